@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { AppRegistry } from './auth/app-registry.js';
+import { AuthFailureLimiter } from './auth/auth-failures.js';
+import { registerAuthRoutes } from './auth/auth.routes.js';
+import { AuthService } from './auth/auth.service.js';
+import { appGuard, operatorGuard } from './auth/guards.js';
+import { TokenService } from './auth/token.service.js';
+import type { Deps } from './deps.js';
+import { installErrorHandling } from './errors/error-handler.js';
+import type { Feature } from './feature.js';
+import { installHttpBasics } from './http/http-basics.js';
+import { healthFeature } from './ops/health.routes.js';
+import { AppsService } from './operator/apps.service.js';
+import { AuditService } from './operator/audit.service.js';
+import { BusinessesService } from './operator/businesses.service.js';
+import { registerOperatorRoutes } from './operator/operator.routes.js';
+import { OperatorsService } from './operator/operators.service.js';
+
+/** What feature modules share: built once per app. */
+export interface Services {
+  registry: AppRegistry;
+  tokens: TokenService;
+  auth: AuthService;
+  businesses: BusinessesService;
+  apps: AppsService;
+  operators: OperatorsService;
+  audit: AuditService;
+}
+
+export async function createServices(deps: Deps): Promise<Services> {
+  const { store, config, clock } = deps;
+  const now = () => clock.now();
+  const registry = new AppRegistry(store, config.cacheTtlMs);
+  const tokens = new TokenService(config, registry, await store.accounts.signingKeys(), now);
+  const limiter = new AuthFailureLimiter(store, config, now);
+  return {
+    registry, tokens,
+    auth: new AuthService(store, tokens, limiter),
+    businesses: new BusinessesService(store, now),
+    apps: new AppsService(store, registry, config, now),
+    operators: new OperatorsService(store, now),
+    audit: new AuditService(store, now),
+  };
+}
+
+/** Feature modules, in one list: each registers its routes under the guard they need. */
+function features(deps: Deps, services: Services): Feature[] {
+  return [
+    { operator: (scope) => registerOperatorRoutes(scope, services) },
+    healthFeature(deps),
+  ];
+}
+
+/** A pure factory: everything it needs comes in `deps`; it reads no environment and opens no port. */
+export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger || undefined,
+    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    bodyLimit: config.bodyLimitBytes,
+    requestTimeout: config.requestTimeoutMs,
+    trustProxy: config.trustProxy,
+    // A clientId may be long once percent-encoded (128 code points, up to 12 bytes each).
+    maxParamLength: 2048,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    },
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
+  });
+  installErrorHandling(app);
+  installHttpBasics(app, config);
+  const services = await createServices(deps);
+  await app.register(async (scope) => registerAuthRoutes(scope, services.auth));
+  const list = features(deps, services);
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', appGuard(services.tokens));
+    for (const feature of list) await feature.business?.(scope);
+  });
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', operatorGuard(services.tokens));
+    for (const feature of list) await feature.operator?.(scope);
+  });
+  for (const feature of list) await feature.open?.(app);
+  return app;
+}

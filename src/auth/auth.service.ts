@@ -1,0 +1,91 @@
+import { AppError, NotAuthenticatedError } from '../errors/app-error.js';
+import type { FieldError } from '../errors/codes.js';
+import type { Store } from '../storage/store.js';
+import type { AuthFailureLimiter } from './auth-failures.js';
+import { DUMMY_HASH, fingerprint, verifySecret } from './secrets.js';
+import type { AppTokenKind, TokenService } from './token.service.js';
+import { LRUCache } from 'lru-cache';
+
+export type AuthenticationRequest =
+  | { strategy: 'local'; email: string; password: string }
+  | { strategy: 'app-secret'; appId: string; appSecret: string }
+  | { strategy: AppTokenKind };
+
+const SHAPES: Record<string, string[]> = {
+  local: ['email', 'password'],
+  'app-secret': ['appId', 'appSecret'],
+  'app-token': [],
+  'app-iss-app-token': [],
+};
+
+/** Checks the body of POST /authentication: a known strategy and exactly its fields, as strings. */
+export function parseAuthenticationBody(body: unknown): AuthenticationRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('INVALID_FIELD', 'Request body must be a JSON object');
+  const record = body as Record<string, unknown>;
+  const strategy = record.strategy;
+  const fields = typeof strategy === 'string' && Object.hasOwn(SHAPES, strategy) ? SHAPES[strategy]! : undefined;
+  if (!fields) throw new AppError('INVALID_FIELD_VALUE', 'strategy must be one of local, app-secret, app-token, app-iss-app-token', [
+    { field: 'strategy', message: 'strategy must be one of local, app-secret, app-token, app-iss-app-token', code: 'INVALID_FIELD_VALUE' },
+  ]);
+  const errors: FieldError[] = [];
+  for (const key of Object.keys(record)) {
+    if (key !== 'strategy' && !fields.includes(key)) errors.push({ field: key, message: `${key} is not accepted with strategy ${strategy}`, code: 'INVALID_FIELD' });
+  }
+  for (const field of fields) {
+    const value = record[field];
+    if (value === undefined || value === null || value === '') errors.push({ field, message: `${field} is required`, code: 'INVALID_FIELD_VALUE' });
+    else if (typeof value !== 'string') errors.push({ field, message: `${field} must be a string`, code: 'INVALID_FIELD' });
+    else if (value.length > 1024) errors.push({ field, message: `${field} is too long`, code: 'INVALID_FIELD_VALUE' });
+  }
+  if (errors.length > 0) throw AppError.fromFieldErrors(errors);
+  return record as unknown as AuthenticationRequest;
+}
+
+export class AuthService {
+  /** Secrets already checked, by app, secret version and a hash of the secret: memory only, never stored. */
+  private readonly checkedSecrets = new LRUCache<string, true>({ max: 10_000, ttl: 10 * 60_000 });
+
+  constructor(private readonly store: Store, private readonly tokens: TokenService, private readonly limiter: AuthFailureLimiter) {}
+
+  async login(email: string, password: string, address: string) {
+    const account = email.trim().toLowerCase();
+    await this.limiter.assertAllowed(account, address);
+    const operator = await this.store.accounts.findOperatorByEmail(account);
+    const ok = await verifySecret(password, operator?.passwordHash ?? DUMMY_HASH);
+    if (!operator || !ok) {
+      await this.limiter.recordFailure(account, address);
+      throw new NotAuthenticatedError('Invalid login');
+    }
+    const session = await this.tokens.issueOperatorSession(operator.publicId, operator.email);
+    return {
+      accessToken: session.token,
+      expiresAt: new Date(session.expiresAt).toISOString(),
+      authentication: { strategy: 'local', payload: session.payload },
+      user: { email: operator.email },
+    };
+  }
+
+  async tokenFromSecret(appId: string, appSecret: string, address: string) {
+    await this.limiter.assertAllowed(appId, address);
+    const app = await this.store.accounts.findApp(appId);
+    const cacheKey = app && `${app.appId}:${app.secretVersion}:${fingerprint(appSecret)}`;
+    const ok = cacheKey && this.checkedSecrets.has(cacheKey) ? true : await verifySecret(appSecret, app?.secretHash ?? DUMMY_HASH);
+    if (!app || !ok) {
+      await this.limiter.recordFailure(appId, address);
+      throw new NotAuthenticatedError('Invalid app credentials');
+    }
+    this.checkedSecrets.set(cacheKey!, true);
+    const issued = await this.tokens.issueAppToken(app);
+    return this.tokenBody(issued.token, app.name, app.appId, issued.expiresAt, 'app-secret', issued.payload);
+  }
+
+  async validate(kind: AppTokenKind, token: string | undefined) {
+    const verified = token ? await this.tokens.verifyAppToken(token, kind) : undefined;
+    if (!verified) throw new NotAuthenticatedError('Invalid token');
+    return this.tokenBody(token!, verified.app.name, verified.app.appId, verified.exp * 1000, kind, verified.payload);
+  }
+
+  private tokenBody(accessToken: string, name: string, appId: string, expiresAt: number, strategy: string, payload: unknown) {
+    return { accessToken, name, appId, expiresAt: new Date(expiresAt).toISOString(), authentication: { strategy, payload } };
+  }
+}

@@ -1,0 +1,72 @@
+import { LRUCache } from 'lru-cache';
+
+/**
+ * A bounded, short-lived cache in front of the store. Entries are dropped when the change feed
+ * names their key (at once in this process, within moments in others), and expire after `ttlMs`
+ * as the safety net. Concurrent misses for one key share a single load.
+ */
+export class CachedLoader<V extends object> {
+  private readonly cache: LRUCache<string, { value: V | null }>;
+  private readonly inflight = new Map<string, Promise<V | null>>();
+  hits = 0;
+  misses = 0;
+
+  constructor(private readonly load: (key: string) => Promise<V | undefined>, options: { max: number; ttlMs: number }) {
+    this.cache = new LRUCache({ max: options.max, ...(options.ttlMs > 0 ? { ttl: options.ttlMs } : {}) });
+  }
+
+  async get(key: string): Promise<V | undefined> {
+    const cached = this.cache.get(key);
+    if (cached) {
+      this.hits++;
+      return cached.value ?? undefined;
+    }
+    this.misses++;
+    let pending = this.inflight.get(key);
+    if (!pending) {
+      pending = this.fetch(key);
+      this.inflight.set(key, pending);
+    }
+    return (await pending) ?? undefined;
+  }
+
+  private async fetch(key: string): Promise<V | null> {
+    try {
+      const value = (await this.load(key)) ?? null;
+      // A change announced while loading must win: only store if nobody invalidated meanwhile.
+      if (this.inflight.has(key)) this.cache.set(key, { value });
+      return value;
+    } finally {
+      this.inflight.delete(key);
+    }
+  }
+
+  invalidate(key: string): void {
+    this.cache.delete(key);
+    this.inflight.delete(key);
+  }
+
+  clear(): void {
+    this.cache.clear();
+    this.inflight.clear();
+  }
+}
+
+/**
+ * A CachedLoader whose entries are dropped when the change feed announces `<topic>:<key>`
+ * (or `*`, after a lost connection).
+ */
+export function topicCache<V extends object>(
+  changes: { onChange(handler: (topic: string) => void): void },
+  topic: string,
+  load: (key: string) => Promise<V | undefined>,
+  options: { max: number; ttlMs: number },
+): CachedLoader<V> {
+  const cache = new CachedLoader(load, options);
+  const prefix = `${topic}:`;
+  changes.onChange((changed) => {
+    if (changed === '*') cache.clear();
+    else if (changed.startsWith(prefix)) cache.invalidate(changed.slice(prefix.length));
+  });
+  return cache;
+}

@@ -1,0 +1,102 @@
+/**
+ * The service's configuration: one table of variables, parsed once at start.
+ * A bad value stops the start with one line naming the variable.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | null;
+  dataDir: string;
+  adminEmail: string | null;
+  adminPassword: string | null;
+  jwtAudience: string;
+  appTokenTtlSeconds: number;
+  operatorSessionTtlSeconds: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  bodyLimitBytes: number;
+  requestTimeoutMs: number;
+  authFailureLimit: number;
+  authFailureWindowSeconds: number;
+  enforceGstinChecksum: boolean;
+  workers: number;
+  pgPoolSize: number;
+  trustProxy: boolean;
+  corsOrigins: string[];
+  cacheTtlMs: number;
+  metricsToken: string | null;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+interface VariableSpec<T> {
+  name: string;
+  default: T;
+  parse: (raw: string) => T | undefined;
+  describe: string;
+}
+
+const integer = (min: number, max: number) => (raw: string) => {
+  if (!/^\d+$/.test(raw)) return undefined;
+  const n = Number(raw);
+  return n >= min && n <= max ? n : undefined;
+};
+const text = (raw: string) => (raw.length > 0 ? raw : undefined);
+const optionalText = (raw: string) => (raw.length > 0 ? raw : null);
+const bool = (raw: string) => (raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : undefined);
+const oneOf = <T extends string>(...values: T[]) => (raw: string) => (values as string[]).includes(raw) ? (raw as T) : undefined;
+const list = (raw: string) => raw.split(',').map((s) => s.trim()).filter(Boolean);
+const postgresUrl = (raw: string) => (raw === '' ? null : /^postgres(ql)?:\/\//.test(raw) ? raw : undefined);
+
+/** Every variable, its default and its rule: docs/configuration.md is checked against this table by a test. */
+export const VARIABLES = {
+  port: { name: 'PORT', default: 3030, parse: integer(0, 65535), describe: 'HTTP port.' },
+  host: { name: 'HOST', default: '127.0.0.1', parse: text, describe: 'Listen address.' },
+  databaseUrl: { name: 'DATABASE_URL', default: null, parse: postgresUrl, describe: '`postgres://…` selects PostgreSQL; unset selects the embedded store.' },
+  dataDir: { name: 'DATA_DIR', default: './data', parse: text, describe: 'Where the embedded store keeps its files.' },
+  adminEmail: { name: 'ADMIN_EMAIL', default: null, parse: optionalText, describe: 'With ADMIN_PASSWORD: first operator account, created at start when none exists.' },
+  adminPassword: { name: 'ADMIN_PASSWORD', default: null, parse: optionalText, describe: 'With ADMIN_EMAIL: that operator\'s password.' },
+  jwtAudience: { name: 'JWT_AUDIENCE', default: 'crmkit-api', parse: text, describe: 'The fixed `aud` of self-signed app tokens.' },
+  appTokenTtlSeconds: { name: 'APP_TOKEN_TTL_SECONDS', default: 3600, parse: integer(60, 86400), describe: 'Lifetime of app tokens issued by `app-secret`.' },
+  operatorSessionTtlSeconds: { name: 'OPERATOR_SESSION_TTL_SECONDS', default: 43200, parse: integer(60, 604800), describe: 'Lifetime of operator session tokens (12 hours).' },
+  logLevel: { name: 'LOG_LEVEL', default: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), describe: 'pino log level.' },
+  bodyLimitBytes: { name: 'BODY_LIMIT_BYTES', default: 1048576, parse: integer(1024, 67108864), describe: 'Largest accepted request body (413 above).' },
+  requestTimeoutMs: { name: 'REQUEST_TIMEOUT_MS', default: 30000, parse: integer(1000, 600000), describe: 'A request that takes longer is cut off.' },
+  authFailureLimit: { name: 'AUTH_FAILURE_LIMIT', default: 10, parse: integer(1, 100000), describe: 'Failed `POST /authentication` attempts per app id and source address per window before 429.' },
+  authFailureWindowSeconds: { name: 'AUTH_FAILURE_WINDOW_SECONDS', default: 300, parse: integer(1, 86400), describe: 'The window of AUTH_FAILURE_LIMIT.' },
+  enforceGstinChecksum: { name: 'GSTIN_ENFORCE_CHECKSUM', default: false, parse: bool, describe: 'Reject GSTINs whose 15th character is not the mod-36 check character.' },
+  workers: { name: 'WORKERS', default: 1, parse: integer(1, 64), describe: 'Server processes on one port; above 1 needs PostgreSQL.' },
+  pgPoolSize: { name: 'PG_POOL_SIZE', default: 10, parse: integer(1, 200), describe: 'PostgreSQL connections per process.' },
+  trustProxy: { name: 'TRUST_PROXY', default: false, parse: bool, describe: 'Take the client address from X-Forwarded-For (behind a reverse proxy).' },
+  corsOrigins: { name: 'CORS_ORIGINS', default: [] as string[], parse: list, describe: 'Comma-separated origins allowed by CORS; empty turns CORS off.' },
+  cacheTtlMs: { name: 'CACHE_TTL_MS', default: 500, parse: integer(0, 60000), describe: 'Safety-net lifetime of cached configuration and app records (changes are also pushed).' },
+  metricsToken: { name: 'METRICS_TOKEN', default: null, parse: optionalText, describe: 'When set, `GET /metrics` needs `Authorization: Bearer <token>`.' },
+} satisfies { [K in keyof Config]: VariableSpec<Config[K]> };
+
+export function loadConfig(env: Env = process.env): Config {
+  const config: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(VARIABLES) as [keyof Config, VariableSpec<unknown>][]) {
+    const raw = env[spec.name];
+    if (raw === undefined) {
+      config[key] = spec.default;
+      continue;
+    }
+    const value = spec.parse(raw.trim());
+    if (value === undefined) throw new ConfigError(`${spec.name}: invalid value ${JSON.stringify(raw)} (${spec.describe})`);
+    config[key] = value;
+  }
+  const result = config as unknown as Config;
+  if ((result.adminEmail === null) !== (result.adminPassword === null)) {
+    throw new ConfigError('ADMIN_EMAIL and ADMIN_PASSWORD: set both or neither');
+  }
+  if (result.workers > 1 && result.databaseUrl === null) {
+    throw new ConfigError('WORKERS: more than one worker needs PostgreSQL (set DATABASE_URL); the embedded store serves one process');
+  }
+  return result;
+}
+
+/** A config for tests and tools: defaults with overrides, no environment read. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({}), logLevel: 'silent', ...overrides };
+}

@@ -1,0 +1,47 @@
+import type { FieldError } from './codes.js';
+
+/** Feathers-style error names (decisions.md "Errors beyond section 7"). */
+const NAMES: Record<number, [string, string]> = {
+  400: ['BadRequest', 'bad-request'],
+  401: ['NotAuthenticated', 'not-authenticated'],
+  403: ['Forbidden', 'forbidden'],
+  404: ['NotFound', 'not-found'],
+  405: ['MethodNotAllowed', 'method-not-allowed'],
+  409: ['Conflict', 'conflict'],
+  413: ['PayloadTooLarge', 'payload-too-large'],
+  415: ['UnsupportedMediaType', 'unsupported-media-type'],
+  429: ['TooManyRequests', 'too-many-requests'],
+  500: ['GeneralError', 'general-error'],
+};
+
+export interface ErrorEnvelope {
+  name: string;
+  message: string;
+  code: number;
+  className: string;
+  data: Record<string, unknown>;
+  errors: Record<string, never>;
+}
+
+function names(status: number): [string, string] {
+  return NAMES[status] ?? (status >= 500 ? NAMES[500]! : NAMES[400]!);
+}
+
+export function errorEnvelope(
+  status: number,
+  code: string,
+  message: string,
+  fieldErrors?: FieldError[],
+  extraData?: Record<string, unknown>,
+): ErrorEnvelope {
+  const [name, className] = names(status);
+  const error: Record<string, unknown> = { message, code, status };
+  if (fieldErrors && fieldErrors.length > 0) error.errors = fieldErrors;
+  return { name, message, code: status, className, data: { success: false, error, ...extraData }, errors: {} };
+}
+
+/** The shapes without `error.code`: 401 NotAuthenticated, and 405 on client routes. */
+export function bareEnvelope(status: number, message: string): ErrorEnvelope {
+  const [name, className] = names(status);
+  return { name, message, code: status, className, data: { message }, errors: {} };
+}

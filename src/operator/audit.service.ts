@@ -1,0 +1,22 @@
+import type { FastifyRequest } from 'fastify';
+import type { Store } from '../storage/store.js';
+
+/** Who did what to which business, for every operator action that changes something. */
+export class AuditService {
+  constructor(private readonly store: Store, private readonly now: () => number) {}
+
+  async record(request: FastifyRequest, action: string, businessUrlKey: string | null, detail: Record<string, unknown> = {}): Promise<void> {
+    await this.store.data.recordAudit({ at: this.now(), operatorEmail: request.operator?.email ?? '', action, businessUrlKey, detail });
+  }
+
+  async list(page: number, pageSize: number) {
+    const entries = await this.store.data.listAudit(pageSize + 1, (page - 1) * pageSize);
+    const hasMore = entries.length > pageSize;
+    return {
+      page,
+      pageSize,
+      hasMore,
+      entries: entries.slice(0, pageSize).map((e) => ({ at: new Date(e.at).toISOString(), operator: e.operatorEmail, action: e.action, business: e.businessUrlKey, detail: e.detail })),
+    };
+  }
+}

@@ -1,0 +1,99 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors/app-error.js';
+import type { AppsService } from './apps.service.js';
+import type { AuditService } from './audit.service.js';
+import { readBody, nonEmptyText } from './body-shape.js';
+import { readBusinessPatch, readNewBusiness, type BusinessesService } from './businesses.service.js';
+import { readNewOperator, type OperatorsService } from './operators.service.js';
+
+export interface OperatorServices {
+  businesses: BusinessesService;
+  apps: AppsService;
+  operators: OperatorsService;
+  audit: AuditService;
+}
+
+type UrlKeyParams = { urlKey: string };
+type AppParams = { appId: string };
+
+/** Bodyless actions accept no body, an empty body or `{}` (decisions.md). */
+export function noBody(request: FastifyRequest): void {
+  readBody(request.body, {}, { allowEmpty: true });
+}
+
+const ok = <T>(data: T) => ({ success: true as const, data });
+
+/** Businesses, apps, operators and the audit log, under the operator guard. */
+export async function registerOperatorRoutes(app: FastifyInstance, s: OperatorServices): Promise<void> {
+  app.post('/admin/v1/businesses', async (request, reply) => {
+    const business = await s.businesses.create(readNewBusiness(request.body));
+    await s.audit.record(request, 'business.create', business.urlKey, { name: business.name });
+    return reply.code(201).send(ok(business));
+  });
+  app.get('/admin/v1/businesses', async () => ok(await s.businesses.list()));
+  app.get<{ Params: UrlKeyParams }>('/admin/v1/businesses/:urlKey', async (request) => ok(await s.businesses.get(request.params.urlKey)));
+  app.patch<{ Params: UrlKeyParams }>('/admin/v1/businesses/:urlKey', async (request) => {
+    const business = await s.businesses.update(request.params.urlKey, readBusinessPatch(request.body));
+    await s.audit.record(request, 'business.update', business.urlKey, { fields: Object.keys(request.body as object) });
+    return ok(business);
+  });
+
+  app.post('/admin/v1/apps', async (request, reply) => {
+    const { name } = readBody<{ name: string }>(request.body, { name: { type: 'string', required: true, check: nonEmptyText(200) } });
+    const created = await s.apps.create(name.trim());
+    await s.audit.record(request, 'app.create', null, { appId: created.appId });
+    return reply.header('cache-control', 'no-store').code(201).send(ok(created));
+  });
+  app.get('/admin/v1/apps', async () => ok(await s.apps.list()));
+  app.post<{ Params: AppParams }>('/admin/v1/apps/:appId/rotate-secret', async (request, reply) => {
+    noBody(request);
+    const rotated = await s.apps.rotateSecret(request.params.appId);
+    await s.audit.record(request, 'app.rotate-secret', null, { appId: rotated.appId });
+    return reply.header('cache-control', 'no-store').send(ok(rotated));
+  });
+  app.post<{ Params: AppParams }>('/admin/v1/apps/:appId/rotate-key', async (request, reply) => {
+    noBody(request);
+    const rotated = await s.apps.rotateKey(request.params.appId);
+    await s.audit.record(request, 'app.rotate-key', null, { appId: rotated.appId });
+    return reply.header('cache-control', 'no-store').send(ok(rotated));
+  });
+  app.put<{ Params: AppParams & UrlKeyParams }>('/admin/v1/apps/:appId/businesses/:urlKey', async (request) => {
+    noBody(request);
+    const result = await s.apps.attach(request.params.appId, request.params.urlKey);
+    await s.audit.record(request, 'app.attach', request.params.urlKey, { appId: request.params.appId });
+    return ok(result);
+  });
+  app.delete<{ Params: AppParams & UrlKeyParams }>('/admin/v1/apps/:appId/businesses/:urlKey', async (request) => {
+    noBody(request);
+    const result = await s.apps.detach(request.params.appId, request.params.urlKey);
+    await s.audit.record(request, 'app.detach', request.params.urlKey, { appId: request.params.appId });
+    return ok(result);
+  });
+
+  app.post('/admin/v1/operators', async (request, reply) => {
+    const { email, password } = readNewOperator(request.body);
+    const created = await s.operators.create(email, password);
+    await s.audit.record(request, 'operator.create', null, { email: created.email });
+    return reply.code(201).send(ok(created));
+  });
+
+  app.get('/admin/v1/audit', async (request) => {
+    const { page, pageSize } = readPaging(request.query as Record<string, string>);
+    return ok(await s.audit.list(page, pageSize));
+  });
+}
+
+function readPaging(query: Record<string, string>): { page: number; pageSize: number } {
+  for (const key of Object.keys(query)) {
+    if (key !== 'page' && key !== 'pageSize') throw new AppError('INVALID_QUERY_FIELD', `${key} is not an accepted query parameter`);
+  }
+  const number = (key: string, fallback: number, max: number) => {
+    const raw = query[key];
+    if (raw === undefined) return fallback;
+    if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+      throw new AppError('INVALID_QUERY_VALUE', `${key} must be a whole number from 1 to ${max}`);
+    }
+    return Number(raw);
+  };
+  return { page: number('page', 1, 1_000_000), pageSize: number('pageSize', 50, 200) };
+}

@@ -1,0 +1,61 @@
+import { hashSecret, opaqueId, randomSecret } from '../auth/secrets.js';
+import { AppError } from '../errors/app-error.js';
+import type { Store } from '../storage/store.js';
+import { readBody } from './body-shape.js';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const MIN_PASSWORD_LENGTH = 10;
+
+export function readNewOperator(body: unknown): { email: string; password: string } {
+  return readBody(body, {
+    email: { type: 'string', required: true, check: (v: string) => (EMAIL.test(v) && v.length <= 320 ? undefined : 'email must be an e-mail address') },
+    password: { type: 'string', required: true, check: (v: string) => (v.length >= MIN_PASSWORD_LENGTH && v.length <= 1024 ? undefined : `password must be ${MIN_PASSWORD_LENGTH} to 1024 characters`) },
+  });
+}
+
+/** Operator accounts. E-mails are kept lower-case, so sign-in ignores case. */
+export class OperatorsService {
+  constructor(private readonly store: Store, private readonly now: () => number) {}
+
+  async create(email: string, password: string) {
+    const normalised = email.trim().toLowerCase();
+    const created = await this.store.accounts.createOperator(
+      { publicId: opaqueId('op_'), email: normalised, passwordHash: await hashSecret(password) },
+      this.now(),
+    );
+    if (!created.ok) throw new AppError('INVALID_FIELD_VALUE', 'An operator with this email already exists', [
+      { field: 'email', message: 'An operator with this email already exists', code: 'INVALID_FIELD_VALUE' },
+    ]);
+    return { email: normalised };
+  }
+
+  /**
+   * At start: the configured first operator, or, with none configured and none existing, a generated
+   * one whose password is handed back once to be printed on the console (never logged).
+   */
+  async ensureFirstOperator(email: string | null, password: string | null): Promise<{ email: string; password: string } | undefined> {
+    if ((await this.store.accounts.countOperators()) > 0) return undefined;
+    if (email && password) {
+      await this.create(email, password).catch((e: unknown) => {
+        if (!(e instanceof AppError)) throw e; // another process created it first
+      });
+      return undefined;
+    }
+    const generated = { email: 'admin@localhost', password: randomSecret(18) };
+    try {
+      await this.create(generated.email, generated.password);
+      return generated;
+    } catch (error) {
+      if (error instanceof AppError) return undefined;
+      throw error;
+    }
+  }
+
+  async resetPassword(email: string): Promise<string> {
+    const password = randomSecret(18);
+    if (!(await this.store.accounts.setOperatorPassword(email.trim().toLowerCase(), await hashSecret(password)))) {
+      throw new Error(`no operator with e-mail ${email}`);
+    }
+    return password;
+  }
+}

@@ -1,0 +1,186 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema.js';
+import type { AuditEntry, ClientStatus, StoredClient, VersionedDocument } from './records.js';
+
+type DocumentTable = 'pipeline_configs' | 'custom_field_sets';
+type DocumentColumn = 'config' | 'fields';
+
+export type InsertClientResult =
+  | { outcome: 'inserted'; client: StoredClient }
+  | { outcome: 'exists'; client: StoredClient }
+  | { outcome: 'no-business' };
+
+/** Everything that belongs to one business. Every method takes the business first; another tenant's row is simply not found. */
+export class BusinessDataStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  getPipelineConfig<T>(urlKey: string): Promise<VersionedDocument<T> | undefined> {
+    return this.getDocument<T>('pipeline_configs', 'config', urlKey);
+  }
+
+  putPipelineConfig(urlKey: string, document: unknown, now: number): Promise<number> {
+    return this.putDocument('pipeline_configs', 'config', urlKey, document, now);
+  }
+
+  getCustomFields<T>(urlKey: string): Promise<VersionedDocument<T> | undefined> {
+    return this.getDocument<T>('custom_field_sets', 'fields', urlKey);
+  }
+
+  putCustomFields(urlKey: string, document: unknown, now: number): Promise<number> {
+    return this.putDocument('custom_field_sets', 'fields', urlKey, document, now);
+  }
+
+  private async getDocument<T>(table: DocumentTable, column: DocumentColumn, urlKey: string): Promise<VersionedDocument<T> | undefined> {
+    const row = await this.db.selectFrom(table)
+      .innerJoin('businesses', 'businesses.id', `${table}.business_pk`)
+      .select([sql<string>`${sql.ref(`${table}.${column}`)}`.as('doc'), `${table}.version`])
+      .where('businesses.url_key', '=', urlKey)
+      .executeTakeFirst();
+    return row && { document: JSON.parse(row.doc) as T, version: Number(row.version) };
+  }
+
+  /** Replaces the whole document in one statement; answers the new version. */
+  private async putDocument(table: DocumentTable, column: DocumentColumn, urlKey: string, document: unknown, now: number): Promise<number> {
+    const row = await this.db.insertInto(table)
+      .columns(['business_pk', column, 'version', 'updated_at'] as never)
+      .expression((eb) => eb.selectFrom('businesses')
+        .select([
+          'id as business_pk',
+          eb.val(JSON.stringify(document)).as(column),
+          eb.val(1).as('version'),
+          eb.val(now).as('updated_at'),
+        ])
+        .where('url_key', '=', urlKey))
+      .onConflict((oc) => oc.column('business_pk').doUpdateSet({
+        [column]: (eb: { ref: (r: string) => unknown }) => eb.ref(`excluded.${column}`),
+        version: sql`${sql.ref(`${table}.version`)} + 1`,
+        updated_at: now,
+      } as never))
+      .returning('version')
+      .executeTakeFirst();
+    if (!row) throw new Error('business vanished while writing its configuration');
+    return Number(row.version);
+  }
+
+  /** INSERT … ON CONFLICT DO NOTHING: of many concurrent creates of one clientId, exactly one inserts. */
+  async insertClient(urlKey: string, clientId: string | null, source: string, data: unknown, now: number): Promise<InsertClientResult> {
+    const inserted = await this.db.insertInto('clients')
+      .columns(['business_pk', 'client_id', 'status', 'source', 'data', 'created_at', 'updated_at'])
+      .expression((eb) => eb.selectFrom('businesses')
+        .select([
+          'id as business_pk', eb.val(clientId).as('client_id'), eb.val('active').as('status'), eb.val(source).as('source'),
+          eb.val(JSON.stringify(data)).as('data'), eb.val(now).as('created_at'), eb.val(now).as('updated_at'),
+        ])
+        .where('url_key', '=', urlKey))
+      .onConflict((oc) => oc.columns(['business_pk', 'client_id']).doNothing())
+      .returning(['client_id'])
+      .execute();
+    if (inserted.length > 0) {
+      return { outcome: 'inserted', client: { clientId, status: 'active', source, data, balance: {}, createdAt: now, updatedAt: now } };
+    }
+    if (clientId === null) return { outcome: 'no-business' };
+    const existing = await this.findClient(urlKey, clientId);
+    return existing ? { outcome: 'exists', client: existing } : { outcome: 'no-business' };
+  }
+
+  /** One query: the client row and its balance members. Any status: callers decide what is visible. */
+  async findClient(urlKey: string, clientId: string): Promise<StoredClient | undefined> {
+    const rows = await this.db.selectFrom('clients')
+      .innerJoin('businesses', 'businesses.id', 'clients.business_pk')
+      .leftJoin('client_balances', 'client_balances.client_pk', 'clients.id')
+      .select(['clients.client_id', 'clients.status', 'clients.source', 'clients.data', 'clients.created_at', 'clients.updated_at',
+        'client_balances.member', 'client_balances.amount_e4'])
+      .where('businesses.url_key', '=', urlKey)
+      .where('clients.client_id', '=', clientId)
+      .execute();
+    const first = rows[0];
+    if (!first) return undefined;
+    const balance: Record<string, number> = {};
+    for (const row of rows) if (row.member !== null) balance[row.member] = Number(row.amount_e4) / 10_000;
+    return {
+      clientId: first.client_id, status: first.status as ClientStatus, source: first.source, data: JSON.parse(first.data) as unknown,
+      balance, createdAt: Number(first.created_at), updatedAt: Number(first.updated_at),
+    };
+  }
+
+  async setClientStatus(urlKey: string, clientId: string, status: ClientStatus, now: number): Promise<boolean> {
+    const result = await this.db.updateTable('clients')
+      .set({ status, updated_at: now })
+      .where('client_id', '=', clientId)
+      .where('business_pk', '=', (eb) => eb.selectFrom('businesses').select('id').where('url_key', '=', urlKey))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Adds to one balance member atomically (no read-modify-write), so concurrent documents never lose an amount. */
+  async addToBalance(urlKey: string, clientId: string, member: string, amount: number): Promise<boolean> {
+    const amountE4 = Math.round(amount * 10_000);
+    const result = await this.db.insertInto('client_balances')
+      .columns(['client_pk', 'member', 'amount_e4'])
+      .expression((eb) => eb.selectFrom('clients')
+        .innerJoin('businesses', 'businesses.id', 'clients.business_pk')
+        .select(['clients.id as client_pk', eb.val(member).as('member'), eb.val(amountE4).as('amount_e4')])
+        .where('businesses.url_key', '=', urlKey)
+        .where('clients.client_id', '=', clientId))
+      .onConflict((oc) => oc.columns(['client_pk', 'member']).doUpdateSet({
+        amount_e4: sql`${sql.ref('client_balances.amount_e4')} + ${sql.ref('excluded.amount_e4')}`,
+      }))
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+  }
+
+  async *streamClients(urlKey: string, pageSize = 500): AsyncGenerator<StoredClient> {
+    let after = '';
+    for (;;) {
+      const rows = await this.db.selectFrom('clients')
+        .innerJoin('businesses', 'businesses.id', 'clients.business_pk')
+        .select(['clients.client_id'])
+        .where('businesses.url_key', '=', urlKey)
+        .where('clients.client_id', 'is not', null)
+        .where('clients.client_id', '>', after)
+        .orderBy('clients.client_id').limit(pageSize).execute();
+      for (const row of rows) {
+        const client = await this.findClient(urlKey, row.client_id!);
+        if (client) yield client;
+      }
+      if (rows.length < pageSize) return;
+      after = rows[rows.length - 1]!.client_id!;
+    }
+  }
+
+  async recordAudit(entry: AuditEntry): Promise<void> {
+    await this.db.insertInto('audit_log').values({
+      at: entry.at, operator_email: entry.operatorEmail, action: entry.action,
+      business_url_key: entry.businessUrlKey, detail: JSON.stringify(entry.detail ?? {}),
+    }).execute();
+  }
+
+  /** Newest first, by page; row ids stay inside the store. */
+  async listAudit(limit: number, offset: number): Promise<AuditEntry[]> {
+    const rows = await this.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    return rows.map((r) => ({
+      at: Number(r.at), operatorEmail: r.operator_email, action: r.action,
+      businessUrlKey: r.business_url_key, detail: JSON.parse(r.detail) as unknown,
+    }));
+  }
+
+  /** Counts one event in a fixed window shared by every process; answers the count so far and when the window ends. */
+  async hit(bucket: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }> {
+    const fresh = now - windowMs;
+    const row = await this.db.insertInto('rate_limits')
+      .values({ bucket, window_start: now, count: 1 })
+      .onConflict((oc) => oc.column('bucket').doUpdateSet({
+        count: sql`case when ${sql.ref('rate_limits.window_start')} <= ${fresh} then 1 else ${sql.ref('rate_limits.count')} + 1 end`,
+        window_start: sql`case when ${sql.ref('rate_limits.window_start')} <= ${fresh} then ${now} else ${sql.ref('rate_limits.window_start')} end`,
+      }))
+      .returning(['count', 'window_start'])
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.count), resetAt: Number(row.window_start) + windowMs };
+  }
+
+  async peek(bucket: string, windowMs: number, now: number): Promise<number> {
+    const row = await this.db.selectFrom('rate_limits').select(['count', 'window_start']).where('bucket', '=', bucket).executeTakeFirst();
+    if (!row || Number(row.window_start) <= now - windowMs) return 0;
+    return Number(row.count);
+  }
+}

@@ -1,0 +1,48 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type StoreKind = 'postgres' | 'sqlite';
+
+export interface OpenDatabase {
+  db: Kysely<Database>;
+  kind: StoreKind;
+  /** PostgreSQL only: a pool config for the change-feed listener connection. */
+  postgresUrl: string | null;
+  sqlitePath: string | null;
+}
+
+/** pg returns int8 as text and DATE as local midnight; our columns are epoch milliseconds and counts. */
+function postgresTypes(): pg.CustomTypesConfig {
+  const parsers = new Map<number, (value: string) => unknown>([
+    [20, (v) => Number(v)], // int8
+    [1700, (v) => Number(v)], // numeric
+    [1082, (v) => v], // date stays 'YYYY-MM-DD'
+  ]);
+  return {
+    getTypeParser: ((oid: number, format?: string) =>
+      parsers.get(oid) ?? pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+  };
+}
+
+export function openPostgres(url: string, poolSize: number): OpenDatabase {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: postgresTypes() });
+  // An idle client that loses its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), kind: 'postgres', postgresUrl: url, sqlitePath: null };
+}
+
+export function openSqlite(dataDir: string): OpenDatabase {
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, 'crmkit.sqlite');
+  const database = new SQLite(path);
+  // WAL + synchronous=FULL: an answered write is on disk (fsynced) before the answer goes out.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = FULL');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), kind: 'sqlite', postgresUrl: null, sqlitePath: path };
+}

@@ -1,0 +1,34 @@
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import type { StoreKind } from './db.js';
+import { initialMigration } from './migrations/001-initial.js';
+
+export class SchemaTooNewError extends Error {}
+
+function migrations(kind: StoreKind): Record<string, Migration> {
+  return { '001-initial': initialMigration(kind) };
+}
+
+/** The newest migration this build knows: reported by /healthz. */
+export const SCHEMA_VERSION = '001-initial';
+
+/**
+ * Runs pending migrations under the store's lock (a PostgreSQL advisory lock; SQLite's write lock),
+ * so that two processes starting at once do not collide. Twice is harmless.
+ */
+export async function migrateToLatest(db: Kysely<unknown>, kind: StoreKind): Promise<void> {
+  const known = migrations(kind);
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => known } });
+  const applied = await migrator.getMigrations().catch(() => []);
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/missing|corrupted/i.test(message)) {
+      throw new SchemaTooNewError(
+        `The database schema is newer than this crmkit build knows (it has migrations this build lacks). Upgrade crmkit; known schema: ${SCHEMA_VERSION}.`,
+      );
+    }
+    throw error;
+  }
+  void applied;
+  void results;
+}

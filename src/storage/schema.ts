@@ -1,0 +1,109 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Row types of both stores. Flags are integers (0/1) and times are epoch milliseconds in both
+ * dialects, and documents are JSON text, so that every query is written once.
+ */
+export interface OperatorsTable {
+  id: Generated<number>;
+  public_id: string;
+  email: string;
+  password_hash: string;
+  created_at: number;
+}
+
+export interface SigningKeysTable {
+  kid: string;
+  secret: string;
+  created_at: number;
+}
+
+export interface BusinessesTable {
+  id: Generated<number>;
+  url_key: string;
+  name: string;
+  country: string;
+  currency: string;
+  custom_fields_enabled: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AppsTable {
+  id: Generated<number>;
+  app_id: string;
+  name: string;
+  secret_hash: string;
+  secret_version: number;
+  public_key_pem: string;
+  key_version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AppBusinessesTable {
+  app_pk: number;
+  business_pk: number;
+  created_at: number;
+}
+
+export interface PipelineConfigsTable {
+  business_pk: number;
+  config: string;
+  version: number;
+  updated_at: number;
+}
+
+export interface CustomFieldSetsTable {
+  business_pk: number;
+  fields: string;
+  version: number;
+  updated_at: number;
+}
+
+export interface ClientsTable {
+  id: Generated<number>;
+  business_pk: number;
+  client_id: string | null;
+  status: string;
+  source: string;
+  data: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One row per (client, balance member): amounts in ten-thousandths, so sums stay exact. */
+export interface ClientBalancesTable {
+  client_pk: number;
+  member: string;
+  amount_e4: number;
+}
+
+export interface RateLimitsTable {
+  bucket: string;
+  window_start: number;
+  count: number;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  operator_email: string;
+  action: string;
+  business_url_key: string | null;
+  detail: string;
+}
+
+export interface Database {
+  operators: OperatorsTable;
+  signing_keys: SigningKeysTable;
+  businesses: BusinessesTable;
+  apps: AppsTable;
+  app_businesses: AppBusinessesTable;
+  pipeline_configs: PipelineConfigsTable;
+  custom_field_sets: CustomFieldSetsTable;
+  clients: ClientsTable;
+  client_balances: ClientBalancesTable;
+  rate_limits: RateLimitsTable;
+  audit_log: AuditLogTable;
+}

@@ -1,0 +1,45 @@
+import { sql } from 'kysely';
+import type { Config } from '../config.js';
+import { AccountsStore } from './accounts.store.js';
+import { BusinessDataStore } from './business-data.store.js';
+import { CHANGE_CHANNEL, ChangeFeed } from './change-feed.js';
+import { openPostgres, openSqlite, type OpenDatabase, type StoreKind } from './db.js';
+import { migrateToLatest } from './migrate.js';
+
+/** The store behind one small interface: accounts, business data, and the change feed that keeps caches honest. */
+export interface Store {
+  readonly kind: StoreKind;
+  readonly accounts: AccountsStore;
+  readonly data: BusinessDataStore;
+  readonly changes: ChangeFeed;
+  readonly sqlitePath: string | null;
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'pgPoolSize'>): Store {
+  const opened: OpenDatabase = config.databaseUrl ? openPostgres(config.databaseUrl, config.pgPoolSize) : openSqlite(config.dataDir);
+  const { db } = opened;
+  const changes = new ChangeFeed(opened.postgresUrl, async (topic) => {
+    await sql`select pg_notify(${CHANGE_CHANNEL}, ${topic})`.execute(db);
+  });
+  return {
+    kind: opened.kind,
+    accounts: new AccountsStore(db),
+    data: new BusinessDataStore(db),
+    changes,
+    sqlitePath: opened.sqlitePath,
+    async migrate() {
+      await migrateToLatest(db as never, opened.kind);
+      await changes.start();
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await changes.close();
+      await db.destroy();
+    },
+  };
+}

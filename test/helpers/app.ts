@@ -1,0 +1,75 @@
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import type { Config } from '../../src/config.js';
+import { systemClock, type Clock } from '../../src/deps.js';
+import { OperatorsService } from '../../src/operator/operators.service.js';
+import { openStore, type Store } from '../../src/storage/store.js';
+import { availableStores, configFor, type StoreName } from './stores.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: Store;
+  config: Config;
+  storeName: StoreName;
+  close(): Promise<void>;
+}
+
+/** A real app on a real store (a fresh SQLite folder, or the shared PostgreSQL test database). */
+export async function createTestApp(storeName: StoreName, overrides: Partial<Config> = {}, clock: Clock = systemClock): Promise<TestApp> {
+  const config = configFor(storeName, overrides);
+  const store = openStore(config);
+  await store.migrate();
+  await new OperatorsService(store, clock.now).ensureFirstOperator(config.adminEmail, config.adminPassword);
+  const app = await buildApp({ config, store, clock });
+  await app.ready();
+  return { app, store, config, storeName, async close() { await app.close(); await store.close(); } };
+}
+
+const stores = await availableStores();
+
+/**
+ * Runs a suite once per available store, each with its own app. The callback receives a getter,
+ * since the app exists only once `beforeAll` has run.
+ */
+export function describeEachStore(title: string, suite: (ctx: () => TestApp) => void, overrides: Partial<Config> = {}): void {
+  describe.each(stores)(`${title} [%s]`, (storeName) => {
+    let testApp: TestApp | undefined;
+    beforeAll(async () => {
+      testApp = await createTestApp(storeName, overrides);
+    });
+    afterAll(async () => {
+      await testApp?.close();
+    });
+    suite(() => {
+      if (!testApp) throw new Error('test app not ready');
+      return testApp;
+    });
+  });
+}
+
+export interface JsonResponse {
+  status: number;
+  body: any;
+  headers: Record<string, string | string[] | number | undefined>;
+}
+
+/** inject() with JSON in and out. */
+export async function call(app: FastifyInstance, method: InjectOptions['method'], url: string, options: { token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {}): Promise<JsonResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let payload: string | undefined;
+  if (options.rawBody !== undefined) payload = options.rawBody;
+  else if (options.body !== undefined) {
+    payload = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await app.inject({ method, url, headers, ...(payload !== undefined && { payload }) });
+  let body: any = response.body;
+  try {
+    body = response.body ? JSON.parse(response.body) : undefined;
+  } catch {
+    // not JSON: leave the text for the assertion to show
+  }
+  return { status: response.statusCode, body, headers: response.headers };
+}
