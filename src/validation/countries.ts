@@ -1,16 +1,89 @@
 import countries from 'i18n-iso-countries';
 import currencyCodes from 'currency-codes';
 
+/**
+ * Countries (ISO 3166-1 alpha-2, from i18n-iso-countries), currencies (ISO 4217, from currency-codes)
+ * and the per-country defaults the service derives: a document locale and a business currency.
+ * Codes are exact uppercase: stored values are never case-folded.
+ */
+
+export const COUNTRY_CODES: readonly string[] = Object.keys(countries.getAlpha2Codes()).sort();
+const COUNTRY_SET = new Set(COUNTRY_CODES);
+
 export function isCountryCode(code: string): boolean {
-  return /^[A-Z]{2}$/.test(code) && countries.isValid(code);
+  return COUNTRY_SET.has(code);
 }
+
+export const CURRENCY_CODES: readonly string[] = currencyCodes.codes().filter((code) => /^[A-Z]{3}$/.test(code)).sort();
+const CURRENCY_SET = new Set(CURRENCY_CODES);
 
 export function isCurrencyCode(code: string): boolean {
-  return /^[A-Z]{3}$/.test(code) && currencyCodes.code(code) !== undefined;
+  return CURRENCY_SET.has(code);
 }
 
-const CURRENCY_BY_COUNTRY: Record<string, string> = { IN: 'INR', AE: 'AED', SA: 'SAR', MY: 'MYR', US: 'USD', GB: 'GBP' };
+/**
+ * currency-codes lists countries by ISO English name, which does not always match i18n-iso-countries'
+ * names, and some countries carry fund or secondary codes beside their everyday currency. These
+ * countries are settled by hand: the currency an invoice there is normally issued in.
+ */
+const CURRENCY_OVERRIDES: Record<string, string> = {
+  BO: 'BOB', BT: 'BTN', CC: 'AUD', CD: 'CDF', CG: 'XAF', CH: 'CHF', CL: 'CLP', CO: 'COP', CU: 'CUP',
+  CV: 'CVE', FK: 'FKP', FM: 'USD', GB: 'GBP', GS: 'GBP', HT: 'HTG', IR: 'IRR', KP: 'KPW', KR: 'KRW', LA: 'LAK',
+  LS: 'LSL', MD: 'MDL', MX: 'MXN', NA: 'NAD', PA: 'PAB', PS: 'ILS', RE: 'EUR', SH: 'SHP', SV: 'USD',
+  TR: 'TRY', TW: 'TWD', TZ: 'TZS', US: 'USD', UY: 'UYU', VA: 'EUR', VE: 'VES', VG: 'USD', VI: 'USD', VN: 'VND', XK: 'EUR',
+};
 
+const FALLBACK_CURRENCY = 'USD';
+
+function buildCurrencyByCountry(): Map<string, string> {
+  const byCountry = new Map<string, string>(Object.entries(CURRENCY_OVERRIDES));
+  for (const record of currencyCodes.data) {
+    for (const name of record.countries) {
+      const alpha2 = countries.getAlpha2Code(name.replace(/ \(The\)$/, ''), 'en');
+      if (alpha2 && !byCountry.has(alpha2)) byCountry.set(alpha2, record.code);
+    }
+  }
+  return byCountry;
+}
+
+const CURRENCY_BY_COUNTRY = buildCurrencyByCountry();
+
+/** The currency a business in this country invoices in by default; USD where a territory has none (AQ). */
 export function defaultCurrencyForCountry(country: string): string {
-  return CURRENCY_BY_COUNTRY[country] ?? 'USD';
+  return CURRENCY_BY_COUNTRY.get(country) ?? FALLBACK_CURRENCY;
+}
+
+/**
+ * Countries whose documents default to English although CLDR's most likely language differs:
+ * English is the language of commerce and of tax invoices there (India's GST invoices, UAE and
+ * Malaysian B2B invoicing, Pakistan, the Philippines, Kenya).
+ */
+const ENGLISH_DOCUMENT_COUNTRIES = new Set(['IN', 'AE', 'MY', 'PK', 'PH', 'KE']);
+
+/** Default document locale for a country, in xx-XX form: CLDR's likely language unless overridden above. */
+export function defaultLocaleForCountry(country: string): string | null {
+  if (!isCountryCode(country)) return null;
+  if (ENGLISH_DOCUMENT_COUNTRIES.has(country)) return `en-${country}`;
+  const language = likelyLanguage(country);
+  return `${language ?? 'en'}-${country}`;
+}
+
+function likelyLanguage(country: string): string | null {
+  try {
+    const likely = new Intl.Locale(`und-${country}`).maximize();
+    // A three-letter language (fil, haw) does not fit the xx-XX form; English is the safe fallback.
+    return likely.region === country && /^[a-z]{2}$/.test(likely.language) ? likely.language : null;
+  } catch {
+    return null;
+  }
+}
+
+const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+
+/** A locale in xx-XX form: a two-letter language known to ICU and an ISO 3166-1 country. */
+export function isLocale(value: string): boolean {
+  const match = /^([a-z]{2})-([A-Z]{2})$/.exec(value);
+  if (!match) return false;
+  const [, language = '', region = ''] = match;
+  return isCountryCode(region) && LANGUAGE_NAMES.of(language) !== undefined;
 }

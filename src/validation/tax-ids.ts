@@ -1,0 +1,116 @@
+/**
+ * Tax identifiers of service-interface 2.4 as pure functions. Every check is exact and case-sensitive:
+ * identifiers are stored as sent (no coercion), so a lowercase GSTIN is rejected rather than silently
+ * upper-cased into a different stored value.
+ */
+
+/** Indian GST state codes (GSTN master list), including the legacy codes that old GSTINs still carry. */
+export const GST_STATE_CODES: ReadonlyMap<string, string> = new Map([
+  ['01', 'Jammu and Kashmir'], ['02', 'Himachal Pradesh'], ['03', 'Punjab'], ['04', 'Chandigarh'],
+  ['05', 'Uttarakhand'], ['06', 'Haryana'], ['07', 'Delhi'], ['08', 'Rajasthan'], ['09', 'Uttar Pradesh'],
+  ['10', 'Bihar'], ['11', 'Sikkim'], ['12', 'Arunachal Pradesh'], ['13', 'Nagaland'], ['14', 'Manipur'],
+  ['15', 'Mizoram'], ['16', 'Tripura'], ['17', 'Meghalaya'], ['18', 'Assam'], ['19', 'West Bengal'],
+  ['20', 'Jharkhand'], ['21', 'Odisha'], ['22', 'Chhattisgarh'], ['23', 'Madhya Pradesh'], ['24', 'Gujarat'],
+  ['25', 'Daman and Diu (before the 2020 merger)'], ['26', 'Dadra and Nagar Haveli and Daman and Diu'],
+  ['27', 'Maharashtra'], ['28', 'Andhra Pradesh (before division)'], ['29', 'Karnataka'], ['30', 'Goa'],
+  ['31', 'Lakshadweep'], ['32', 'Kerala'], ['33', 'Tamil Nadu'], ['34', 'Puducherry'],
+  ['35', 'Andaman and Nicobar Islands'], ['36', 'Telangana'], ['37', 'Andhra Pradesh'], ['38', 'Ladakh'],
+  ['97', 'Other Territory'], ['99', 'Centre Jurisdiction'],
+]);
+
+export function isGstStateCode(value: string): boolean {
+  return GST_STATE_CODES.has(value);
+}
+
+export type GstinForm = 'REGULAR' | 'GOVERNMENT' | 'UIN' | 'NRI' | 'TDS' | 'TCS' | 'OIDAR';
+
+export interface GstinInfo {
+  form: GstinForm;
+  stateCode: string;
+  /** The holder's PAN when the form embeds one; null for TAN-based, UIN, NRI and OIDAR forms. */
+  pan: string | null;
+}
+
+interface GstinFormRule {
+  form: GstinForm;
+  pattern: RegExp;
+  /** Whether characters 3 to 12 are the holder's PAN (TDS: only when they are a PAN rather than a TAN). */
+  carriesPan: boolean;
+}
+
+/**
+ * One 15-character pattern per GSTIN form (GSTN's published formats). The 13th character is the
+ * entity number, the 14th tells the form (Z default, D deductor, C collector), the 15th the check.
+ */
+export const GSTIN_FORMS: readonly GstinFormRule[] = [
+  { form: 'REGULAR', pattern: /^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/, carriesPan: true },
+  { form: 'TCS', pattern: /^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z]C[0-9A-Z]$/, carriesPan: true },
+  { form: 'TDS', pattern: /^[0-9]{2}[A-Z]{4}[A-Z0-9][0-9]{4}[A-Z][1-9A-Z]D[0-9A-Z]$/, carriesPan: true },
+  { form: 'GOVERNMENT', pattern: /^[0-9]{2}[A-Z]{4}[0-9]{5}[A-Z][1-9A-Z]Z[0-9A-Z]$/, carriesPan: false },
+  { form: 'UIN', pattern: /^[0-9]{4}[A-Z]{3}[0-9]{5}[UO]N[0-9A-Z]$/, carriesPan: false },
+  { form: 'NRI', pattern: /^[0-9]{4}[A-Z]{3}[0-9]{5}NR[0-9A-Z]$/, carriesPan: false },
+  { form: 'OIDAR', pattern: /^99[0-9]{2}[A-Z]{3}[0-9]{5}OS[0-9A-Z]$/, carriesPan: false },
+];
+
+const BASE36 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** The standard GSTIN mod-36 check character of the first 14 characters (alternating weights 1 and 2). */
+export function gstinCheckCharacter(first14: string): string {
+  let sum = 0;
+  for (let i = 0; i < 14; i += 1) {
+    const product = BASE36.indexOf(first14.charAt(i)) * (i % 2 === 0 ? 1 : 2);
+    sum += Math.floor(product / 36) + (product % 36);
+  }
+  return BASE36.charAt((36 - (sum % 36)) % 36);
+}
+
+export interface GstinOptions {
+  enforceChecksum: boolean;
+}
+
+/** Parses a GSTIN of any form; null when it matches no form, has an unknown state code, or (when enforced) a wrong check character. */
+export function parseGstin(value: string, options: GstinOptions = { enforceChecksum: false }): GstinInfo | null {
+  const rule = GSTIN_FORMS.find((candidate) => candidate.pattern.test(value));
+  if (!rule) return null;
+  const stateCode = value.slice(0, 2);
+  if (!isGstStateCode(stateCode)) return null;
+  if (options.enforceChecksum && gstinCheckCharacter(value.slice(0, 14)) !== value.charAt(14)) return null;
+  const embedded = value.slice(2, 12);
+  const pan = rule.carriesPan && isPan(embedded) ? embedded : null;
+  return { form: rule.form, stateCode, pan };
+}
+
+const PAN_PATTERN = /^[A-Z]{5}[0-9]{4}[A-Z]$/;
+
+/** PAN: five letters, four digits, one letter. The holder-type letter is read for derivation, not restricted. */
+export function isPan(value: string): boolean {
+  return PAN_PATTERN.test(value);
+}
+
+/** The 4th character of a PAN: P person, C company, H HUF, F firm, A AOP, T trust, B BOI, L local authority, J artificial juridical person, G government, E LLP. */
+export function panHolderType(pan: string): string {
+  return pan.charAt(3);
+}
+
+/** UAE Tax Registration Number: 15 digits beginning with 1. */
+export function isUaeTrn(value: string): boolean {
+  return /^1[0-9]{14}$/.test(value);
+}
+
+/** Malaysian Tax Identification Number: 10 to 15 uppercase letters or digits. */
+export function isMalaysiaTin(value: string): boolean {
+  return /^[A-Z0-9]{10,15}$/.test(value);
+}
+
+/** Malaysian SST registration: AAA-9999-99999999 or A99-9999-99999999. */
+export function isMalaysiaSst(value: string): boolean {
+  return /^(?:[A-Z]{3}|[A-Z][0-9]{2})-[0-9]{4}-[0-9]{8}$/.test(value);
+}
+
+/** Malaysian TIN prefixes issued to individuals (IG since 2023; SG and OG before). */
+export function isIndividualMalaysiaTin(tin: string): boolean {
+  return /^(?:IG|SG|OG)/.test(tin);
+}
+
+/** JSON Schema pattern covering every GSTIN form (state codes and check character are checked in code). */
+export const GSTIN_JSON_PATTERN = `^(?:${GSTIN_FORMS.map((rule) => rule.pattern.source.slice(1, -1)).join('|')})$`;
