@@ -1,0 +1,139 @@
+import type { ErrorCode, FieldError } from '../errors/codes.js';
+import { codePointLength, isStorableString } from '../validation/strings.js';
+import { FORMATS, type FormatContext } from './client.formats.js';
+import type { EntrySpec, FieldSpec, IntegerSpec, ListSpec, StringSpec } from './client.schema.js';
+
+/**
+ * Reads a JSON body against the schema descriptors in one pass: no coercion, no key removal, every
+ * failure collected in body order. Name errors (unknown key, wrong JSON type) are INVALID_FIELD, value
+ * errors INVALID_FIELD_VALUE. Rules spanning several fields plug in through EntryRules, called at the
+ * member's own turn so their errors keep body order too.
+ */
+
+export type ReadValues = Map<string, unknown>;
+
+export interface EntryRules {
+  /** A message when this key is refused by name (server-owned, or not accepted in this mode). */
+  refuseKey?(key: string): string | null;
+  /** Called after a member was read and set (not null, no error), with the raw entry for peeking at siblings. */
+  afterMember?(key: string, value: unknown, path: string, entry: Record<string, unknown>): void;
+}
+
+export interface ReaderHooks {
+  /** Rules for one list occurrence (fresh state per list, e.g. duplicate codes). */
+  rulesForList(spec: ListSpec, reader: FieldReader): EntryRules | undefined;
+  readCustomFields(raw: unknown, path: string, reader: FieldReader): unknown;
+}
+
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export const memberPath = (parent: string, key: string): string => (parent === '' ? key : `${parent}.${key}`);
+
+export class FieldReader {
+  readonly errors: FieldError[] = [];
+
+  constructor(private readonly formatContext: FormatContext, private readonly hooks: ReaderHooks) {}
+
+  fail(field: string, code: ErrorCode, message: string): void {
+    this.errors.push({ field, message, code });
+  }
+
+  nameError(field: string, message: string): void {
+    this.fail(field, 'INVALID_FIELD', message);
+  }
+
+  valueError(field: string, message: string): void {
+    this.fail(field, 'INVALID_FIELD_VALUE', message);
+  }
+
+  /** The set members of an object entry (null and invalid members absent); undefined when raw is not an object. */
+  readEntry(spec: EntrySpec, raw: unknown, path: string, rules?: EntryRules): ReadValues | undefined {
+    if (!isJsonObject(raw)) {
+      this.nameError(path, `${path} must be an object`);
+      return undefined;
+    }
+    this.reportMissingRequired(spec, raw, path);
+    const values: ReadValues = new Map();
+    for (const key of Object.keys(raw)) {
+      const at = memberPath(path, key);
+      const refusal = rules?.refuseKey?.(key) ?? null;
+      const field = spec.fields.get(key);
+      if (refusal !== null || field === undefined) {
+        this.nameError(at, refusal ?? `${at} is not an accepted field`);
+        continue;
+      }
+      const value = this.readMember(field, raw[key], at);
+      if (value === undefined) continue;
+      values.set(key, value);
+      rules?.afterMember?.(key, value, at, raw);
+    }
+    return values;
+  }
+
+  private reportMissingRequired(spec: EntrySpec, raw: Record<string, unknown>, path: string): void {
+    for (const [key, field] of spec.fields) {
+      if (field.type === 'string' && field.required && !Object.hasOwn(raw, key)) {
+        const at = memberPath(path, key);
+        this.valueError(at, `${at} is required`);
+      }
+    }
+  }
+
+  /** The read value, or undefined when the member is not set (null) or failed. */
+  private readMember(field: FieldSpec, raw: unknown, path: string): unknown {
+    if (raw === null) {
+      if (field.type === 'string' && field.required) this.valueError(path, `${path} is required`);
+      return undefined;
+    }
+    switch (field.type) {
+      case 'string':
+        return this.readString(field, raw, path);
+      case 'boolean':
+        if (typeof raw === 'boolean') return raw;
+        this.nameError(path, `${path} must be a boolean`);
+        return undefined;
+      case 'integer':
+        return this.readInteger(field, raw, path);
+      case 'array':
+        return this.readList(field, raw, path);
+      case 'customFields':
+        return this.hooks.readCustomFields(raw, path, this);
+    }
+  }
+
+  readString(field: StringSpec, raw: unknown, path: string): string | undefined {
+    if (typeof raw !== 'string') return void this.nameError(path, `${path} must be a string`);
+    if (!isStorableString(raw)) return void this.valueError(path, `${path} must not contain NUL characters or unpaired surrogates`);
+    const value = field.trim ? raw.trim() : raw;
+    if (field.required && value.length === 0) return void this.valueError(path, `${path} must not be empty${field.trim ? ' after trimming' : ''}`);
+    if (field.maxLength !== undefined && codePointLength(value) > field.maxLength) {
+      return void this.valueError(path, `${path} must be at most ${field.maxLength} characters${field.trim ? ' after trimming' : ''}`);
+    }
+    if (field.enum && !field.enum.includes(value)) return void this.valueError(path, `${path} must be one of ${field.enum.join(', ')}`);
+    if (!field.format) return value;
+    const result = FORMATS[field.format].check(value, this.formatContext);
+    if (!result.ok) return void this.valueError(path, `${path} ${result.reason}`);
+    return result.value;
+  }
+
+  private readInteger(field: IntegerSpec, raw: unknown, path: string): number | undefined {
+    if (typeof raw !== 'number') return void this.nameError(path, `${path} must be a number`);
+    if (!Number.isInteger(raw) || raw < field.minimum || raw > field.maximum) {
+      return void this.valueError(path, `${path} must be a whole number from ${field.minimum} to ${field.maximum}`);
+    }
+    return raw;
+  }
+
+  private readList(field: ListSpec, raw: unknown, path: string): ReadValues[] | undefined {
+    if (!Array.isArray(raw)) return void this.nameError(path, `${path} must be an array`);
+    const rules = this.hooks.rulesForList(field, this);
+    const entries: ReadValues[] = [];
+    for (let index = 0; index < raw.length; index += 1) {
+      const entry = this.readEntry(field.items, raw[index], `${path}[${index}]`, rules);
+      if (entry) entries.push(entry);
+    }
+    return entries;
+  }
+}

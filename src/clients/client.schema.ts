@@ -1,0 +1,164 @@
+import { ALL_ADDITIONAL_ID_LABELS } from '../validation/additional-ids.js';
+import { FORMATS, type FormatName } from './client.formats.js';
+import { OPERATOR_SOURCES } from './client.types.js';
+
+/**
+ * The one description of every accepted client field (service-interface 2.4 to 2.8). The validator
+ * reads these descriptors and the JSON Schema / OpenAPI document is generated from them. Rules that
+ * span fields (state needs country, sort codes need GB/IE, additional-id codes per country and party,
+ * custom fields per business) live in the validator and are named in the descriptions.
+ */
+
+export interface StringSpec {
+  type: 'string';
+  description: string;
+  required?: boolean;
+  /** Only clientId and name are trimmed (decisions.md); limits then apply to the trimmed text. */
+  trim?: boolean;
+  maxLength?: number;
+  enum?: readonly string[];
+  format?: FormatName;
+  default?: string;
+}
+export interface BooleanSpec { type: 'boolean'; description: string; default: boolean }
+export interface IntegerSpec { type: 'integer'; description: string; minimum: number; maximum: number }
+export interface ListSpec { type: 'array'; description: string; items: EntrySpec }
+export interface CustomFieldsSpec { type: 'customFields'; description: string }
+export type FieldSpec = StringSpec | BooleanSpec | IntegerSpec | ListSpec | CustomFieldsSpec;
+
+export interface EntrySpec {
+  title: string;
+  description: string;
+  fields: ReadonlyMap<string, FieldSpec>;
+}
+
+const text = (maxLength: number, description = `At most ${maxLength} characters.`): StringSpec => ({ type: 'string', maxLength, description });
+const formatted = (format: FormatName, extra = ''): StringSpec => ({ type: 'string', format, description: `${FORMATS[format].description}${extra}` });
+const flag = (defaultValue: boolean, description: string): BooleanSpec => ({ type: 'boolean', default: defaultValue, description });
+const entry = (title: string, description: string, fields: [string, FieldSpec][]): EntrySpec => ({ title, description, fields: new Map(fields) });
+
+export const ADDITIONAL_ID_SPEC = entry('AdditionalId', 'One per code; codes by the client\'s country (else the business\'s) and party type (2.5).', [
+  ['label', { type: 'string', required: true, enum: ALL_ADDITIONAL_ID_LABELS, description: 'The code (UDY, IEC, LUT, NAT, ...), offered by the client\'s country and allowed for its party type.' }],
+  ['value', { type: 'string', required: true, maxLength: 500, description: 'Required; the code\'s format (UDY, IEC, LUT) or any non-blank text. At most 500 characters.' }],
+  ['showInInvoice', flag(false, 'Print the identifier on invoices. Default false.')],
+  ['useForEInvoice', flag(false, 'Identifier read by e-invoicing (SA, MY). Only the first flagged entry keeps it.')],
+]);
+
+export const CUSTOM_HEADER_SPEC = entry('CustomHeader', 'A labelled line printed with the address.', [
+  ['label', { type: 'string', required: true, maxLength: 500, description: 'Required. At most 500 characters.' }],
+  ['value', text(2500)],
+]);
+
+export const SHIPPING_DETAIL_SPEC = entry('ShippingDetail', 'A shipping address. Nothing is derived inside it.', [
+  ['name', text(500)], ['street', text(2500)], ['building', text(500)], ['city', text(500)],
+  ['district', text(500)], ['state', text(500)], ['pincode', text(20)],
+  ['country', formatted('country')], ['gstin', formatted('gstin', ' Does not fill gstState here.')],
+  ['gstState', formatted('gstState')], ['sstNumber', formatted('sst')], ['tinNumber', formatted('tin')],
+  ['taxId', text(500, 'Free text, at most 500 characters.')], ['taxPayerType', text(500, 'Free text, at most 500 characters; no vocabulary check.')],
+  ['additionalIds', { type: 'array', items: ADDITIONAL_ID_SPEC, description: 'Checked against the client\'s country and party type, not the address\'s.' }],
+  ['customHeaders', { type: 'array', items: CUSTOM_HEADER_SPEC, description: 'Entries {label, value}.' }],
+]);
+
+export const BANK_ACCOUNT_SPEC = entry('BankAccount', 'A bank account of the client.', [
+  ['bankAccountName', text(500)], ['bankAccountHolderName', text(500)], ['bankAccountNumber', text(2500)],
+  ['ifscCode', text(500)], ['iban', text(500)], ['sortCode', formatted('sortCode')], ['swift', text(500)],
+  ['bankAccountType', { type: 'string', enum: ['SAVINGS', 'CURRENT'], description: 'SAVINGS or CURRENT.' }],
+  ['bankCountry', formatted('country')], ['bankCurrency', formatted('currency')],
+  ['isPrimary', flag(false, 'Marks the primary account. Default false.')],
+]);
+
+const IDENTITY_FIELDS: [string, FieldSpec][] = [
+  ['name', { type: 'string', required: true, trim: true, maxLength: 500, description: 'Required; 1 to 500 characters after trimming.' }],
+  ['alias', text(500)],
+  ['clientType', { type: 'string', enum: ['INDIVIDUAL', 'COMPANY'], description: 'INDIVIDUAL or COMPANY; derived from the tax ids when omitted.' }],
+  ['isClient', flag(true, 'Customer. Default true. isClient and isVendor cannot both be false.')],
+  ['isVendor', flag(false, 'Vendor. Default false.')],
+  ['email', { ...formatted('email'), maxLength: 254 }],
+  ['phone', formatted('phone')],
+  ['phoneShowInInvoice', flag(false, 'Default false.')],
+  ['emailShowInInvoice', flag(false, 'Default false.')],
+  ['dueInDays', { type: 'integer', minimum: 0, maximum: 36500, description: 'Default payment terms in whole days, 0 to 36500.' }],
+  ['locale', formatted('locale', ' Derived from the client\'s country, else the business\'s, when omitted.')],
+];
+
+const ADDRESS_AND_TAX_FIELDS: [string, FieldSpec][] = [
+  ['street', text(2500)], ['building', text(500)], ['city', text(500)], ['district', text(500)],
+  ['state', text(500, 'At most 500 characters. Requires country in the same request.')],
+  ['pincode', text(20)],
+  ['country', formatted('country', ' Defaults to the business\'s country.')],
+  ['gstin', formatted('gstin', ' Fills panNumber and gstState when those are omitted.')],
+  ['gstState', formatted('gstState', ' Derived from gstin when omitted.')],
+  ['panNumber', formatted('pan', ' Derived from gstin when omitted (null for GSTIN forms without a PAN).')],
+  ['trnNumber', formatted('trn')], ['tinNumber', formatted('tin')], ['sstNumber', formatted('sst')],
+  ['taxPayerType', formatted('taxPayerType', ' Derived when omitted.')],
+  ['vatNumber', text(500, 'Stored as given; at most 500 characters.')],
+  ['vatLabel', { type: 'string', maxLength: 500, default: 'VAT Number', description: 'Label shown against the VAT number. Default "VAT Number".' }],
+  ['additionalIds', { type: 'array', items: ADDITIONAL_ID_SPEC, description: 'See 2.5.' }],
+  ['shippingDetails', { type: 'array', items: SHIPPING_DETAIL_SPEC, description: 'See 2.6.' }],
+  ['bankAccounts', { type: 'array', items: BANK_ACCOUNT_SPEC, description: 'See 2.7.' }],
+  ['customFields', { type: 'customFields', description: 'Values keyed by custom field display name (case-insensitive); see 2.8.' }],
+];
+
+export const CLIENT_SPEC = entry('ClientCreate', 'Body of POST /api/v1/businesses/:urlKey/clients.', [
+  ['clientId', { type: 'string', required: true, trim: true, maxLength: 128, description: 'Caller\'s reference, unique within the business; 1 to 128 characters after trimming.' }],
+  ...IDENTITY_FIELDS, ...ADDRESS_AND_TAX_FIELDS,
+]);
+
+export const OPERATOR_CLIENT_SPEC = entry('OperatorClientCreate', 'Body of POST /admin/v1/businesses/:urlKey/clients: no clientId, an origin instead.', [
+  ['source', { type: 'string', required: true, enum: OPERATOR_SOURCES, description: 'Origin of the client (any of 2.4 except API).' }],
+  ...IDENTITY_FIELDS, ...ADDRESS_AND_TAX_FIELDS,
+]);
+
+/** Keys the server sets: sending them is a name error (INVALID_FIELD), not an unknown-key error. */
+export const SERVER_OWNED_KEYS: ReadonlySet<string> = new Set(['source', 'createdAt', 'updatedAt', 'balance', 'idempotent']);
+
+type JsonSchema = Record<string, unknown>;
+const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+/** JSON Schema (2020-12, usable as OpenAPI 3.1) of the public create body, from the descriptors above. */
+export function clientCreateJsonSchema(): JsonSchema {
+  return { $schema: JSON_SCHEMA_DIALECT, ...entryJsonSchema(CLIENT_SPEC) };
+}
+
+/** JSON Schema of the operator's dashboard-created client body. */
+export function operatorClientCreateJsonSchema(): JsonSchema {
+  return { $schema: JSON_SCHEMA_DIALECT, ...entryJsonSchema(OPERATOR_CLIENT_SPEC) };
+}
+
+function entryJsonSchema(spec: EntrySpec): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const [name, field] of spec.fields) {
+    properties[name] = fieldJsonSchema(field);
+    if (field.type === 'string' && field.required) required.push(name);
+  }
+  return { title: spec.title, description: spec.description, type: 'object', additionalProperties: false, required, properties };
+}
+
+/** Optional fields accept null ("not set", decisions.md); required strings do not. */
+function fieldJsonSchema(field: FieldSpec): JsonSchema {
+  switch (field.type) {
+    case 'string':
+      return stringJsonSchema(field);
+    case 'boolean':
+      return { type: ['boolean', 'null'], default: field.default, description: field.description };
+    case 'integer':
+      return { type: ['integer', 'null'], minimum: field.minimum, maximum: field.maximum, description: field.description };
+    case 'array':
+      return { type: ['array', 'null'], items: entryJsonSchema(field.items), description: field.description };
+    case 'customFields':
+      return { type: ['object', 'null'], additionalProperties: { type: ['string', 'number', 'boolean', 'null'] }, description: field.description };
+  }
+}
+
+function stringJsonSchema(field: StringSpec): JsonSchema {
+  const schema: JsonSchema = { type: field.required ? 'string' : ['string', 'null'], description: field.description };
+  if (field.required) schema.minLength = 1;
+  if (field.maxLength !== undefined) schema.maxLength = field.maxLength;
+  const format = field.format ? FORMATS[field.format] : undefined;
+  const choices = field.enum ?? format?.jsonEnum;
+  if (choices) schema.enum = field.required ? [...choices] : [...choices, null];
+  if (format?.jsonPattern) schema.pattern = format.jsonPattern;
+  if (field.default !== undefined) schema.default = field.default;
+  return schema;
+}

@@ -1,0 +1,126 @@
+/**
+ * The client as stored: validated, normalised (trimmed clientId/name, normalised phone) and derived
+ * (country, locale, panNumber, gstState, clientType, taxPayerType). Every accepted field of
+ * service-interface 2.4 is present: unset optional scalars are null, booleans carry their defaults,
+ * lists are arrays. Plain JSON, so either store can keep it as a document and compare it later.
+ */
+
+export type ClientType = 'INDIVIDUAL' | 'COMPANY';
+
+/** Origins of clients made outside this interface (operator "dashboard-created" clients). */
+export const OPERATOR_SOURCES = [
+  'INVOICE', 'CLIENT_DASHBOARD', 'CLIENT_UPLOAD', 'DASHBOARD', 'INVOICE_BULK_UPLOAD',
+  'LEADFORM', 'PORTFOLIO', 'ZOHO', 'MARIKA', 'LEADAPI',
+] as const;
+export type OperatorSource = (typeof OPERATOR_SOURCES)[number];
+export type ClientSource = 'API' | OperatorSource;
+
+export interface AdditionalIdValue {
+  label: string;
+  value: string;
+  showInInvoice: boolean;
+  /** True on the first flagged entry only (2.5). */
+  useForEInvoice: boolean;
+}
+
+export interface CustomHeaderValue {
+  label: string;
+  value: string | null;
+}
+
+export interface ShippingDetailValue {
+  name: string | null;
+  street: string | null;
+  building: string | null;
+  city: string | null;
+  district: string | null;
+  state: string | null;
+  pincode: string | null;
+  country: string | null;
+  gstin: string | null;
+  gstState: string | null;
+  sstNumber: string | null;
+  tinNumber: string | null;
+  taxId: string | null;
+  taxPayerType: string | null;
+  additionalIds: AdditionalIdValue[];
+  customHeaders: CustomHeaderValue[];
+}
+
+export interface BankAccountValue {
+  bankAccountName: string | null;
+  bankAccountHolderName: string | null;
+  bankAccountNumber: string | null;
+  ifscCode: string | null;
+  iban: string | null;
+  sortCode: string | null;
+  swift: string | null;
+  bankAccountType: 'SAVINGS' | 'CURRENT' | null;
+  bankCountry: string | null;
+  bankCurrency: string | null;
+  isPrimary: boolean;
+}
+
+/** TEXT and SELECT store strings, NUMBER a finite number, DATE a YYYY-MM-DD string, BOOLEAN a boolean. */
+export type CustomFieldValue = string | number | boolean;
+
+export interface ClientValue {
+  /** Null only for operator-created clients, which have no caller reference. */
+  clientId: string | null;
+  name: string;
+  alias: string | null;
+  clientType: ClientType;
+  isClient: boolean;
+  isVendor: boolean;
+  email: string | null;
+  phone: string | null;
+  phoneShowInInvoice: boolean;
+  emailShowInInvoice: boolean;
+  dueInDays: number | null;
+  /** Null only when neither the client nor the business has a country. */
+  locale: string | null;
+  street: string | null;
+  building: string | null;
+  city: string | null;
+  district: string | null;
+  state: string | null;
+  pincode: string | null;
+  country: string | null;
+  gstin: string | null;
+  gstState: string | null;
+  panNumber: string | null;
+  trnNumber: string | null;
+  tinNumber: string | null;
+  sstNumber: string | null;
+  /** Null for businesses outside IN and AE, where the field is not accepted. */
+  taxPayerType: string | null;
+  vatNumber: string | null;
+  vatLabel: string;
+  additionalIds: AdditionalIdValue[];
+  shippingDetails: ShippingDetailValue[];
+  bankAccounts: BankAccountValue[];
+  /** Values keyed by custom field id, never by display name, so a rename keeps them attached. */
+  customFields: Record<string, CustomFieldValue>;
+  /** Present only in operator mode (a dashboard-created client); API clients get `API` from the store call. */
+  source?: OperatorSource;
+}
+
+export type CustomFieldType = 'TEXT' | 'NUMBER' | 'DATE' | 'BOOLEAN' | 'SELECT';
+
+export interface CustomFieldDefinition {
+  id: string;
+  name: string;
+  type: CustomFieldType;
+  options: string[] | null;
+  isArchived: boolean;
+}
+
+/** What the client rules need to know about the business the client belongs to. */
+export interface ValidationContext {
+  businessCountry: string;
+  customFieldsEnabled: boolean;
+  customFields: CustomFieldDefinition[];
+  enforceGstinChecksum: boolean;
+}
+
+export type ValidationMode = 'api' | 'operator';
