@@ -16,6 +16,7 @@ import { AuditService } from './operator/audit.service.js';
 import { BusinessesService } from './operator/businesses.service.js';
 import { registerOperatorRoutes } from './operator/operator.routes.js';
 import { OperatorsService } from './operator/operators.service.js';
+import { pipelinesFeature } from './pipelines/pipelines.routes.js';
 
 /** What feature modules share: built once per app. */
 export interface Services {
@@ -48,6 +49,7 @@ export async function createServices(deps: Deps): Promise<Services> {
 function features(deps: Deps, services: Services): Feature[] {
   return [
     { operator: (scope) => registerOperatorRoutes(scope, services) },
+    pipelinesFeature(deps, services),
     healthFeature(deps),
   ];
 }

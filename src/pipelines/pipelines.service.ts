@@ -1,0 +1,89 @@
+import { opaqueId } from '../auth/secrets.js';
+import { topicCache, type CachedLoader } from '../cache/cached-loader.js';
+import type { Config } from '../config.js';
+import type { BusinessesService } from '../operator/businesses.service.js';
+import type { Store } from '../storage/store.js';
+import { listAnswer } from './pipelines.present.js';
+import { EMPTY_CONFIG, type KnownIds, type PipelineConfig, type PipelineConfigInput } from './pipelines.types.js';
+import { readPipelineConfig } from './pipelines.validate.js';
+
+/** Both public answers of one business, serialised once when loaded: a cached GET does no JSON work. */
+export interface PublicAnswers {
+  live: string;
+  all: string;
+}
+
+export const PIPELINES_TOPIC = 'pipelines';
+
+/**
+ * Pipeline configuration: the public read (hot, served from memory) and the operator's
+ * replace-the-whole-configuration write.
+ */
+export class PipelinesService {
+  private readonly answers: CachedLoader<PublicAnswers>;
+
+  constructor(
+    private readonly store: Store,
+    private readonly businesses: Pick<BusinessesService, 'require'>,
+    config: Pick<Config, 'cacheTtlMs'>,
+    private readonly now: () => number,
+  ) {
+    // Dropped on `pipelines:<urlKey>` in every process (NOTIFY); the TTL bounds a lost notification.
+    this.answers = topicCache(store.changes, PIPELINES_TOPIC, (urlKey) => this.buildAnswers(urlKey), {
+      max: 10_000, ttlMs: config.cacheTtlMs,
+    });
+  }
+
+  /** GET /api/v1/.../pipelines: the caller's business exists (the guard checked it). */
+  async publicAnswer(urlKey: string, includeArchived: boolean): Promise<string> {
+    const answers = (await this.answers.get(urlKey))!;
+    return includeArchived ? answers.all : answers.live;
+  }
+
+  async getForOperator(urlKey: string) {
+    await this.businesses.require(urlKey);
+    return listAnswer(await this.load(urlKey), true).data;
+  }
+
+  /** One write replaces everything; a failing body changes nothing. Other processes hear of it through the change feed. */
+  async replace(urlKey: string, body: unknown) {
+    await this.businesses.require(urlKey);
+    const input = readPipelineConfig(body, knownIds(await this.load(urlKey)));
+    const config = withIds(input);
+    await this.store.data.putPipelineConfig(urlKey, config, this.now());
+    await this.store.changes.publish(`${PIPELINES_TOPIC}:${urlKey}`);
+    return listAnswer(config, true).data;
+  }
+
+  private async load(urlKey: string): Promise<PipelineConfig> {
+    return (await this.store.data.getPipelineConfig<PipelineConfig>(urlKey))?.document ?? EMPTY_CONFIG;
+  }
+
+  private async buildAnswers(urlKey: string): Promise<PublicAnswers> {
+    const config = await this.load(urlKey);
+    return { live: JSON.stringify(listAnswer(config, false)), all: JSON.stringify(listAnswer(config, true)) };
+  }
+
+  get cacheStats() {
+    return { hits: this.answers.hits, misses: this.answers.misses };
+  }
+}
+
+function knownIds(config: PipelineConfig): KnownIds {
+  return {
+    pipelines: new Set(config.pipelines.map((p) => p.id)),
+    stages: new Set(config.pipelines.flatMap((p) => p.stages.map((s) => s.id))),
+  };
+}
+
+/** New entries get random opaque ids: nothing about the business, the row or the position leaks. */
+function withIds(input: PipelineConfigInput): PipelineConfig {
+  return {
+    pipelines: input.pipelines.map((p) => ({
+      ...p,
+      id: p.id ?? opaqueId('pl_'),
+      stages: p.stages.map((s) => ({ ...s, id: s.id ?? opaqueId('st_') })),
+    })),
+    stageReasons: input.stageReasons,
+  };
+}
