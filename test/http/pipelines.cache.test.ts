@@ -1,0 +1,60 @@
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { call, describeEachStore } from '../helpers/app.js';
+import { seedTenant, type Tenant } from '../helpers/seed.js';
+
+const TTL_MS = 300;
+
+/** Counts every statement sent to either store driver while `run` runs. */
+async function countQueries(run: () => Promise<unknown>): Promise<number> {
+  const sqlite = vi.spyOn(SQLite.prototype, 'prepare');
+  const postgres = vi.spyOn(pg.Client.prototype, 'query');
+  try {
+    await run();
+    return sqlite.mock.calls.length + postgres.mock.calls.length;
+  } finally {
+    sqlite.mockRestore();
+    postgres.mockRestore();
+  }
+}
+
+const config = (name: string) => ({ pipelines: [{ name, stages: [{ name: 'New', state: 'NEW' }] }], stageReasons: [] });
+
+describeEachStore('decisions "Freshness and caches": GET pipelines from memory', (ctx) => {
+  let t: Tenant;
+  beforeAll(async () => {
+    t = await seedTenant(ctx().app);
+  });
+  afterEach(() => vi.restoreAllMocks());
+  const list = (query = '') => call(ctx().app, 'GET', `/api/v1/businesses/${t.urlKey}/pipelines${query}`, { token: t.token });
+
+  it('the spy sees store queries at all (so zero below means zero)', async () => {
+    const n = await countQueries(() => call(ctx().app, 'GET', `/admin/v1/businesses/${t.urlKey}/pipelines`, { token: t.operator }));
+    expect(n).toBeGreaterThan(0);
+  });
+
+  it('a cached GET, either includeArchived value, does zero store queries (auth included)', async () => {
+    await call(ctx().app, 'PUT', `/admin/v1/businesses/${t.urlKey}/pipelines`, { token: t.operator, body: config('Cached') });
+    await list();
+    const n = await countQueries(async () => {
+      for (let i = 0; i < 20; i++) {
+        expect((await list()).status).toBe(200);
+        expect((await list('?includeArchived=true')).status).toBe(200);
+      }
+    });
+    expect(n).toBe(0);
+  });
+
+  it('the TTL is the safety net: a write nobody announced is served within the TTL', async () => {
+    await call(ctx().app, 'PUT', `/admin/v1/businesses/${t.urlKey}/pipelines`, { token: t.operator, body: config('Before') });
+    expect((await list()).body.data[0].pipelines[0].name).toBe('Before');
+    // Written behind the service's back: no change is published, so only the TTL can end the old entry.
+    const stored = (await call(ctx().app, 'GET', `/admin/v1/businesses/${t.urlKey}/pipelines`, { token: t.operator })).body.data[0];
+    stored.pipelines[0].name = 'Silent';
+    await ctx().store.data.putPipelineConfig(t.urlKey, stored, Date.now());
+    expect((await list()).body.data[0].pipelines[0].name).toBe('Before');
+    await new Promise((r) => setTimeout(r, TTL_MS + 50));
+    expect((await list()).body.data[0].pipelines[0].name).toBe('Silent');
+  });
+}, { cacheTtlMs: TTL_MS });
