@@ -196,7 +196,7 @@ describeEachStore('operator PUT /admin/v1/businesses/:urlKey/pipelines', (ctx) =
     const tenant = await seedTenant(ctx().app);
     await put(tenant, valid());
     expect((await call(ctx().app, 'GET', publicPath(tenant), { token: tenant.token })).body.data[0].pipelines[0].name).toBe('Sales');
-    const body = valid();
+    const body: any = valid();
     body.pipelines[0].name = 'Changed';
     await put(tenant, body);
     expect((await call(ctx().app, 'GET', publicPath(tenant), { token: tenant.token })).body.data[0].pipelines[0].name).toBe('Changed');
