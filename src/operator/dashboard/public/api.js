@@ -1,0 +1,105 @@
+// The operator API client: one fetch wrapper, the session kept in sessionStorage,
+// errors read from the section 7 envelope, and a 401 sending the operator back to log in.
+
+const SESSION_KEY = 'crmkit.session';
+const BUSINESS_KEY = 'crmkit.business';
+
+export class ApiError extends Error {
+  constructor(status, message, code, fieldErrors) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.fieldErrors = fieldErrors ?? [];
+  }
+}
+
+let onSessionExpired = () => {};
+/** Called once by the app shell: what to do when the server says the session is no longer valid. */
+export function setSessionExpiredHandler(handler) {
+  onSessionExpired = handler;
+}
+
+export function getSession() {
+  try {
+    return JSON.parse(sessionStorage.getItem(SESSION_KEY) ?? 'null');
+  } catch {
+    return null;
+  }
+}
+
+export function clearSession() {
+  sessionStorage.removeItem(SESSION_KEY);
+  sessionStorage.removeItem(BUSINESS_KEY);
+}
+
+export function getCurrentBusiness() {
+  return sessionStorage.getItem(BUSINESS_KEY);
+}
+
+export function setCurrentBusiness(urlKey) {
+  if (urlKey) sessionStorage.setItem(BUSINESS_KEY, urlKey);
+  else sessionStorage.removeItem(BUSINESS_KEY);
+}
+
+async function readJson(response) {
+  try {
+    return await response.json();
+  } catch {
+    return null;
+  }
+}
+
+function errorFrom(status, json) {
+  const error = json?.data?.error;
+  const message = error?.message ?? json?.data?.message ?? json?.message ?? `The request failed (HTTP ${status}).`;
+  return new ApiError(status, message, error?.code, Array.isArray(error?.errors) ? error.errors : []);
+}
+
+/** Logs in with the local strategy and keeps the session token for this browser tab. */
+export async function login(email, password) {
+  let response;
+  try {
+    response = await fetch('/authentication', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ strategy: 'local', email, password }),
+    });
+  } catch {
+    throw new ApiError(0, 'The server could not be reached. Check your connection and try again.');
+  }
+  const json = await readJson(response);
+  if (response.status === 401) throw new ApiError(401, 'Wrong e-mail or password.');
+  if (!response.ok) throw errorFrom(response.status, json);
+  const session = { token: json.accessToken, email: json.user?.email ?? email, expiresAt: json.expiresAt };
+  sessionStorage.setItem(SESSION_KEY, JSON.stringify(session));
+  return session;
+}
+
+/** Calls /admin/v1<path>; returns `data` of the success envelope or throws an ApiError. */
+export async function api(method, path, body) {
+  const session = getSession();
+  const headers = { accept: 'application/json' };
+  if (session?.token) headers.authorization = `Bearer ${session.token}`;
+  const init = { method, headers };
+  if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(`/admin/v1${path}`, init);
+  } catch {
+    throw new ApiError(0, 'The server could not be reached. Check your connection and try again.');
+  }
+  const json = await readJson(response);
+  if (response.status === 401) {
+    clearSession();
+    onSessionExpired();
+    throw new ApiError(401, 'Your session has expired. Please log in again.');
+  }
+  if (!response.ok) throw errorFrom(response.status, json);
+  return json?.data;
+}
+
+/** Percent-encodes one path segment (a clientId may hold "/", "?", "#" or spaces). */
+export const seg = (value) => encodeURIComponent(value);

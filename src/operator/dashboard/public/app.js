@@ -1,0 +1,144 @@
+// The dashboard shell: login screen, then a sidebar with one view per section.
+// Views live in view-*.js; each exports render(container, ctx).
+import { api, clearSession, getCurrentBusiness, getSession, login, setCurrentBusiness, setSessionExpiredHandler } from './api.js';
+import { errorBanner, field, h, mount } from './dom.js';
+import { renderBusinesses } from './view-businesses.js';
+import { renderApps } from './view-apps.js';
+import { renderPipelines } from './view-pipelines.js';
+import { renderCustomFields } from './view-custom-fields.js';
+import { renderClients } from './view-clients.js';
+
+const SECTIONS = [
+  { route: 'businesses', label: 'Businesses', render: renderBusinesses, needsBusiness: false },
+  { route: 'apps', label: 'Apps', render: renderApps, needsBusiness: false },
+  { route: 'pipelines', label: 'Pipelines', render: renderPipelines, needsBusiness: true },
+  { route: 'custom-fields', label: 'Custom fields', render: renderCustomFields, needsBusiness: true },
+  { route: 'clients', label: 'Clients', render: renderClients, needsBusiness: true },
+];
+
+const root = document.getElementById('root');
+const state = { businesses: [], loginNotice: null };
+
+function currentRoute() {
+  const route = location.hash.replace(/^#\/?/, '');
+  return SECTIONS.some((s) => s.route === route) ? route : 'businesses';
+}
+
+function renderLogin() {
+  const email = h('input', { type: 'email', name: 'email', autocomplete: 'username', required: true });
+  const password = h('input', { type: 'password', name: 'password', autocomplete: 'current-password', required: true });
+  const message = h('div', { class: 'login-message' });
+  if (state.loginNotice) mount(message, h('div', { class: 'banner banner-info', role: 'status' }, state.loginNotice));
+  const submit = h('button', { type: 'submit', class: 'primary wide' }, 'Log in');
+  const form = h('form', { class: 'login-card', 'aria-labelledby': 'login-title' },
+    h('div', { class: 'brand brand-large' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, 'c'), 'crmkit'),
+    h('h1', { id: 'login-title' }, 'Operator log in'),
+    message,
+    field('E-mail', email),
+    field('Password', password),
+    submit,
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    submit.disabled = true;
+    try {
+      await login(email.value.trim(), password.value);
+      state.loginNotice = null;
+      await startShell();
+    } catch (error) {
+      mount(message, errorBanner(error.message));
+      password.select();
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  mount(root, h('main', { class: 'login-page' }, form));
+  email.focus();
+}
+
+function sessionExpired() {
+  state.loginNotice = 'Your session has expired. Please log in again.';
+  renderLogin();
+}
+
+function logout() {
+  clearSession();
+  state.loginNotice = 'You have been logged out.';
+  renderLogin();
+}
+
+async function loadBusinesses() {
+  state.businesses = (await api('GET', '/businesses')) ?? [];
+  const current = getCurrentBusiness();
+  if (!state.businesses.some((b) => b.urlKey === current)) setCurrentBusiness(state.businesses[0]?.urlKey ?? null);
+}
+
+function businessSwitcher() {
+  const current = getCurrentBusiness();
+  const select = h('select', { id: 'business-switcher', disabled: state.businesses.length === 0 },
+    state.businesses.length === 0 ? h('option', { value: '' }, 'No business yet') : null,
+    state.businesses.map((b) => h('option', { value: b.urlKey, selected: b.urlKey === current }, `${b.name} (${b.urlKey})`)),
+  );
+  select.addEventListener('change', () => {
+    setCurrentBusiness(select.value);
+    renderShell();
+  });
+  return h('div', { class: 'switcher' }, h('label', { for: select.id }, 'Business'), select);
+}
+
+function renderShell() {
+  const session = getSession();
+  const route = currentRoute();
+  const nav = h('nav', { class: 'sidebar', 'aria-label': 'Sections' },
+    h('ul', {}, SECTIONS.map((s) => h('li', {},
+      h('a', { href: `#/${s.route}`, 'aria-current': s.route === route ? 'page' : false }, s.label)))),
+  );
+  const header = h('header', { class: 'topbar' },
+    h('div', { class: 'brand' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, 'c'), 'crmkit'),
+    businessSwitcher(),
+    h('div', { class: 'user' }, h('span', { class: 'user-email' }, session?.email ?? ''),
+      h('button', { type: 'button', class: 'secondary small', onclick: logout }, 'Log out')),
+  );
+  const main = h('main', { class: 'content', id: 'content' });
+  mount(root, h('div', { class: 'shell' }, header, nav, main));
+  renderSection(main, route);
+}
+
+function renderSection(main, route) {
+  const section = SECTIONS.find((s) => s.route === route);
+  const business = state.businesses.find((b) => b.urlKey === getCurrentBusiness()) ?? null;
+  const ctx = {
+    business,
+    businesses: state.businesses,
+    refreshBusinesses: async () => { await loadBusinesses(); renderShell(); },
+    /** Re-reads the list without re-rendering: the businesses view shows fresh data each time it opens. */
+    reloadBusinesses: async () => { await loadBusinesses(); return state.businesses; },
+    selectBusiness: (urlKey) => { setCurrentBusiness(urlKey); renderShell(); },
+  };
+  if (section.needsBusiness && !business) {
+    mount(main, h('h1', {}, section.label), h('div', { class: 'empty' },
+      h('p', {}, 'Create a business first: pipelines, custom fields and clients belong to a business.'),
+      h('a', { href: '#/businesses', class: 'button primary' }, 'Go to businesses')));
+    return;
+  }
+  section.render(main, ctx).catch((error) => {
+    if (error.status !== 401) mount(main, h('h1', {}, section.label), errorBanner(error.message));
+  });
+}
+
+async function startShell() {
+  mount(root, h('p', { class: 'loading' }, 'Loading…'));
+  try {
+    await loadBusinesses();
+  } catch (error) {
+    if (error.status === 401) return;
+    mount(root, errorBanner(error.message));
+    return;
+  }
+  renderShell();
+}
+
+setSessionExpiredHandler(sessionExpired);
+window.addEventListener('hashchange', () => { if (getSession()) renderShell(); });
+if (getSession()) startShell();
+else renderLogin();

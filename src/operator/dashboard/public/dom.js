@@ -1,0 +1,132 @@
+// Small DOM helpers: the page builds every element through h(), so nothing is parsed as HTML
+// and no inline style or handler ever exists (the page runs under a strict CSP).
+
+/** h('button', {class: 'primary', onclick}, 'Save') → element. Attributes starting with "on" become listeners. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs ?? {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith('on') && typeof value === 'function') el.addEventListener(name.slice(2), value);
+    else if (name === 'class') el.className = value;
+    else if (name === 'dataset') Object.assign(el.dataset, value);
+    else if (name === 'value' || name === 'checked' || name === 'selected') el[name] = value;
+    else el.setAttribute(name, value === true ? '' : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces the children of el. */
+export function mount(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+let idCounter = 0;
+/** A unique element id, for label/aria wiring. */
+export function uid(prefix = 'f') {
+  idCounter += 1;
+  return `${prefix}-${idCounter}`;
+}
+
+/** A labelled form field: <div class="field"><label for>…</label><input id></div>. */
+export function field(label, control, hint) {
+  if (!control.id) control.id = uid();
+  const hintEl = hint ? h('p', { class: 'hint', id: `${control.id}-hint` }, hint) : null;
+  if (hintEl) control.setAttribute('aria-describedby', hintEl.id);
+  return h('div', { class: 'field' }, h('label', { for: control.id }, label), control, hintEl);
+}
+
+/** A status message announced to assistive technology; fades after a few seconds. */
+export function toast(message, kind = 'success') {
+  const region = document.getElementById('toasts');
+  if (!region) return;
+  const item = h('div', { class: `toast toast-${kind}` }, message);
+  region.append(item);
+  setTimeout(() => item.remove(), 5000);
+}
+
+/** An error banner (role=alert) for a view; returns the element so callers can place it. */
+export function errorBanner(message) {
+  return h('div', { class: 'banner banner-error', role: 'alert' }, message);
+}
+
+/** Copies text to the clipboard, falling back to a hidden textarea where the API is unavailable. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = h('textarea', { class: 'offscreen', 'aria-hidden': 'true' });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand('copy');
+    area.remove();
+    return ok;
+  }
+}
+
+/** A modal <dialog>; resolves with the value passed to close(). */
+export function openDialog({ title, body, actions, dismissable = true }) {
+  return new Promise((resolve) => {
+    const titleId = uid('dlg');
+    const dialog = h('dialog', { class: 'dialog', 'aria-labelledby': titleId });
+    const close = (value) => {
+      dialog.close();
+      dialog.remove();
+      resolve(value);
+    };
+    const buttons = actions.map((a) =>
+      h('button', { type: 'button', class: a.class ?? '', onclick: () => close(a.value) }, a.label),
+    );
+    dialog.append(h('h2', { id: titleId }, title), h('div', { class: 'dialog-body' }, body), h('div', { class: 'dialog-actions' }, buttons));
+    dialog.addEventListener('cancel', (event) => {
+      if (!dismissable) event.preventDefault();
+      else close(undefined);
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+  });
+}
+
+/** Asks for confirmation; resolves true when the operator confirms. */
+export async function confirmAction(title, message, confirmLabel, danger = false) {
+  const answer = await openDialog({
+    title,
+    body: h('p', {}, message),
+    actions: [
+      { label: 'Cancel', value: false, class: 'secondary' },
+      { label: confirmLabel, value: true, class: danger ? 'danger' : 'primary' },
+    ],
+  });
+  return answer === true;
+}
+
+/** A button that disables itself while its async action runs. */
+export function actionButton(label, action, attrs = {}) {
+  const button = h('button', { type: 'button', ...attrs }, label);
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      await action();
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return button;
+}
+
+export function formatDate(iso) {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+}

@@ -1,0 +1,74 @@
+// Shows validation errors (data.error.errors[] of {field, message, code}) next to the control
+// they name. Controls carry data-field="pipelines[0].stages[1].state"; an error whose exact path
+// has no control goes to the nearest enclosing one (…reasons[2] → …reasons → the stage).
+import { h, uid } from './dom.js';
+
+function parentPath(path) {
+  const cut = Math.max(path.lastIndexOf('.'), path.lastIndexOf('['));
+  return cut > 0 ? path.slice(0, cut) : null;
+}
+
+function findTarget(container, path) {
+  for (let p = path; p; p = parentPath(p)) {
+    const el = container.querySelector(`[data-field="${CSS.escape(p)}"]`);
+    if (el) return el;
+  }
+  return null;
+}
+
+/** Removes every error shown by showFieldErrors in container. */
+export function clearFieldErrors(container) {
+  container.querySelectorAll('.field-error').forEach((el) => el.remove());
+  container.querySelectorAll('[aria-invalid="true"]').forEach((el) => {
+    el.removeAttribute('aria-invalid');
+    const kept = (el.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id && !id.startsWith('err-'));
+    if (kept.length) el.setAttribute('aria-describedby', kept.join(' '));
+    else el.removeAttribute('aria-describedby');
+  });
+}
+
+/** Places each error after its control; returns the errors that found no control. */
+export function showFieldErrors(container, errors) {
+  const unplaced = [];
+  let first = null;
+  for (const error of errors) {
+    const target = findTarget(container, error.field ?? '');
+    if (!target) { unplaced.push(error); continue; }
+    const id = uid('err');
+    const note = h('p', { class: 'field-error', id }, error.message);
+    const isControl = /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName);
+    if (isControl) {
+      target.setAttribute('aria-invalid', 'true');
+      target.setAttribute('aria-describedby', `${target.getAttribute('aria-describedby') ?? ''} ${id}`.trim());
+      (target.closest('.field') ?? target.parentElement).append(note);
+    } else {
+      target.append(note);
+    }
+    first ??= isControl ? target : note;
+  }
+  if (first) {
+    first.scrollIntoView({ block: 'center' });
+    if (typeof first.focus === 'function') first.focus({ preventScroll: true });
+  }
+  return unplaced;
+}
+
+/** "pipelines[0].stages[1].state" → "Pipeline 1 › stage 2 › state" for the summary banner. */
+export function describePath(path) {
+  return String(path ?? '')
+    .replace(/^pipelines\[(\d+)\]/, (_, i) => `Pipeline ${Number(i) + 1}`)
+    .replace(/\.stages\[(\d+)\]/g, (_, i) => ` › stage ${Number(i) + 1}`)
+    .replace(/^stageReasons\[(\d+)\]/, (_, i) => `Reason ${Number(i) + 1}`)
+    .replace(/^fields\[(\d+)\]/, (_, i) => `Field ${Number(i) + 1}`)
+    .replace(/\.(\w+)/g, ' › $1');
+}
+
+/** The banner above a form: the message, and each error with where it is. */
+export function errorSummary(message, errors) {
+  return h('div', { class: 'banner banner-error', role: 'alert' },
+    h('p', {}, h('strong', {}, errors.length > 1 ? `${errors.length} problems to fix before saving.` : message)),
+    errors.length > 1 || (errors[0] && errors[0].message !== message)
+      ? h('ul', {}, errors.map((e) => h('li', {}, e.field && !e.message.includes(e.field) ? `${describePath(e.field)}: ` : '', e.message)))
+      : null,
+  );
+}

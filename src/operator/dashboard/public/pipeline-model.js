@@ -1,0 +1,95 @@
+// The pipeline editor's working copy, and its conversion from the GET answer and to the PUT body.
+// Inputs keep text while editing; toBody() turns it into exactly the keys the operator API accepts.
+
+export const STATES = ['NEW', 'OPEN', 'CLOSED', 'DROPPED', 'REJECTED'];
+
+const numberText = (value) => (typeof value === 'number' ? String(value) : '');
+
+export function toModel(config) {
+  return {
+    pipelines: (config?.pipelines ?? []).map((p) => ({
+      id: p.id,
+      name: p.name ?? '',
+      description: p.description ?? '',
+      isPrimary: Boolean(p.isPrimary),
+      isArchived: Boolean(p.isArchived),
+      stages: (p.stages ?? []).map((s) => ({
+        id: s.id,
+        name: s.name ?? '',
+        state: s.state ?? 'OPEN',
+        reasons: [...(s.reasons ?? [])],
+        labels: (s.labels ?? []).join(', '),
+        closure: numberText(s.closure),
+        decayThresholdHours: numberText(s.decayThresholdHours),
+        isArchived: Boolean(s.isArchived),
+      })),
+    })),
+    stageReasons: (config?.stageReasons ?? []).map((r) => ({
+      key: r.key ?? '',
+      label: r.label ?? '',
+      isArchived: Boolean(r.isArchived),
+      saved: true,
+    })),
+  };
+}
+
+export function newStage(isFirst) {
+  return { name: '', state: isFirst ? 'NEW' : 'OPEN', reasons: [], labels: '', closure: '', decayThresholdHours: '', isArchived: false };
+}
+
+export function newPipeline(isFirst) {
+  return { name: '', description: '', isPrimary: isFirst, isArchived: false, stages: [newStage(true)] };
+}
+
+export function newReason() {
+  return { key: '', label: '', isArchived: false, saved: false, keyEdited: false };
+}
+
+/** A number input's text: empty means "not set" (omitted); anything else is sent as a number. */
+function numberValue(text) {
+  const trimmed = String(text).trim();
+  if (trimmed === '') return undefined;
+  const value = Number(trimmed);
+  return Number.isFinite(value) ? value : trimmed;
+}
+
+function stageBody(s) {
+  const body = { name: s.name, state: s.state, reasons: [...s.reasons], labels: s.labels.split(',').map((l) => l.trim()).filter(Boolean) };
+  if (s.id) body.id = s.id;
+  const closure = numberValue(s.closure);
+  if (closure !== undefined) body.closure = closure;
+  const decay = numberValue(s.decayThresholdHours);
+  if (decay !== undefined) body.decayThresholdHours = decay;
+  body.isArchived = s.isArchived;
+  return body;
+}
+
+export function toBody(model) {
+  return {
+    pipelines: model.pipelines.map((p) => {
+      const body = { name: p.name };
+      if (p.id) body.id = p.id;
+      if (p.description.trim() !== '') body.description = p.description;
+      body.isPrimary = p.isPrimary;
+      body.isArchived = p.isArchived;
+      body.stages = p.stages.map(stageBody);
+      return body;
+    }),
+    stageReasons: model.stageReasons.map((r) => ({ key: r.key, label: r.label, isArchived: r.isArchived })),
+  };
+}
+
+/** Moves list[index] by delta (−1 up, +1 down) when the target position exists. */
+export function move(list, index, delta) {
+  const target = index + delta;
+  if (target < 0 || target >= list.length) return false;
+  const [item] = list.splice(index, 1);
+  list.splice(target, 0, item);
+  return true;
+}
+
+/** A reason key proposed from its label: "Too expensive" → "too-expensive". */
+export function keyFromLabel(label) {
+  return label.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64);
+}

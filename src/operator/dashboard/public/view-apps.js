@@ -1,0 +1,135 @@
+// Apps: create (secret and private key shown once), rotate secret or key, attach to and
+// detach from the current business.
+import { api, seg } from './api.js';
+import { actionButton, confirmAction, copyText, errorBanner, field, formatDate, h, mount, openDialog, toast, uid } from './dom.js';
+
+function secretField(label, value, multiline) {
+  const id = uid('secret');
+  const control = multiline
+    ? h('textarea', { id, readonly: true, rows: 6, class: 'mono', spellcheck: 'false' })
+    : h('input', { id, type: 'text', readonly: true, class: 'mono', spellcheck: 'false' });
+  control.value = value;
+  const copy = h('button', { type: 'button', class: 'secondary small', 'aria-label': `Copy ${label.toLowerCase()}` }, 'Copy');
+  copy.addEventListener('click', async () => {
+    const ok = await copyText(value);
+    copy.textContent = ok ? 'Copied' : 'Copy failed';
+    setTimeout(() => { copy.textContent = 'Copy'; }, 2000);
+  });
+  return h('div', { class: 'field secret' },
+    h('div', { class: 'secret-head' }, h('label', { for: id }, label), copy),
+    control);
+}
+
+/** Shows freshly issued credentials once; the service cannot show them again. */
+export function showCredentials(title, app, fields) {
+  return openDialog({
+    title,
+    dismissable: false,
+    body: h('div', { class: 'credentials' },
+      h('div', { class: 'banner banner-warning', role: 'note' },
+        h('strong', {}, 'You will not see this again. '),
+        'Copy and store it safely now: the service keeps only a hash of the secret and the public key.'),
+      h('dl', { class: 'facts' }, h('dt', {}, 'App'), h('dd', {}, app.name ?? '')),
+      secretField('App ID', app.appId, false),
+      fields.map(([label, value, multiline]) => secretField(label, value, multiline)),
+    ),
+    actions: [{ label: 'I have saved it, close', value: true, class: 'primary' }],
+  });
+}
+
+function attachedKeys(app) {
+  const list = app.urlKeys ?? app.attachedUrlKeys ?? app.businesses ?? [];
+  return list.map((entry) => (typeof entry === 'string' ? entry : entry.urlKey)).filter(Boolean);
+}
+
+function createForm(reload, message) {
+  const name = h('input', { type: 'text', name: 'appName', required: true, maxlength: 500 });
+  const submit = h('button', { type: 'submit', class: 'primary' }, 'Create app');
+  const form = h('form', { class: 'inline-form', 'aria-labelledby': 'create-app-title' },
+    h('h2', { id: 'create-app-title', class: 'visually-hidden' }, 'New app'),
+    field('New app name', name), submit);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    submit.disabled = true;
+    try {
+      const app = await api('POST', '/apps', { name: name.value.trim() });
+      name.value = '';
+      await reload();
+      await showCredentials(`App “${app.name}” created`, app, [
+        ['App secret', app.appSecret, false],
+        ['Private key (PEM)', app.privateKeyPem, true],
+        ['Token audience', app.audience ?? '', false],
+      ]);
+    } catch (error) {
+      if (error.status !== 401) mount(message, errorBanner(error.message));
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return form;
+}
+
+function rowActions(app, ctx, reload, message) {
+  const fail = (error) => { if (error.status !== 401) mount(message, errorBanner(error.message)); };
+  const urlKey = ctx.business?.urlKey;
+  const attached = urlKey && attachedKeys(app).includes(urlKey);
+  const toggle = !urlKey ? null : actionButton(attached ? 'Detach' : 'Attach', async () => {
+    try {
+      if (attached) {
+        const ok = await confirmAction('Detach app', `Detach “${app.name}” from ${urlKey}? Its tokens stop working on this business at once.`, 'Detach', true);
+        if (!ok) return;
+        await api('DELETE', `/apps/${seg(app.appId)}/businesses/${seg(urlKey)}`);
+        toast(`“${app.name}” detached from ${urlKey}.`);
+      } else {
+        await api('PUT', `/apps/${seg(app.appId)}/businesses/${seg(urlKey)}`);
+        toast(`“${app.name}” attached to ${urlKey}.`);
+      }
+      await reload();
+    } catch (error) { fail(error); }
+  }, { class: attached ? 'secondary small' : 'primary small', title: `${attached ? 'Detach from' : 'Attach to'} ${urlKey}` });
+  const rotate = (kind) => actionButton(kind === 'secret' ? 'Rotate secret' : 'Rotate key', async () => {
+    const what = kind === 'secret' ? 'secret' : 'private key';
+    const ok = await confirmAction(`Rotate ${what}`, `Issue a new ${what} for “${app.name}”? The old one stops working at once.`, `Rotate ${what}`, true);
+    if (!ok) return;
+    try {
+      const result = await api('POST', `/apps/${seg(app.appId)}/rotate-${kind}`);
+      await showCredentials(`New ${what} for “${app.name}”`, { ...app, ...result },
+        kind === 'secret' ? [['App secret', result.appSecret, false]] : [['Private key (PEM)', result.privateKeyPem, true]]);
+    } catch (error) { fail(error); }
+  }, { class: 'secondary small' });
+  return h('td', { class: 'actions' }, toggle, rotate('secret'), rotate('key'));
+}
+
+function appsTable(apps, ctx, reload, message) {
+  if (apps.length === 0) return h('div', { class: 'empty' }, h('p', {}, 'No app yet. An app holds the credentials an integration uses to call the API.'));
+  return h('table', { class: 'data-table', 'aria-label': 'Apps' },
+    h('thead', {}, h('tr', {}, ['Name', 'App ID', 'Attached to', 'Created', ''].map((t) => h('th', { scope: 'col' }, t)))),
+    h('tbody', {}, apps.map((app) => h('tr', {},
+      h('td', {}, app.name),
+      h('td', {}, h('code', { class: 'id' }, app.appId)),
+      h('td', {}, attachedKeys(app).length === 0 ? h('span', { class: 'muted' }, 'No business')
+        : attachedKeys(app).map((k) => h('span', { class: k === ctx.business?.urlKey ? 'badge badge-ok' : 'badge' }, k))),
+      h('td', { class: 'muted' }, app.createdAt ? formatDate(app.createdAt) : '—'),
+      rowActions(app, ctx, reload, message),
+    ))),
+  );
+}
+
+export async function renderApps(main, ctx) {
+  const message = h('div');
+  const list = h('section', { class: 'card' });
+  const reload = async () => {
+    const apps = (await api('GET', '/apps')) ?? [];
+    mount(list, appsTable(apps, ctx, reload, message));
+  };
+  mount(main,
+    h('div', { class: 'page-head' }, h('h1', {}, 'Apps'),
+      h('p', { class: 'subtitle' }, ctx.business
+        ? `Attach and detach act on the current business, ${ctx.business.name} (${ctx.business.urlKey}).`
+        : 'Create a business to attach apps to it.')),
+    message,
+    h('section', { class: 'card' }, createForm(reload, message)),
+    list,
+  );
+  await reload();
+}

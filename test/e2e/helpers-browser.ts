@@ -1,0 +1,74 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { buildApp } from '../../src/app.js';
+import { systemClock } from '../../src/deps.js';
+import { OperatorsService } from '../../src/operator/operators.service.js';
+import { openStore, type Store } from '../../src/storage/store.js';
+import { configFor, TEST_ADMIN } from '../helpers/stores.js';
+
+export { TEST_ADMIN };
+
+export const SCREENSHOT_DIR = '.test-artifacts/screenshots';
+export const CHROMIUM = '/usr/bin/chromium';
+
+export interface RunningServer {
+  url: string;
+  app: FastifyInstance;
+  store: Store;
+  close(): Promise<void>;
+}
+
+/** The real app, in this process, on a random port, over a fresh SQLite data dir. */
+export async function startServer(): Promise<RunningServer> {
+  const config = configFor('sqlite');
+  const store = openStore(config);
+  await store.migrate();
+  await new OperatorsService(store, systemClock.now).ensureFirstOperator(config.adminEmail, config.adminPassword);
+  const app = await buildApp({ config, store, clock: systemClock });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { url: address, app, store, async close() { await app.close(); await store.close(); } };
+}
+
+/** Debian's chromium, headless, with nothing phoning home; never a downloaded browser. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** Collects what the page reports as broken: console errors (CSP violations land here) and uncaught exceptions. */
+export function watchPageErrors(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  return problems;
+}
+
+/**
+ * The whole page in one image: the viewport grows to the content height for the shot, so the
+ * sticky header and the fixed save bar sit at the edges instead of over the middle of the page.
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const viewport = page.viewportSize() ?? { width: 1360, height: 900 };
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  if (height > viewport.height) await page.setViewportSize({ width: viewport.width, height: Math.min(height, 6000) });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
+  if (height > viewport.height) await page.setViewportSize(viewport);
+}
+
+/** JSON over fetch against the running server. */
+export async function http(url: string, method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${url}${path}`, { method, headers, ...(options.body !== undefined && { body: JSON.stringify(options.body) }) });
+  const text = await response.text();
+  let body: any = text;
+  try { body = text ? JSON.parse(text) : undefined; } catch { /* not JSON: keep the text */ }
+  return { status: response.status, body };
+}
