@@ -7,6 +7,7 @@ import { AuthService } from './auth/auth.service.js';
 import { appGuard, operatorGuard } from './auth/guards.js';
 import { TokenService } from './auth/token.service.js';
 import type { Deps } from './deps.js';
+import { clientsFeature } from './clients/clients.routes.js';
 import { installErrorHandling } from './errors/error-handler.js';
 import type { Feature } from './feature.js';
 import { installHttpBasics } from './http/http-basics.js';
@@ -49,6 +50,7 @@ export async function createServices(deps: Deps): Promise<Services> {
 function features(deps: Deps, services: Services): Feature[] {
   return [
     { operator: (scope) => registerOperatorRoutes(scope, services) },
+    clientsFeature(deps, services),
     pipelinesFeature(deps, services),
     healthFeature(deps),
   ];

@@ -27,7 +27,7 @@ const full = (clientId: string) => ({
     { label: 'UDY', value: 'UDYAM-MH-01-0000001', showInInvoice: true },
   ],
   shippingDetails: [
-    { name: 'Warehouse A', city: 'Pune', country: 'IN' },
+    { name: 'Warehouse A', city: 'Pune', country: 'IN' } as { name: string; city: string; country: string; customHeaders?: { label: string; value: string }[] },
     { name: 'Warehouse B', city: 'Mumbai', country: 'IN', customHeaders: [{ label: 'Dock', value: '4' }, { label: 'Gate', value: 'B' }] },
   ],
   bankAccounts: [
@@ -102,7 +102,7 @@ describeEachStore('4.4 client idempotency', (ctx) => {
   it('reordered additionalIds, shippingDetails, bankAccounts and nested customHeaders are identical', async () => {
     const body = full(randomKey('c'));
     const first = await createdWith({ ...body, additionalIds: [{ label: 'UDY', value: 'UDYAM-MH-01-0000001' }] });
-    const shipping = [...body.shippingDetails].reverse().map((s) => ('customHeaders' in s ? { ...s, customHeaders: [...s.customHeaders].reverse() } : s));
+    const shipping = [...body.shippingDetails].reverse().map((s) => (s.customHeaders ? { ...s, customHeaders: [...s.customHeaders].reverse() } : s));
     await expectIdentical(first, {
       ...body, additionalIds: [{ label: 'UDY', value: 'UDYAM-MH-01-0000001' }], shippingDetails: shipping, bankAccounts: [...body.bankAccounts].reverse(),
     });

@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Services } from '../app.js';
+import type { Deps } from '../deps.js';
+import { AppError, BareMethodNotAllowedError } from '../errors/app-error.js';
+import type { Feature } from '../feature.js';
+import { readBody } from '../operator/body-shape.js';
+import { noBody } from '../operator/operator.routes.js';
+import { CustomFieldsService } from '../custom-fields/custom-fields.service.js';
+import { businessContextCache } from './business-context.js';
+import { BALANCE_MEMBERS } from './client.present.js';
+import { ClientsService } from './clients.service.js';
+
+type ClientParams = { urlKey: string; clientId: string };
+type BusinessParams = { urlKey: string };
+
+const CLIENTS = '/api/v1/businesses/:urlKey/clients';
+const ADMIN_CLIENTS = '/admin/v1/businesses/:urlKey/clients';
+
+function rejectQuery(request: FastifyRequest): void {
+  const keys = Object.keys(request.query as object);
+  if (keys.length > 0) throw new AppError('INVALID_QUERY_FIELD', `${keys[0]} is not an accepted query parameter`);
+}
+
+const ok = <T>(data: T) => ({ success: true as const, data });
+
+/** Clients: public create/get, the dashboard's actions, and custom field definitions. */
+export function clientsFeature(deps: Deps, services: Services): Feature {
+  const now = () => deps.clock.now();
+  const contexts = businessContextCache(deps.store, deps.config);
+  const clients = new ClientsService(deps.store, contexts, deps.config, now);
+  const customFields = new CustomFieldsService(deps.store, now);
+
+  return {
+    business(app: FastifyInstance) {
+      app.post<{ Params: BusinessParams }>(CLIENTS, async (request, reply) => {
+        rejectQuery(request);
+        const { client, idempotent } = await clients.create(request.params.urlKey, request.body);
+        return reply.code(201).send(ok(idempotent ? { ...client, idempotent: true } : client));
+      });
+      app.get<{ Params: ClientParams }>(`${CLIENTS}/:clientId`, async (request) => {
+        rejectQuery(request);
+        return ok(await clients.get(request.params.urlKey, request.params.clientId));
+      });
+    },
+
+    operator(app: FastifyInstance) {
+      app.get<{ Params: BusinessParams }>('/admin/v1/businesses/:urlKey/custom-fields', async (request) => {
+        await services.businesses.require(request.params.urlKey);
+        return ok(await customFields.list(request.params.urlKey));
+      });
+      app.put<{ Params: BusinessParams }>('/admin/v1/businesses/:urlKey/custom-fields', async (request) => {
+        await services.businesses.require(request.params.urlKey);
+        const fields = await customFields.replace(request.params.urlKey, request.body);
+        await services.audit.record(request, 'custom-fields.replace', request.params.urlKey, { count: fields.length });
+        return ok(fields);
+      });
+      app.post<{ Params: BusinessParams }>(ADMIN_CLIENTS, async (request, reply) => {
+        const client = await clients.createFromDashboard(request.params.urlKey, request.body);
+        await services.audit.record(request, 'client.create', request.params.urlKey, { source: client.source });
+        return reply.code(201).send(ok(client));
+      });
+      app.get<{ Params: ClientParams }>(`${ADMIN_CLIENTS}/:clientId`, async (request) =>
+        ok(await clients.getForOperator(request.params.urlKey, request.params.clientId)));
+      app.post<{ Params: ClientParams }>(`${ADMIN_CLIENTS}/:clientId/archive`, async (request) => {
+        noBody(request);
+        const result = await clients.setStatus(request.params.urlKey, request.params.clientId, 'archived');
+        await services.audit.record(request, 'client.archive', request.params.urlKey, { clientId: request.params.clientId });
+        return ok(result);
+      });
+      app.delete<{ Params: ClientParams }>(`${ADMIN_CLIENTS}/:clientId`, async (request) => {
+        noBody(request);
+        const result = await clients.setStatus(request.params.urlKey, request.params.clientId, 'deleted');
+        await services.audit.record(request, 'client.delete', request.params.urlKey, { clientId: request.params.clientId });
+        return ok(result);
+      });
+      app.post<{ Params: ClientParams }>(`${ADMIN_CLIENTS}/:clientId/documents`, async (request, reply) => {
+        const { type, amount } = readBody<{ type: string; amount: number }>(request.body, {
+          type: { type: 'string', required: true, check: (v: string) => ((BALANCE_MEMBERS as readonly string[]).includes(v) ? undefined : `type must be one of ${BALANCE_MEMBERS.join(', ')}`) },
+          amount: { type: 'number', required: true, check: (v: number) => (Math.abs(v) < 1e12 ? undefined : 'amount is out of range') },
+        });
+        const balance = await clients.addDocument(request.params.urlKey, request.params.clientId, type, amount);
+        await services.audit.record(request, 'client.document', request.params.urlKey, { clientId: request.params.clientId, type, amount });
+        return reply.code(201).send(ok({ type, amount, balance }));
+      });
+    },
+
+    open(app: FastifyInstance) {
+      // 4.6: unsupported client operations answer 405 with the status alone, before any auth.
+      const refuse = async () => {
+        throw new BareMethodNotAllowedError();
+      };
+      app.get(CLIENTS, refuse);
+      for (const method of ['PATCH', 'PUT', 'DELETE'] as const) app.route({ method, url: `${CLIENTS}/:clientId`, handler: refuse });
+    },
+  };
+}
