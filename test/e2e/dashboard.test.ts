@@ -118,6 +118,7 @@ describe('operator dashboard in headless chromium', () => {
     await page.getByRole('button', { name: 'Save configuration' }).click();
     const closureField = stage.locator('.field').filter({ has: page.getByLabel('Closure %') });
     await closureField.locator('.field-error').waitFor();
+    expect(await closureField.locator('.field-error').textContent()).not.toContain('pipelines[0]');
     expect(await stage.getByLabel('Closure %').getAttribute('aria-invalid')).toBe('true');
     await page.getByRole('alert').first().waitFor();
     await screenshot(page, '05-pipelines-error');

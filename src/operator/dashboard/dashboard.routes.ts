@@ -4,6 +4,7 @@ import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors/app-error.js';
+import type { Feature } from '../../feature.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -77,4 +78,9 @@ export async function registerDashboardRoutes(app: FastifyInstance): Promise<voi
     if (!asset) throw new AppError('NOT_FOUND', 'No such asset');
     return send(request, reply, asset);
   });
+}
+
+/** The page in app.ts's feature list: open routes (no guard); its API calls carry the operator session. */
+export function dashboardFeature(): Feature {
+  return { open: registerDashboardRoutes };
 }

@@ -16,6 +16,15 @@ function findTarget(container, path) {
   return null;
 }
 
+/** The message without the field path it starts with, which the error's position already shows. */
+export function shortMessage(error) {
+  const message = String(error.message ?? '');
+  const field = String(error.field ?? '');
+  if (!field || !message.startsWith(`${field} `)) return message;
+  const rest = message.slice(field.length + 1);
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
 /** Removes every error shown by showFieldErrors in container. */
 export function clearFieldErrors(container) {
   container.querySelectorAll('.field-error').forEach((el) => el.remove());
@@ -35,7 +44,7 @@ export function showFieldErrors(container, errors) {
     const target = findTarget(container, error.field ?? '');
     if (!target) { unplaced.push(error); continue; }
     const id = uid('err');
-    const note = h('p', { class: 'field-error', id }, error.message);
+    const note = h('p', { class: 'field-error', id }, shortMessage(error));
     const isControl = /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName);
     if (isControl) {
       target.setAttribute('aria-invalid', 'true');
@@ -63,12 +72,14 @@ export function describePath(path) {
     .replace(/\.(\w+)/g, ' › $1');
 }
 
-/** The banner above a form: the message, and each error with where it is. */
+const lowerFirst = (text) => text.charAt(0).toLowerCase() + text.slice(1);
+
+/** The banner above a form: each field error with where it is, or the message alone. */
 export function errorSummary(message, errors) {
+  const located = errors.filter((e) => e.field);
+  if (located.length === 0) return h('div', { class: 'banner banner-error', role: 'alert' }, h('p', {}, message));
   return h('div', { class: 'banner banner-error', role: 'alert' },
-    h('p', {}, h('strong', {}, errors.length > 1 ? `${errors.length} problems to fix before saving.` : message)),
-    errors.length > 1 || (errors[0] && errors[0].message !== message)
-      ? h('ul', {}, errors.map((e) => h('li', {}, e.field && !e.message.includes(e.field) ? `${describePath(e.field)}: ` : '', e.message)))
-      : null,
+    h('p', {}, h('strong', {}, located.length === 1 ? 'One problem to fix before saving:' : `${located.length} problems to fix before saving:`)),
+    h('ul', {}, located.map((e) => h('li', {}, `${describePath(e.field)}: ${lowerFirst(shortMessage(e))}`))),
   );
 }
