@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dashboardPublicDir } from '../../src/operator/dashboard/dashboard.routes.js';
 import { http, launchBrowser, screenshot, startServer, TEST_ADMIN, watchPageErrors, type RunningServer } from './helpers-browser.js';
 import { buildPipelines, EXPECTED_ALL, EXPECTED_LIVE, stripIds } from './helpers-pipelines.js';
 
@@ -50,6 +53,13 @@ describe('operator dashboard in headless chromium', () => {
       expect(response.status, path).toBe(404);
       expect(response.body.data.error.code, path).toBe('NOT_FOUND');
     }
+  });
+
+  it('finds the page files from the source tree and from the built dist/ tree', () => {
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const expected = join(root, 'src', 'operator', 'dashboard', 'public');
+    expect(dashboardPublicDir(pathToFileURL(join(root, 'src/operator/dashboard/dashboard.routes.ts')).href)).toBe(expected);
+    expect(dashboardPublicDir(pathToFileURL(join(root, 'dist/operator/dashboard/dashboard.routes.js')).href)).toBe(expected);
   });
 
   it('refuses a wrong password, then logs in', async () => {
@@ -158,6 +168,13 @@ describe('operator dashboard in headless chromium', () => {
     const second = page.getByRole('group', { name: 'Custom field 2', exact: true });
     await second.getByLabel('Field name').fill('Anniversary');
     await second.getByLabel('Type').selectOption('DATE');
+    await page.getByRole('button', { name: '+ Add field' }).click();
+    const duplicate = page.getByRole('group', { name: 'Custom field 3', exact: true });
+    await duplicate.getByLabel('Field name').fill('LOYALTY TIER');
+    await page.getByRole('button', { name: 'Save custom fields' }).click();
+    await duplicate.locator('.field-error').waitFor();
+    expect(await duplicate.getByLabel('Field name').getAttribute('aria-invalid')).toBe('true');
+    await duplicate.getByRole('button', { name: 'Remove field' }).click();
     await page.getByRole('button', { name: 'Save custom fields' }).click();
     await page.getByText('Custom fields saved.').waitFor();
     await screenshot(page, '07-custom-fields');
@@ -181,6 +198,9 @@ describe('operator dashboard in headless chromium', () => {
     await page.getByRole('heading', { name: 'Meera Handlooms' }).waitFor();
     await page.getByText('Status: active').waitFor();
     expect(await page.getByRole('table', { name: 'Balance' }).getByRole('row').count()).toBe(11);
+    await page.getByText('Full record (JSON)').click();
+    expect(await page.locator('details pre').textContent()).toContain('"clientId": "CUST/42 ü?"');
+    await page.getByText('Full record (JSON)').click();
     await screenshot(page, '08-client');
     await page.getByRole('button', { name: 'Archive client' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Archive client' }).click();
@@ -213,11 +233,14 @@ describe('operator dashboard in headless chromium', () => {
   });
 
   it('sends the operator back to log in when the session is no longer valid', async () => {
-    await page.evaluate(() => sessionStorage.setItem('crmkit.session', JSON.stringify({ token: 'expired.token.value', email: 'x@y.z' })));
+    await page.evaluate((email) => sessionStorage.setItem('crmkit.session', JSON.stringify({ token: 'expired.token.value', email })), TEST_ADMIN.email);
     await nav('Businesses');
     await page.getByText('Your session has expired. Please log in again.').waitFor();
-    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    expect(await page.getByLabel('E-mail').inputValue()).toBe(TEST_ADMIN.email);
     await screenshot(page, '10-session-expired');
+    await page.getByLabel('Password').fill(TEST_ADMIN.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await heading('Businesses');
   });
 
   it('ran without script errors or Content-Security-Policy violations', () => {

@@ -94,7 +94,7 @@ export async function api(method, path, body) {
   const json = await readJson(response);
   if (response.status === 401) {
     clearSession();
-    onSessionExpired();
+    onSessionExpired(session?.email);
     throw new ApiError(401, 'Your session has expired. Please log in again.');
   }
   if (!response.ok) throw errorFrom(response.status, json);

@@ -17,7 +17,7 @@ const SECTIONS = [
 ];
 
 const root = document.getElementById('root');
-const state = { businesses: [], loginNotice: null };
+const state = { businesses: [], loginNotice: null, lastEmail: '' };
 
 function currentRoute() {
   const route = location.hash.replace(/^#\/?/, '');
@@ -25,7 +25,7 @@ function currentRoute() {
 }
 
 function renderLogin() {
-  const email = h('input', { type: 'email', name: 'email', autocomplete: 'username', required: true });
+  const email = h('input', { type: 'email', name: 'email', autocomplete: 'username', required: true, value: state.lastEmail });
   const password = h('input', { type: 'password', name: 'password', autocomplete: 'current-password', required: true });
   const message = h('div', { class: 'login-message' });
   if (state.loginNotice) mount(message, h('div', { class: 'banner banner-info', role: 'status' }, state.loginNotice));
@@ -53,15 +53,18 @@ function renderLogin() {
     }
   });
   mount(root, h('main', { class: 'login-page' }, form));
-  email.focus();
+  document.getElementById('toasts')?.replaceChildren();
+  (state.lastEmail ? password : email).focus();
 }
 
-function sessionExpired() {
+function sessionExpired(email) {
+  state.lastEmail = email ?? '';
   state.loginNotice = 'Your session has expired. Please log in again.';
   renderLogin();
 }
 
 function logout() {
+  state.lastEmail = '';
   clearSession();
   state.loginNotice = 'You have been logged out.';
   renderLogin();

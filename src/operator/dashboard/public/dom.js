@@ -51,6 +51,7 @@ export function toast(message, kind = 'success') {
   if (!region) return;
   const item = h('div', { class: `toast toast-${kind}` }, message);
   region.append(item);
+  while (region.children.length > 3) region.firstElementChild.remove();
   setTimeout(() => item.remove(), 5000);
 }
 

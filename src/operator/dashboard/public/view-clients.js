@@ -23,7 +23,7 @@ function facts(title, pairs) {
 function balanceCard(balance) {
   const currency = balance?.currency ?? '';
   const format = (n) => (typeof n === 'number' ? n.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : '—');
-  return h('section', { class: 'card', 'aria-label': 'Balance' }, h('h3', {}, `Balance${currency ? ` (${currency})` : ''}`),
+  return h('section', { class: 'card tall', 'aria-label': 'Balance' }, h('h3', {}, `Balance${currency ? ` (${currency})` : ''}`),
     h('table', { class: 'data-table compact', 'aria-label': 'Balance' },
       h('tbody', {}, BALANCE_MEMBERS.map(([key, label]) => h('tr', {}, h('th', { scope: 'row' }, label), h('td', { class: 'num' }, format(balance?.[key])))))));
 }
@@ -50,8 +50,8 @@ function clientRecord(client, actions) {
     h('div', { class: 'record-grid' },
       facts('Contact', CONTACT.map(([k, l]) => [l, client[k]])),
       facts('Address', ADDRESS.map((k) => [k[0].toUpperCase() + k.slice(1), client[k]])),
-      facts('Tax identifiers', TAX.map(([k, l]) => [l, client[k]])),
       balanceCard(client.balance),
+      facts('Tax identifiers', TAX.map(([k, l]) => [l, client[k]])),
       custom.length ? facts('Custom fields', custom) : null,
       listCard('Additional ids', client.additionalIds, [['label', 'Code'], ['value', 'Value'], ['showInInvoice', 'On invoice'], ['useForEInvoice', 'E-invoice']]),
       listCard('Shipping addresses', client.shippingDetails, [['name', 'Name'], ['street', 'Street'], ['city', 'City'], ['state', 'State'], ['pincode', 'Pincode'], ['country', 'Country']]),
