@@ -53,7 +53,8 @@ describeEachStore('decisions "Freshness and caches": GET pipelines from memory',
     const stored = (await call(ctx().app, 'GET', `/admin/v1/businesses/${t.urlKey}/pipelines`, { token: t.operator })).body.data[0];
     stored.pipelines[0].name = 'Silent';
     await ctx().store.data.putPipelineConfig(t.urlKey, stored, Date.now());
-    expect((await list()).body.data[0].pipelines[0].name).toBe('Before');
+    // (That the old entry is served meanwhile is shown by the zero-query test above; asserting it here
+    // would race the TTL on a loaded machine.)
     await new Promise((r) => setTimeout(r, TTL_MS + 50));
     expect((await list()).body.data[0].pipelines[0].name).toBe('Silent');
   });
