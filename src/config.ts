@@ -30,24 +30,36 @@ export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
-interface VariableSpec<T> {
+/** A parser that also says, for docs/configuration.md, what it accepts. */
+type Parser<T> = ((raw: string) => T | undefined) & { accepts: string };
+
+export interface VariableSpec<T> {
   name: string;
   default: T;
-  parse: (raw: string) => T | undefined;
+  parse: Parser<T>;
   describe: string;
 }
 
-const integer = (min: number, max: number) => (raw: string) => {
+const rule = <T>(accepts: string, parse: (raw: string) => T | undefined): Parser<T> => Object.assign(parse, { accepts });
+
+const integer = (min: number, max: number) => rule(`whole number, ${min} to ${max}`, (raw) => {
   if (!/^\d+$/.test(raw)) return undefined;
   const n = Number(raw);
   return n >= min && n <= max ? n : undefined;
-};
-const text = (raw: string) => (raw.length > 0 ? raw : undefined);
-const optionalText = (raw: string) => (raw.length > 0 ? raw : null);
-const bool = (raw: string) => (raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : undefined);
-const oneOf = <T extends string>(...values: T[]) => (raw: string) => (values as string[]).includes(raw) ? (raw as T) : undefined;
+});
+const text = rule('non-empty text', (raw) => (raw.length > 0 ? raw : undefined));
+const optionalText = rule('text (empty means unset)', (raw) => (raw.length > 0 ? raw : null));
+const bool = rule('`true`, `false`, `1`, `0`', (raw) => (raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : undefined));
+const oneOf = <T extends string>(...values: T[]) =>
+  rule(values.map((v) => `\`${v}\``).join(', '), (raw) => ((values as string[]).includes(raw) ? (raw as T) : undefined));
 const list = (raw: string) => raw.split(',').map((s) => s.trim()).filter(Boolean);
-const postgresUrl = (raw: string) => (raw === '' ? null : /^postgres(ql)?:\/\//.test(raw) ? raw : undefined);
+// Browsers send an Origin as scheme://host[:port] in lower case; a path or a typo would never match, so refuse it at start.
+const origins = rule('comma-separated `http(s)://host[:port]` origins', (raw) => {
+  const items = list(raw).map((o) => o.toLowerCase().replace(/\/$/, ''));
+  return items.every((o) => /^https?:\/\/[^/\s?#]+$/.test(o)) ? items : undefined;
+});
+const postgresUrl = rule('`postgres://…` or `postgresql://…` URL (empty means unset)',
+  (raw) => (raw === '' ? null : /^postgres(ql)?:\/\//.test(raw) ? raw : undefined));
 
 /** Every variable, its default and its rule: docs/configuration.md is checked against this table by a test. */
 export const VARIABLES = {
@@ -69,7 +81,7 @@ export const VARIABLES = {
   workers: { name: 'WORKERS', default: 1, parse: integer(1, 64), describe: 'Server processes on one port; above 1 needs PostgreSQL.' },
   pgPoolSize: { name: 'PG_POOL_SIZE', default: 10, parse: integer(1, 200), describe: 'PostgreSQL connections per process.' },
   trustProxy: { name: 'TRUST_PROXY', default: false, parse: bool, describe: 'Take the client address from X-Forwarded-For (behind a reverse proxy).' },
-  corsOrigins: { name: 'CORS_ORIGINS', default: [] as string[], parse: list, describe: 'Comma-separated origins allowed by CORS; empty turns CORS off.' },
+  corsOrigins: { name: 'CORS_ORIGINS', default: [] as string[], parse: origins, describe: 'Comma-separated origins (`https://app.example.com`) allowed by CORS; empty turns CORS off.' },
   cacheTtlMs: { name: 'CACHE_TTL_MS', default: 500, parse: integer(0, 60000), describe: 'Safety-net lifetime of cached configuration and app records (changes are also pushed).' },
   metricsToken: { name: 'METRICS_TOKEN', default: null, parse: optionalText, describe: 'When set, `GET /metrics` needs `Authorization: Bearer <token>`.' },
 } satisfies { [K in keyof Config]: VariableSpec<Config[K]> };
