@@ -1,13 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import { installCors } from './cors.js';
 import { parseJsonBody } from './json-body.js';
 
 /** The dashboard's policy: scripts and styles from this origin only, never framed. */
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-/** Body parsing, request ids and security headers, for every route. */
-export function installHttpBasics(app: FastifyInstance, _config: Config): void {
+/** Body parsing, request ids, security headers and CORS, for every route. */
+export function installHttpBasics(app: FastifyInstance, config: Config): void {
+  installCors(app, config);
   // Our own JSON parser: an empty body is "no body", and prototype keys are refused (see parseJsonBody).
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
