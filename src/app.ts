@@ -12,6 +12,7 @@ import { installErrorHandling } from './errors/error-handler.js';
 import type { Feature } from './feature.js';
 import { installHttpBasics } from './http/http-basics.js';
 import { healthFeature } from './ops/health.routes.js';
+import { installMetrics } from './ops/metrics.routes.js';
 import { AppsService } from './operator/apps.service.js';
 import { AuditService } from './operator/audit.service.js';
 import { BusinessesService } from './operator/businesses.service.js';
@@ -76,6 +77,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   installErrorHandling(app);
   installHttpBasics(app, config);
   const services = await createServices(deps);
+  installMetrics(app, deps, services);
   await app.register(async (scope) => registerAuthRoutes(scope, services.auth));
   const list = features(deps, services);
   await app.register(async (scope) => {

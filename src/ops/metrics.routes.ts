@@ -1,0 +1,52 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Services } from '../app.js';
+import type { Deps } from '../deps.js';
+import { NotAuthenticatedError } from '../errors/app-error.js';
+import { SCHEMA_VERSION } from '../storage/migrate.js';
+import type { Store } from '../storage/store.js';
+import { VERSION } from './health.routes.js';
+import { RequestMetrics, renderMetrics, type MetricSources, type PoolStats } from './metrics.js';
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Compares digests, so the time taken says nothing about how much of the token matched. */
+function requireToken(request: FastifyRequest, expected: Buffer): void {
+  const header = request.headers.authorization;
+  const sent = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
+  if (!sent || !timingSafeEqual(digest(sent), expected)) throw new NotAuthenticatedError();
+}
+
+/** The store's connection pool, when the store driver exposes one (PostgreSQL). */
+function poolOf(store: Store): (() => PoolStats) | undefined {
+  const withPool = store as Store & { poolStats?: () => PoolStats | undefined };
+  if (typeof withPool.poolStats !== 'function') return undefined;
+  return () => withPool.poolStats!() ?? { total: 0, idle: 0, waiting: 0 };
+}
+
+/**
+ * `GET /metrics` and the hook that feeds it. Must be installed on the root before the guarded scopes
+ * are registered, so the hook sees every answer (401s, 404s and preflights included).
+ */
+export function installMetrics(app: FastifyInstance, deps: Deps, services: Services): void {
+  const requests = new RequestMetrics();
+  // Callback style: no promise per request; the cost is two Map updates.
+  app.addHook('onResponse', (request, reply, done) => {
+    requests.observe(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
+  const pool = poolOf(deps.store);
+  const sources: MetricSources = {
+    caches: { apps: () => services.registry.stats },
+    ...(pool && { pool }),
+    info: { version: VERSION, schema: SCHEMA_VERSION, store: deps.store.kind },
+  };
+  const token = deps.config.metricsToken === null ? null : digest(deps.config.metricsToken);
+  app.get('/metrics', async (request, reply) => {
+    if (token) requireToken(request, token);
+    return reply
+      .header('cache-control', 'no-store')
+      .type('text/plain; version=0.0.4; charset=utf-8')
+      .send(renderMetrics(requests, sources));
+  });
+}
