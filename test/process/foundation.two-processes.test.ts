@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { http, spawnServer, type ServerProcess } from '../helpers/process.js';
+import { POSTGRES_URL, availableStores } from '../helpers/stores.js';
+
+const stores = await availableStores();
+
+describe.runIf(stores.includes('postgres'))('two processes start at once on a fresh PostgreSQL database', () => {
+  const database = `crmkit_fresh_${randomBytes(4).toString('hex')}`;
+  const url = POSTGRES_URL.replace(/\/[^/]*$/, `/${database}`);
+  let servers: ServerProcess[] = [];
+
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    const admin = new pg.Client({ connectionString: POSTGRES_URL });
+    await admin.connect();
+    await admin.query(`drop database if exists ${database} with (force)`);
+    await admin.end();
+  });
+
+  it('migrations do not collide, and a token issued by one process is accepted by the other', async () => {
+    const admin = new pg.Client({ connectionString: POSTGRES_URL });
+    await admin.connect();
+    await admin.query(`create database ${database}`);
+    await admin.end();
+
+    const env = { DATABASE_URL: url, ADMIN_EMAIL: 'first@crmkit.test', ADMIN_PASSWORD: 'first-operator-password' };
+    servers = await Promise.all([spawnServer(env), spawnServer(env)]);
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+
+    const login = await http(a.url, 'POST', '/authentication', { body: { strategy: 'local', email: 'first@crmkit.test', password: 'first-operator-password' } });
+    expect(login.status).toBe(200);
+    const operator = login.body.accessToken;
+    expect((await http(b.url, 'GET', '/admin/v1/businesses', { token: operator })).status).toBe(200);
+
+    expect((await http(a.url, 'POST', '/admin/v1/businesses', { token: operator, body: { name: 'Fresh', country: 'IN', urlKey: 'fresh-co' } })).status).toBe(201);
+    const created = (await http(b.url, 'POST', '/admin/v1/apps', { token: operator, body: { name: 'fresh app' } })).body.data;
+    expect((await http(a.url, 'PUT', `/admin/v1/apps/${created.appId}/businesses/fresh-co`, { token: operator })).status).toBe(200);
+    const token = (await http(a.url, 'POST', '/authentication', { body: { strategy: 'app-secret', appId: created.appId, appSecret: created.appSecret } })).body.accessToken;
+    const fromB = await http(b.url, 'GET', '/api/v1/businesses/fresh-co/pipelines', { token });
+    expect(fromB.status).toBe(200);
+    expect(fromB.body.data).toEqual([{ pipelines: [], stageReasons: [] }]);
+
+    const check = new pg.Client({ connectionString: url });
+    await check.connect();
+    const operators = await check.query('select count(*)::int as n from operators');
+    const migrations = await check.query('select count(*)::int as n from kysely_migration');
+    const keys = await check.query('select count(*)::int as n from signing_keys');
+    await check.end();
+    expect(operators.rows[0].n).toBe(1);
+    expect(migrations.rows[0].n).toBe(1);
+    expect(keys.rows[0].n).toBe(1);
+  }, 90_000);
+});
