@@ -23,6 +23,9 @@ describe('operator dashboard in headless chromium', () => {
 
   beforeAll(async () => {
     server = await startServer();
+    // One clear failure instead of a dozen timeouts when the app factory does not serve the page.
+    const page0 = await fetch(`${server.url}/`);
+    if (page0.status !== 200) throw new Error(`GET / answered ${page0.status}: buildApp (src/app.ts) does not register the dashboard (dashboardFeature)`);
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
     page.setDefaultTimeout(8_000);
@@ -183,6 +186,19 @@ describe('operator dashboard in headless chromium', () => {
     expect(stored.body.data.map((f: any) => [f.name, f.type, f.options ?? null])).toEqual([
       ['Loyalty tier', 'SELECT', ['Gold', 'Silver']], ['Anniversary', 'DATE', null],
     ]);
+  });
+
+  it('asks before leaving a page with unsaved edits', async () => {
+    const first = page.getByRole('group', { name: 'Custom field 1', exact: true });
+    await first.getByLabel('Field name').fill('Loyalty level');
+    await nav('Clients');
+    const leave = page.getByRole('dialog', { name: 'Discard unsaved changes?' });
+    await leave.getByRole('button', { name: 'Cancel' }).click();
+    expect(await first.getByLabel('Field name').inputValue()).toBe('Loyalty level');
+    expect(page.url()).toMatch(/#\/custom-fields$/);
+    await nav('Clients');
+    await leave.getByRole('button', { name: 'Discard changes' }).click();
+    await heading('Clients');
   });
 
   it('looks up a client, shows its record and balance, archives it, and apps then get 404', async () => {

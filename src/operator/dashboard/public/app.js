@@ -1,7 +1,7 @@
 // The dashboard shell: login screen, then a sidebar with one view per section.
 // Views live in view-*.js; each exports render(container, ctx).
 import { api, clearSession, getCurrentBusiness, getSession, login, setCurrentBusiness, setSessionExpiredHandler } from './api.js';
-import { errorBanner, field, h, mount } from './dom.js';
+import { confirmAction, errorBanner, field, h, mount } from './dom.js';
 import { renderBusinesses } from './view-businesses.js';
 import { renderApps } from './view-apps.js';
 import { renderPipelines } from './view-pipelines.js';
@@ -17,7 +17,13 @@ const SECTIONS = [
 ];
 
 const root = document.getElementById('root');
-const state = { businesses: [], loginNotice: null, lastEmail: '' };
+const state = { businesses: [], loginNotice: null, lastEmail: '', route: null, leaveGuard: null };
+
+/** Asks before leaving a view that holds unsaved edits (the pipeline and custom field editors). */
+async function canLeave() {
+  if (!state.leaveGuard?.()) return true;
+  return confirmAction('Discard unsaved changes?', 'This page has changes that are not saved yet. Leave it and lose them?', 'Discard changes', true);
+}
 
 function currentRoute() {
   const route = location.hash.replace(/^#\/?/, '');
@@ -63,7 +69,9 @@ function sessionExpired(email) {
   renderLogin();
 }
 
-function logout() {
+async function logout() {
+  if (!(await canLeave())) return;
+  state.leaveGuard = null;
   state.lastEmail = '';
   clearSession();
   state.loginNotice = 'You have been logged out.';
@@ -82,7 +90,8 @@ function businessSwitcher() {
     state.businesses.length === 0 ? h('option', { value: '' }, 'No business yet') : null,
     state.businesses.map((b) => h('option', { value: b.urlKey, selected: b.urlKey === current }, `${b.name} (${b.urlKey})`)),
   );
-  select.addEventListener('change', () => {
+  select.addEventListener('change', async () => {
+    if (!(await canLeave())) { select.value = current; return; }
     setCurrentBusiness(select.value);
     renderShell();
   });
@@ -108,6 +117,8 @@ function renderShell() {
 }
 
 function renderSection(main, route) {
+  state.route = route;
+  state.leaveGuard = null;
   const section = SECTIONS.find((s) => s.route === route);
   const business = state.businesses.find((b) => b.urlKey === getCurrentBusiness()) ?? null;
   const ctx = {
@@ -117,6 +128,8 @@ function renderSection(main, route) {
     /** Re-reads the list without re-rendering: the businesses view shows fresh data each time it opens. */
     reloadBusinesses: async () => { await loadBusinesses(); return state.businesses; },
     selectBusiness: (urlKey) => { setCurrentBusiness(urlKey); renderShell(); },
+    /** guard() answers true while the view holds unsaved edits. */
+    setLeaveGuard: (guard) => { state.leaveGuard = guard; },
   };
   if (section.needsBusiness && !business) {
     mount(main, h('h1', {}, section.label), h('div', { class: 'empty' },
@@ -142,6 +155,14 @@ async function startShell() {
 }
 
 setSessionExpiredHandler(sessionExpired);
-window.addEventListener('hashchange', () => { if (getSession()) renderShell(); });
+window.addEventListener('hashchange', async () => {
+  if (!getSession() || currentRoute() === state.route) return;
+  if (!(await canLeave())) {
+    // replaceState fires no hashchange: the address goes back without re-rendering the view.
+    history.replaceState(null, '', `#/${state.route}`);
+    return;
+  }
+  renderShell();
+});
 if (getSession()) startShell();
 else renderLogin();

@@ -54,12 +54,13 @@ function createForm(reload, message) {
     try {
       const app = await api('POST', '/apps', { name: name.value.trim() });
       name.value = '';
-      await reload();
+      // The credentials first: they exist only in this answer, whatever happens to the list reload.
       await showCredentials(`App “${app.name}” created`, app, [
         ['App secret', app.appSecret, false],
         ['Private key (PEM)', app.privateKeyPem, true],
         ['Token audience', app.audience ?? '', false],
       ]);
+      await reload();
     } catch (error) {
       if (error.status !== 401) mount(message, errorBanner(error.message));
     } finally {

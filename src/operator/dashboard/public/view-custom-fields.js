@@ -63,8 +63,9 @@ export async function renderCustomFields(main, ctx) {
   const status = h('span', { class: 'save-status', 'aria-live': 'polite' }, 'All changes saved');
   const ctl = {
     fields: [],
-    dirty() { status.textContent = 'Unsaved changes'; status.classList.add('dirty'); },
-    clean() { status.textContent = 'All changes saved'; status.classList.remove('dirty'); },
+    isDirty: false,
+    dirty() { ctl.isDirty = true; status.textContent = 'Unsaved changes'; status.classList.add('dirty'); },
+    clean() { ctl.isDirty = false; status.textContent = 'All changes saved'; status.classList.remove('dirty'); },
     rebuild() { ctl.dirty(); ctl.render(); },
     render() {
       const add = h('button', { type: 'button', class: 'secondary', onclick: () => { ctl.fields.push({ name: '', type: 'TEXT', options: '', isArchived: false }); ctl.rebuild(); } }, '+ Add field');
@@ -101,5 +102,6 @@ export async function renderCustomFields(main, ctx) {
     list,
     h('div', { class: 'save-bar', role: 'region', 'aria-label': 'Save custom fields' }, status, h('div', { class: 'save-actions' }, discard, save)),
   );
+  ctx.setLeaveGuard(() => ctl.isDirty);
   await load();
 }

@@ -91,5 +91,6 @@ export async function renderPipelines(main, ctx) {
     h('div', { class: 'save-bar', role: 'region', 'aria-label': 'Save pipeline configuration' }, status, h('div', { class: 'save-actions' }, discard, save)),
   );
   guardUnload(ctl);
+  ctx.setLeaveGuard(() => ctl.isDirty);
   await load();
 }
