@@ -1,0 +1,35 @@
+# syntax=docker/dockerfile:1
+# crmkit: build once, run as a non-root user with only production dependencies.
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+# better-sqlite3 compiles from source when no prebuilt binary fits the platform.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3030 \
+    DATA_DIR=/data
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# The dashboard's static files are served from src/ (the TypeScript build does not copy them).
+COPY --from=build /app/src/operator/dashboard/public ./src/operator/dashboard/public
+RUN mkdir -p /data && chown node:node /data
+USER node
+# The embedded store's files; unused with DATABASE_URL (PostgreSQL).
+VOLUME ["/data"]
+EXPOSE 3030
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3030)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# SIGTERM (docker stop) finishes in-flight requests, then exits 0.
+CMD ["node", "dist/cli.js", "serve"]
