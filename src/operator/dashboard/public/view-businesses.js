@@ -1,5 +1,5 @@
 // Businesses: the list (switch with "Use"), create, and the current business's settings.
-import { api, seg } from './api.js';
+import { api, seg, setCurrentBusiness } from './api.js';
 import { actionButton, errorBanner, field, h, mount, toast } from './dom.js';
 
 function createForm(ctx) {
@@ -30,7 +30,7 @@ function createForm(ctx) {
     try {
       const created = await api('POST', '/businesses', body);
       toast(`Business “${created.name}” created.`);
-      ctx.selectBusiness(created.urlKey);
+      setCurrentBusiness(created.urlKey);
       await ctx.refreshBusinesses();
     } catch (error) {
       if (error.status !== 401) mount(message, errorBanner(error.message));
