@@ -28,7 +28,7 @@ describe('operator dashboard in headless chromium', () => {
     if (page0.status !== 200) throw new Error(`GET / answered ${page0.status}: buildApp (src/app.ts) does not register the dashboard (dashboardFeature)`);
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
-    page.setDefaultTimeout(8_000);
+    page.setDefaultTimeout(10_000);
     problems = watchPageErrors(page);
   });
   afterAll(async () => {
