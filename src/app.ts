@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { AppRegistry } from './auth/app-registry.js';
 import { AuthFailureLimiter } from './auth/auth-failures.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
@@ -29,6 +29,8 @@ export interface Services {
   apps: AppsService;
   operators: OperatorsService;
   audit: AuditService;
+  /** Hit and miss counts of every cache, by name: feature modules add theirs; /metrics reads them. */
+  caches: Record<string, () => { hits: number; misses: number }>;
 }
 
 export async function createServices(deps: Deps): Promise<Services> {
@@ -44,6 +46,7 @@ export async function createServices(deps: Deps): Promise<Services> {
     apps: new AppsService(store, registry, config, now),
     operators: new OperatorsService(store, now),
     audit: new AuditService(store, now),
+    caches: { apps: () => registry.stats },
   };
 }
 
@@ -62,12 +65,12 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
     loggerInstance: deps.logger || undefined,
-    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     trustProxy: config.trustProxy,
     // A clientId may be long once percent-encoded (128 code points, up to 12 bytes each).
-    maxParamLength: 2048,
+    routerOptions: { maxParamLength: 2048 },
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();

@@ -27,6 +27,7 @@ const ok = <T>(data: T) => ({ success: true as const, data });
 export function clientsFeature(deps: Deps, services: Services): Feature {
   const now = () => deps.clock.now();
   const contexts = businessContextCache(deps.store, deps.config);
+  services.caches.businessContext = () => contexts;
   const clients = new ClientsService(deps.store, contexts, deps.config, now);
   const customFields = new CustomFieldsService(deps.store, now);
 

@@ -37,7 +37,7 @@ export function installMetrics(app: FastifyInstance, deps: Deps, services: Servi
   });
   const pool = poolOf(deps.store);
   const sources: MetricSources = {
-    caches: { apps: () => services.registry.stats },
+    caches: services.caches,
     ...(pool && { pool }),
     info: { version: VERSION, schema: SCHEMA_VERSION, store: deps.store.kind },
   };

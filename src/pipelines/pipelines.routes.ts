@@ -31,6 +31,7 @@ const ok = <T>(data: T) => ({ success: true as const, data });
 /** Pipelines: the public list (hot path), the operator's read and replace, and the 405s of 4.3. */
 export function pipelinesFeature(deps: Deps, services: Services): Feature {
   const pipelines = new PipelinesService(deps.store, services.businesses, deps.config, () => deps.clock.now());
+  services.caches.pipelines = () => pipelines.answers;
 
   return {
     business(app: FastifyInstance) {

@@ -20,7 +20,7 @@ export const PIPELINES_TOPIC = 'pipelines';
  * replace-the-whole-configuration write.
  */
 export class PipelinesService {
-  private readonly answers: CachedLoader<PublicAnswers>;
+  readonly answers: CachedLoader<PublicAnswers>;
 
   constructor(
     private readonly store: Store,

@@ -13,6 +13,8 @@ export interface OpenDatabase {
   /** PostgreSQL only: a pool config for the change-feed listener connection. */
   postgresUrl: string | null;
   sqlitePath: string | null;
+  /** PostgreSQL only: connections in the pool, idle ones, and callers waiting for one. */
+  poolStats?: () => { total: number; idle: number; waiting: number };
 }
 
 /** pg returns int8 as text and DATE as local midnight; our columns are epoch milliseconds and counts. */
@@ -32,7 +34,10 @@ export function openPostgres(url: string, poolSize: number): OpenDatabase {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: postgresTypes() });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), kind: 'postgres', postgresUrl: url, sqlitePath: null };
+  return {
+    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), kind: 'postgres', postgresUrl: url, sqlitePath: null,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  };
 }
 
 export function openSqlite(dataDir: string): OpenDatabase {

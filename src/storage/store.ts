@@ -13,6 +13,8 @@ export interface Store {
   readonly data: BusinessDataStore;
   readonly changes: ChangeFeed;
   readonly sqlitePath: string | null;
+  /** PostgreSQL only (undefined on the embedded store): for /metrics. */
+  poolStats?: () => { total: number; idle: number; waiting: number };
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -30,6 +32,7 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'pgPo
     data: new BusinessDataStore(db),
     changes,
     sqlitePath: opened.sqlitePath,
+    ...(opened.poolStats && { poolStats: opened.poolStats }),
     async migrate() {
       await migrateToLatest(db as never, opened.kind);
       await changes.start();
