@@ -8,6 +8,7 @@ import { appGuard, operatorGuard } from './auth/guards.js';
 import { TokenService } from './auth/token.service.js';
 import type { Deps } from './deps.js';
 import { clientsFeature } from './clients/clients.routes.js';
+import { dashboardFeature } from './operator/dashboard/dashboard.routes.js';
 import { installErrorHandling } from './errors/error-handler.js';
 import type { Feature } from './feature.js';
 import { installHttpBasics } from './http/http-basics.js';
@@ -57,6 +58,7 @@ function features(deps: Deps, services: Services): Feature[] {
     clientsFeature(deps, services),
     pipelinesFeature(deps, services),
     healthFeature(deps),
+    dashboardFeature(),
   ];
 }
 
