@@ -1,8 +1,16 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { AuditEntry, ClientStatus, StoredClient, VersionedDocument } from './records.js';
 
 type DocumentTable = 'pipeline_configs' | 'custom_field_sets';
+
+const URL_KEY_SLOT = '\u0000url_key';
+const CLIENT_ID_SLOT = '\u0000client_id';
+
+interface ClientRow {
+  client_id: string | null; status: string; source: string; data: string; created_at: number; updated_at: number;
+  member: string | null; amount_e4: number | null;
+}
 type DocumentColumn = 'config' | 'fields';
 
 export type InsertClientResult =
@@ -12,7 +20,20 @@ export type InsertClientResult =
 
 /** Everything that belongs to one business. Every method takes the business first; another tenant's row is simply not found. */
 export class BusinessDataStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** The hottest read, compiled once: building and compiling it per request measured as a tenth of its cost. */
+  private readonly findClientQuery: CompiledQuery<ClientRow>;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.findClientQuery = this.db.selectFrom('clients')
+      .innerJoin('businesses', 'businesses.id', 'clients.business_pk')
+      .leftJoin('client_balances', 'client_balances.client_pk', 'clients.id')
+      .select(['clients.client_id', 'clients.status', 'clients.source', 'clients.data', 'clients.created_at', 'clients.updated_at',
+        'client_balances.member', 'client_balances.amount_e4'])
+      .where('businesses.url_key', '=', URL_KEY_SLOT)
+      .where('clients.client_id', '=', CLIENT_ID_SLOT)
+      .compile();
+    if (this.findClientQuery.parameters.join() !== [URL_KEY_SLOT, CLIENT_ID_SLOT].join()) throw new Error('findClient parameters moved');
+  }
 
   getPipelineConfig<T>(urlKey: string): Promise<VersionedDocument<T> | undefined> {
     return this.getDocument<T>('pipeline_configs', 'config', urlKey);
@@ -85,14 +106,7 @@ export class BusinessDataStore {
 
   /** One query: the client row and its balance members. Any status: callers decide what is visible. */
   async findClient(urlKey: string, clientId: string): Promise<StoredClient | undefined> {
-    const rows = await this.db.selectFrom('clients')
-      .innerJoin('businesses', 'businesses.id', 'clients.business_pk')
-      .leftJoin('client_balances', 'client_balances.client_pk', 'clients.id')
-      .select(['clients.client_id', 'clients.status', 'clients.source', 'clients.data', 'clients.created_at', 'clients.updated_at',
-        'client_balances.member', 'client_balances.amount_e4'])
-      .where('businesses.url_key', '=', urlKey)
-      .where('clients.client_id', '=', clientId)
-      .execute();
+    const { rows } = await this.db.executeQuery<ClientRow>({ ...this.findClientQuery, parameters: [urlKey, clientId] });
     const first = rows[0];
     if (!first) return undefined;
     const balance: Record<string, number> = {};

@@ -6,16 +6,17 @@ import { seedTenant, type Tenant } from '../helpers/seed.js';
 
 const TTL_MS = 300;
 
-/** Counts every statement sent to either store driver while `run` runs. */
+/** better-sqlite3's statement class: statements are prepared once and cached, so executions are what counts. */
+const Statement = Object.getPrototypeOf(new SQLite(':memory:').prepare('select 1')) as { all: () => unknown; run: () => unknown };
+
+/** Counts every statement executed by either store driver while `run` runs. */
 async function countQueries(run: () => Promise<unknown>): Promise<number> {
-  const sqlite = vi.spyOn(SQLite.prototype, 'prepare');
-  const postgres = vi.spyOn(pg.Client.prototype, 'query');
+  const spies = [vi.spyOn(Statement, 'all'), vi.spyOn(Statement, 'run'), vi.spyOn(pg.Client.prototype, 'query')];
   try {
     await run();
-    return sqlite.mock.calls.length + postgres.mock.calls.length;
+    return spies.reduce((n, spy) => n + spy.mock.calls.length, 0);
   } finally {
-    sqlite.mockRestore();
-    postgres.mockRestore();
+    for (const spy of spies) spy.mockRestore();
   }
 }
 

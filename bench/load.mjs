@@ -1,0 +1,34 @@
+// The load generator, in its own process: runs one autocannon scenario and prints its figures as JSON.
+// Every response is checked; a wrong status or body counts as a wrong answer.
+import { readFileSync } from 'node:fs';
+import autocannon from 'autocannon';
+
+// The scenario arrives on stdin: a list of 10,000 paths is too long for an argument.
+const spec = JSON.parse(readFileSync(0, 'utf8'));
+let wrong = 0;
+let sample = '';
+let counter = 0;
+const check = (status, body) => {
+  if (status !== spec.expectStatus || (spec.expectText && !body.includes(spec.expectText))) {
+    wrong++;
+    if (!sample) sample = `${status} ${body.slice(0, 300)}`;
+  }
+};
+
+const request = { method: spec.method, path: spec.path, headers: spec.headers, onResponse: check };
+if (spec.body) request.body = JSON.stringify(spec.body);
+if (spec.randomPaths) request.setupRequest = (req) => ({ ...req, path: spec.randomPaths[Math.floor(Math.random() * spec.randomPaths.length)] });
+if (spec.uniqueClients) {
+  request.setupRequest = (req) => ({ ...req, body: JSON.stringify({ clientId: `${spec.uniqueClients}-${process.pid}-${counter++}`, name: 'Bench Client', email: 'bench@example.com', gstin: '27AAPFU0939F1ZV' }) });
+}
+
+const result = await autocannon({ url: spec.url, connections: spec.connections, duration: spec.duration, requests: [request] });
+process.stdout.write(JSON.stringify({
+  requestsPerSecond: result.requests.average,
+  p50: result.latency.p50,
+  p99: result.latency.p99,
+  errors: result.errors + result.timeouts + result.non2xx - (spec.expectStatus >= 300 ? result.non2xx : 0),
+  wrong,
+  sample,
+  total: result.requests.total,
+}));

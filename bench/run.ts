@@ -1,0 +1,149 @@
+/**
+ * npm run bench: the real built server (production mode, logging at warn) on the embedded store and,
+ * when reachable, on PostgreSQL; autocannon in a separate process; every figure beside a raw node:http
+ * baseline measured in the same run with the same settings.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { seedBench, type Seeded } from './seed.js';
+
+const quick = process.argv.includes('--quick');
+const only = process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim()).filter(Boolean);
+const DURATION = quick ? 2 : 6;
+const CONNECTIONS = 50;
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? (quick ? 1000 : 10_000));
+const PG_ADMIN = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const PG_BENCH = PG_ADMIN.replace(/\/[^/]*$/, '/crmkit_bench');
+
+interface Figures { requestsPerSecond: number; p50: number; p99: number; errors: number; wrong: number; sample: string; total: number }
+interface Row extends Partial<Figures> { store: string; workers: number; scenario: string; ratio?: number; target?: number; status: 'ok' | 'FAILED' | 'miss' }
+
+const TARGETS: Record<string, Record<string, number>> = {
+  postgres: { 'GET pipelines (self-signed)': 0.6, 'GET pipelines (issued)': 0.6, 'GET client': 0.3, 'POST identical retry': 0.25, 'POST new client': 0.15 },
+  sqlite: { 'GET pipelines (self-signed)': 0.6, 'GET pipelines (issued)': 0.6, 'GET client': 0.35, 'POST new client': 0.1 },
+};
+const WRITES = new Set(['POST new client', 'POST identical retry', 'token by app-secret']);
+
+function load(spec: Record<string, unknown>): Figures {
+  const input = JSON.stringify({ connections: CONNECTIONS, duration: DURATION, ...spec });
+  const out = spawnSync(process.execPath, [join('bench', 'load.mjs')], { input, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (out.status !== 0) throw new Error(`load generator failed: ${out.error?.message ?? out.stderr}`);
+  return JSON.parse(out.stdout) as Figures;
+}
+
+async function waitFor(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`process exited during start (${child.exitCode})`);
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no answer from ${url}`);
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+async function baseline(): Promise<number> {
+  const port = 39_100;
+  const child = spawn(process.execPath, ['bench/baseline.mjs', String(port)], { stdio: 'ignore' });
+  await waitFor(`http://127.0.0.1:${port}/`, child);
+  const figures = load({ url: `http://127.0.0.1:${port}`, method: 'GET', path: '/', headers: {}, expectStatus: 200, expectText: '"success":true' });
+  child.kill();
+  console.log(`baseline node:http: ${Math.round(figures.requestsPerSecond)} req/s (p50 ${figures.p50} ms, p99 ${figures.p99} ms)`);
+  return figures.requestsPerSecond;
+}
+
+function scenarios(s: Seeded, url: string): [string, Record<string, unknown>][] {
+  const json = { 'content-type': 'application/json' };
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const clients = `/api/v1/businesses/${s.urlKey}/clients`;
+  return [
+    ['token by app-secret', { url, method: 'POST', path: '/authentication', headers: json, body: { strategy: 'app-secret', appId: s.appId, appSecret: s.appSecret }, expectStatus: 200, expectText: '"accessToken"' }],
+    ['GET pipelines (self-signed)', { url, method: 'GET', path: `/api/v1/businesses/${s.urlKey}/pipelines`, headers: bearer(s.selfSigned), expectStatus: 200, expectText: '"stageReasons"' }],
+    ['GET pipelines (issued)', { url, method: 'GET', path: `/api/v1/businesses/${s.urlKey}/pipelines`, headers: bearer(s.issued), expectStatus: 200, expectText: '"stageReasons"' }],
+    ['GET client', { url, method: 'GET', path: `${clients}/${s.clientIds[0]}`, randomPaths: s.clientIds.map((id) => `${clients}/${encodeURIComponent(id)}`), headers: bearer(s.issued), expectStatus: 200, expectText: '"clientId"' }],
+    ['POST new client', { url, method: 'POST', path: clients, headers: { ...json, ...bearer(s.issued) }, uniqueClients: `new-${Date.now()}`, expectStatus: 201, expectText: '"clientId"' }],
+    ['POST identical retry', { url, method: 'POST', path: clients, headers: { ...json, ...bearer(s.issued) }, body: s.retryBody, expectStatus: 201, expectText: '"idempotent":true' }],
+  ];
+}
+
+async function runStore(store: 'sqlite' | 'postgres', workers: number, base: number, rows: Row[], names?: string[]): Promise<void> {
+  const port = 39_200 + rows.length;
+  const env: Record<string, string> = {
+    ...process.env as Record<string, string>, NODE_ENV: 'production', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1',
+    ADMIN_EMAIL: 'bench@crmkit.local', ADMIN_PASSWORD: 'bench-password-123', AUTH_FAILURE_LIMIT: '100000', WORKERS: String(workers),
+    ...(store === 'postgres' ? { DATABASE_URL: PG_BENCH, PG_POOL_SIZE: '20' } : { DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-bench-')) }),
+  };
+  const server = spawn(process.execPath, ['dist/main.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`${url}/healthz`, server);
+    const started = Date.now();
+    const seeded = await seedBench(url, CLIENTS);
+    console.log(`\n== ${store}, ${workers} worker(s): seeded ${CLIENTS} clients in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    for (const [scenario, spec] of scenarios(seeded, url)) {
+      if ((only && !only.includes(scenario)) || (names && !names.includes(scenario))) continue;
+      const figures = load(spec);
+      const target = TARGETS[store]?.[scenario];
+      const ratio = figures.requestsPerSecond / base;
+      const failed = figures.errors > 0 || figures.wrong > 0 || figures.total === 0;
+      const p99Limit = WRITES.has(scenario) ? 50 : 30;
+      const status: Row['status'] = failed ? 'FAILED' : (target !== undefined && ratio < target) || figures.p99 > p99Limit ? 'miss' : 'ok';
+      rows.push({ store, workers, scenario, ...figures, ratio: failed ? undefined : ratio, ...(target !== undefined && { target }), status });
+      console.log(failed
+        ? `  ${scenario.padEnd(28)} FAILED: ${figures.errors} errors, ${figures.wrong} wrong answers (${figures.sample})`
+        : `  ${scenario.padEnd(28)} ${String(Math.round(figures.requestsPerSecond)).padStart(6)} req/s  ratio ${ratio.toFixed(2)}${target ? ` (target ≥ ${target})` : ''}  p50 ${figures.p50} ms  p99 ${figures.p99} ms  ${status}`);
+    }
+    if (workers === 1) {
+      const rss = rssMb(server.pid!);
+      console.log(`  server RSS after the run: ${rss} MB (target ≤ 200 MB)`);
+      rows.push({ store, workers, scenario: 'server RSS MB', requestsPerSecond: rss, status: rss <= 200 ? 'ok' : 'miss' });
+    }
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+  }
+}
+
+async function freshPostgres(): Promise<boolean> {
+  const admin = new pg.Client({ connectionString: PG_ADMIN, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+    await admin.query('drop database if exists crmkit_bench with (force)');
+    await admin.query('create database crmkit_bench');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(`crmkit bench: ${cpus().length} cores, node ${process.version}, ${CONNECTIONS} connections, ${DURATION} s per scenario, ${CLIENTS} stored clients`);
+  const base = await baseline();
+  const rows: Row[] = [];
+  await runStore('sqlite', 1, base, rows);
+  if (await freshPostgres()) {
+    await runStore('postgres', 1, base, rows);
+    await runStore('postgres', 2, base, rows, ['GET pipelines (issued)', 'GET client']);
+  } else {
+    console.log('\nPostgreSQL unreachable: its half of the bench is skipped.');
+  }
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync('bench/results/latest.json', `${JSON.stringify({ date: new Date().toISOString(), cores: cpus().length, node: process.version, connections: CONNECTIONS, durationSeconds: DURATION, storedClients: CLIENTS, baselineRequestsPerSecond: base, rows }, null, 2)}\n`);
+  const failed = rows.filter((r) => r.status === 'FAILED');
+  console.log(`\nwritten bench/results/latest.json; ${failed.length} failed scenario(s)`);
+  process.exit(failed.length > 0 ? 1 : 0);
+}
+
+await main();

@@ -1,0 +1,60 @@
+import { SignJWT, importPKCS8 } from 'jose';
+
+export interface Seeded {
+  urlKey: string;
+  appId: string;
+  appSecret: string;
+  issued: string;
+  selfSigned: string;
+  clientIds: string[];
+  retryBody: Record<string, unknown>;
+}
+
+async function call(url: string, method: string, path: string, token: string | undefined, body?: unknown): Promise<any> {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const json = await response.json().catch(() => undefined);
+  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** 3 pipelines of 8 stages and 20 reasons, as issue 7 sets the GET pipelines scenario. */
+function pipelineConfig() {
+  const stageReasons = Array.from({ length: 20 }, (_, i) => ({ key: `reason-${i}`, label: `Reason ${i}` }));
+  const states = ['NEW', 'OPEN', 'OPEN', 'OPEN', 'OPEN', 'CLOSED', 'DROPPED', 'REJECTED'];
+  const pipelines = Array.from({ length: 3 }, (_, p) => ({
+    name: `Pipeline ${p}`, description: `Bench pipeline ${p}`, isPrimary: p === 0,
+    stages: states.map((state, s) => ({ name: `Stage ${s}`, state, reasons: [`reason-${s}`, `reason-${s + 8}`], labels: ['bench'], closure: s * 10, decayThresholdHours: 72 })),
+  }));
+  return { pipelines, stageReasons };
+}
+
+export async function seedBench(url: string, clientCount: number): Promise<Seeded> {
+  const operator = (await call(url, 'POST', '/authentication', undefined, { strategy: 'local', email: 'bench@crmkit.local', password: 'bench-password-123' })).accessToken;
+  const urlKey = `bench-${Date.now()}`;
+  await call(url, 'POST', '/admin/v1/businesses', operator, { name: 'Bench Business', country: 'IN', urlKey });
+  const app = (await call(url, 'POST', '/admin/v1/apps', operator, { name: 'bench app' })).data;
+  await call(url, 'PUT', `/admin/v1/apps/${app.appId}/businesses/${urlKey}`, operator);
+  await call(url, 'PUT', `/admin/v1/businesses/${urlKey}/pipelines`, operator, pipelineConfig());
+  const issued = (await call(url, 'POST', '/authentication', undefined, { strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret })).accessToken;
+  const now = Math.floor(Date.now() / 1000);
+  const selfSigned = await new SignJWT({ appId: app.appId, iss: app.appId, aud: app.audience, sub: 'AppAuth', iat: now, exp: now + 3600 })
+    .setProtectedHeader({ alg: 'ES256' }).sign(await importPKCS8(app.privateKeyPem, 'ES256'));
+
+  const clientIds: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < clientCount) {
+      const clientId = `client-${Math.random().toString(36).slice(2)}-${next++}`;
+      await call(url, 'POST', `/api/v1/businesses/${urlKey}/clients`, issued, { clientId, name: `Client ${clientId}`, email: `${clientId}@example.com`, city: 'Pune' });
+      clientIds.push(clientId);
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, worker));
+  const retryBody = { clientId: 'retry-client', name: 'Retry Co', email: 'retry@example.com', gstin: '27AAPFU0939F1ZV', bankAccounts: [{ bankAccountName: 'HDFC', bankAccountNumber: '1' }] };
+  await call(url, 'POST', `/api/v1/businesses/${urlKey}/clients`, issued, retryBody);
+  return { urlKey, appId: app.appId, appSecret: app.appSecret, issued, selfSigned, clientIds, retryBody };
+}
