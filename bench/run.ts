@@ -132,8 +132,10 @@ async function main(): Promise<void> {
   console.log(`crmkit bench: ${cpus().length} cores, node ${process.version}, ${CONNECTIONS} connections, ${DURATION} s per scenario, ${CLIENTS} stored clients`);
   const base = await baseline();
   const rows: Row[] = [];
-  await runStore('sqlite', 1, base, rows);
-  if (await freshPostgres()) {
+  const wanted = process.env.BENCH_STORES?.split(',') ?? ['sqlite', 'postgres'];
+  if (wanted.includes('sqlite')) await runStore('sqlite', 1, base, rows);
+  if (!wanted.includes('postgres')) console.log('\nPostgreSQL not requested (BENCH_STORES).');
+  else if (await freshPostgres()) {
     await runStore('postgres', 1, base, rows);
     await runStore('postgres', 2, base, rows, ['GET pipelines (issued)', 'GET client']);
   } else {
