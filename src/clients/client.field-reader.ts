@@ -83,7 +83,8 @@ export class FieldReader {
 
   /** The read value, or undefined when the member is not set (null) or failed. */
   private readMember(field: FieldSpec, raw: unknown, path: string): unknown {
-    if (raw === null) {
+    // undefined cannot come from JSON; a programmatic caller's undefined means the same as omitting the key.
+    if (raw === null || raw === undefined) {
       if (field.type === 'string' && field.required) this.valueError(path, `${path} is required`);
       return undefined;
     }

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore } from '../helpers/app.js';
+import { FUZZ_SEED } from '../helpers/fuzz-seed.js';
 import { seedTenant, type Tenant } from '../helpers/seed.js';
 
-const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
+const SEED = FUZZ_SEED;
 const RUNS = 60;
 
 const text = (max: number) => fc.string({ minLength: 1, maxLength: max, unit: 'grapheme' }).filter((s) => s.trim().length > 0 && !s.includes('\u0000'));
