@@ -44,17 +44,23 @@ export async function seedBench(url: string, clientCount: number): Promise<Seede
   const selfSigned = await new SignJWT({ appId: app.appId, iss: app.appId, aud: app.audience, sub: 'AppAuth', iat: now, exp: now + 3600 })
     .setProtectedHeader({ alg: 'ES256' }).sign(await importPKCS8(app.privateKeyPem, 'ES256'));
 
+  const clientIds = await seedClients(url, urlKey, issued, clientCount);
+  const retryBody = { clientId: 'retry-client', name: 'Retry Co', email: 'retry@example.com', gstin: '27AAPFU0939F1ZV', bankAccounts: [{ bankAccountName: 'HDFC', bankAccountNumber: '1' }] };
+  await call(url, 'POST', `/api/v1/businesses/${urlKey}/clients`, issued, retryBody);
+  return { urlKey, appId: app.appId, appSecret: app.appSecret, issued, selfSigned, clientIds, retryBody };
+}
+
+/** Creates `count` more clients through the API (32 at a time) and answers their clientIds. */
+export async function seedClients(url: string, urlKey: string, token: string, count: number): Promise<string[]> {
   const clientIds: string[] = [];
   let next = 0;
   const worker = async () => {
-    while (next < clientCount) {
+    while (next < count) {
       const clientId = `client-${Math.random().toString(36).slice(2)}-${next++}`;
-      await call(url, 'POST', `/api/v1/businesses/${urlKey}/clients`, issued, { clientId, name: `Client ${clientId}`, email: `${clientId}@example.com`, city: 'Pune' });
+      await call(url, 'POST', `/api/v1/businesses/${urlKey}/clients`, token, { clientId, name: `Client ${clientId}`, email: `${clientId}@example.com`, city: 'Pune' });
       clientIds.push(clientId);
     }
   };
   await Promise.all(Array.from({ length: 32 }, worker));
-  const retryBody = { clientId: 'retry-client', name: 'Retry Co', email: 'retry@example.com', gstin: '27AAPFU0939F1ZV', bankAccounts: [{ bankAccountName: 'HDFC', bankAccountNumber: '1' }] };
-  await call(url, 'POST', `/api/v1/businesses/${urlKey}/clients`, issued, retryBody);
-  return { urlKey, appId: app.appId, appSecret: app.appSecret, issued, selfSigned, clientIds, retryBody };
+  return clientIds;
 }

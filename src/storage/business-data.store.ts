@@ -1,4 +1,5 @@
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { directWrites, type WriteRunner } from './group-commit.js';
 import type { Database } from './schema.js';
 import type { AuditEntry, ClientStatus, StoredClient, VersionedDocument } from './records.js';
 
@@ -23,7 +24,7 @@ export class BusinessDataStore {
   /** The hottest read, compiled once: building and compiling it per request measured as a tenth of its cost. */
   private readonly findClientQuery: CompiledQuery<ClientRow>;
 
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(private readonly db: Kysely<Database>, private readonly writes: WriteRunner = directWrites(db)) {
     this.findClientQuery = this.db.selectFrom('clients')
       .innerJoin('businesses', 'businesses.id', 'clients.business_pk')
       .leftJoin('client_balances', 'client_balances.client_pk', 'clients.id')
@@ -83,9 +84,19 @@ export class BusinessDataStore {
     return Number(row.version);
   }
 
-  /** INSERT … ON CONFLICT DO NOTHING: of many concurrent creates of one clientId, exactly one inserts. */
+  /**
+   * INSERT … ON CONFLICT DO NOTHING: of many concurrent creates of one clientId, exactly one inserts.
+   * A retry reads first: a conflicting INSERT is not free (SQLite's AUTOINCREMENT rewrites its sequence
+   * and fsyncs the commit; PostgreSQL burns a sequence value), and retries are the common repeat.
+   */
   async insertClient(urlKey: string, clientId: string | null, source: string, data: unknown, now: number): Promise<InsertClientResult> {
-    const inserted = await this.db.insertInto('clients')
+    const earlier = clientId === null ? undefined : await this.findClient(urlKey, clientId);
+    if (earlier) return { outcome: 'exists', client: earlier };
+    return this.writes.run((db) => this.insertClientIn(db, urlKey, clientId, source, data, now));
+  }
+
+  private async insertClientIn(db: Kysely<Database>, urlKey: string, clientId: string | null, source: string, data: unknown, now: number): Promise<InsertClientResult> {
+    const inserted = await db.insertInto('clients')
       .columns(['business_pk', 'client_id', 'status', 'source', 'data', 'created_at', 'updated_at'])
       .expression((eb) => eb.selectFrom('businesses')
         .select([
@@ -100,13 +111,17 @@ export class BusinessDataStore {
       return { outcome: 'inserted', client: { clientId, status: 'active', source, data, balance: {}, createdAt: now, updatedAt: now } };
     }
     if (clientId === null) return { outcome: 'no-business' };
-    const existing = await this.findClient(urlKey, clientId);
+    const existing = await this.findClientIn(db, urlKey, clientId);
     return existing ? { outcome: 'exists', client: existing } : { outcome: 'no-business' };
   }
 
   /** One query: the client row and its balance members. Any status: callers decide what is visible. */
-  async findClient(urlKey: string, clientId: string): Promise<StoredClient | undefined> {
-    const { rows } = await this.db.executeQuery<ClientRow>({ ...this.findClientQuery, parameters: [urlKey, clientId] });
+  findClient(urlKey: string, clientId: string): Promise<StoredClient | undefined> {
+    return this.findClientIn(this.db, urlKey, clientId);
+  }
+
+  private async findClientIn(db: Kysely<Database>, urlKey: string, clientId: string): Promise<StoredClient | undefined> {
+    const { rows } = await db.executeQuery<ClientRow>({ ...this.findClientQuery, parameters: [urlKey, clientId] });
     const first = rows[0];
     if (!first) return undefined;
     const balance: Record<string, number> = {};

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { EmbeddedSqliteDialect } from './sqlite-dialect.js';
 
 export type StoreKind = 'postgres' | 'sqlite';
 
@@ -49,33 +50,5 @@ export function openSqlite(dataDir: string): OpenDatabase {
   database.pragma('synchronous = FULL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }), kind: 'sqlite', postgresUrl: null, sqlitePath: path };
-}
-
-/**
- * Kysely prepares every query afresh, which measured as the largest single cost of a point read.
- * Statements are reusable, and our query texts are few (parameters are bound, never inlined),
- * so they are kept by their SQL text (bounded, in case a caller ever builds texts dynamically).
- */
-function withStatementCache(database: SQLite.Database): SQLite.Database {
-  const statements = new Map<string, SQLite.Statement>();
-  const prepare = database.prepare.bind(database);
-  return new Proxy(database, {
-    get(target, property, receiver) {
-      if (property !== 'prepare') {
-        const value = Reflect.get(target, property, receiver) as unknown;
-        // Native methods must run on the real database object, not the proxy.
-        return typeof value === 'function' ? value.bind(target) : value;
-      }
-      return (sqlText: string) => {
-        let statement = statements.get(sqlText);
-        if (!statement) {
-          if (statements.size >= 500) statements.clear();
-          statement = prepare(sqlText);
-          statements.set(sqlText, statement);
-        }
-        return statement;
-      };
-    },
-  });
+  return { db: new Kysely<Database>({ dialect: new EmbeddedSqliteDialect(database) }), kind: 'sqlite', postgresUrl: null, sqlitePath: path };
 }

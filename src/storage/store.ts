@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Config } from '../config.js';
 import { AccountsStore } from './accounts.store.js';
 import { BusinessDataStore } from './business-data.store.js';
+import { GroupCommit, directWrites } from './group-commit.js';
 import { CHANGE_CHANNEL, ChangeFeed } from './change-feed.js';
 import { openPostgres, openSqlite, type OpenDatabase, type StoreKind } from './db.js';
 import { migrateToLatest } from './migrate.js';
@@ -29,7 +30,7 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'pgPo
   return {
     kind: opened.kind,
     accounts: new AccountsStore(db),
-    data: new BusinessDataStore(db),
+    data: new BusinessDataStore(db, opened.kind === 'sqlite' ? new GroupCommit(db) : directWrites(db)),
     changes,
     sqlitePath: opened.sqlitePath,
     ...(opened.poolStats && { poolStats: opened.poolStats }),
