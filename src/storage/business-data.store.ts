@@ -186,7 +186,7 @@ export class BusinessDataStore {
 
   /** Newest first, by page; row ids stay inside the store. */
   async listAudit(limit: number, offset: number): Promise<AuditEntry[]> {
-    const rows = await this.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    const rows = await this.db.selectFrom('audit_log').select(['at', 'operator_email', 'action', 'business_url_key', 'detail']).orderBy('id', 'desc').limit(limit).offset(offset).execute();
     return rows.map((r) => ({
       at: Number(r.at), operatorEmail: r.operator_email, action: r.action,
       businessUrlKey: r.business_url_key, detail: JSON.parse(r.detail) as unknown,

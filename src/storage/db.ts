@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { PreparingClient } from './postgres-client.js';
 import type { Database } from './schema.js';
 import { EmbeddedSqliteDialect } from './sqlite-dialect.js';
 
@@ -32,7 +33,7 @@ function postgresTypes(): pg.CustomTypesConfig {
 }
 
 export function openPostgres(url: string, poolSize: number): OpenDatabase {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: postgresTypes() });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: postgresTypes(), Client: PreparingClient });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   return {
