@@ -14,7 +14,7 @@ function statementName(text: string): string {
   return name;
 }
 
-const plainQuery = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
+type Query = (this: pg.Client, ...args: unknown[]) => unknown;
 
 /**
  * A pg client that sends every parameterised query as a named (prepared) statement, so PostgreSQL
@@ -27,6 +27,8 @@ export class PreparingClient extends pg.Client {}
 
 Object.defineProperty(PreparingClient.prototype, 'query', {
   value(this: pg.Client, text: unknown, values?: unknown, ...rest: unknown[]) {
+    // Looked up per call, so that whatever wraps pg.Client's query (a test's spy) still sees every query.
+    const plainQuery = pg.Client.prototype.query as Query;
     if (typeof text === 'string' && Array.isArray(values) && values.length > 0) {
       return plainQuery.call(this, { name: statementName(text), text, values }, ...rest);
     }
