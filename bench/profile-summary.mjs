@@ -1,20 +1,37 @@
-// Summarises a V8 .cpuprofile: the functions with the most self time, and the idle share.
-// Usage: node bench/profile-summary.mjs FILE.cpuprofile [rows]
+// Summarises a V8 .cpuprofile: the functions (or, with --by-package, the packages) with the most
+// self time, as shares of the busy samples (idle left out).
+// Usage: node bench/profile-summary.mjs FILE.cpuprofile [rows] [--by-package]
 import { readFileSync } from 'node:fs';
 
-const [file, rowsArg] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const byPackage = args.includes('--by-package');
+const [file, rowsArg] = args.filter((a) => !a.startsWith('--'));
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const self = new Map();
 for (const id of profile.samples) self.set(id, (self.get(id) ?? 0) + 1);
-const total = profile.samples.length;
-const byFunction = new Map();
+
+const place = ({ url, lineNumber }) => {
+  if (!url) return '';
+  const path = url.replace(/^file:\/\/.*?\/(node_modules\/|dist\/)/, '$1');
+  if (!byPackage) return `${path}:${lineNumber + 1}`;
+  const pkg = /^node_modules\/((@[^/]+\/)?[^/]+)/.exec(path);
+  return pkg ? pkg[1] : path.startsWith('node:') ? 'node' : path.replace(/\/[^/]*$/, '/');
+};
+
+const groups = new Map();
+let idle = 0;
 for (const [id, count] of self) {
-  const { callFrame: f } = byId.get(id);
-  const where = f.url ? `${f.url.replace(/^.*\/(node_modules\/|dist\/|node:)/, '$1')}:${f.lineNumber + 1}` : '';
-  const key = `${f.functionName || '(anonymous)'} ${where}`;
-  byFunction.set(key, (byFunction.get(key) ?? 0) + count);
+  const { callFrame } = byId.get(id);
+  if (callFrame.functionName === '(idle)') {
+    idle += count;
+    continue;
+  }
+  const key = byPackage ? place(callFrame) || callFrame.functionName : `${callFrame.functionName || '(anonymous)'} ${place(callFrame)}`;
+  groups.set(key, (groups.get(key) ?? 0) + count);
 }
-const rows = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, Number(rowsArg ?? 30));
-console.log(`${total} samples`);
-for (const [key, count] of rows) console.log(`${((100 * count) / total).toFixed(1).padStart(5)}%  ${key}`);
+const busy = profile.samples.length - idle;
+console.log(`${profile.samples.length} samples, idle ${((100 * idle) / profile.samples.length).toFixed(1)}%; shares of the busy ones:`);
+for (const [key, count] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, Number(rowsArg ?? 30))) {
+  console.log(`${((100 * count) / busy).toFixed(1).padStart(5)}%  ${key}`);
+}

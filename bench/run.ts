@@ -24,7 +24,7 @@ const BASELINE_PORT = 39_100;
 
 interface Figures { requestsPerSecond: number; p50: number; p99: number; errors: number; wrong: number; sample: string; total: number }
 interface Row extends Partial<Figures> {
-  store: string; workers: number; scenario: string; storedClients?: number; ratio?: number; ratios?: number[]; baselineRequestsPerSecond?: number;
+  store: string; workers: number; scenario: string; storedClients?: number; ratio?: number; serverCpuUs?: number; databaseCpuUs?: number; ratios?: number[]; baselineRequestsPerSecond?: number;
   target?: number; status: 'ok' | 'FAILED' | 'miss';
 }
 
@@ -67,14 +67,66 @@ async function startBaseline(): Promise<ChildProcess> {
   return child;
 }
 
-/** ROUNDS pairs of (baseline, scenario) back to back; the figures of the round with the median ratio. */
-function measure(spec: Record<string, unknown>): { figures: Figures; ratio: number; ratios: number[]; baseline: number } {
-  const rounds: { figures: Figures; ratio: number; baseline: number }[] = [];
+/** CPU time (µs) the processes have used so far; /proc counts in clock ticks of 10 ms. */
+function cpuMicros(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone
+    }
+  }
+  return ticks * 10_000;
+}
+
+/** The server and its cluster workers. */
+function processTree(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // no children file
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** PostgreSQL's backend processes serving the bench database (CPU spent on our behalf). */
+async function postgresBackends(): Promise<number[]> {
+  const client = new pg.Client({ connectionString: PG_ADMIN });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ pid: number }>("select pid from pg_stat_activity where datname = 'crmkit_bench'");
+    return rows.map((r) => r.pid);
+  } catch {
+    return [];
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+interface Measured { figures: Figures; ratio: number; ratios: number[]; baseline: number; serverCpuUs: number; databaseCpuUs?: number }
+
+/**
+ * ROUNDS pairs of (baseline, scenario) back to back; the figures of the round with the median ratio.
+ * CPU time per request of the server (and of PostgreSQL's backends) is noted too: on a shared machine
+ * it moves far less than requests per second do.
+ */
+async function measure(spec: Record<string, unknown>, serverPid: number, store: string): Promise<Measured> {
+  const rounds: Omit<Measured, 'ratios'>[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     const baseline = load(BASELINE_SPEC);
     if (baseline.errors > 0 || baseline.wrong > 0) throw new Error(`the baseline failed: ${baseline.sample}`);
+    const server = processTree(serverPid);
+    const database = store === 'postgres' ? await postgresBackends() : [];
+    const before = [cpuMicros(server), cpuMicros(database)];
     const figures = load(spec);
-    rounds.push({ figures, ratio: figures.requestsPerSecond / baseline.requestsPerSecond, baseline: baseline.requestsPerSecond });
+    const perRequest = (pids: number[], start: number) => Math.round((cpuMicros(pids) - start) / Math.max(1, figures.total));
+    rounds.push({
+      figures, ratio: figures.requestsPerSecond / baseline.requestsPerSecond, baseline: baseline.requestsPerSecond,
+      serverCpuUs: perRequest(server, before[0]!), ...(store === 'postgres' && { databaseCpuUs: perRequest(database, before[1]!) }),
+    });
     if (figures.errors > 0 || figures.wrong > 0 || figures.total === 0) break;
   }
   rounds.sort((a, b) => a.ratio - b.ratio);
@@ -115,10 +167,10 @@ async function runStore(store: 'sqlite' | 'postgres', workers: number, rows: Row
     const figuresAt = new Map<string, number>();
     for (const [scenario, spec] of scenarios(seeded, url)) {
       if ((only && !only.includes(scenario)) || (names && !names.includes(scenario))) continue;
-      const row = runScenario(store, workers, scenario, spec, rows);
+      const row = await runScenario(store, workers, server.pid!, scenario, spec, rows);
       if (row.ratio !== undefined) figuresAt.set(scenario, row.ratio);
     }
-    if (SCALE > CLIENTS && workers === 1) await scaleCheck(store, url, seeded, figuresAt, rows);
+    if (SCALE > CLIENTS && workers === 1) await scaleCheck(store, server.pid!, url, seeded, figuresAt, rows);
     if (workers === 1) {
       const rss = rssMb(server.pid!);
       console.log(`  server RSS after the run: ${rss} MB (target ≤ 200 MB)`);
@@ -130,29 +182,32 @@ async function runStore(store: 'sqlite' | 'postgres', workers: number, rows: Row
   }
 }
 
-function runScenario(store: string, workers: number, scenario: string, spec: Record<string, unknown>, rows: Row[], storedClients = CLIENTS): Row {
-  const { figures, ratio, ratios, baseline } = measure(spec);
+async function runScenario(store: string, workers: number, serverPid: number, scenario: string, spec: Record<string, unknown>, rows: Row[], storedClients = CLIENTS): Promise<Row> {
+  const { figures, ratio, ratios, baseline, serverCpuUs, databaseCpuUs } = await measure(spec, serverPid, store);
   const target = TARGETS[store]?.[scenario];
   const failed = figures.errors > 0 || figures.wrong > 0 || figures.total === 0;
   const p99Limit = WRITES.has(scenario) ? 50 : 30;
   const status: Row['status'] = failed ? 'FAILED' : (target !== undefined && ratio < target) || figures.p99 > p99Limit ? 'miss' : 'ok';
-  const row: Row = { store, workers, scenario, storedClients, ...figures, ratio: failed ? undefined : ratio, ratios, baselineRequestsPerSecond: baseline, ...(target !== undefined && { target }), status };
+  const row: Row = {
+    store, workers, scenario, storedClients, ...figures, ratio: failed ? undefined : ratio, ratios, baselineRequestsPerSecond: baseline,
+    serverCpuUs, ...(databaseCpuUs !== undefined && { databaseCpuUs }), ...(target !== undefined && { target }), status,
+  };
   rows.push(row);
   console.log(failed
     ? `  ${scenario.padEnd(28)} FAILED: ${figures.errors} errors, ${figures.wrong} wrong answers (${figures.sample})`
-    : `  ${scenario.padEnd(28)} ${String(Math.round(figures.requestsPerSecond)).padStart(6)} req/s (baseline ${Math.round(baseline)})  ratio ${ratio.toFixed(2)} [${ratios.map((r) => r.toFixed(2)).join(' ')}]${target ? ` (target ≥ ${target})` : ''}  p50 ${figures.p50} ms  p99 ${figures.p99} ms  ${status}`);
+    : `  ${scenario.padEnd(28)} ${String(Math.round(figures.requestsPerSecond)).padStart(6)} req/s (baseline ${Math.round(baseline)})  ratio ${ratio.toFixed(2)} [${ratios.map((r) => r.toFixed(2)).join(' ')}]${target ? ` (target ≥ ${target})` : ''}  p50 ${figures.p50} ms  p99 ${figures.p99} ms  CPU/req server ${serverCpuUs} us${databaseCpuUs !== undefined ? `, PostgreSQL ${databaseCpuUs} us` : ''}  ${status}`);
   return row;
 }
 
 /** BENCH_SCALE=500000: the same GET client and POST new client with that many stored clients; within 15% is the target. */
-async function scaleCheck(store: string, url: string, seeded: Seeded, before: Map<string, number>, rows: Row[]): Promise<void> {
+async function scaleCheck(store: string, serverPid: number, url: string, seeded: Seeded, before: Map<string, number>, rows: Row[]): Promise<void> {
   const started = Date.now();
   const more = await seedClients(url, seeded.urlKey, seeded.issued, SCALE - CLIENTS);
   console.log(`  -- seeded ${more.length} more clients (${SCALE} in all) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const all = { ...seeded, clientIds: [...seeded.clientIds, ...more] };
   for (const [scenario, spec] of scenarios(all, url)) {
     if (scenario !== 'GET client' && scenario !== 'POST new client') continue;
-    const row = runScenario(store, 1, `${scenario} @${SCALE}`, spec, rows, SCALE);
+    const row = await runScenario(store, 1, serverPid, `${scenario} @${SCALE}`, spec, rows, SCALE);
     const earlier = before.get(scenario);
     if (row.ratio === undefined || earlier === undefined) continue;
     const change = row.ratio / earlier - 1;
