@@ -35,3 +35,26 @@ console.log(`${profile.samples.length} samples, idle ${((100 * idle) / profile.s
 for (const [key, count] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, Number(rowsArg ?? 30))) {
   console.log(`${((100 * count) / busy).toFixed(1).padStart(5)}%  ${key}`);
 }
+
+// --inclusive=TEXT: time spent in (and below) each function whose location contains TEXT.
+const inclusiveArg = args.find((a) => a.startsWith('--inclusive='));
+if (inclusiveArg) {
+  const wanted = inclusiveArg.slice('--inclusive='.length);
+  const parent = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const inclusive = new Map();
+  for (const [id, count] of self) {
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parent.get(at)) {
+      const { callFrame } = byId.get(at);
+      const key = `${callFrame.functionName || '(anonymous)'} ${place(callFrame)}`;
+      if (!key.includes(wanted) || seen.has(key)) continue;
+      seen.add(key);
+      inclusive.set(key, (inclusive.get(key) ?? 0) + count);
+    }
+  }
+  console.log(`\ninclusive, functions at "${wanted}":`);
+  for (const [key, count] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, Number(rowsArg ?? 30))) {
+    console.log(`${((100 * count) / busy).toFixed(1).padStart(5)}%  ${key}`);
+  }
+}

@@ -177,7 +177,9 @@ async function runStore(store: 'sqlite' | 'postgres', workers: number, rows: Row
     if (SCALE > CLIENTS && workers === 1) await scaleCheck(store, server.pid!, url, seeded, figuresAt, rows);
     if (workers === 1) {
       const rss = rssMb(server.pid!);
-      console.log(`  server RSS after the run: ${rss} MB (target ≤ 200 MB)`);
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      const heapMb = Math.round(Number(/^nodejs_heap_used_bytes (\d+)/m.exec(metrics)?.[1] ?? 0) / 1e6);
+      console.log(`  server RSS after the run: ${rss} MB (target ≤ 200 MB), of which V8 heap in use ${heapMb} MB`);
       rows.push({ store, workers, scenario: 'server RSS MB', requestsPerSecond: rss, status: rss <= 200 ? 'ok' : 'miss' });
     }
   } finally {

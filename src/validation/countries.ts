@@ -1,5 +1,9 @@
-import countries from 'i18n-iso-countries';
+import { createRequire } from 'node:module';
+import countries from 'i18n-iso-countries/index.js';
 import currencyCodes from 'currency-codes';
+
+// The package's main entry registers all of its ~80 languages (11 MB resident); we read English names only.
+countries.registerLocale(createRequire(import.meta.url)('i18n-iso-countries/langs/en.json') as countries.LocaleData);
 
 /**
  * Countries (ISO 3166-1 alpha-2, from i18n-iso-countries), currencies (ISO 4217, from currency-codes)
