@@ -9,7 +9,7 @@ import { TokenService } from './auth/token.service.js';
 import type { Deps } from './deps.js';
 import { clientsFeature } from './clients/clients.routes.js';
 import { dashboardFeature } from './operator/dashboard/dashboard.routes.js';
-import { installErrorHandling } from './errors/error-handler.js';
+import { clientErrorHandler, installErrorHandling, sendError } from './errors/error-handler.js';
 import type { Feature } from './feature.js';
 import { installHttpBasics } from './http/http-basics.js';
 import { healthFeature } from './ops/health.routes.js';
@@ -70,6 +70,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
+    clientErrorHandler,
+    frameworkErrors: (error, _request, reply) => sendError(reply, error),
     trustProxy: config.trustProxy,
     // A clientId may be long once percent-encoded (128 code points, up to 12 bytes each).
     routerOptions: { maxParamLength: 2048 },

@@ -1,4 +1,5 @@
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { canName } from './keys.js';
 import type { Database } from './schema.js';
 import type { AuditEntry, ClientStatus, StoredClient, VersionedDocument } from './records.js';
 
@@ -18,7 +19,11 @@ export type InsertClientResult =
   | { outcome: 'exists'; client: StoredClient }
   | { outcome: 'no-business' };
 
-/** Everything that belongs to one business. Every method takes the business first; another tenant's row is simply not found. */
+/**
+ * Everything that belongs to one business. Every method takes the business first; another tenant's row
+ * is simply not found, and so is a key no row can carry (see canName). The audit log is operator-wide and takes
+ * no business.
+ */
 export class BusinessDataStore {
   /** The hottest read, compiled once: building and compiling it per request measured as a tenth of its cost. */
   private readonly findClientQuery: CompiledQuery<ClientRow>;
@@ -52,6 +57,7 @@ export class BusinessDataStore {
   }
 
   private async getDocument<T>(table: DocumentTable, column: DocumentColumn, urlKey: string): Promise<VersionedDocument<T> | undefined> {
+    if (!canName(urlKey)) return undefined;
     const row = await this.db.selectFrom(table)
       .innerJoin('businesses', 'businesses.id', `${table}.business_pk`)
       .select([sql<string>`${sql.ref(`${table}.${column}`)}`.as('doc'), `${table}.version`])
@@ -106,6 +112,7 @@ export class BusinessDataStore {
 
   /** One query: the client row and its balance members. Any status: callers decide what is visible. */
   async findClient(urlKey: string, clientId: string): Promise<StoredClient | undefined> {
+    if (!canName(urlKey, clientId)) return undefined;
     const { rows } = await this.db.executeQuery<ClientRow>({ ...this.findClientQuery, parameters: [urlKey, clientId] });
     const first = rows[0];
     if (!first) return undefined;
@@ -118,6 +125,7 @@ export class BusinessDataStore {
   }
 
   async setClientStatus(urlKey: string, clientId: string, status: ClientStatus, now: number): Promise<boolean> {
+    if (!canName(urlKey, clientId)) return false;
     const result = await this.db.updateTable('clients')
       .set({ status, updated_at: now })
       .where('client_id', '=', clientId)
@@ -128,6 +136,7 @@ export class BusinessDataStore {
 
   /** Adds to one balance member atomically (no read-modify-write), so concurrent documents never lose an amount. */
   async addToBalance(urlKey: string, clientId: string, member: string, amount: number): Promise<boolean> {
+    if (!canName(urlKey, clientId)) return false;
     const amountE4 = Math.round(amount * 10_000);
     const result = await this.db.insertInto('client_balances')
       .columns(['client_pk', 'member', 'amount_e4'])
