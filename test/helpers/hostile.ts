@@ -66,6 +66,8 @@ export function expectEnvelope(body: unknown, status: number, context = ''): voi
 
 export interface Answer {
   status: number;
+  /** A HEAD answer carries the headers of the GET and no body. */
+  head?: boolean;
   contentType: string;
   text: string;
 }
@@ -79,7 +81,7 @@ export function expectSafeAnswer(answer: Answer, sent: SentLog, context: string)
     const leaks = leaksIn(answer.text, sent);
     expect(leaks, `${context}: leaked ${leaks.join(', ')}`).toEqual([]);
   }
-  if (answer.status < 400) return;
+  if (answer.status < 400 || answer.head) return;
   expect(answer.contentType, context).toMatch(/^application\/json/);
   let body: unknown;
   try {
@@ -124,5 +126,5 @@ export async function sendRaw(app: FastifyInstance, request: RawRequest, sent?: 
   } catch {
     json = undefined;
   }
-  return { status: response.statusCode, contentType: String(response.headers['content-type'] ?? ''), text: response.body, json };
+  return { status: response.statusCode, head: request.method === 'HEAD', contentType: String(response.headers['content-type'] ?? ''), text: response.body, json };
 }
