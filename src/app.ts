@@ -70,6 +70,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
+    // Node checks the request timer on this interval (30 s by default), which would let a stalled
+    // request hold its connection up to 30 s past REQUEST_TIMEOUT_MS.
+    http: { connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs) },
     clientErrorHandler,
     frameworkErrors: (error, _request, reply) => sendError(reply, error),
     trustProxy: config.trustProxy,

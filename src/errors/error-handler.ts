@@ -51,12 +51,17 @@ const CONNECTION_ERRORS: Record<string, [number, ErrorCode, string]> = {
 
 /**
  * Node answers these before any route runs (a request that is not valid HTTP, headers over the size
- * limit, a request not received within REQUEST_TIMEOUT_MS). Fastify's default writes a body of its own
+ * limit, headers not received within REQUEST_TIMEOUT_MS). Fastify's default writes a body of its own
  * shape; this writes the section 7 envelope, then closes the connection as Node does.
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, code, message] = CONNECTION_ERRORS[error.code ?? ''] ?? [400, 'INVALID_FIELD', 'The request is not valid HTTP'];
+  writeConnectionError(socket, status, code, message);
+}
+
+/** Writes an error answer straight onto the connection (no route is answering), then closes it. */
+export function writeConnectionError(socket: Socket, status: number, code: ErrorCode, message: string): void {
   if (socket.writable) {
     const body = JSON.stringify(errorEnvelope(status, code, message));
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
