@@ -39,7 +39,7 @@ export async function createServices(deps: Deps): Promise<Services> {
   const now = () => clock.now();
   const registry = new AppRegistry(store, config.cacheTtlMs);
   const tokens = new TokenService(config, registry, await store.accounts.signingKeys(), now);
-  const limiter = new AuthFailureLimiter(store, config, now);
+  const limiter = new AuthFailureLimiter(store, config, now, deps.logger || undefined);
   return {
     registry, tokens,
     auth: new AuthService(store, tokens, limiter),
@@ -75,7 +75,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     http: { connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs) },
     clientErrorHandler,
     frameworkErrors: (error, _request, reply) => sendError(reply, error),
-    trustProxy: config.trustProxy,
+    // One hop: the address the proxy in front of us saw (the last X-Forwarded-For entry), never one a
+    // client wrote into the header itself.
+    trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     // A clientId may be long once percent-encoded (128 code points, up to 12 bytes each).
     routerOptions: { maxParamLength: 2048 },
     genReqId: (request) => {

@@ -186,24 +186,4 @@ export class BusinessDataStore {
       businessUrlKey: r.business_url_key, detail: JSON.parse(r.detail) as unknown,
     }));
   }
-
-  /** Counts one event in a fixed window shared by every process; answers the count so far and when the window ends. */
-  async hit(bucket: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }> {
-    const fresh = now - windowMs;
-    const row = await this.db.insertInto('rate_limits')
-      .values({ bucket, window_start: now, count: 1 })
-      .onConflict((oc) => oc.column('bucket').doUpdateSet({
-        count: sql`case when ${sql.ref('rate_limits.window_start')} <= ${fresh} then 1 else ${sql.ref('rate_limits.count')} + 1 end`,
-        window_start: sql`case when ${sql.ref('rate_limits.window_start')} <= ${fresh} then ${now} else ${sql.ref('rate_limits.window_start')} end`,
-      }))
-      .returning(['count', 'window_start'])
-      .executeTakeFirstOrThrow();
-    return { count: Number(row.count), resetAt: Number(row.window_start) + windowMs };
-  }
-
-  async peek(bucket: string, windowMs: number, now: number): Promise<number> {
-    const row = await this.db.selectFrom('rate_limits').select(['count', 'window_start']).where('bucket', '=', bucket).executeTakeFirst();
-    if (!row || Number(row.window_start) <= now - windowMs) return 0;
-    return Number(row.count);
-  }
 }
