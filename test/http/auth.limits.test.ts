@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type JsonResponse, type TestApp } from '../helpers/app.js';
 import { expectEnvelope } from '../helpers/hostile.js';
-import { createApp, seedTenant, type Tenant } from '../helpers/seed.js';
+import { createApp, randomAddress, seedTenant, type Tenant } from '../helpers/seed.js';
 import { TEST_ADMIN, availableStores } from '../helpers/stores.js';
 
 const LIMIT = 3;
 const WINDOW_SECONDS = 60;
 const stores = await availableStores();
-
-/** A source address no other test uses, so that buckets in the shared PostgreSQL database stay apart. */
-const freshAddress = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250) + 1).join('.')}`;
 
 /** A clock that stands still until the test moves it: windows end when the test says so, not after a sleep. */
 function manualClock() {
@@ -45,13 +42,13 @@ describe.each(stores)('abuse limits on POST /authentication [%s]', (storeName) =
   }
 
   it(`app-secret: after ${LIMIT} failures for one app from one address, the next is 429 TOO_MANY_REQUESTS with Retry-After`, async () => {
-    const address = freshAddress();
+    const address = randomAddress();
     await fail(LIMIT, () => secret('wrong', address));
     expectTooMany(await secret('wrong', address));
   });
 
   it('while locked, the right secret is refused from that address too, whether checked before or not', async () => {
-    const address = freshAddress();
+    const address = randomAddress();
     const unchecked = await createApp(t.app, tenant.operator);
     await fail(LIMIT, () => secret('wrong', address));
     await fail(LIMIT, () => secret('wrong', address, unchecked.appId));
@@ -60,37 +57,37 @@ describe.each(stores)('abuse limits on POST /authentication [%s]', (storeName) =
   });
 
   it('nobody can lock a real app out from elsewhere: the same app from another address still gets its token', async () => {
-    const attacker = freshAddress();
+    const attacker = randomAddress();
     await fail(LIMIT, () => secret('wrong', attacker));
     expectTooMany(await secret('wrong', attacker));
-    const real = await secret(tenant.appSecret, freshAddress());
+    const real = await secret(tenant.appSecret, randomAddress());
     expect(real.status).toBe(200);
     expect(real.body.accessToken).toEqual(expect.any(String));
   });
 
   it('the limit is per app id: another app from the same address is not affected', async () => {
-    const address = freshAddress();
+    const address = randomAddress();
     const other = await createApp(t.app, tenant.operator);
     await fail(LIMIT, () => secret('wrong', address));
     expect((await secret(other.appSecret, address, other.appId)).status).toBe(200);
   });
 
   it(`local login: ${LIMIT} failures per e-mail and address, then 429; the same operator from another address signs in`, async () => {
-    const address = freshAddress();
+    const address = randomAddress();
     await fail(LIMIT, () => login('wrong-password', address));
     expectTooMany(await login(TEST_ADMIN.password, address));
-    expect((await login(TEST_ADMIN.password, freshAddress())).status).toBe(200);
+    expect((await login(TEST_ADMIN.password, randomAddress())).status).toBe(200);
   });
 
   it(`per address alone: ${LIMIT * 10} failures over many app ids lock that address, and only it`, async () => {
-    const address = freshAddress();
+    const address = randomAddress();
     for (let i = 0; i < LIMIT * 10; i++) expect((await secret('wrong', address, `app_spray${i}`)).status).toBe(401);
     expectTooMany(await secret(tenant.appSecret, address));
-    expect((await secret(tenant.appSecret, freshAddress())).status).toBe(200);
+    expect((await secret(tenant.appSecret, randomAddress())).status).toBe(200);
   });
 
   it('a success gives its attempt back: right answers between failures do not count', async () => {
-    const address = freshAddress();
+    const address = randomAddress();
     await fail(LIMIT - 1, () => secret('wrong', address));
     for (let i = 0; i < 5; i++) expect((await secret(tenant.appSecret, address)).status).toBe(200);
     for (let i = 0; i < 5; i++) expect((await login(TEST_ADMIN.password, address)).status).toBe(200);
@@ -99,14 +96,14 @@ describe.each(stores)('abuse limits on POST /authentication [%s]', (storeName) =
   });
 
   it(`concurrent guesses cannot slip under the limit: of ${LIMIT * 4} at once, exactly ${LIMIT} are checked`, async () => {
-    const address = freshAddress();
+    const address = randomAddress();
     const answers = await Promise.all(Array.from({ length: LIMIT * 4 }, () => login('wrong-password', address)));
     expect(answers.filter((a) => a.status === 401)).toHaveLength(LIMIT);
     expect(answers.filter((a) => a.status === 429)).toHaveLength(LIMIT * 3);
   });
 
   it('Retry-After counts down to the end of the window; after it the caller may try again', async () => {
-    const address = freshAddress();
+    const address = randomAddress();
     await fail(LIMIT, () => secret('wrong', address));
     clock.advance(20);
     expectTooMany(await secret(tenant.appSecret, address), WINDOW_SECONDS - 20);
@@ -117,10 +114,10 @@ describe.each(stores)('abuse limits on POST /authentication [%s]', (storeName) =
   });
 
   it('TRUST_PROXY=true: the address is the last X-Forwarded-For entry, so a client cannot choose its bucket by prepending one', async () => {
-    const address = freshAddress();
+    const address = randomAddress();
     await fail(LIMIT, () => secret('wrong', address));
-    expectTooMany(await secret(tenant.appSecret, `${freshAddress()}, ${address}`));
-    expect((await secret(tenant.appSecret, `${address}, ${freshAddress()}`)).status).toBe(200);
+    expectTooMany(await secret(tenant.appSecret, `${randomAddress()}, ${address}`));
+    expect((await secret(tenant.appSecret, `${address}, ${randomAddress()}`)).status).toBe(200);
   });
 });
 
@@ -134,9 +131,9 @@ describe.each(stores)('abuse limits with TRUST_PROXY=false [%s]', (storeName) =>
   afterAll(async () => t?.close());
 
   it('X-Forwarded-For is ignored: failures count for the connection\'s own address whatever the header says', async () => {
-    const remoteAddress = freshAddress();
+    const remoteAddress = randomAddress();
     const attempt = (appSecret: string) => t.app.inject({
-      method: 'POST', url: '/authentication', remoteAddress, headers: { 'x-forwarded-for': freshAddress() },
+      method: 'POST', url: '/authentication', remoteAddress, headers: { 'x-forwarded-for': randomAddress() },
       payload: { strategy: 'app-secret', appId: tenant.appId, appSecret },
     });
     for (let i = 0; i < LIMIT; i++) expect((await attempt('wrong')).statusCode).toBe(401);

@@ -7,7 +7,7 @@ import {
   applyMutation, authChoice, contentType, mutation, queryString, segment, type AuthChoice, type Mutation,
 } from '../helpers/hostile-arbitraries.js';
 import { SentLog, expectNoPollution, expectSafeAnswer, prototypeSnapshot, sendRaw, type RawRequest } from '../helpers/hostile.js';
-import { createApp, randomKey, seedTenant, selfSignedToken, type Tenant } from '../helpers/seed.js';
+import { createApp, randomAddress, randomKey, seedTenant, selfSignedToken, type Tenant } from '../helpers/seed.js';
 import { TEST_ADMIN } from '../helpers/stores.js';
 
 const SEED = FUZZ_SEED;
@@ -121,8 +121,7 @@ describeEachStore('hostile input on every route', (ctx) => {
     const tenant = await seedTenant(ctx().app, { customFieldsEnabled: true });
     const spare = await createApp(ctx().app, tenant.operator);
     expect((await call(ctx().app, 'PUT', `/admin/v1/apps/${spare.appId}/businesses/${tenant.urlKey}`, { token: tenant.operator })).status).toBe(200);
-    const octet = () => Math.floor(Math.random() * 250) + 1;
-    world = { tenant, selfSigned: await selfSignedToken(tenant), spareAppId: spare.appId, address: `10.${octet()}.${octet()}.${octet()}` };
+    world = { tenant, selfSigned: await selfSignedToken(tenant), spareAppId: spare.appId, address: randomAddress() };
   });
 
   it('the catalogue names every route the app serves', () => {

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, spawnServer, type ServerProcess } from '../helpers/process.js';
+import { randomAddress } from '../helpers/seed.js';
 import { POSTGRES_URL, TEST_ADMIN, availableStores } from '../helpers/stores.js';
 
 const stores = await availableStores();
 const LIMIT = 3;
-
-/** A source address no other test uses (the count lives in the shared database). */
-const freshAddress = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250) + 1).join('.')}`;
 
 async function signIn(server: ServerProcess, body: Record<string, string>, address: string) {
   const response = await fetch(`${server.url}/authentication`, {
@@ -26,7 +24,7 @@ describe.runIf(stores.includes('postgres'))('abuse limits hold across processes 
       AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_WINDOW_SECONDS: '300', TRUST_PROXY: 'true',
     };
     [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
-    const operator = (await signIn(a, { strategy: 'local', ...TEST_ADMIN }, freshAddress())).body.accessToken;
+    const operator = (await signIn(a, { strategy: 'local', ...TEST_ADMIN }, randomAddress())).body.accessToken;
     app = (await http(b.url, 'POST', '/admin/v1/apps', { token: operator, body: { name: 'limits across processes' } })).body.data;
   }, 60_000);
   afterAll(async () => {
@@ -36,7 +34,7 @@ describe.runIf(stores.includes('postgres'))('abuse limits hold across processes 
   const secret = (server: ServerProcess, appSecret: string, address: string) => signIn(server, { strategy: 'app-secret', appId: app.appId, appSecret }, address);
 
   it('failures counted by one process lock the caller out of the other', async () => {
-    const address = freshAddress();
+    const address = randomAddress();
     for (const server of [a, b, a]) expect((await secret(server, 'wrong', address)).status).toBe(401);
     for (const server of [b, a]) {
       const locked = await secret(server, app.appSecret, address);
@@ -48,16 +46,16 @@ describe.runIf(stores.includes('postgres'))('abuse limits hold across processes 
   });
 
   it('the same app from another address is served by both processes meanwhile', async () => {
-    const attacker = freshAddress();
+    const attacker = randomAddress();
     for (let i = 0; i <= LIMIT; i++) await secret(i % 2 ? a : b, 'wrong', attacker);
     expect((await secret(a, 'wrong', attacker)).status).toBe(429);
-    const real = freshAddress();
+    const real = randomAddress();
     expect((await secret(a, app.appSecret, real)).status).toBe(200);
     expect((await secret(b, app.appSecret, real)).status).toBe(200);
   });
 
   it(`concurrent guesses spread over both processes: exactly ${LIMIT} are checked, the rest get 429`, async () => {
-    const address = freshAddress();
+    const address = randomAddress();
     const guesses = Array.from({ length: LIMIT * 4 }, (_, i) => signIn(i % 2 ? a : b, { strategy: 'local', email: TEST_ADMIN.email, password: 'wrong-password' }, address));
     const statuses = (await Promise.all(guesses)).map((r) => r.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(LIMIT);
