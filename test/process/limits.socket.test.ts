@@ -76,6 +76,13 @@ describe(`limits: REQUEST_TIMEOUT_MS=${TIMEOUT_MS} and BODY_LIMIT_BYTES=${BODY_L
     expect(answer.status).toBe(401); // no token: the request was read and judged, not cut off
   });
 
+  it('a request answered before its body was read, through inject() (no real socket), leaves no timer that fails later', async () => {
+    const early = await t.app.inject({ method: 'POST', url: '/api/v1/businesses/any/clients', headers: { 'content-type': 'application/json' }, payload: '{"clientId":"x"}' });
+    expect(early.statusCode).toBe(401);
+    await new Promise((r) => setTimeout(r, TIMEOUT_MS + 300)); // an error thrown by the timer would fail this run
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+  });
+
   it('a body of exactly BODY_LIMIT_BYTES is read; one byte more is 413 PAYLOAD_TOO_LARGE in the envelope', async () => {
     const atLimit = await call(t.app, 'POST', '/authentication', { rawBody: bodyOf(BODY_LIMIT), headers: { 'content-type': 'application/json' } });
     expect(atLimit.status).toBe(400); // judged on its content: appSecret is too long
