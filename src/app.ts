@@ -9,7 +9,7 @@ import { TokenService } from './auth/token.service.js';
 import type { Deps } from './deps.js';
 import { clientsFeature } from './clients/clients.routes.js';
 import { dashboardFeature } from './operator/dashboard/dashboard.routes.js';
-import { installErrorHandling } from './errors/error-handler.js';
+import { clientErrorHandler, installErrorHandling, sendError } from './errors/error-handler.js';
 import type { Feature } from './feature.js';
 import { installHttpBasics } from './http/http-basics.js';
 import { healthFeature } from './ops/health.routes.js';
@@ -39,7 +39,7 @@ export async function createServices(deps: Deps): Promise<Services> {
   const now = () => clock.now();
   const registry = new AppRegistry(store, config.cacheTtlMs);
   const tokens = new TokenService(config, registry, await store.accounts.signingKeys(), now);
-  const limiter = new AuthFailureLimiter(store, config, now);
+  const limiter = new AuthFailureLimiter(store, config, now, deps.logger || undefined);
   return {
     registry, tokens,
     auth: new AuthService(store, tokens, limiter),
@@ -70,7 +70,14 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
-    trustProxy: config.trustProxy,
+    // Node checks the request timer on this interval (30 s by default), which would let a stalled
+    // request hold its connection up to 30 s past REQUEST_TIMEOUT_MS.
+    http: { connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs) },
+    clientErrorHandler,
+    frameworkErrors: (error, _request, reply) => sendError(reply, error),
+    // One hop: the address the proxy in front of us saw (the last X-Forwarded-For entry), never one a
+    // client wrote into the header itself.
+    trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     // A clientId may be long once percent-encoded (128 code points, up to 12 bytes each).
     routerOptions: { maxParamLength: 2048 },
     genReqId: (request) => {

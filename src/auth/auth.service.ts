@@ -49,34 +49,36 @@ export class AuthService {
 
   async login(email: string, password: string, address: string) {
     const account = email.trim().toLowerCase();
-    await this.limiter.assertAllowed(account, address);
     const operator = await this.store.accounts.findOperatorByEmail(account);
-    const ok = await verifySecret(password, operator?.passwordHash ?? DUMMY_HASH);
-    if (!operator || !ok) {
-      await this.limiter.recordFailure(account, address);
-      throw new NotAuthenticatedError('Invalid login');
-    }
-    const session = await this.tokens.issueOperatorSession(operator.publicId, operator.email);
+    await this.checkCredential(account, address, async () => (await verifySecret(password, operator?.passwordHash ?? DUMMY_HASH)) && operator !== undefined, 'Invalid login');
+    const session = await this.tokens.issueOperatorSession(operator!.publicId, operator!.email);
     return {
       accessToken: session.token,
       expiresAt: new Date(session.expiresAt).toISOString(),
       authentication: { strategy: 'local', payload: session.payload },
-      user: { email: operator.email },
+      user: { email: operator!.email },
     };
   }
 
   async tokenFromSecret(appId: string, appSecret: string, address: string) {
-    await this.limiter.assertAllowed(appId, address);
     const app = await this.store.accounts.findApp(appId);
     const cacheKey = app && `${app.appId}:${app.secretVersion}:${fingerprint(appSecret)}`;
-    const ok = cacheKey && this.checkedSecrets.has(cacheKey) ? true : await verifySecret(appSecret, app?.secretHash ?? DUMMY_HASH);
-    if (!app || !ok) {
-      await this.limiter.recordFailure(appId, address);
-      throw new NotAuthenticatedError('Invalid app credentials');
+    if (cacheKey && this.checkedSecrets.has(cacheKey)) {
+      // Already known to be right, so no guess: no scrypt and no counting, but a locked caller stays locked.
+      await this.limiter.assertAllowed(appId, address);
+    } else {
+      await this.checkCredential(appId, address, async () => (await verifySecret(appSecret, app?.secretHash ?? DUMMY_HASH)) && app !== undefined, 'Invalid app credentials');
+      this.checkedSecrets.set(cacheKey!, true);
     }
-    this.checkedSecrets.set(cacheKey!, true);
-    const issued = await this.tokens.issueAppToken(app);
-    return this.tokenBody(issued.token, app.name, app.appId, issued.expiresAt, 'app-secret', issued.payload);
+    const issued = await this.tokens.issueAppToken(app!);
+    return this.tokenBody(issued.token, app!.name, app!.appId, issued.expiresAt, 'app-secret', issued.payload);
+  }
+
+  /** One credential check under the failure limiter: counted first, given back when it succeeds. */
+  private async checkCredential(account: string, address: string, check: () => Promise<boolean>, failure: string): Promise<void> {
+    const release = await this.limiter.reserve(account, address);
+    if (!(await check())) throw new NotAuthenticatedError(failure);
+    await release();
   }
 
   async validate(kind: AppTokenKind, token: string | undefined) {

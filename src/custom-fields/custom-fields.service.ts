@@ -2,6 +2,7 @@ import { opaqueId } from '../auth/secrets.js';
 import { AppError } from '../errors/app-error.js';
 import type { FieldError } from '../errors/codes.js';
 import type { Store } from '../storage/store.js';
+import { isStorableString } from '../validation/strings.js';
 
 import type { CustomFieldDefinition, CustomFieldType } from '../clients/client.types.js';
 
@@ -46,6 +47,7 @@ export function readCustomFieldSet(body: unknown, existing: CustomFieldDefinitio
     const name = typeof e.name === 'string' ? e.name.trim() : '';
     if (typeof e.name !== 'string' && e.name !== undefined && e.name !== null) bad(`${at}.name`, `${at}.name must be a string`, 'INVALID_FIELD');
     else if (name.length === 0 || [...name].length > 200) bad(`${at}.name`, `${at}.name must be 1 to 200 characters`);
+    else if (!isStorableString(name)) bad(`${at}.name`, `${at}.name must not contain NUL characters or unpaired surrogates`);
     else if (seenNames.has(name.toLowerCase())) bad(`${at}.name`, `${at}.name is used by another custom field (names compare case-insensitively)`);
     seenNames.add(name.toLowerCase());
     const type = e.type as CustomFieldType;
@@ -68,6 +70,7 @@ function readOptions(value: unknown, type: CustomFieldType, at: string, bad: (f:
     return null;
   }
   if (value.some((o) => typeof o !== 'string' || o.length === 0 || [...o].length > 500)) bad(at, `${at} must hold strings of 1 to 500 characters`);
+  else if (!value.every(isStorableString)) bad(at, `${at} must not contain NUL characters or unpaired surrogates`);
   else if (new Set(value).size !== value.length) bad(at, `${at} must not repeat an option`);
   return value as string[];
 }

@@ -7,10 +7,12 @@ const NAMES: Record<number, [string, string]> = {
   403: ['Forbidden', 'forbidden'],
   404: ['NotFound', 'not-found'],
   405: ['MethodNotAllowed', 'method-not-allowed'],
+  408: ['Timeout', 'timeout'],
   409: ['Conflict', 'conflict'],
   413: ['PayloadTooLarge', 'payload-too-large'],
   415: ['UnsupportedMediaType', 'unsupported-media-type'],
   429: ['TooManyRequests', 'too-many-requests'],
+  431: ['RequestHeaderFieldsTooLarge', 'request-header-fields-too-large'],
   500: ['GeneralError', 'general-error'],
 };
 

@@ -1,5 +1,8 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, BareMethodNotAllowedError, NotAuthenticatedError } from './app-error.js';
+import type { ErrorCode } from './codes.js';
 import { bareEnvelope, errorEnvelope } from './envelope.js';
 
 /** Framework failures, by Fastify error code, turned into the project's codes and plain messages. */
@@ -10,6 +13,8 @@ const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'INVALID_FIELD', 'Request body must be a JSON object'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'INVALID_FIELD', 'Request body length does not match Content-Length'],
   FST_ERR_BAD_URL: [400, 'INVALID_FIELD', 'The request path is not a valid URL'],
+  // A path segment longer than any key the service hands out names nothing: like an unknown route.
+  FST_ERR_MAX_PARAM_LENGTH: [404, 'NOT_FOUND', 'No such route'],
   FST_ERR_ASYNC_CONSTRAINT: [400, 'INVALID_FIELD', 'The request could not be routed'],
 };
 
@@ -36,4 +41,31 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((_request: FastifyRequest, reply: FastifyReply) =>
     reply.code(404).send(errorEnvelope(404, 'NOT_FOUND', "No such route")),
   );
+}
+
+/** Failures of the HTTP parser or of the request timer, by Node's error code; anything else is a malformed request. */
+const CONNECTION_ERRORS: Record<string, [number, ErrorCode, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'REQUEST_TIMEOUT', 'The request was not received in time'],
+  HPE_HEADER_OVERFLOW: [431, 'HEADERS_TOO_LARGE', 'Request headers are too large'],
+};
+
+/**
+ * Node answers these before any route runs (a request that is not valid HTTP, headers over the size
+ * limit, headers not received within REQUEST_TIMEOUT_MS). Fastify's default writes a body of its own
+ * shape; this writes the section 7 envelope, then closes the connection as Node does.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] = CONNECTION_ERRORS[error.code ?? ''] ?? [400, 'INVALID_FIELD', 'The request is not valid HTTP'];
+  writeConnectionError(socket, status, code, message);
+}
+
+/** Writes an error answer straight onto the connection (no route is answering), then closes it. */
+export function writeConnectionError(socket: Socket, status: number, code: ErrorCode, message: string): void {
+  if (socket.writable) {
+    const body = JSON.stringify(errorEnvelope(status, code, message));
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy();
 }

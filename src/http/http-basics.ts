@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import { installBodyTimeout } from './body-timeout.js';
 import { installCors } from './cors.js';
 import { parseJsonBody } from './json-body.js';
 
@@ -7,9 +8,10 @@ import { parseJsonBody } from './json-body.js';
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-/** Body parsing, request ids, security headers and CORS, for every route. */
+/** Body parsing and its timeout, request ids, security headers and CORS, for every route. */
 export function installHttpBasics(app: FastifyInstance, config: Config): void {
   installCors(app, config);
+  installBodyTimeout(app, config.requestTimeoutMs);
   // Our own JSON parser: an empty body is "no body", and prototype keys are refused (see parseJsonBody).
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {

@@ -1,5 +1,6 @@
 import { AppError } from '../errors/app-error.js';
 import type { FieldError } from '../errors/codes.js';
+import { isStorableString } from '../validation/strings.js';
 
 /** A rule for one body member: answers an error message for a bad value, or nothing. */
 export type MemberRule = { type: 'string' | 'boolean' | 'number' | 'array' | 'object'; required?: boolean; check?: (value: never) => string | undefined };
@@ -46,4 +47,6 @@ function jsonType(value: unknown): MemberRule['type'] | 'other' {
 }
 
 export const nonEmptyText = (max: number) => (value: string) =>
-  value.trim().length === 0 ? 'must not be empty' : [...value].length > max ? `must be at most ${max} characters` : undefined;
+  value.trim().length === 0 ? 'must not be empty'
+    : [...value].length > max ? `must be at most ${max} characters`
+      : !isStorableString(value) ? 'must not contain NUL characters or unpaired surrogates' : undefined;

@@ -1,14 +1,16 @@
 import { hashSecret, opaqueId, randomSecret } from '../auth/secrets.js';
 import { AppError } from '../errors/app-error.js';
 import type { Store } from '../storage/store.js';
+import { isStorableString } from '../validation/strings.js';
 import { readBody } from './body-shape.js';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// No NUL, no control character: an e-mail is a key looked up at sign-in (see storage/keys.ts).
+const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
 export const MIN_PASSWORD_LENGTH = 10;
 
 export function readNewOperator(body: unknown): { email: string; password: string } {
   return readBody(body, {
-    email: { type: 'string', required: true, check: (v: string) => (EMAIL.test(v) && v.length <= 320 ? undefined : 'email must be an e-mail address') },
+    email: { type: 'string', required: true, check: (v: string) => (EMAIL.test(v) && v.length <= 320 && isStorableString(v) ? undefined : 'email must be an e-mail address') },
     password: { type: 'string', required: true, check: (v: string) => (v.length >= MIN_PASSWORD_LENGTH && v.length <= 1024 ? undefined : `password must be ${MIN_PASSWORD_LENGTH} to 1024 characters`) },
   });
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { AppRecord, BusinessRecord, OperatorRecord } from './records.js';
 import { isUniqueViolation } from './errors.js';
+import { canName } from './keys.js';
 
 type Created<T> = { ok: true; record: T } | { ok: false; reason: 'taken' };
 
@@ -25,11 +26,13 @@ export class AccountsStore {
   }
 
   async findOperatorByEmail(email: string): Promise<OperatorRecord | undefined> {
+    if (!canName(email)) return undefined;
     const row = await this.db.selectFrom('operators').select(['public_id', 'email', 'password_hash']).where('email', '=', email).executeTakeFirst();
     return row && { publicId: row.public_id, email: row.email, passwordHash: row.password_hash };
   }
 
   async findOperatorByPublicId(publicId: string): Promise<OperatorRecord | undefined> {
+    if (!canName(publicId)) return undefined;
     const row = await this.db.selectFrom('operators').select(['public_id', 'email', 'password_hash']).where('public_id', '=', publicId).executeTakeFirst();
     return row && { publicId: row.public_id, email: row.email, passwordHash: row.password_hash };
   }
@@ -62,6 +65,7 @@ export class AccountsStore {
   }
 
   async findBusiness(urlKey: string): Promise<BusinessRecord | undefined> {
+    if (!canName(urlKey)) return undefined;
     const row = await this.businessQuery().where('url_key', '=', urlKey).executeTakeFirst();
     return row && toBusiness(row);
   }
@@ -88,6 +92,7 @@ export class AccountsStore {
   }
 
   async findApp(appId: string): Promise<AppRecord | undefined> {
+    if (!canName(appId)) return undefined;
     const rows = await this.appQuery().where('apps.app_id', '=', appId).execute();
     return toApps(rows)[0];
   }
@@ -105,6 +110,7 @@ export class AccountsStore {
 
   /** Replaces the secret hash and bumps its version, which invalidates every token issued with the old one. */
   async rotateSecret(appId: string, secretHash: string, now: number): Promise<boolean> {
+    if (!canName(appId)) return false;
     const result = await this.db.updateTable('apps')
       .set((eb) => ({ secret_hash: secretHash, secret_version: eb('secret_version', '+', 1), updated_at: now }))
       .where('app_id', '=', appId).executeTakeFirst();
@@ -112,6 +118,7 @@ export class AccountsStore {
   }
 
   async rotateKey(appId: string, publicKeyPem: string, now: number): Promise<boolean> {
+    if (!canName(appId)) return false;
     const result = await this.db.updateTable('apps')
       .set((eb) => ({ public_key_pem: publicKeyPem, key_version: eb('key_version', '+', 1), updated_at: now }))
       .where('app_id', '=', appId).executeTakeFirst();

@@ -6,12 +6,14 @@ import { GroupCommit, directWrites } from './group-commit.js';
 import { CHANGE_CHANNEL, ChangeFeed } from './change-feed.js';
 import { openPostgres, openSqlite, type OpenDatabase, type StoreKind } from './db.js';
 import { migrateToLatest } from './migrate.js';
+import { RateLimitStore } from './rate-limits.store.js';
 
 /** The store behind one small interface: accounts, business data, and the change feed that keeps caches honest. */
 export interface Store {
   readonly kind: StoreKind;
   readonly accounts: AccountsStore;
   readonly data: BusinessDataStore;
+  readonly rateLimits: RateLimitStore;
   readonly changes: ChangeFeed;
   readonly sqlitePath: string | null;
   /** PostgreSQL only (undefined on the embedded store): for /metrics. */
@@ -31,6 +33,7 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'pgPo
     kind: opened.kind,
     accounts: new AccountsStore(db),
     data: new BusinessDataStore(db, opened.kind === 'sqlite' ? new GroupCommit(db) : directWrites(db)),
+    rateLimits: new RateLimitStore(db),
     changes,
     sqlitePath: opened.sqlitePath,
     ...(opened.poolStats && { poolStats: opened.poolStats }),

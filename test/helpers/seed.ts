@@ -62,3 +62,6 @@ export async function selfSignedToken(
   const key = await importPKCS8(tenant.privateKeyPem, 'ES256');
   return new SignJWT(payload).setProtectedHeader({ alg: options.alg ?? 'ES256', ...options.header }).sign(key);
 }
+
+/** A source address (10.x.y.z) no other test uses: sign-in limit buckets in the shared PostgreSQL database stay apart. */
+export const randomAddress = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250) + 1).join('.')}`;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,4 +51,29 @@ export function configFor(store: StoreName, overrides: Partial<Config> = {}): Co
     pgPoolSize: 5,
     ...overrides,
   });
+}
+
+export interface PrivateDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+async function asAdmin(statement: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * A fresh, empty database of its own on the test PostgreSQL server: for tests that start from nothing
+ * (migrations) or whose statements reach beyond their own rows (pruning by time). `drop` removes it.
+ */
+export async function privatePostgresDatabase(prefix: string): Promise<PrivateDatabase> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  await asAdmin(`create database ${name}`);
+  return { url: POSTGRES_URL.replace(/\/[^/]*$/, `/${name}`), drop: () => asAdmin(`drop database if exists ${name} with (force)`) };
 }

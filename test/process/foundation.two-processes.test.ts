@@ -1,30 +1,22 @@
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { http, spawnServer, type ServerProcess } from '../helpers/process.js';
-import { POSTGRES_URL, availableStores } from '../helpers/stores.js';
+import { availableStores, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
 
 const stores = await availableStores();
 
 describe.runIf(stores.includes('postgres'))('two processes start at once on a fresh PostgreSQL database', () => {
-  const database = `crmkit_fresh_${randomBytes(4).toString('hex')}`;
-  const url = POSTGRES_URL.replace(/\/[^/]*$/, `/${database}`);
+  let database: PrivateDatabase | undefined;
   let servers: ServerProcess[] = [];
 
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
-    const admin = new pg.Client({ connectionString: POSTGRES_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists ${database} with (force)`);
-    await admin.end();
+    await database?.drop();
   });
 
   it('migrations do not collide, and a token issued by one process is accepted by the other', async () => {
-    const admin = new pg.Client({ connectionString: POSTGRES_URL });
-    await admin.connect();
-    await admin.query(`create database ${database}`);
-    await admin.end();
-
+    database = await privatePostgresDatabase('crmkit_fresh');
+    const { url } = database;
     const env = { DATABASE_URL: url, ADMIN_EMAIL: 'first@crmkit.test', ADMIN_PASSWORD: 'first-operator-password' };
     servers = await Promise.all([spawnServer(env), spawnServer(env)]);
     const [a, b] = servers as [ServerProcess, ServerProcess];

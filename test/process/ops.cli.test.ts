@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { http } from '../helpers/process.js';
@@ -105,8 +106,11 @@ describe('ops: crmkit backup and restore of the embedded store', () => {
   const admin = { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password };
   const dataDir = tempDataDir();
   const backupFile = join(tempDataDir(), 'crmkit-backup.sqlite');
+  const WRITERS = 4;
   let server: Running;
-  let before: string[] = [];
+  /** Every create the server answered 201, with its answer; and those answered before the backup began. */
+  const acknowledged = new Map<string, unknown>();
+  let before = new Map<string, unknown>();
   let urlKey = '';
   let token = '';
 
@@ -118,33 +122,42 @@ describe('ops: crmkit backup and restore of the embedded store', () => {
     await server?.stop();
   });
 
-  it('a backup taken while the server writes is consistent and holds every write answered before it began', async () => {
-    const created: string[] = [];
+  it(`a backup taken while ${WRITERS} writers create clients is intact and holds every write answered before it began`, async () => {
     let writing = true;
-    const writer = (async () => {
-      while (writing) {
-        const clientId = randomKey('w');
-        const response = await http(server.url, 'POST', `/api/v1/businesses/${urlKey}/clients`, { token, body: { clientId, name: `Writer ${clientId}` } });
+    const writer = async (w: number) => {
+      for (let i = 0; writing; i++) {
+        const clientId = `w${w}-${i}-${randomKey()}`;
+        const body = { clientId, name: `Writer ${clientId}`, email: `${clientId}@example.com`, gstin: '27AAPFU0939F1ZV', bankAccounts: [{ bankAccountNumber: String(i) }] };
+        const response = await http(server.url, 'POST', `/api/v1/businesses/${urlKey}/clients`, { token, body });
         expect(response.status).toBe(201);
-        created.push(clientId);
+        acknowledged.set(clientId, response.body.data);
       }
-    })();
-    while (created.length < 20) await new Promise((r) => setTimeout(r, 20));
-    before = [...created];
+    };
+    const writers = Array.from({ length: WRITERS }, (_, w) => writer(w));
+    while (acknowledged.size < 40) await new Promise((r) => setTimeout(r, 20));
+    before = new Map(acknowledged);
     const result = await cli(['backup', backupFile], { DATA_DIR: dataDir });
+    const duringBackup = acknowledged.size - before.size;
     writing = false;
-    await writer;
+    await Promise.all(writers);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/backed up \d+ pages/);
-    expect(created.length).toBeGreaterThan(before.length); // the server kept writing during the backup
+    expect(duringBackup).toBeGreaterThan(0); // the server kept writing during the backup
     expect(existsSync(`${backupFile}-wal`)).toBe(false);
+    const copy = new SQLite(backupFile, { readonly: true, fileMustExist: true });
+    try {
+      expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(copy.pragma('journal_mode', { simple: true })).toBe('delete');
+    } finally {
+      copy.close();
+    }
   }, 60_000);
 
   it('restore refuses while a server has the store open', async () => {
     const result = await cli(['restore', backupFile], { DATA_DIR: dataDir });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('in use by another process');
-    expect((await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/clients/${before[0]}`, { token })).status).toBe(200);
+    expect((await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/clients/${[...before.keys()][0]}`, { token })).status).toBe(200);
   });
 
   it('restore refuses a file that is not a crmkit database', async () => {
@@ -153,24 +166,31 @@ describe('ops: crmkit backup and restore of the embedded store', () => {
     expect(result.stderr).toMatch(/not a readable SQLite database|cannot be opened/);
   });
 
-  it('restored into a stopped store, the backup serves every client written before it began', async () => {
+  it('restored into a stopped store, every client answered before the backup reads back exactly as answered; later ones are whole or absent', async () => {
     const restoredDir = tempDataDir();
     const restored = await cli(['restore', backupFile], { DATA_DIR: restoredDir });
     expect(restored.code).toBe(0);
     const copy = await startProcess('src/main.ts', [], { DATA_DIR: restoredDir });
     try {
-      for (const clientId of before) {
+      for (const [clientId, answer] of acknowledged) {
         const response = await http(copy.url, 'GET', `/api/v1/businesses/${urlKey}/clients/${clientId}`, { token });
-        expect(response.status, clientId).toBe(200);
-        expect(response.body.data.name).toBe(`Writer ${clientId}`);
+        if (before.has(clientId)) {
+          expect(response.status, clientId).toBe(200);
+          expect(response.body.data).toEqual(answer);
+        } else if (response.status === 200) {
+          expect(response.body.data).toEqual(answer); // written during the backup and caught by it: complete
+        } else {
+          expect(response.status, clientId).toBe(404);
+        }
       }
     } finally {
       expect(await copy.stop()).toBe(0);
     }
     const exported = await cli(['export', urlKey], { DATA_DIR: restoredDir });
     const ids = new Set(exported.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { clientId: string }).clientId));
-    for (const clientId of before) expect(ids.has(clientId)).toBe(true);
-  }, 60_000);
+    for (const clientId of before.keys()) expect(ids.has(clientId)).toBe(true);
+    for (const clientId of ids) expect(acknowledged.has(clientId), `${clientId} was never acknowledged`).toBe(true);
+  }, 90_000);
 
   it('restore over the stopped original keeps the replaced file beside it', async () => {
     expect(await server.stop()).toBe(0);

@@ -1,0 +1,71 @@
+/**
+ * Every route of the service, by the guard in front of it, with a body it would accept: the catalogue
+ * that the hostile-input and tenancy suites walk, so a route added without a line here is noticed
+ * (test/http/hostile.input.test.ts compares it with the app's own route table).
+ */
+export type Guard = 'app' | 'operator' | 'open' | 'refused';
+
+export interface Endpoint {
+  method: string;
+  /** A route pattern with `:urlKey`, `:clientId`, `:appId`, `:pipelineId`, `*`. */
+  path: string;
+  guard: Guard;
+  body?: unknown;
+}
+
+export const CLIENT_BODY = {
+  clientId: 'fuzz-client', name: 'Fuzz Client', email: 'fuzz@example.com', phone: '+91 98765-43210', gstin: '27AAPFU0939F1ZV',
+  country: 'IN', state: 'Maharashtra', isVendor: true,
+  bankAccounts: [{ bankAccountName: 'Main', bankAccountNumber: '1234567890', isPrimary: true }],
+  shippingDetails: [{ name: 'Warehouse', city: 'Pune', country: 'IN', customHeaders: [{ label: 'Dock', value: '4' }] }],
+  additionalIds: [{ label: 'UDY', value: 'UDYAM-MH-01-0000001', showInInvoice: true }],
+};
+
+const PIPELINES_BODY = {
+  pipelines: [{ name: 'Sales', isPrimary: true, stages: [{ name: 'New', state: 'NEW', reasons: ['cold'], closure: 10, decayThresholdHours: 72 }] }],
+  stageReasons: [{ key: 'cold', label: 'Went cold' }],
+};
+
+export const ENDPOINTS: Endpoint[] = [
+  { method: 'POST', path: '/authentication', guard: 'open', body: { strategy: 'app-secret', appId: 'app_x', appSecret: 'secret' } },
+  { method: 'GET', path: '/api/v1/businesses/:urlKey/pipelines', guard: 'app' },
+  ...['POST', 'PUT', 'PATCH', 'DELETE'].map((method) => ({ method, path: '/api/v1/businesses/:urlKey/pipelines', guard: 'refused' as const })),
+  ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((method) => ({ method, path: '/api/v1/businesses/:urlKey/pipelines/:pipelineId', guard: 'refused' as const })),
+  { method: 'POST', path: '/api/v1/businesses/:urlKey/clients', guard: 'app', body: CLIENT_BODY },
+  { method: 'GET', path: '/api/v1/businesses/:urlKey/clients', guard: 'refused' },
+  { method: 'GET', path: '/api/v1/businesses/:urlKey/clients/:clientId', guard: 'app' },
+  ...['PUT', 'PATCH', 'DELETE'].map((method) => ({ method, path: '/api/v1/businesses/:urlKey/clients/:clientId', guard: 'refused' as const })),
+
+  { method: 'POST', path: '/admin/v1/businesses', guard: 'operator', body: { name: 'Fuzz Business', country: 'IN', customFieldsEnabled: true } },
+  { method: 'GET', path: '/admin/v1/businesses', guard: 'operator' },
+  { method: 'GET', path: '/admin/v1/businesses/:urlKey', guard: 'operator' },
+  { method: 'PATCH', path: '/admin/v1/businesses/:urlKey', guard: 'operator', body: { name: 'Renamed', currency: 'INR', customFieldsEnabled: true } },
+  { method: 'POST', path: '/admin/v1/apps', guard: 'operator', body: { name: 'Fuzz App' } },
+  { method: 'GET', path: '/admin/v1/apps', guard: 'operator' },
+  { method: 'POST', path: '/admin/v1/apps/:appId/rotate-secret', guard: 'operator', body: {} },
+  { method: 'POST', path: '/admin/v1/apps/:appId/rotate-key', guard: 'operator', body: {} },
+  { method: 'PUT', path: '/admin/v1/apps/:appId/businesses/:urlKey', guard: 'operator' },
+  { method: 'DELETE', path: '/admin/v1/apps/:appId/businesses/:urlKey', guard: 'operator' },
+  { method: 'POST', path: '/admin/v1/operators', guard: 'operator', body: { email: 'fuzz-operator@example.com', password: 'fuzz-operator-password' } },
+  { method: 'GET', path: '/admin/v1/audit', guard: 'operator' },
+  { method: 'GET', path: '/admin/v1/businesses/:urlKey/pipelines', guard: 'operator' },
+  { method: 'PUT', path: '/admin/v1/businesses/:urlKey/pipelines', guard: 'operator', body: PIPELINES_BODY },
+  { method: 'GET', path: '/admin/v1/businesses/:urlKey/custom-fields', guard: 'operator' },
+  { method: 'PUT', path: '/admin/v1/businesses/:urlKey/custom-fields', guard: 'operator', body: { fields: [{ name: 'Tier', type: 'SELECT', options: ['Gold', 'Silver'] }, { name: 'Since', type: 'DATE' }] } },
+  { method: 'POST', path: '/admin/v1/businesses/:urlKey/clients', guard: 'operator', body: { name: 'Walk-in', source: 'DASHBOARD', email: 'walkin@example.com' } },
+  { method: 'GET', path: '/admin/v1/businesses/:urlKey/clients/:clientId', guard: 'operator' },
+  { method: 'POST', path: '/admin/v1/businesses/:urlKey/clients/:clientId/archive', guard: 'operator' },
+  { method: 'DELETE', path: '/admin/v1/businesses/:urlKey/clients/:clientId', guard: 'operator' },
+  { method: 'POST', path: '/admin/v1/businesses/:urlKey/clients/:clientId/documents', guard: 'operator', body: { type: 'invoice', amount: 1250.5 } },
+
+  { method: 'GET', path: '/', guard: 'open' },
+  { method: 'GET', path: '/assets/*', guard: 'open' },
+  { method: 'GET', path: '/healthz', guard: 'open' },
+  { method: 'GET', path: '/readyz', guard: 'open' },
+  { method: 'GET', path: '/metrics', guard: 'open' },
+];
+
+/** A pattern with its parameters filled in (values already percent-encoded where they need to be). */
+export function fillPath(pattern: string, values: Record<string, string>): string {
+  return pattern.replace(/:(\w+)|\*/g, (_whole, name: string | undefined) => values[name ?? '*'] ?? '');
+}

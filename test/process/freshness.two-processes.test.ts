@@ -1,0 +1,93 @@
+import { SignJWT, importPKCS8 } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http, spawnServer, type ServerProcess } from '../helpers/process.js';
+import { randomKey } from '../helpers/seed.js';
+import { POSTGRES_URL, TEST_ADMIN, availableStores } from '../helpers/stores.js';
+
+const stores = await availableStores();
+const LIMIT_MS = 1000;
+
+/**
+ * decisions.md "Freshness and caches", for what the guard and the client rules cache: app attachment,
+ * detachment, secret and key rotation, custom field definitions and the business record. A change
+ * through A is seen by A at once and by B within 1 s. The servers run with a 60 s cache TTL, so only
+ * the push (PostgreSQL NOTIFY) can make B see it in time.
+ */
+describe.runIf(stores.includes('postgres'))('freshness: app and business changes through one process, seen by another', () => {
+  let a: ServerProcess;
+  let b: ServerProcess;
+  let operator = '';
+  let urlKey = '';
+  let app: { appId: string; appSecret: string; privateKeyPem: string; audience: string };
+  let token = '';
+
+  const selfSigned = async (privateKeyPem: string) => {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ appId: app.appId, iss: app.appId, aud: app.audience, sub: 'AppAuth', iat: now, exp: now + 600 })
+      .setProtectedHeader({ alg: 'ES256' }).sign(await importPKCS8(privateKeyPem, 'ES256'));
+  };
+  const statusOf = async (server: ServerProcess, bearer: string) => (await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/pipelines`, { token: bearer })).status;
+  const admin = (method: string, path: string, body?: unknown) => http(a.url, method, `/admin/v1${path}`, { token: operator, ...(body !== undefined && { body }) });
+
+  /** After a change through A: A sees it at once, B within LIMIT_MS (polled); answers B's delay. */
+  async function seenBy(probe: (server: ServerProcess) => Promise<boolean>): Promise<number> {
+    const started = performance.now();
+    expect(await probe(a), 'the process that made the change sees it at once').toBe(true);
+    while (performance.now() - started < LIMIT_MS) {
+      if (await probe(b)) return performance.now() - started;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`the other process did not see the change within ${LIMIT_MS} ms`);
+  }
+
+  beforeAll(async () => {
+    const env = { DATABASE_URL: POSTGRES_URL, ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, AUTH_FAILURE_LIMIT: '1000', CACHE_TTL_MS: '60000' };
+    [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
+    operator = (await http(a.url, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body.accessToken;
+    urlKey = randomKey('fresh');
+    expect((await admin('POST', '/businesses', { name: urlKey, country: 'IN', urlKey })).status).toBe(201);
+    app = (await admin('POST', '/apps', { name: 'freshness' })).body.data;
+    expect((await admin('PUT', `/apps/${app.appId}/businesses/${urlKey}`)).status).toBe(200);
+    token = (await http(b.url, 'POST', '/authentication', { body: { strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret } })).body.accessToken;
+  }, 90_000);
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+  });
+
+  it('detaching and attaching again: B answers 403, then 200, each within 1 s', async () => {
+    expect([await statusOf(a, token), await statusOf(b, token)]).toEqual([200, 200]); // both caches warm
+    expect((await admin('DELETE', `/apps/${app.appId}/businesses/${urlKey}`)).status).toBe(200);
+    await seenBy(async (s) => (await statusOf(s, token)) === 403);
+    expect((await admin('PUT', `/apps/${app.appId}/businesses/${urlKey}`)).status).toBe(200);
+    await seenBy(async (s) => (await statusOf(s, token)) === 200);
+  });
+
+  it('rotating the secret: B refuses the old issued token within 1 s', async () => {
+    expect(await statusOf(b, token)).toBe(200);
+    const rotated = await admin('POST', `/apps/${app.appId}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    await seenBy(async (s) => (await statusOf(s, token)) === 401);
+    token = (await http(b.url, 'POST', '/authentication', { body: { strategy: 'app-secret', appId: app.appId, appSecret: rotated.body.data.appSecret } })).body.accessToken;
+    expect(await statusOf(a, token)).toBe(200);
+  });
+
+  it('rotating the key: B refuses the old key\'s token and accepts the new key\'s, within 1 s', async () => {
+    const old = await selfSigned(app.privateKeyPem);
+    expect(await statusOf(b, old)).toBe(200);
+    const rotated = await admin('POST', `/apps/${app.appId}/rotate-key`);
+    expect(rotated.status).toBe(200);
+    const fresh = await selfSigned(rotated.body.data.privateKeyPem);
+    await seenBy(async (s) => (await statusOf(s, old)) === 401 && (await statusOf(s, fresh)) === 200);
+  });
+
+  it('enabling custom fields and defining one: B accepts a client carrying it within 1 s', async () => {
+    const create = (server: ServerProcess) => http(server.url, 'POST', `/api/v1/businesses/${urlKey}/clients`, {
+      token, body: { clientId: randomKey('cf'), name: 'Custom', customFields: { Tier: 'Gold' } },
+    });
+    expect((await create(b)).body.data.error.code).toBe('CUSTOM_FIELDS_NOT_ENABLED');
+    expect((await admin('PATCH', `/businesses/${urlKey}`, { customFieldsEnabled: true })).status).toBe(200);
+    await seenBy(async (s) => (await create(s)).body.data.error?.code === 'INVALID_CUSTOM_FIELD');
+    expect((await admin('PUT', `/businesses/${urlKey}/custom-fields`, { fields: [{ name: 'Tier', type: 'SELECT', options: ['Gold'] }] })).status).toBe(200);
+    await seenBy(async (s) => (await create(s)).status === 201);
+  });
+});
