@@ -13,8 +13,8 @@ import { ClientsService } from './clients.service.js';
 type ClientParams = { urlKey: string; clientId: string };
 type BusinessParams = { urlKey: string };
 
-const CLIENTS = '/api/v1/businesses/:urlKey/clients';
-const ADMIN_CLIENTS = '/admin/v1/businesses/:urlKey/clients';
+export const CLIENTS = '/api/v1/businesses/:urlKey/clients';
+export const ADMIN_CLIENTS = '/admin/v1/businesses/:urlKey/clients';
 
 function rejectQuery(request: FastifyRequest): void {
   const keys = Object.keys(request.query as object);

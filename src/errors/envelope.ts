@@ -23,7 +23,8 @@ export interface ErrorEnvelope {
   errors: Record<string, never>;
 }
 
-function names(status: number): [string, string] {
+/** The Feathers-style name and class name of a status. */
+export function errorNames(status: number): [string, string] {
   return NAMES[status] ?? (status >= 500 ? NAMES[500]! : NAMES[400]!);
 }
 
@@ -34,7 +35,7 @@ export function errorEnvelope(
   fieldErrors?: FieldError[],
   extraData?: Record<string, unknown>,
 ): ErrorEnvelope {
-  const [name, className] = names(status);
+  const [name, className] = errorNames(status);
   const error: Record<string, unknown> = { message, code, status };
   if (fieldErrors && fieldErrors.length > 0) error.errors = fieldErrors;
   return { name, message, code: status, className, data: { success: false, error, ...extraData }, errors: {} };
@@ -42,6 +43,6 @@ export function errorEnvelope(
 
 /** The shapes without `error.code`: 401 NotAuthenticated, and 405 on client routes. */
 export function bareEnvelope(status: number, message: string): ErrorEnvelope {
-  const [name, className] = names(status);
+  const [name, className] = errorNames(status);
   return { name, message, code: status, className, data: { message }, errors: {} };
 }

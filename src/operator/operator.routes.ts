@@ -88,11 +88,15 @@ export async function registerOperatorRoutes(app: FastifyInstance, s: OperatorSe
   });
 }
 
+/** The audit log's query parameters: whole numbers from 1 to `max`. */
+export const PAGING = { page: { fallback: 1, max: 1_000_000 }, pageSize: { fallback: 50, max: 200 } } as const;
+
 function readPaging(query: Record<string, string>): { page: number; pageSize: number } {
   for (const key of Object.keys(query)) {
-    if (key !== 'page' && key !== 'pageSize') throw new AppError('INVALID_QUERY_FIELD', `${key} is not an accepted query parameter`);
+    if (!Object.hasOwn(PAGING, key)) throw new AppError('INVALID_QUERY_FIELD', `${key} is not an accepted query parameter`);
   }
-  const number = (key: string, fallback: number, max: number) => {
+  const number = (key: keyof typeof PAGING) => {
+    const { fallback, max } = PAGING[key];
     const raw = query[key];
     if (raw === undefined) return fallback;
     if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
@@ -100,5 +104,5 @@ function readPaging(query: Record<string, string>): { page: number; pageSize: nu
     }
     return Number(raw);
   };
-  return { page: number('page', 1, 1_000_000), pageSize: number('pageSize', 50, 200) };
+  return { page: number('page'), pageSize: number('pageSize') };
 }
