@@ -11,7 +11,7 @@ export const opsApi: ApiSection = {
         schema: {
           type: 'object', additionalProperties: false, required: ['status', 'version', 'schema', 'store'],
           properties: {
-            status: { const: 'ok' }, version: { type: 'string' }, schema: { type: 'integer', description: 'The store\'s schema version.' },
+            status: { const: 'ok' }, version: { type: 'string' }, schema: { type: 'string', description: 'The last migration applied, like 001-initial.' },
             store: { enum: ['sqlite', 'postgres'] },
           },
         },

@@ -74,3 +74,47 @@ export function pathMatcher(template: string): RegExp {
   const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
   return new RegExp(`^${escaped.replace('{file}', '.*').replace(/\{[^}]+\}/g, '[^/]+')}$`);
 }
+
+export interface Answer {
+  status: number;
+  headers: Record<string, unknown>;
+  body: unknown;
+}
+
+/**
+ * Checks answers against the document: a documented route and method must answer a documented status,
+ * and a JSON answer must fit that status's schema. Answers of undocumented paths (unknown routes) and
+ * of HEAD or OPTIONS are left alone.
+ */
+export class Conformance {
+  private readonly checker: SchemaChecker;
+  private readonly templates: { template: string; matcher: RegExp; params: number }[];
+
+  constructor(private readonly doc: OpenApiDocument) {
+    this.checker = new SchemaChecker(doc);
+    this.templates = Object.keys(doc.paths)
+      .map((template) => ({ template, matcher: pathMatcher(template), params: (template.match(/\{/g) ?? []).length }))
+      .sort((a, b) => a.params - b.params);
+  }
+
+  /** The document's template for a concrete path, the most specific first. */
+  templateOf(path: string): string | undefined {
+    return this.templates.find((t) => t.matcher.test(path))?.template;
+  }
+
+  /** A problem in words, or null when the answer is what the document says. */
+  problem(method: string, url: string, answer: Answer): string | null {
+    const path = url.split('?')[0]!;
+    const template = this.templateOf(path);
+    const op = template ? this.doc.paths[template]![method.toLowerCase()] : undefined;
+    if (!template || !op) return null;
+    const where = `${method.toUpperCase()} ${template} answered ${answer.status}`;
+    const response = op.responses[String(answer.status)];
+    if (!response) return `${where}, which the document does not list (it lists ${Object.keys(op.responses).join(', ')})`;
+    const type = String(answer.headers['content-type'] ?? '');
+    const media = response.content?.['application/json'];
+    if (!type.startsWith('application/json') || !media?.schema) return null;
+    const errors = this.checker.check(media.schema, answer.body);
+    return errors ? `${where} with a body that does not fit the documented schema:\n${errors}\n${JSON.stringify(answer.body).slice(0, 2000)}` : null;
+  }
+}
