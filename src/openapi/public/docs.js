@@ -78,7 +78,17 @@ function responsesView(doc, op) {
   }));
 }
 
-function operationView(doc, { path, method, op }) {
+/** Operations the interface refuses (405 only) take one line each, opened on demand. */
+function refusedView({ path, method, op }) {
+  return h('details', { class: 'op refused', id: op.operationId },
+    h('summary', {}, h('span', { class: `method method-${method}` }, method.toUpperCase()), ' ', h('code', { class: 'path' }, path), ' ', h('span', { class: 'muted' }, op.summary)),
+    op.description ? paragraphs(op.description) : null,
+    Object.entries(op.responses).map(([status, response]) => h('p', {}, h('span', { class: 'status' }, status), ' ', richText(response.description))));
+}
+
+function operationView(doc, entry) {
+  const { path, method, op } = entry;
+  if (Object.keys(op.responses).every((status) => status === '405')) return refusedView(entry);
   return h('section', { class: 'op', id: op.operationId },
     h('h3', {}, h('span', { class: `method method-${method}` }, method.toUpperCase()), ' ', h('code', { class: 'path' }, path)),
     h('p', { class: 'summary' }, op.summary),
@@ -92,7 +102,7 @@ function navView(doc, byTag) {
   return doc.tags.map((tag) => h('div', { class: 'nav-group' },
     h('a', { href: `#tag-${slug(tag.name)}`, class: 'nav-tag' }, tag.name),
     h('ul', {}, (byTag.get(tag.name) ?? []).map(({ path, method, op }) =>
-      h('li', {}, h('a', { href: `#${op.operationId}` }, h('span', { class: `method method-${method}` }, method.toUpperCase()), ' ', path))))));
+      h('li', {}, h('a', { href: `#${op.operationId}`, title: `${method.toUpperCase()} ${path}` }, h('span', { class: `method method-${method}` }, method.toUpperCase()), ' ', path))))));
 }
 
 const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-');
