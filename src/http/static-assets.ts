@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors/app-error.js';
 
 /** Static files shipped with the service (the dashboard, the API reference page), read once at start. */
 
@@ -51,7 +52,7 @@ export function assetOf(body: Buffer, contentType: string): Asset {
 }
 
 /** Every servable file, keyed by its path below `dir` with "/" separators; nothing else is reachable. */
-export function loadAssets(dir: string): Map<string, Asset> {
+function loadAssets(dir: string): Map<string, Asset> {
   const assets = new Map<string, Asset>();
   for (const file of listFiles(dir)) {
     const contentType = CONTENT_TYPES[extname(file).toLowerCase()];
@@ -65,4 +66,18 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
   reply.header('cache-control', 'no-cache').header('etag', asset.etag);
   if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
   return reply.type(asset.contentType).send(asset.body);
+}
+
+/** A page: its index.html at `pagePath`, its other files below `filesPrefix`, and nothing else (404). */
+export function servePage(app: FastifyInstance, dir: string, pagePath: string, filesPrefix: string): void {
+  const assets = loadAssets(dir);
+  const index = assets.get('index.html');
+  if (!index) throw new Error(`${dir}: index.html is missing`);
+  app.get(pagePath, async (request, reply) => sendAsset(request, reply, index));
+  app.get(`${filesPrefix}*`, async (request, reply) => {
+    const name = (request.params as { '*': string })['*'];
+    const asset = name === 'index.html' ? undefined : assets.get(name);
+    if (!asset) throw new AppError('NOT_FOUND', 'No such asset');
+    return sendAsset(request, reply, asset);
+  });
 }

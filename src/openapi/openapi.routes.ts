@@ -3,9 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { authApi } from '../auth/auth.openapi.js';
 import { clientsApi, clientsOperatorApi } from '../clients/clients.openapi.js';
 import type { Deps } from '../deps.js';
-import { AppError } from '../errors/app-error.js';
 import type { Feature } from '../feature.js';
-import { assetOf, loadAssets, packageRoot, sendAsset } from '../http/static-assets.js';
+import { assetOf, packageRoot, sendAsset, servePage } from '../http/static-assets.js';
 import { dashboardApi } from '../operator/dashboard/dashboard.openapi.js';
 import { operatorApi } from '../operator/operator.openapi.js';
 import { VERSION } from '../ops/health.routes.js';
@@ -30,18 +29,8 @@ export function openApiFeature(deps: Deps): Feature {
   return {
     async open(app: FastifyInstance) {
       const document = assetOf(Buffer.from(JSON.stringify(openApiDocument(deps))), 'application/json; charset=utf-8');
-      const page = loadAssets(join(packageRoot(import.meta.url), 'src', 'openapi', 'public'));
-      const index = page.get('index.html');
-      if (!index) throw new Error('openapi: index.html is missing from the reference page folder');
-
       app.get('/openapi.json', async (request, reply) => sendAsset(request, reply, document));
-      app.get('/docs', async (request, reply) => sendAsset(request, reply, index));
-      app.get('/docs/*', async (request, reply) => {
-        const name = (request.params as { '*': string })['*'];
-        const asset = name === '' ? index : page.get(name);
-        if (!asset) throw new AppError('NOT_FOUND', 'No such file');
-        return sendAsset(request, reply, asset);
-      });
+      servePage(app, join(packageRoot(import.meta.url), 'src', 'openapi', 'public'), '/docs', '/docs/');
     },
   };
 }

@@ -26,6 +26,7 @@ describeEachStore('API reference page /docs', (ctx) => {
     const missing = await call(ctx().app, 'GET', '/docs/nope.js');
     expect(missing.status).toBe(404);
     expect(missing.body.data.error.code).toBe('NOT_FOUND');
-    expect((await call(ctx().app, 'GET', '/docs/')).status).toBe(200);
+    expect((await call(ctx().app, 'GET', '/docs/')).status).toBe(404);
+    expect((await call(ctx().app, 'GET', '/docs/index.html')).status).toBe(404);
   });
 });
