@@ -78,3 +78,21 @@ export function openApiPath(fastifyPath: string): string {
 export function pathParamNames(fastifyPath: string): string[] {
   return [...openApiPath(fastifyPath).matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 }
+
+const NOT_MODIFIED: AnswerDoc = { status: 304, description: 'Not modified (If-None-Match).' };
+
+/** The two routes servePage() registers for a page: the page itself, and its files below a prefix. */
+export function pageOperations(page: { id: string; path: string; filesPrefix: string; summary: string; description: string; sampleFile: string }): OperationDoc[] {
+  return [
+    {
+      method: 'get', path: page.path, operationId: `${page.id}Page`, guard: 'open', summary: page.summary,
+      answers: [{ status: 200, description: page.description, mediaType: 'text/html', schema: { type: 'string' } }, NOT_MODIFIED],
+    },
+    {
+      method: 'get', path: `${page.filesPrefix}*`, operationId: `${page.id}Asset`, guard: 'open', pathParams: { file: `A file of the page, like ${page.sampleFile}.` },
+      summary: `A file of ${page.summary.replace(/^The /, 'the ')}`,
+      answers: [{ status: 200, description: 'The file, with its type.', mediaType: '*/*', schema: { type: 'string' } }, NOT_MODIFIED],
+      errors: ['NOT_FOUND'],
+    },
+  ];
+}

@@ -1,4 +1,4 @@
-import type { ApiSection } from './operation.js';
+import { pageOperations, type ApiSection } from './operation.js';
 
 /** This document and its reference page, described in themselves. */
 export const referenceApi: ApiSection = {
@@ -9,15 +9,6 @@ export const referenceApi: ApiSection = {
       description: 'Generated at start from the schemas the server validates with.',
       answers: [{ status: 200, description: 'The document.', schema: { type: 'object' } }, { status: 304, description: 'Not modified (If-None-Match).' }],
     },
-    {
-      method: 'get', path: '/docs', operationId: 'referencePage', guard: 'open', summary: 'The API reference page',
-      answers: [{ status: 200, description: 'The page; it renders /openapi.json.', mediaType: 'text/html', schema: { type: 'string' } }, { status: 304, description: 'Not modified (If-None-Match).' }],
-    },
-    {
-      method: 'get', path: '/docs/*', operationId: 'referenceAsset', guard: 'open', pathParams: { file: 'A file of the page, like docs.js.' },
-      summary: 'A file of the reference page',
-      answers: [{ status: 200, description: 'The file, with its type.', mediaType: '*/*', schema: { type: 'string' } }, { status: 304, description: 'Not modified (If-None-Match).' }],
-      errors: ['NOT_FOUND'],
-    },
+    ...pageOperations({ id: 'reference', path: '/docs', filesPrefix: '/docs/', summary: 'The API reference page', description: 'The page; it renders /openapi.json.', sampleFile: 'docs.js' }),
   ],
 };
