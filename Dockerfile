@@ -22,8 +22,9 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-# The dashboard's static files are served from src/ (the TypeScript build does not copy them).
+# The pages' static files are served from src/ (the TypeScript build does not copy them).
 COPY --from=build /app/src/operator/dashboard/public ./src/operator/dashboard/public
+COPY --from=build /app/src/openapi/public ./src/openapi/public
 RUN mkdir -p /data && chown node:node /data
 USER node
 # The embedded store's files; unused with DATABASE_URL (PostgreSQL).

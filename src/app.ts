@@ -14,6 +14,7 @@ import type { Feature } from './feature.js';
 import { installHttpBasics } from './http/http-basics.js';
 import { healthFeature } from './ops/health.routes.js';
 import { installMetrics } from './ops/metrics.routes.js';
+import { openApiFeature } from './openapi/openapi.routes.js';
 import { AppsService } from './operator/apps.service.js';
 import { AuditService } from './operator/audit.service.js';
 import { BusinessesService } from './operator/businesses.service.js';
@@ -59,6 +60,7 @@ function features(deps: Deps, services: Services): Feature[] {
     pipelinesFeature(deps, services),
     healthFeature(deps),
     dashboardFeature(),
+    openApiFeature(deps),
   ];
 }
 

@@ -11,19 +11,25 @@ export type AuthenticationRequest =
   | { strategy: 'app-secret'; appId: string; appSecret: string }
   | { strategy: AppTokenKind };
 
-const SHAPES: Record<string, string[]> = {
+/** Each strategy and the string members it takes beside `strategy`, each required; the OpenAPI body is built from this. */
+export const AUTHENTICATION_SHAPES: Readonly<Record<AuthenticationRequest['strategy'], readonly string[]>> = {
   local: ['email', 'password'],
   'app-secret': ['appId', 'appSecret'],
   'app-token': [],
   'app-iss-app-token': [],
 };
 
+/** A sanity bound on credentials, in code points like every other length. */
+export const CREDENTIAL_MAX_LENGTH = 1024;
+
 /** Checks the body of POST /authentication: a known strategy and exactly its fields, as strings. */
 export function parseAuthenticationBody(body: unknown): AuthenticationRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('INVALID_FIELD', 'Request body must be a JSON object');
   const record = body as Record<string, unknown>;
   const strategy = record.strategy;
-  const fields = typeof strategy === 'string' && Object.hasOwn(SHAPES, strategy) ? SHAPES[strategy]! : undefined;
+  const fields = typeof strategy === 'string' && Object.hasOwn(AUTHENTICATION_SHAPES, strategy)
+    ? AUTHENTICATION_SHAPES[strategy as AuthenticationRequest['strategy']]
+    : undefined;
   if (!fields) throw new AppError('INVALID_FIELD_VALUE', 'strategy must be one of local, app-secret, app-token, app-iss-app-token', [
     { field: 'strategy', message: 'strategy must be one of local, app-secret, app-token, app-iss-app-token', code: 'INVALID_FIELD_VALUE' },
   ]);
@@ -35,7 +41,7 @@ export function parseAuthenticationBody(body: unknown): AuthenticationRequest {
     const value = record[field];
     if (value === undefined || value === null || value === '') errors.push({ field, message: `${field} is required`, code: 'INVALID_FIELD_VALUE' });
     else if (typeof value !== 'string') errors.push({ field, message: `${field} must be a string`, code: 'INVALID_FIELD' });
-    else if (value.length > 1024) errors.push({ field, message: `${field} is too long`, code: 'INVALID_FIELD_VALUE' });
+    else if ([...value].length > CREDENTIAL_MAX_LENGTH) errors.push({ field, message: `${field} is too long`, code: 'INVALID_FIELD_VALUE' });
   }
   if (errors.length > 0) throw AppError.fromFieldErrors(errors);
   return record as unknown as AuthenticationRequest;

@@ -1,12 +1,14 @@
 import { ALL_ADDITIONAL_ID_LABELS } from '../validation/additional-ids.js';
 import { FORMATS, type FormatName } from './client.formats.js';
+import { closedObject, type JsonSchema, type ObjectSchema } from '../validation/json-schema.js';
 import { OPERATOR_SOURCES } from './client.types.js';
 
 /**
  * The one description of every accepted client field (service-interface 2.4 to 2.8). The validator
- * reads these descriptors and the JSON Schema / OpenAPI document is generated from them. Rules that
- * span fields (state needs country, sort codes need GB/IE, additional-id codes per country and party,
- * custom fields per business) live in the validator and are named in the descriptions.
+ * reads these descriptors and the OpenAPI document's schemas are generated from them (entryInputSchema,
+ * entryOutputSchema). Rules that span fields (state needs country, sort codes need GB/IE, additional-id
+ * codes per country and party, custom fields per business) live in the validator and are named in the
+ * descriptions.
  */
 
 export interface StringSpec {
@@ -112,52 +114,64 @@ export const OPERATOR_CLIENT_SPEC = entry('OperatorClientCreate', 'Body of POST 
 /** Keys the server sets: sending them is a name error (INVALID_FIELD), not an unknown-key error. */
 export const SERVER_OWNED_KEYS: ReadonlySet<string> = new Set(['source', 'createdAt', 'updatedAt', 'balance', 'idempotent']);
 
-type JsonSchema = Record<string, unknown>;
-const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+/** How a list's entry schema is written into its parent: the OpenAPI document names entries and writes a $ref. */
+export type EntrySchemaWriter = (entry: EntrySpec, role: 'input' | 'output') => JsonSchema;
 
-/** JSON Schema (2020-12, usable as OpenAPI 3.1) of the public create body, from the descriptors above. */
-export function clientCreateJsonSchema(): JsonSchema {
-  return { $schema: JSON_SCHEMA_DIALECT, ...entryJsonSchema(CLIENT_SPEC) };
-}
-
-/** JSON Schema of the operator's dashboard-created client body. */
-export function operatorClientCreateJsonSchema(): JsonSchema {
-  return { $schema: JSON_SCHEMA_DIALECT, ...entryJsonSchema(OPERATOR_CLIENT_SPEC) };
-}
-
-function entryJsonSchema(spec: EntrySpec): JsonSchema {
+/** What a body may carry: optional members accept null ("not set", decisions.md); required strings do not. */
+export function entryInputSchema(spec: EntrySpec, writer: EntrySchemaWriter): ObjectSchema {
   const properties: Record<string, JsonSchema> = {};
-  const required: string[] = [];
-  for (const [name, field] of spec.fields) {
-    properties[name] = fieldJsonSchema(field);
-    if (field.type === 'string' && field.required) required.push(name);
-  }
-  return { title: spec.title, description: spec.description, type: 'object', additionalProperties: false, required, properties };
+  for (const [name, field] of spec.fields) properties[name] = fieldInputSchema(field, writer);
+  const required = [...spec.fields].filter(([, field]) => field.type === 'string' && field.required).map(([name]) => name);
+  return closedObject(properties, required, { title: spec.title, description: spec.description });
 }
 
-/** Optional fields accept null ("not set", decisions.md); required strings do not. */
-function fieldJsonSchema(field: FieldSpec): JsonSchema {
+/**
+ * What an answer carries for an entry (presenters list every field): every member present, unset
+ * scalars null, booleans and defaulted strings never null, lists always arrays.
+ */
+export function entryOutputSchema(spec: EntrySpec, writer: EntrySchemaWriter): ObjectSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const [name, field] of spec.fields) properties[name] = fieldOutputSchema(field, writer);
+  return closedObject(properties, [...spec.fields.keys()], { description: spec.description });
+}
+
+function fieldInputSchema(field: FieldSpec, writer: EntrySchemaWriter): JsonSchema {
   switch (field.type) {
     case 'string':
-      return stringJsonSchema(field);
+      return stringSchema(field, !field.required, field.required ? 1 : undefined);
     case 'boolean':
       return { type: ['boolean', 'null'], default: field.default, description: field.description };
     case 'integer':
       return { type: ['integer', 'null'], minimum: field.minimum, maximum: field.maximum, description: field.description };
     case 'array':
-      return { type: ['array', 'null'], items: entryJsonSchema(field.items), description: field.description };
+      return { type: ['array', 'null'], items: writer(field.items, 'input'), description: field.description };
     case 'customFields':
       return { type: ['object', 'null'], additionalProperties: { type: ['string', 'number', 'boolean', 'null'] }, description: field.description };
   }
 }
 
-function stringJsonSchema(field: StringSpec): JsonSchema {
-  const schema: JsonSchema = { type: field.required ? 'string' : ['string', 'null'], description: field.description };
-  if (field.required) schema.minLength = 1;
+function fieldOutputSchema(field: FieldSpec, writer: EntrySchemaWriter): JsonSchema {
+  switch (field.type) {
+    case 'string':
+      return stringSchema(field, !field.required && field.default === undefined);
+    case 'boolean':
+      return { type: 'boolean', description: field.description };
+    case 'integer':
+      return { type: ['integer', 'null'], minimum: field.minimum, maximum: field.maximum, description: field.description };
+    case 'array':
+      return { type: 'array', items: writer(field.items, 'output'), description: field.description };
+    case 'customFields':
+      return { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] }, description: field.description };
+  }
+}
+
+function stringSchema(field: StringSpec, nullable: boolean, minLength?: number): JsonSchema {
+  const schema: JsonSchema = { type: nullable ? ['string', 'null'] : 'string', description: field.description };
+  if (minLength !== undefined) schema.minLength = minLength;
   if (field.maxLength !== undefined) schema.maxLength = field.maxLength;
   const format = field.format ? FORMATS[field.format] : undefined;
   const choices = field.enum ?? format?.jsonEnum;
-  if (choices) schema.enum = field.required ? [...choices] : [...choices, null];
+  if (choices) schema.enum = nullable ? [...choices, null] : [...choices];
   if (format?.jsonPattern) schema.pattern = format.jsonPattern;
   if (field.default !== undefined) schema.default = field.default;
   return schema;

@@ -7,14 +7,14 @@ import { readBody } from '../operator/body-shape.js';
 import { noBody } from '../operator/operator.routes.js';
 import { CustomFieldsService } from '../custom-fields/custom-fields.service.js';
 import { businessContextCache } from './business-context.js';
-import { BALANCE_MEMBERS } from './client.present.js';
+import { DOCUMENT_RULES } from './client.documents.js';
 import { ClientsService } from './clients.service.js';
 
 type ClientParams = { urlKey: string; clientId: string };
 type BusinessParams = { urlKey: string };
 
-const CLIENTS = '/api/v1/businesses/:urlKey/clients';
-const ADMIN_CLIENTS = '/admin/v1/businesses/:urlKey/clients';
+export const CLIENTS = '/api/v1/businesses/:urlKey/clients';
+export const ADMIN_CLIENTS = '/admin/v1/businesses/:urlKey/clients';
 
 function rejectQuery(request: FastifyRequest): void {
   const keys = Object.keys(request.query as object);
@@ -75,10 +75,7 @@ export function clientsFeature(deps: Deps, services: Services): Feature {
         return ok(result);
       });
       app.post<{ Params: ClientParams }>(`${ADMIN_CLIENTS}/:clientId/documents`, async (request, reply) => {
-        const { type, amount } = readBody<{ type: string; amount: number }>(request.body, {
-          type: { type: 'string', required: true, check: (v: string) => ((BALANCE_MEMBERS as readonly string[]).includes(v) ? undefined : `type must be one of ${BALANCE_MEMBERS.join(', ')}`) },
-          amount: { type: 'number', required: true, check: (v: number) => (Math.abs(v) < 1e12 ? undefined : 'amount is out of range') },
-        });
+        const { type, amount } = readBody<{ type: string; amount: number }>(request.body, DOCUMENT_RULES);
         const balance = await clients.addDocument(request.params.urlKey, request.params.clientId, type, amount);
         await services.audit.record(request, 'client.document', request.params.urlKey, { clientId: request.params.clientId, type, amount });
         return reply.code(201).send(ok({ type, amount, balance }));

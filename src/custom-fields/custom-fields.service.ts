@@ -5,12 +5,11 @@ import type { Store } from '../storage/store.js';
 import { isStorableString } from '../validation/strings.js';
 
 import type { CustomFieldDefinition, CustomFieldType } from '../clients/client.types.js';
+import { CUSTOM_FIELD_ENTRY_KEYS, CUSTOM_FIELD_LIMITS, CUSTOM_FIELD_TYPES } from './custom-fields.schema.js';
 
 export type { CustomFieldDefinition };
-export const CUSTOM_FIELD_TYPES: readonly CustomFieldType[] = ['TEXT', 'NUMBER', 'DATE', 'BOOLEAN', 'SELECT'];
 
-const ENTRY_KEYS = new Set(['id', 'name', 'type', 'options', 'isArchived']);
-const MAX_FIELDS = 200;
+const { fields: MAX_FIELDS, name: MAX_NAME, option: MAX_OPTION } = CUSTOM_FIELD_LIMITS;
 
 /**
  * Replaces a business's client custom field definitions. An entry carrying the id of an existing
@@ -35,7 +34,7 @@ export function readCustomFieldSet(body: unknown, existing: CustomFieldDefinitio
     const at = `fields[${i}]`;
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return void bad(at, `${at} must be an object`, 'INVALID_FIELD');
     const e = entry as Record<string, unknown>;
-    for (const key of Object.keys(e)) if (!ENTRY_KEYS.has(key)) bad(`${at}.${key}`, `${at}.${key} is not an accepted field`, 'INVALID_FIELD');
+    for (const key of Object.keys(e)) if (!CUSTOM_FIELD_ENTRY_KEYS.has(key)) bad(`${at}.${key}`, `${at}.${key} is not an accepted field`, 'INVALID_FIELD');
     let id: string | undefined;
     if (e.id !== undefined && e.id !== null) {
       if (typeof e.id !== 'string') bad(`${at}.id`, `${at}.id must be a string`, 'INVALID_FIELD');
@@ -46,7 +45,7 @@ export function readCustomFieldSet(body: unknown, existing: CustomFieldDefinitio
     }
     const name = typeof e.name === 'string' ? e.name.trim() : '';
     if (typeof e.name !== 'string' && e.name !== undefined && e.name !== null) bad(`${at}.name`, `${at}.name must be a string`, 'INVALID_FIELD');
-    else if (name.length === 0 || [...name].length > 200) bad(`${at}.name`, `${at}.name must be 1 to 200 characters`);
+    else if (name.length === 0 || [...name].length > MAX_NAME) bad(`${at}.name`, `${at}.name must be 1 to ${MAX_NAME} characters`);
     else if (!isStorableString(name)) bad(`${at}.name`, `${at}.name must not contain NUL characters or unpaired surrogates`);
     else if (seenNames.has(name.toLowerCase())) bad(`${at}.name`, `${at}.name is used by another custom field (names compare case-insensitively)`);
     seenNames.add(name.toLowerCase());
@@ -69,7 +68,7 @@ function readOptions(value: unknown, type: CustomFieldType, at: string, bad: (f:
     bad(at, `${at} must be a non-empty array of strings for a SELECT field`);
     return null;
   }
-  if (value.some((o) => typeof o !== 'string' || o.length === 0 || [...o].length > 500)) bad(at, `${at} must hold strings of 1 to 500 characters`);
+  if (value.some((o) => typeof o !== 'string' || o.length === 0 || [...o].length > MAX_OPTION)) bad(at, `${at} must hold strings of 1 to ${MAX_OPTION} characters`);
   else if (!value.every(isStorableString)) bad(at, `${at} must not contain NUL characters or unpaired surrogates`);
   else if (new Set(value).size !== value.length) bad(at, `${at} must not repeat an option`);
   return value as string[];

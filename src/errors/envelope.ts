@@ -25,7 +25,8 @@ export interface ErrorEnvelope {
   errors: Record<string, never>;
 }
 
-function names(status: number): [string, string] {
+/** The Feathers-style name and class name of a status. */
+export function errorNames(status: number): [string, string] {
   return NAMES[status] ?? (status >= 500 ? NAMES[500]! : NAMES[400]!);
 }
 
@@ -36,7 +37,7 @@ export function errorEnvelope(
   fieldErrors?: FieldError[],
   extraData?: Record<string, unknown>,
 ): ErrorEnvelope {
-  const [name, className] = names(status);
+  const [name, className] = errorNames(status);
   const error: Record<string, unknown> = { message, code, status };
   if (fieldErrors && fieldErrors.length > 0) error.errors = fieldErrors;
   return { name, message, code: status, className, data: { success: false, error, ...extraData }, errors: {} };
@@ -44,6 +45,6 @@ export function errorEnvelope(
 
 /** The shapes without `error.code`: 401 NotAuthenticated, and 405 on client routes. */
 export function bareEnvelope(status: number, message: string): ErrorEnvelope {
-  const [name, className] = names(status);
+  const [name, className] = errorNames(status);
   return { name, message, code: status, className, data: { message }, errors: {} };
 }

@@ -1,9 +1,19 @@
 import { AppError } from '../errors/app-error.js';
 import type { FieldError } from '../errors/codes.js';
 import { isStorableString } from '../validation/strings.js';
+import { closedObject, nullableUnless, type JsonSchema } from '../validation/json-schema.js';
 
-/** A rule for one body member: answers an error message for a bad value, or nothing. */
-export type MemberRule = { type: 'string' | 'boolean' | 'number' | 'array' | 'object'; required?: boolean; check?: (value: never) => string | undefined };
+/**
+ * A rule for one body member: answers an error message for a bad value, or nothing. `schema` is the
+ * JSON Schema rendering of what `check` enforces, built beside it by the factories below so that the
+ * OpenAPI document (bodyJsonSchema) and the check cannot drift apart.
+ */
+export type MemberRule = {
+  type: 'string' | 'boolean' | 'number' | 'array' | 'object';
+  required?: boolean;
+  check?: (value: never) => string | undefined;
+  schema?: JsonSchema;
+};
 
 /**
  * Reads a small operator body strictly: unknown keys and wrong JSON types are INVALID_FIELD, bad
@@ -26,7 +36,10 @@ export function readBody<T>(body: unknown, rules: Record<string, MemberRule>, op
       errors.push({ field: key, message: `${key} must be of type ${rule.type}`, code: 'INVALID_FIELD' });
       continue;
     }
-    const message = rule.check?.(value as never);
+    // One place for every operator body: text that cannot be stored faithfully is refused (decisions.md).
+    const message = typeof value === 'string' && !isStorableString(value)
+      ? `${key} must not contain NUL characters or unpaired surrogates`
+      : rule.check?.(value as never);
     if (message) errors.push({ field: key, message, code: 'INVALID_FIELD_VALUE' });
     else result[key] = value;
   }
@@ -47,6 +60,43 @@ function jsonType(value: unknown): MemberRule['type'] | 'other' {
 }
 
 export const nonEmptyText = (max: number) => (value: string) =>
-  value.trim().length === 0 ? 'must not be empty'
-    : [...value].length > max ? `must be at most ${max} characters`
-      : !isStorableString(value) ? 'must not contain NUL characters or unpaired surrogates' : undefined;
+  value.trim().length === 0 ? 'must not be empty' : [...value].length > max ? `must be at most ${max} characters` : undefined;
+
+/** Text that is not blank, at most `max` code points. */
+export function textRule(max: number, description: string): MemberRule {
+  return { type: 'string', check: nonEmptyText(max), schema: { minLength: 1, maxLength: max, description } };
+}
+
+/** One of a closed list of values. */
+export function choiceRule(values: readonly string[], message: string, description: string): MemberRule {
+  const accepted = new Set(values);
+  return { type: 'string', check: (v: string) => (accepted.has(v) ? undefined : message), schema: { enum: [...values], description } };
+}
+
+/** Text matching `pattern` (when given) and within a length range counted in code points. */
+export function stringRule(shape: { pattern?: RegExp; min?: number; max?: number }, message: string, description: string): MemberRule {
+  const { pattern, min = 0, max = Infinity } = shape;
+  const fits = (v: string) => (!pattern || pattern.test(v)) && [...v].length >= min && [...v].length <= max;
+  const schema: JsonSchema = { description };
+  if (pattern) schema.pattern = pattern.source;
+  if (min > 0) schema.minLength = min;
+  if (max !== Infinity) schema.maxLength = max;
+  return { type: 'string', check: (v: string) => (fits(v) ? undefined : message), schema };
+}
+
+/** A finite number strictly between -bound and bound. */
+export function magnitudeRule(bound: number, message: string, description: string): MemberRule {
+  return {
+    type: 'number',
+    check: (v: number) => (Math.abs(v) < bound ? undefined : message),
+    schema: { exclusiveMinimum: -bound, exclusiveMaximum: bound, description },
+  };
+}
+
+/** The JSON Schema of a body read by `readBody(body, rules)`: the same members, types and checks. */
+export function bodyJsonSchema(rules: Record<string, MemberRule>, description: string): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const [key, rule] of Object.entries(rules)) properties[key] = { type: nullableUnless(rule.required, rule.type), ...rule.schema };
+  const required = Object.keys(rules).filter((key) => rules[key]!.required);
+  return closedObject(properties, required, { description });
+}

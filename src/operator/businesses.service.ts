@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors/app-error.js';
 import type { Store } from '../storage/store.js';
 import type { BusinessRecord } from '../storage/records.js';
-import { defaultCurrencyForCountry, isCountryCode, isCurrencyCode } from '../validation/countries.js';
-import { nonEmptyText, readBody } from './body-shape.js';
+import { COUNTRY_CODES, CURRENCY_CODES, defaultCurrencyForCountry } from '../validation/countries.js';
+import { choiceRule, readBody, stringRule, textRule, type MemberRule } from './body-shape.js';
 
 const URL_KEY = /^[a-z0-9][a-z0-9-]{2,62}$/;
 
@@ -17,22 +17,29 @@ export interface NewBusiness {
 
 export type BusinessPatch = Partial<Pick<NewBusiness, 'name' | 'currency' | 'customFieldsEnabled'>>;
 
-const nameRule = { type: 'string', check: nonEmptyText(500) } as const;
-const currencyRule = { type: 'string', check: (v: string) => (isCurrencyCode(v) ? undefined : 'currency must be an ISO 4217 code') } as const;
-const flagRule = { type: 'boolean' } as const;
+const nameRule = textRule(500, 'Display name of the business; 1 to 500 characters, trimmed.');
+const currencyRule = choiceRule(CURRENCY_CODES, 'currency must be an ISO 4217 code', 'ISO 4217 currency of the business\'s documents; on create, defaults to the country\'s currency.');
+const flagRule: MemberRule = { type: 'boolean', schema: { description: 'Whether clients may carry custom fields; false on create unless sent.' } };
+
+/** POST /admin/v1/businesses (operator-interface "Businesses", decisions.md "urlKey"). */
+export const NEW_BUSINESS_RULES: Record<string, MemberRule> = {
+  name: { ...nameRule, required: true },
+  country: { ...choiceRule(COUNTRY_CODES, 'country must be an ISO 3166-1 alpha-2 code', 'ISO 3166-1 alpha-2 country of the business; selects tax rules.'), required: true },
+  urlKey: stringRule({ pattern: URL_KEY }, 'urlKey must be 3 to 63 characters of a-z, 0-9 and -, starting with a letter or digit',
+    'The business key used in paths; generated from the name when omitted. 3 to 63 characters of a-z, 0-9 and -.'),
+  currency: currencyRule,
+  customFieldsEnabled: flagRule,
+};
+
+/** PATCH /admin/v1/businesses/:urlKey: a subset of what can change (country and urlKey cannot). */
+export const BUSINESS_PATCH_RULES: Record<string, MemberRule> = { name: nameRule, currency: currencyRule, customFieldsEnabled: flagRule };
 
 export function readNewBusiness(body: unknown): NewBusiness {
-  return readBody<NewBusiness>(body, {
-    name: { ...nameRule, required: true },
-    country: { type: 'string', required: true, check: (v: string) => (isCountryCode(v) ? undefined : 'country must be an ISO 3166-1 alpha-2 code') },
-    urlKey: { type: 'string', check: (v: string) => (URL_KEY.test(v) ? undefined : 'urlKey must be 3 to 63 characters of a-z, 0-9 and -, starting with a letter or digit') },
-    currency: currencyRule,
-    customFieldsEnabled: flagRule,
-  });
+  return readBody<NewBusiness>(body, NEW_BUSINESS_RULES);
 }
 
 export function readBusinessPatch(body: unknown): BusinessPatch {
-  return readBody<BusinessPatch>(body, { name: nameRule, currency: currencyRule, customFieldsEnabled: flagRule });
+  return readBody<BusinessPatch>(body, BUSINESS_PATCH_RULES);
 }
 
 /** Transliterates what it can, drops the rest: "Café Número 1" → "cafe-numero-1". */

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.js';
 import type { AppsService } from './apps.service.js';
 import type { AuditService } from './audit.service.js';
-import { readBody, nonEmptyText } from './body-shape.js';
+import { readBody, textRule, type MemberRule } from './body-shape.js';
 import { readBusinessPatch, readNewBusiness, type BusinessesService } from './businesses.service.js';
 import { readNewOperator, type OperatorsService } from './operators.service.js';
 
@@ -23,6 +23,11 @@ export function noBody(request: FastifyRequest): void {
 
 const ok = <T>(data: T) => ({ success: true as const, data });
 
+/** POST /admin/v1/apps. */
+export const NEW_APP_RULES: Record<string, MemberRule> = {
+  name: { ...textRule(200, 'Display name of the app; 1 to 200 characters, trimmed.'), required: true },
+};
+
 /** Businesses, apps, operators and the audit log, under the operator guard. */
 export async function registerOperatorRoutes(app: FastifyInstance, s: OperatorServices): Promise<void> {
   app.post('/admin/v1/businesses', async (request, reply) => {
@@ -39,7 +44,7 @@ export async function registerOperatorRoutes(app: FastifyInstance, s: OperatorSe
   });
 
   app.post('/admin/v1/apps', async (request, reply) => {
-    const { name } = readBody<{ name: string }>(request.body, { name: { type: 'string', required: true, check: nonEmptyText(200) } });
+    const { name } = readBody<{ name: string }>(request.body, NEW_APP_RULES);
     const created = await s.apps.create(name.trim());
     await s.audit.record(request, 'app.create', null, { appId: created.appId });
     return reply.header('cache-control', 'no-store').code(201).send(ok(created));
@@ -83,11 +88,15 @@ export async function registerOperatorRoutes(app: FastifyInstance, s: OperatorSe
   });
 }
 
+/** The audit log's query parameters: whole numbers from 1 to `max`. */
+export const PAGING = { page: { fallback: 1, max: 1_000_000 }, pageSize: { fallback: 50, max: 200 } } as const;
+
 function readPaging(query: Record<string, string>): { page: number; pageSize: number } {
   for (const key of Object.keys(query)) {
-    if (key !== 'page' && key !== 'pageSize') throw new AppError('INVALID_QUERY_FIELD', `${key} is not an accepted query parameter`);
+    if (!Object.hasOwn(PAGING, key)) throw new AppError('INVALID_QUERY_FIELD', `${key} is not an accepted query parameter`);
   }
-  const number = (key: string, fallback: number, max: number) => {
+  const number = (key: keyof typeof PAGING) => {
+    const { fallback, max } = PAGING[key];
     const raw = query[key];
     if (raw === undefined) return fallback;
     if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
@@ -95,5 +104,5 @@ function readPaging(query: Record<string, string>): { page: number; pageSize: nu
     }
     return Number(raw);
   };
-  return { page: number('page', 1, 1_000_000), pageSize: number('pageSize', 50, 200) };
+  return { page: number('page'), pageSize: number('pageSize') };
 }

@@ -1,18 +1,20 @@
 import { hashSecret, opaqueId, randomSecret } from '../auth/secrets.js';
 import { AppError } from '../errors/app-error.js';
 import type { Store } from '../storage/store.js';
-import { isStorableString } from '../validation/strings.js';
-import { readBody } from './body-shape.js';
+import { readBody, stringRule, type MemberRule } from './body-shape.js';
 
 // No NUL, no control character: an e-mail is a key looked up at sign-in (see storage/keys.ts).
 const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
 export const MIN_PASSWORD_LENGTH = 10;
 
+/** POST /admin/v1/operators. */
+export const NEW_OPERATOR_RULES: Record<string, MemberRule> = {
+  email: { ...stringRule({ pattern: EMAIL, max: 320 }, 'email must be an e-mail address', 'E-mail address to sign in with; stored lower-case.'), required: true },
+  password: { ...stringRule({ min: MIN_PASSWORD_LENGTH, max: 1024 }, `password must be ${MIN_PASSWORD_LENGTH} to 1024 characters`, `${MIN_PASSWORD_LENGTH} to 1024 characters.`), required: true },
+};
+
 export function readNewOperator(body: unknown): { email: string; password: string } {
-  return readBody(body, {
-    email: { type: 'string', required: true, check: (v: string) => (EMAIL.test(v) && v.length <= 320 && isStorableString(v) ? undefined : 'email must be an e-mail address') },
-    password: { type: 'string', required: true, check: (v: string) => (v.length >= MIN_PASSWORD_LENGTH && v.length <= 1024 ? undefined : `password must be ${MIN_PASSWORD_LENGTH} to 1024 characters`) },
-  });
+  return readBody(body, NEW_OPERATOR_RULES);
 }
 
 /** Operator accounts. E-mails are kept lower-case, so sign-in ignores case. */

@@ -1,4 +1,5 @@
 import type { ErrorCode, FieldError } from '../errors/codes.js';
+import type { ObjectSchema } from '../validation/json-schema.js';
 
 /**
  * Small strict readers for the pipeline PUT body. Every failure is collected (never thrown) and
@@ -25,12 +26,14 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 /**
  * Visits an object's members in body order: unknown keys fail as INVALID_FIELD, `null` means
- * "not sent", and a required member that is missing or null fails once, after the others.
+ * "not sent", and a required member that is missing or null fails once, after the others. The
+ * readers are typed by the schema's members, so a member cannot be read without being described.
  */
-export function readMembers(entry: Record<string, unknown>, at: string, readers: Record<string, MemberReader>, required: string[], f: Failures): void {
+export function readMembers<K extends string>(entry: Record<string, unknown>, at: string, schema: ObjectSchema<K>, readers: Record<K, MemberReader>, f: Failures): void {
+  const required: readonly string[] = schema.required;
   for (const [key, value] of Object.entries(entry)) {
     const path = at ? `${at}.${key}` : key;
-    const reader = Object.hasOwn(readers, key) ? readers[key] : undefined;
+    const reader = Object.hasOwn(readers, key) ? readers[key as K] : undefined;
     if (!reader) f.add(path, `${path} is not an accepted field`, 'INVALID_FIELD');
     else if (value !== null) reader(value, path);
   }

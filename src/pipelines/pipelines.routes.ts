@@ -7,8 +7,8 @@ import { PipelinesService } from './pipelines.service.js';
 
 type BusinessParams = { urlKey: string };
 
-const PIPELINES = '/api/v1/businesses/:urlKey/pipelines';
-const ADMIN_PIPELINES = '/admin/v1/businesses/:urlKey/pipelines';
+export const PIPELINES = '/api/v1/businesses/:urlKey/pipelines';
+export const ADMIN_PIPELINES = '/admin/v1/businesses/:urlKey/pipelines';
 
 /** 4.2: `includeArchived` is the only query parameter, and only `true` or `false`. */
 export function readListQuery(query: unknown): boolean {

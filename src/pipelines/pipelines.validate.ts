@@ -1,12 +1,7 @@
 import { AppError } from '../errors/app-error.js';
 import { Failures, isPlainObject, readArray, readBoolean, readMembers, readNumber, readText } from './pipelines.fields.js';
+import { LIMITS, PIPELINE_CONFIG_INPUT, PIPELINE_INPUT, STAGE_INPUT, STAGE_REASON_INPUT } from './pipelines.schema.js';
 import { STAGE_STATES, type KnownIds, type PipelineConfigInput, type StageState } from './pipelines.types.js';
-
-/** Sane bounds: a whole configuration is one document read on the hottest path. */
-export const LIMITS = {
-  pipelines: 100, stagesPerPipeline: 100, stageReasons: 500, labelsPerStage: 50,
-  name: 200, description: 2000, reasonKey: 100, reasonLabel: 500, stageLabel: 200,
-} as const;
 
 type PipelineInput = PipelineConfigInput['pipelines'][number];
 type StageInput = PipelineInput['stages'][number];
@@ -30,7 +25,7 @@ export function readPipelineConfig(body: unknown, known: KnownIds): PipelineConf
   if (!isPlainObject(body)) throw new AppError('INVALID_FIELD', 'Request body must be a JSON object');
   const pass: Pass = { f: new Failures(), known, seenIds: new Set(), reasonKeys: declaredReasonKeys(body.stageReasons), primarySeen: false };
   const config: PipelineConfigInput = { pipelines: [], stageReasons: [] };
-  readMembers(body, '', {
+  readMembers(body, '', PIPELINE_CONFIG_INPUT, {
     pipelines: (value, path) => readArray(value, path, LIMITS.pipelines, pass.f, (item, at) => {
       const pipeline = readPipeline(item, at, pass);
       if (pipeline) config.pipelines.push(pipeline);
@@ -42,7 +37,7 @@ export function readPipelineConfig(body: unknown, known: KnownIds): PipelineConf
         if (reason) config.stageReasons.push(reason);
       });
     },
-  }, ['pipelines', 'stageReasons'], pass.f);
+  }, pass.f);
   if (pass.f.list.length > 0) throw AppError.fromFieldErrors(pass.f.list);
   return config;
 }
@@ -58,7 +53,7 @@ function readPipeline(item: unknown, at: string, pass: Pass): PipelineInput | un
   const { f } = pass;
   if (!isPlainObject(item)) return void f.wrongType(at, 'an object');
   const p: Partial<PipelineInput> = { isPrimary: false, isArchived: false, stages: [] };
-  readMembers(item, at, {
+  readMembers(item, at, PIPELINE_INPUT, {
     id: (v, path) => (p.id = readId(v, path, pass.known.pipelines, pass)),
     name: (v, path) => (p.name = readText(v, path, LIMITS.name, f)),
     description: (v, path) => {
@@ -75,7 +70,7 @@ function readPipeline(item: unknown, at: string, pass: Pass): PipelineInput | un
       const stage = readStage(s, sAt, pass);
       if (stage) p.stages!.push(stage);
     }),
-  }, ['name', 'stages'], f);
+  }, f);
   if (p.id === undefined) delete p.id;
   if (p.description === undefined) delete p.description;
   return p as PipelineInput;
@@ -85,7 +80,7 @@ function readStage(item: unknown, at: string, pass: Pass): StageInput | undefine
   const { f } = pass;
   if (!isPlainObject(item)) return void f.wrongType(at, 'an object');
   const s: Partial<StageInput> = { reasons: [], labels: [], isArchived: false };
-  readMembers(item, at, {
+  readMembers(item, at, STAGE_INPUT, {
     id: (v, path) => (s.id = readId(v, path, pass.known.stages, pass)),
     name: (v, path) => (s.name = readText(v, path, LIMITS.name, f)),
     state: (v, path) => (s.state = readState(v, path, f)),
@@ -102,7 +97,7 @@ function readStage(item: unknown, at: string, pass: Pass): StageInput | undefine
     closure: (v, path) => (s.closure = readNumber(v, path, 0, 100, f)),
     decayThresholdHours: (v, path) => (s.decayThresholdHours = readNumber(v, path, 0, Number.MAX_VALUE, f)),
     isArchived: (v, path) => (s.isArchived = readBoolean(v, path, f) ?? false),
-  }, ['name', 'state'], f);
+  }, f);
   for (const key of ['id', 'closure', 'decayThresholdHours'] as const) if (s[key] === undefined) delete s[key];
   return s as StageInput;
 }
@@ -110,7 +105,7 @@ function readStage(item: unknown, at: string, pass: Pass): StageInput | undefine
 function readReason(item: unknown, at: string, seenKeys: Set<string>, f: Failures): ReasonInput | undefined {
   if (!isPlainObject(item)) return void f.wrongType(at, 'an object');
   const r: Partial<ReasonInput> = { isArchived: false };
-  readMembers(item, at, {
+  readMembers(item, at, STAGE_REASON_INPUT, {
     key: (v, path) => {
       const key = readText(v, path, LIMITS.reasonKey, f, { exact: true });
       if (key !== undefined && seenKeys.has(key)) f.add(path, `${path} is the key of another stage reason`);
@@ -119,7 +114,7 @@ function readReason(item: unknown, at: string, seenKeys: Set<string>, f: Failure
     },
     label: (v, path) => (r.label = readText(v, path, LIMITS.reasonLabel, f)),
     isArchived: (v, path) => (r.isArchived = readBoolean(v, path, f) ?? false),
-  }, ['key', 'label'], f);
+  }, f);
   return r as ReasonInput;
 }
 

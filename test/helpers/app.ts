@@ -1,10 +1,12 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import type { Config } from '../../src/config.js';
+import { testConfig, type Config } from '../../src/config.js';
 import { systemClock, type Clock } from '../../src/deps.js';
 import { OperatorsService } from '../../src/operator/operators.service.js';
+import { openApiDocument } from '../../src/openapi/openapi.routes.js';
 import { openStore, type Store } from '../../src/storage/store.js';
+import { Conformance, type OpenApiDocument } from './openapi.js';
 import { availableStores, configFor, type StoreName } from './stores.js';
 
 export interface TestApp {
@@ -71,5 +73,19 @@ export async function call(app: FastifyInstance, method: InjectOptions['method']
   } catch {
     // not JSON: leave the text for the assertion to show
   }
-  return { status: response.statusCode, body, headers: response.headers };
+  const answer = { status: response.statusCode, body, headers: response.headers };
+  const problem = documented().problem(method ?? 'GET', url, answer);
+  if (problem) throw new Error(`Not as /openapi.json documents it: ${problem}`);
+  return answer;
+}
+
+let conformance: Conformance | undefined;
+
+/**
+ * Every answer a test reads through call() is held to the OpenAPI document (documented status, body
+ * fitting its schema), so the document cannot drift from what the server does.
+ */
+function documented(): Conformance {
+  conformance ??= new Conformance(openApiDocument({ config: testConfig() }) as unknown as OpenApiDocument);
+  return conformance;
 }

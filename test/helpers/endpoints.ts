@@ -63,6 +63,9 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: '/healthz', guard: 'open' },
   { method: 'GET', path: '/readyz', guard: 'open' },
   { method: 'GET', path: '/metrics', guard: 'open' },
+  { method: 'GET', path: '/openapi.json', guard: 'open' },
+  { method: 'GET', path: '/docs', guard: 'open' },
+  { method: 'GET', path: '/docs/*', guard: 'open' },
 ];
 
 /** A pattern with its parameters filled in (values already percent-encoded where they need to be). */

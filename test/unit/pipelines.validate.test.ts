@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors/app-error.js';
 import { presentConfig } from '../../src/pipelines/pipelines.present.js';
 import type { PipelineConfig } from '../../src/pipelines/pipelines.types.js';
-import { LIMITS, readPipelineConfig } from '../../src/pipelines/pipelines.validate.js';
+import { LIMITS } from '../../src/pipelines/pipelines.schema.js';
+import { readPipelineConfig } from '../../src/pipelines/pipelines.validate.js';
 
 const none = { pipelines: new Set<string>(), stages: new Set<string>() };
 

@@ -1,0 +1,85 @@
+import type { Client, ClientCreate, ClientCreated, PipelineConfiguration } from './api-types.js';
+import { CrmkitError } from './errors.js';
+import { secretTokens, selfSignedTokens, TokenKeeper } from './tokens.js';
+import { Transport, type Call, type RetryOptions } from './transport.js';
+
+interface Common extends RetryOptions {
+  /** Where the service answers, like https://crm.example.com (no trailing path). */
+  baseUrl: string;
+  /** The business the calls address; `forBusiness` gives a client for another one. */
+  urlKey: string;
+  appId: string;
+  /** The clock, in ms since the epoch. Default Date.now. */
+  now?: () => number;
+}
+
+/** Tokens from the app secret (POST /authentication, strategy app-secret). */
+export interface SecretOptions extends Common {
+  appSecret: string;
+}
+
+/** Tokens the client signs itself with the app's private key (ES256); no secret travels. */
+export interface KeyOptions extends Common {
+  privateKeyPem: string;
+  /** The `aud` the service expects (shown with the key in the dashboard; JWT_AUDIENCE). */
+  audience: string;
+}
+
+export type CreateClientOptions = SecretOptions | KeyOptions;
+
+export interface CrmkitClient {
+  readonly urlKey: string;
+  pipelines: {
+    /** The business's pipelines with their stages, and the stage-reason catalog. */
+    list(options?: { includeArchived?: boolean }): Promise<PipelineConfiguration>;
+  };
+  clients: {
+    /** Creates a client, or answers the stored one with `idempotent: true` when this is an identical retry. */
+    create(body: ClientCreate): Promise<ClientCreated>;
+    get(clientId: string): Promise<Client>;
+  };
+  /** The same app (and token) for another business it is attached to. */
+  forBusiness(urlKey: string): CrmkitClient;
+  /** A valid bearer token, obtained or renewed as needed (for calls this client does not cover). */
+  token(): Promise<string>;
+}
+
+export function createClient(options: CreateClientOptions): CrmkitClient {
+  const now = options.now ?? Date.now;
+  const transport = new Transport(options.baseUrl.replace(/\/+$/, ''), options);
+  const obtain = 'privateKeyPem' in options
+    ? selfSignedTokens(options.appId, options.privateKeyPem, options.audience, now)
+    : secretTokens(transport, options.appId, options.appSecret);
+  const tokens = new TokenKeeper(obtain, now);
+
+  async function send<T>(call: Omit<Call, 'token'>): Promise<T> {
+    try {
+      const answer = (await transport.send({ ...call, token: await tokens.get() })) as { data: T };
+      return answer.data;
+    } catch (error) {
+      // A refused token is not retried (4xx never is); the next call starts with a fresh one.
+      if (error instanceof CrmkitError && error.status === 401) tokens.forget();
+      throw error;
+    }
+  }
+
+  const forBusiness = (urlKey: string): CrmkitClient => {
+    const base = `/api/v1/businesses/${encodeURIComponent(urlKey)}`;
+    return {
+      urlKey,
+      pipelines: {
+        async list({ includeArchived = false } = {}) {
+          const [configuration] = await send<PipelineConfiguration[]>({ method: 'GET', path: `${base}/pipelines?includeArchived=${includeArchived}` });
+          return configuration!;
+        },
+      },
+      clients: {
+        create: (body) => send<ClientCreated>({ method: 'POST', path: `${base}/clients`, body }),
+        get: (clientId) => send<Client>({ method: 'GET', path: `${base}/clients/${encodeURIComponent(clientId)}` }),
+      },
+      forBusiness,
+      token: () => tokens.get(),
+    };
+  };
+  return forBusiness(options.urlKey);
+}

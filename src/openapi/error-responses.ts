@@ -1,0 +1,162 @@
+import { ERROR_STATUS, type ErrorCode } from '../errors/codes.js';
+import { bareEnvelope, errorEnvelope, errorNames } from '../errors/envelope.js';
+import type { JsonSchema } from '../validation/json-schema.js';
+import { ref, type ErrorExample, type OperationDoc } from './operation.js';
+
+/**
+ * The error answers of every operation, from the one code→status table (errors/codes.ts) and the one
+ * envelope renderer (errors/envelope.ts): each status lists the codes it can carry, with an example each.
+ */
+
+const ALL_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+/** When each code is answered (service-interface section 7, decisions.md), with a typical message. */
+const CODES: Record<ErrorCode, { when: string; example: ErrorExample }> = {
+  INVALID_FIELD: {
+    when: 'a body key outside the accepted set, a server-owned field, a wrongly typed value, or a body that is not a JSON object',
+    example: { message: 'nickname is not an accepted field', errors: [{ field: 'nickname', message: 'nickname is not an accepted field', code: 'INVALID_FIELD' }] },
+  },
+  INVALID_FIELD_VALUE: {
+    when: 'an accepted field with a malformed or unsupported value, or a required one missing',
+    example: { message: 'name is required', errors: [{ field: 'name', message: 'name is required', code: 'INVALID_FIELD_VALUE' }] },
+  },
+  INVALID_QUERY_FIELD: { when: 'a query parameter the operation does not accept', example: { message: '$limit is not an accepted query parameter' } },
+  INVALID_QUERY_VALUE: { when: 'a query parameter with a value it does not accept', example: { message: 'includeArchived must be true or false' } },
+  CUSTOM_FIELDS_NOT_ENABLED: {
+    when: 'customFields sent to a business without custom fields',
+    example: { message: 'Custom fields are not enabled for this business', errors: [{ field: 'customFields', message: 'Custom fields are not enabled for this business', code: 'CUSTOM_FIELDS_NOT_ENABLED' }] },
+  },
+  INVALID_CUSTOM_FIELD: {
+    when: 'custom field names that are undefined or archived, all reported together',
+    example: { message: 'customFields has no live custom field named "Region", "Tier"', errors: [{ field: 'customFields', message: 'customFields has no live custom field named "Region", "Tier"', code: 'INVALID_CUSTOM_FIELD' }] },
+  },
+  INVALID_CUSTOM_FIELD_VALUE: {
+    when: 'a defined custom field with a value it does not accept',
+    example: { message: 'customFields.Visits must be a number', errors: [{ field: 'customFields.Visits', message: 'customFields.Visits must be a number', code: 'INVALID_CUSTOM_FIELD_VALUE' }] },
+  },
+  PERMISSION_DENIED: { when: 'the calling app is not attached to the business in the path (or there is no such business)', example: { message: 'This app is not allowed to access this business' } },
+  CLIENT_NOT_FOUND: { when: 'an unknown, archived, deleted or other business\'s client', example: { message: 'Client not found' } },
+  BUSINESS_NOT_FOUND: { when: 'no business with this urlKey', example: { message: 'No business with this urlKey' } },
+  APP_NOT_FOUND: { when: 'no app with this appId', example: { message: 'No app with this appId' } },
+  NOT_FOUND: { when: 'no such route or file', example: { message: 'No such route' } },
+  METHOD_NOT_ALLOWED: { when: 'an operation the interface does not offer', example: { message: 'This operation is not supported on pipelines' } },
+  IDEMPOTENCY_CONFLICT: {
+    when: 'the clientId is taken by a client with different details, or by an archived or deleted client',
+    example: { message: 'A client with this clientId already exists with different details' },
+  },
+  URL_KEY_TAKEN: { when: 'the urlKey sent is used by another business', example: { message: 'This urlKey is already taken' } },
+  PAYLOAD_TOO_LARGE: { when: 'a body over the configured limit (BODY_LIMIT_BYTES, 1 MiB by default)', example: { message: 'Request body is too large' } },
+  UNSUPPORTED_MEDIA_TYPE: { when: 'a body without Content-Type application/json', example: { message: 'Content-Type must be application/json' } },
+  REQUEST_TIMEOUT: { when: 'the request (headers, then body) did not arrive within REQUEST_TIMEOUT_MS; the connection is closed', example: { message: 'The request was not received in time' } },
+  HEADERS_TOO_LARGE: { when: 'request headers over 16 KiB in all; answered before any route', example: { message: 'Request headers are too large' } },
+  TOO_MANY_REQUESTS: { when: 'too many failed sign-ins for this account and address; see Retry-After', example: { message: 'Too many failed attempts; try again later' } },
+  SERVICE_ERROR: { when: 'an unexpected server error (generic message; details are in the log under the request id)', example: { message: 'An unexpected error occurred' } },
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request', 401: 'Not authenticated', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  408: 'Request Timeout', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Server error',
+};
+
+/** The envelope schemas every error answer refers to. */
+export function errorSchemas(): Record<string, JsonSchema> {
+  const text = { type: 'string' };
+  return {
+    ErrorCode: { enum: ALL_CODES, description: 'The stable error code (data.error.code); read this, not the message.' },
+    FieldError: {
+      type: 'object', additionalProperties: false, required: ['field', 'message', 'code'],
+      properties: { field: { type: 'string', description: 'The field as sent, by path: shippingDetails[0].gstin.' }, message: text, code: ref('ErrorCode') },
+    },
+    ErrorEnvelope: {
+      type: 'object', additionalProperties: false, required: ['name', 'message', 'code', 'className', 'data', 'errors'],
+      description: 'Section 7: read the stable code from data.error.code; on a 400 with several failures, data.error.errors lists each.',
+      properties: {
+        name: text, message: text, code: { type: 'integer', description: 'The HTTP status.' }, className: text,
+        data: {
+          type: 'object', additionalProperties: false, required: ['success', 'error'],
+          properties: {
+            success: { const: false },
+            error: {
+              type: 'object', additionalProperties: false, required: ['message', 'code', 'status'],
+              properties: { message: text, code: ref('ErrorCode'), status: { type: 'integer' }, errors: { type: 'array', items: ref('FieldError') } },
+            },
+          },
+        },
+        errors: { type: 'object', maxProperties: 0 },
+      },
+    },
+    BareError: {
+      type: 'object', additionalProperties: false, required: ['name', 'message', 'code', 'className', 'data', 'errors'],
+      description: 'The answers without an error code: 401 NotAuthenticated, and 405 on client routes (status alone).',
+      properties: {
+        name: text, message: text, code: { type: 'integer' }, className: text,
+        data: { type: 'object', additionalProperties: false, required: ['message'], properties: { message: text } },
+        errors: { type: 'object', maxProperties: 0 },
+      },
+    },
+  };
+}
+
+/** Codes every operation of this kind can answer, besides those it names. */
+function impliedCodes(op: OperationDoc): ErrorCode[] {
+  // Node answers oversized headers before any route, and a body that stalls past REQUEST_TIMEOUT_MS.
+  const codes: ErrorCode[] = ['SERVICE_ERROR', 'HEADERS_TOO_LARGE'];
+  if (op.guard === 'app') codes.push('PERMISSION_DENIED');
+  if (op.body) codes.push('INVALID_FIELD', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'REQUEST_TIMEOUT');
+  return codes;
+}
+
+/** Every code an operation can answer with (405 refusals: that one only). */
+export function operationCodes(op: OperationDoc): ErrorCode[] {
+  if (op.refusal === 'coded') return ['METHOD_NOT_ALLOWED'];
+  if (op.refusal === 'bare') return [];
+  const codes = new Set([...(op.errors ?? []), ...impliedCodes(op)]);
+  return ALL_CODES.filter((code) => codes.has(code));
+}
+
+/** The `responses` entries of an operation's errors, one per status, each code with an example. */
+export function errorResponses(op: OperationDoc): Record<string, JsonSchema> {
+  const responses: Record<string, JsonSchema> = {};
+  if (op.refusal === 'bare') responses['405'] = bareResponse(405, 'Method not allowed', 'Not offered by this interface: the status alone, no error code, before any authentication.');
+  if ((op.guard !== 'open' || op.optionalBearer) && !op.refusal) {
+    responses['401'] = bareResponse(401, 'Not authenticated', 'NotAuthenticated: the token is missing, malformed, invalid, expired or of the wrong kind. No error code.');
+  }
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of operationCodes(op)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) responses[String(status)] = codedResponse(status, codes, op);
+  return responses;
+}
+
+function codedResponse(status: number, codes: ErrorCode[], op: OperationDoc): JsonSchema {
+  const examples: Record<string, JsonSchema> = {};
+  for (const code of codes) {
+    const { message, errors } = op.errorExamples?.[code] ?? CODES[code].example;
+    examples[code] = { summary: CODES[code].when, value: errorEnvelope(status, code, message, errors) };
+  }
+  const narrowed: JsonSchema = {
+    properties: {
+      name: { const: errorNames(status)[0] },
+      code: { const: status },
+      data: { properties: { error: { properties: { code: { enum: codes }, status: { const: status } } } } },
+    },
+  };
+  const response: JsonSchema = {
+    description: `${STATUS_TEXT[status] ?? 'Error'}: ${codes.map((code) => `${code} (${CODES[code].when})`).join('; ')}.`,
+    content: { 'application/json': { schema: { allOf: [ref('ErrorEnvelope'), narrowed] }, examples } },
+  };
+  if (status === 429) response.headers = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } };
+  return response;
+}
+
+function bareResponse(status: 401 | 405, message: string, description: string): JsonSchema {
+  const [name] = errorNames(status);
+  return {
+    description,
+    content: {
+      'application/json': {
+        schema: { allOf: [ref('BareError'), { properties: { name: { const: name }, code: { const: status } } }] },
+        examples: { [name]: { summary: description, value: bareEnvelope(status, message) } },
+      },
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { JSON_SCHEMA_DIALECT, type JsonSchema } from '../validation/json-schema.js';
+import { errorResponses, errorSchemas } from './error-responses.js';
+import { openApiPath, pathParamNames, type AnswerDoc, type ApiSection, type OperationDoc } from './operation.js';
+
+export interface DocumentFacts {
+  version: string;
+  /** JWT_AUDIENCE: the `aud` self-signed tokens carry. */
+  audience: string;
+}
+
+const SECURITY_SCHEMES = (audience: string): Record<string, JsonSchema> => ({
+  appToken: {
+    type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
+    description: 'An app token: issued by POST /authentication with strategy app-secret (valid one hour), or self-signed by the app '
+      + `with its private key: ES256, claims appId and iss (the app id), sub "AppAuth", aud "${audience}", iat, and exp at most one day after iat. `
+      + 'The app must be attached to the business in the path.',
+  },
+  operatorSession: {
+    type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
+    description: 'A user session token from POST /authentication with strategy local; valid 12 hours; accepted on /admin/v1 only.',
+  },
+  metricsToken: { type: 'http', scheme: 'bearer', description: 'The METRICS_TOKEN setting, when the operator set one.' },
+});
+
+const DESCRIPTION = [
+  'The HTTP/JSON interface of crmkit: app-token authentication, the read-only pipeline configuration of a business, idempotent',
+  'client create and get (the **Public interface**), and the operator API under `/admin/v1` behind the dashboard.',
+  '',
+  'Bodies are JSON (`Content-Type: application/json`). Successes answer `{"success": true, "data": ...}`; failures answer the',
+  'section 7 envelope, whose stable code is `data.error.code` (401 and the 405s of client routes carry none). A 400 lists every',
+  'failure in `data.error.errors`, each `{field, message, code}`, in body order. Unknown routes answer 404 NOT_FOUND.',
+  'Every answer carries `X-Request-Id` (sent by the caller, or generated); quote it when reporting a problem.',
+].join('\n');
+
+/** The whole OpenAPI 3.1 document, from the features' sections. Throws on an inconsistent section, so a bad one fails at start. */
+export function buildOpenApiDocument(sections: ApiSection[], facts: DocumentFacts): JsonSchema {
+  const schemas: Record<string, JsonSchema> = errorSchemas();
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const section of sections) {
+    for (const [name, schema] of Object.entries(section.schemas ?? {})) {
+      if (schemas[name]) throw new Error(`openapi: schema ${name} is defined twice`);
+      schemas[name] = schema;
+    }
+    for (const op of section.operations) {
+      const item = (paths[openApiPath(op.path)] ??= {});
+      if (item[op.method]) throw new Error(`openapi: ${op.method.toUpperCase()} ${op.path} is described twice`);
+      item[op.method] = operationObject(op, section.tag.name);
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: JSON_SCHEMA_DIALECT,
+    info: { title: 'crmkit', version: facts.version, description: DESCRIPTION, license: { name: 'MIT', identifier: 'MIT' } },
+    tags: sections.map((section) => section.tag),
+    paths,
+    components: { schemas, securitySchemes: SECURITY_SCHEMES(facts.audience) },
+  };
+}
+
+function operationObject(op: OperationDoc, tag: string): JsonSchema {
+  const operation: JsonSchema = { operationId: op.operationId, tags: [tag], summary: op.summary };
+  if (op.description) operation.description = op.description;
+  const security = securityOf(op);
+  if (security) operation.security = security;
+  const parameters = [...pathParameters(op), ...(op.query ?? []).map((q) => ({ in: 'query', required: false, ...q }))];
+  if (parameters.length > 0) operation.parameters = parameters;
+  if (op.body) {
+    const { schema, examples, required, description } = op.body;
+    operation.requestBody = { required, ...(description && { description }), content: { 'application/json': { schema, ...(examples && { examples }) } } };
+  }
+  const responses: Record<string, JsonSchema> = {};
+  for (const answer of op.answers ?? []) responses[String(answer.status)] = answerObject(answer);
+  operation.responses = { ...responses, ...errorResponses(op) };
+  return operation;
+}
+
+function securityOf(op: OperationDoc): JsonSchema[] | undefined {
+  if (op.refusal) return [];
+  if (op.guard === 'app') return [{ appToken: [] }];
+  if (op.guard === 'operator') return [{ operatorSession: [] }];
+  return op.optionalBearer ? [{}, { [op.optionalBearer]: [] }] : [];
+}
+
+function pathParameters(op: OperationDoc): JsonSchema[] {
+  const names = pathParamNames(op.path);
+  const described = Object.keys(op.pathParams ?? {});
+  if (names.join() !== described.join()) {
+    throw new Error(`openapi: ${op.method.toUpperCase()} ${op.path} has parameters ${names.join(', ') || 'none'} but describes ${described.join(', ') || 'none'}`);
+  }
+  return names.map((name) => ({ in: 'path', name, required: true, description: op.pathParams![name], schema: { type: 'string' } }));
+}
+
+function answerObject(answer: AnswerDoc): JsonSchema {
+  const media: JsonSchema = {};
+  if (answer.schema) media.schema = answer.schema;
+  if (answer.example !== undefined) media.example = answer.example;
+  const response: JsonSchema = { description: answer.description };
+  if (answer.schema || answer.example !== undefined) response.content = { [answer.mediaType ?? 'application/json']: media };
+  if (answer.headers) response.headers = answer.headers;
+  return response;
+}

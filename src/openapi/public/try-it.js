@@ -1,0 +1,53 @@
+// "Try it": sends one request from the page, to this same server (the CSP allows nothing else),
+// with the bearer token typed once at the top. The token stays in memory: nothing is stored.
+import { h } from '/assets/dom.js';
+
+let token = '';
+
+export function tokenField() {
+  const input = h('input', { type: 'password', id: 'try-token', autocomplete: 'off', spellcheck: 'false', placeholder: 'eyJhbGciOi…', oninput: (e) => { token = e.target.value.trim(); } });
+  return h('div', { class: 'field token' },
+    h('label', { for: 'try-token' }, 'Bearer token for “Try it”'), input,
+    h('p', { class: 'hint' }, 'An app token from POST /authentication (strategy app-secret), or an operator session for /admin/v1. Kept in this page only.'));
+}
+
+function firstExample(op) {
+  const media = op.requestBody?.content?.['application/json'];
+  const first = media && Object.values(media.examples ?? {})[0];
+  return first ? JSON.stringify(first.value, null, 2) : op.requestBody ? '{}' : '';
+}
+
+/** A form for the operation's path and query parameters and body, and the answer once sent. */
+export function tryIt(path, method, op) {
+  const inputs = new Map();
+  const params = (op.parameters ?? []).map((p) => {
+    const input = h('input', { type: 'text', name: p.name, placeholder: p.in === 'query' ? 'leave empty to omit' : '' });
+    inputs.set(p, input);
+    return h('label', { class: 'try-param' }, h('code', {}, p.name), ` (${p.in})`, input);
+  });
+  const body = op.requestBody ? h('textarea', { rows: 8, spellcheck: 'false', 'aria-label': 'Request body (JSON)' }, firstExample(op)) : null;
+  const output = h('pre', { class: 'try-output', 'aria-live': 'polite' });
+  const send = async () => {
+    let url = path;
+    const query = new URLSearchParams();
+    for (const [p, input] of inputs) {
+      if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(input.value));
+      else if (input.value !== '') query.set(p.name, input.value);
+    }
+    const headers = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (body && body.value.trim() !== '') headers['content-type'] = 'application/json';
+    output.textContent = 'Sending…';
+    try {
+      const response = await fetch(`${url}${query.size ? `?${query}` : ''}`, { method: method.toUpperCase(), headers, ...(headers['content-type'] && { body: body.value }) });
+      const text = await response.text();
+      let shown = text;
+      try { shown = JSON.stringify(JSON.parse(text), null, 2); } catch { /* not JSON: show as is */ }
+      output.textContent = `${response.status} ${response.statusText}\n\n${shown}`;
+    } catch (error) {
+      output.textContent = `The request failed: ${error.message}`;
+    }
+  };
+  return h('details', { class: 'try' }, h('summary', {}, 'Try it'),
+    params, body, h('button', { type: 'button', class: 'primary small', onclick: send }, 'Send'), output);
+}

@@ -1,0 +1,120 @@
+import { ref, success, type ApiSection } from '../openapi/operation.js';
+import { closedObject, type JsonSchema } from '../validation/json-schema.js';
+import { bodyJsonSchema } from './body-shape.js';
+import { BUSINESS_PATCH_RULES, NEW_BUSINESS_RULES } from './businesses.service.js';
+import { NEW_APP_RULES, PAGING } from './operator.routes.js';
+import { NEW_OPERATOR_RULES } from './operators.service.js';
+
+/** The operator API (/admin/v1) in the OpenAPI document: businesses, apps, operators, the audit log. */
+
+const text: JsonSchema = { type: 'string' };
+const once = (what: string): JsonSchema => ({ type: 'string', description: `${what} Shown once, never again: store it now.` });
+
+const SCHEMAS: Record<string, JsonSchema> = {
+  BusinessInput: bodyJsonSchema(NEW_BUSINESS_RULES, 'A new business.'),
+  BusinessPatch: bodyJsonSchema(BUSINESS_PATCH_RULES, 'What changes; country and urlKey cannot.'),
+  Business: closedObject({ urlKey: text, name: text, country: text, currency: text, customFieldsEnabled: { type: 'boolean' } }, ['urlKey', 'name', 'country', 'currency', 'customFieldsEnabled']),
+  AppInput: bodyJsonSchema(NEW_APP_RULES, 'A new app.'),
+  AppCreated: closedObject({
+    appId: text, name: text, appSecret: once('For strategy app-secret.'),
+    privateKeyPem: once('PKCS#8 PEM of the app\'s ECDSA P-256 key, for self-signed tokens.'),
+    audience: { type: 'string', description: 'The aud claim self-signed tokens must carry.' },
+  }, ['appId', 'name', 'appSecret', 'privateKeyPem', 'audience']),
+  App: closedObject({
+    appId: text, name: text, businesses: { type: 'array', items: text, description: 'urlKeys the app is attached to.' }, createdAt: { type: 'string', format: 'date-time' },
+  }, ['appId', 'name', 'businesses', 'createdAt']),
+  SecretRotated: closedObject({ appId: text, appSecret: once('The new secret; the old one and tokens issued with it stop working.') }, ['appId', 'appSecret']),
+  KeyRotated: closedObject({ appId: text, privateKeyPem: once('The new private key; tokens signed with the old one stop working.'), audience: text }, ['appId', 'privateKeyPem', 'audience']),
+  OperatorInput: bodyJsonSchema(NEW_OPERATOR_RULES, 'A new operator account.'),
+  Operator: closedObject({ email: text }, ['email']),
+  AuditPage: closedObject({
+    page: { type: 'integer' }, pageSize: { type: 'integer' }, hasMore: { type: 'boolean' },
+    entries: {
+      type: 'array', description: 'Newest first.',
+      items: closedObject({
+        at: { type: 'string', format: 'date-time' }, operator: { type: 'string', description: 'The operator\'s e-mail.' }, action: { type: 'string', description: 'What was done, like app.create.' },
+        business: { type: ['string', 'null'], description: 'The urlKey concerned, if any.' }, detail: { type: 'object' },
+      }, ['at', 'operator', 'action', 'business', 'detail']),
+    },
+  }, ['page', 'pageSize', 'hasMore', 'entries']),
+};
+
+const urlKey = { urlKey: 'The business key.' };
+const appId = { appId: 'The app\'s id.' };
+const bodyless = { required: false, schema: bodyJsonSchema({}, 'No body, an empty body or {}.') };
+const keptSecret = { 'Cache-Control': { description: 'no-store: the answer carries a secret.', schema: { const: 'no-store' } } };
+
+export const operatorApi: ApiSection = {
+  tag: { name: 'Operator: businesses and apps', description: 'Businesses, apps, operators and the audit log (operator-interface); needs an operator session.' },
+  schemas: SCHEMAS,
+  operations: [
+    {
+      method: 'post', path: '/admin/v1/businesses', operationId: 'createBusiness', guard: 'operator', summary: 'Create a business',
+      body: { required: true, schema: ref('BusinessInput'), examples: { india: { summary: 'A business in India', value: { name: 'Asha Traders', country: 'IN', urlKey: 'asha-traders' } } } },
+      answers: [{ status: 201, description: 'The business.', schema: success(ref('Business')) }],
+      errors: ['INVALID_FIELD_VALUE', 'URL_KEY_TAKEN'],
+    },
+    {
+      method: 'get', path: '/admin/v1/businesses', operationId: 'listBusinesses', guard: 'operator', summary: 'List businesses',
+      answers: [{ status: 200, description: 'Every business.', schema: success({ type: 'array', items: ref('Business') }) }],
+    },
+    {
+      method: 'get', path: '/admin/v1/businesses/:urlKey', operationId: 'getBusiness', guard: 'operator', pathParams: urlKey, summary: 'Get a business',
+      answers: [{ status: 200, description: 'The business.', schema: success(ref('Business')) }],
+      errors: ['BUSINESS_NOT_FOUND'],
+    },
+    {
+      method: 'patch', path: '/admin/v1/businesses/:urlKey', operationId: 'updateBusiness', guard: 'operator', pathParams: urlKey, summary: 'Change a business',
+      body: { required: true, schema: ref('BusinessPatch'), examples: { enable: { summary: 'Turn custom fields on', value: { customFieldsEnabled: true } } } },
+      answers: [{ status: 200, description: 'The business as changed.', schema: success(ref('Business')) }],
+      errors: ['INVALID_FIELD_VALUE', 'BUSINESS_NOT_FOUND'],
+    },
+    {
+      method: 'post', path: '/admin/v1/apps', operationId: 'createApp', guard: 'operator', summary: 'Create an app (secret and key shown once)',
+      body: { required: true, schema: ref('AppInput'), examples: { storefront: { summary: 'An app', value: { name: 'Storefront' } } } },
+      answers: [{ status: 201, description: 'The app with its secret and private key.', schema: success(ref('AppCreated')), headers: keptSecret }],
+      errors: ['INVALID_FIELD_VALUE'],
+    },
+    {
+      method: 'get', path: '/admin/v1/apps', operationId: 'listApps', guard: 'operator', summary: 'List apps (no secrets)',
+      answers: [{ status: 200, description: 'Every app with the businesses it is attached to.', schema: success({ type: 'array', items: ref('App') }) }],
+    },
+    {
+      method: 'post', path: '/admin/v1/apps/:appId/rotate-secret', operationId: 'rotateAppSecret', guard: 'operator', pathParams: appId, summary: 'Issue a new app secret',
+      body: bodyless, answers: [{ status: 200, description: 'The new secret.', schema: success(ref('SecretRotated')), headers: keptSecret }],
+      errors: ['APP_NOT_FOUND'],
+    },
+    {
+      method: 'post', path: '/admin/v1/apps/:appId/rotate-key', operationId: 'rotateAppKey', guard: 'operator', pathParams: appId, summary: 'Issue a new app key pair',
+      body: bodyless, answers: [{ status: 200, description: 'The new private key.', schema: success(ref('KeyRotated')), headers: keptSecret }],
+      errors: ['APP_NOT_FOUND'],
+    },
+    {
+      method: 'put', path: '/admin/v1/apps/:appId/businesses/:urlKey', operationId: 'attachApp', guard: 'operator', pathParams: { ...appId, ...urlKey },
+      summary: 'Attach an app to a business', body: bodyless,
+      answers: [{ status: 200, description: 'The app.', schema: success(ref('App')) }],
+      errors: ['APP_NOT_FOUND', 'BUSINESS_NOT_FOUND'],
+    },
+    {
+      method: 'delete', path: '/admin/v1/apps/:appId/businesses/:urlKey', operationId: 'detachApp', guard: 'operator', pathParams: { ...appId, ...urlKey },
+      summary: 'Detach an app from a business', description: 'Its tokens get 403 PERMISSION_DENIED on that business from then on.', body: bodyless,
+      answers: [{ status: 200, description: 'The app.', schema: success(ref('App')) }],
+      errors: ['APP_NOT_FOUND', 'BUSINESS_NOT_FOUND'],
+    },
+    {
+      method: 'post', path: '/admin/v1/operators', operationId: 'createOperator', guard: 'operator', summary: 'Add an operator',
+      body: { required: true, schema: ref('OperatorInput'), examples: { second: { summary: 'A second operator', value: { email: 'ops@example.com', password: 'a long enough password' } } } },
+      answers: [{ status: 201, description: 'The operator.', schema: success(ref('Operator')) }],
+      errors: ['INVALID_FIELD_VALUE'],
+    },
+    {
+      method: 'get', path: '/admin/v1/audit', operationId: 'listAudit', guard: 'operator', summary: 'Read the audit log',
+      query: [
+        { name: 'page', description: 'Page number from 1.', schema: { type: 'integer', minimum: 1, maximum: PAGING.page.max, default: PAGING.page.fallback } },
+        { name: 'pageSize', description: 'Entries per page.', schema: { type: 'integer', minimum: 1, maximum: PAGING.pageSize.max, default: PAGING.pageSize.fallback } },
+      ],
+      answers: [{ status: 200, description: 'One page, newest first.', schema: success(ref('AuditPage')) }],
+      errors: ['INVALID_QUERY_FIELD', 'INVALID_QUERY_VALUE'],
+    },
+  ],
+};

@@ -1,0 +1,148 @@
+import { beforeAll, expect, it } from 'vitest';
+import { call, describeEachStore } from '../helpers/app.js';
+import { operationsOf, type OpenApiDocument, type OperationObject } from '../helpers/openapi.js';
+import { createApp, randomKey, seedTenant, type Tenant } from '../helpers/seed.js';
+import { TEST_ADMIN } from '../helpers/stores.js';
+
+// call() holds every answer to the document (status listed, body fits its schema); these tests make
+// sure every operation is called at least once that way, and that the document's examples work.
+
+type Body = Record<string, unknown>;
+type Schema = Record<string, any>;
+
+const FILES: Record<string, string> = { '/assets/{file}': 'app.js', '/docs/{file}': 'docs.js' };
+
+/** Names in examples that must be unique per run (the PostgreSQL test database is shared). */
+function freshen(example: unknown): unknown {
+  if (typeof example !== 'object' || example === null) return example;
+  const body = { ...(example as Body) };
+  if (typeof body.urlKey === 'string') body.urlKey = randomKey('doc');
+  if (typeof body.email === 'string' && !('strategy' in body)) body.email = `${randomKey('op')}@example.com`;
+  if (typeof body.clientId === 'string') body.clientId = randomKey('doc');
+  return body;
+}
+
+describeEachStore('OpenAPI: every operation answers as documented', (ctx) => {
+  let doc: OpenApiDocument;
+  let t: Tenant;
+  beforeAll(async () => {
+    doc = (await call(ctx().app, 'GET', '/openapi.json')).body;
+    t = await seedTenant(ctx().app, { customFieldsEnabled: true });
+  });
+
+  async function newClient(): Promise<string> {
+    const clientId = randomKey('c');
+    const created = await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body: { clientId, name: 'Tour' } });
+    expect(created.status).toBe(201);
+    return clientId;
+  }
+
+  /** A concrete request for an operation: its parameters filled from a fresh fixture, its first body example. */
+  async function requestFor(path: string, op: OperationObject, example?: unknown) {
+    let url = path;
+    for (const name of (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name)) {
+      const value = name === 'urlKey' ? t.urlKey
+        : name === 'clientId' ? await newClient()
+        : name === 'appId' ? (await createApp(ctx().app, t.operator)).appId
+        : name === 'file' ? FILES[path]!
+        : 'pl_anything';
+      url = url.replace(`{${name}}`, encodeURIComponent(value));
+    }
+    const scheme = Object.keys(op.security?.find((s) => Object.keys(s).length > 0) ?? {})[0];
+    const required = op.security?.every((s) => Object.keys(s).length > 0);
+    const token = !required ? undefined : scheme === 'appToken' ? t.token : t.operator;
+    const media = op.requestBody?.content['application/json'];
+    const body = example ?? Object.values(media?.examples ?? {})[0]?.value;
+    return { url, token, body: body === undefined ? undefined : freshen(body) };
+  }
+
+  const successOf = (op: OperationObject) => Number(Object.keys(op.responses).find((s) => s.startsWith('2')) ?? '405');
+
+  it('every operation, called as its first example shows, answers its documented success (or its 405)', async () => {
+    const answered: string[] = [];
+    for (const { path, method, op } of operationsOf(doc)) {
+      if (op.operationId === 'authenticate') continue; // its examples carry placeholders: next test
+      const { url, token, body } = await requestFor(path, op);
+      const response = await call(ctx().app, method.toUpperCase() as never, url, { token, body });
+      expect(response.status, `${method} ${url}: ${JSON.stringify(response.body)}`).toBe(successOf(op));
+      answered.push(op.operationId);
+    }
+    expect(answered.length).toBe(operationsOf(doc).length - 1);
+  });
+
+  it('each POST /authentication example works with real credentials in place of the placeholders', async () => {
+    const op = doc.paths['/authentication']!.post!;
+    const real: Record<string, Body> = {
+      appSecret: { appId: t.appId, appSecret: t.appSecret },
+      local: { email: TEST_ADMIN.email, password: TEST_ADMIN.password },
+      appToken: {},
+    };
+    for (const [name, example] of Object.entries(op.requestBody!.content['application/json']!.examples!)) {
+      const body = { ...(example.value as Body), ...real[name] };
+      const response = await call(ctx().app, 'POST', '/authentication', { body, ...(name === 'appToken' && { token: t.token }) });
+      expect(response.status, `${name}: ${JSON.stringify(response.body)}`).toBe(200);
+    }
+  });
+
+  it('the client create example answers exactly the documented answer (timestamps aside), then is an identical retry', async () => {
+    const op = doc.paths['/api/v1/businesses/{urlKey}/clients']!.post!;
+    const media = op.requestBody!.content['application/json']!;
+    const example = Object.values(media.examples!)[0]!.value as Body;
+    const body = { ...example, clientId: randomKey('ex') };
+    const created = await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body });
+    expect(created.status).toBe(201);
+    const documented = (op.responses['201']!.content!['application/json']!.example as { data: Body }).data;
+    const stamps = { clientId: body.clientId, createdAt: expect.any(String), updatedAt: expect.any(String) };
+    expect(created.body.data).toEqual({ ...documented, ...stamps, balance: { ...(documented.balance as Body), currency: created.body.data.balance.currency } });
+    const retried = await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body });
+    expect(retried.body.data.idempotent).toBe(true);
+  });
+
+  const resolve = (schema: Schema): Schema => (schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()] as Schema : schema);
+  const types = (schema: Schema): string[] => [schema.type ?? []].flat();
+
+  /** A value of the member's JSON type (its first enum value or const where it has one). */
+  function sample(schema: Schema): unknown {
+    if (schema.const !== undefined) return schema.const;
+    if (schema.enum) return schema.enum[0];
+    const type = types(schema)[0];
+    return type === 'integer' || type === 'number' ? 1 : type === 'boolean' ? true : type === 'array' ? [] : type === 'object' ? {} : 'x';
+  }
+
+  /** Bodies that each set one documented member (nested list entries too), with the path errors would name. */
+  function memberProbes(schema: Schema, prefix: Body = {}, at = '', wrap = (entry: Body) => entry): { path: string; body: Body }[] {
+    const probes: { path: string; body: Body }[] = [{ path: `${at}zzUnknown`, body: wrap({ ...prefix, zzUnknown: 1 }) }];
+    for (const [name, raw] of Object.entries(resolve(schema).properties ?? {}) as [string, Schema][]) {
+      if (name in prefix) continue;
+      probes.push({ path: `${at}${name}`, body: wrap({ ...prefix, [name]: sample(raw) }) });
+      const items = raw.items ? resolve(raw.items) : undefined;
+      if (items?.properties && at === '') {
+        probes.push(...memberProbes(items, {}, `${name}[0].`, (entry) => wrap({ ...prefix, [name]: [entry] })));
+      }
+    }
+    return probes;
+  }
+
+  it('every documented body member is accepted by name and JSON type, and a member the document does not name is refused', async () => {
+    let probed = 0;
+    for (const { path, method, op } of operationsOf(doc)) {
+      const schema = op.requestBody?.content['application/json']?.schema as Schema | undefined;
+      if (!schema) continue;
+      const variants = resolve(schema).oneOf ?? [schema];
+      for (const variant of variants as Schema[]) {
+        const strategy = variant.properties?.strategy?.const;
+        for (const probe of memberProbes(variant, strategy ? { strategy } : {})) {
+          const { url, token } = await requestFor(path, op);
+          const response = await call(ctx().app, method.toUpperCase() as never, url, { token, body: probe.body });
+          const error = response.body?.data?.error;
+          const nameErrors = [...(error?.errors ?? [error])].filter((e) => e?.code === 'INVALID_FIELD' && e.field === probe.path);
+          const where = `${method} ${path} ${JSON.stringify(probe.body)} → ${response.status} ${JSON.stringify(error)}`;
+          if (probe.path.endsWith('zzUnknown')) expect(nameErrors.length, where).toBe(1);
+          else expect(nameErrors, where).toEqual([]);
+          probed += 1;
+        }
+      }
+    }
+    expect(probed).toBeGreaterThan(150);
+  });
+});
