@@ -17,12 +17,23 @@ const check = (status, body) => {
 
 const request = { method: spec.method, path: spec.path, headers: spec.headers, onResponse: check };
 if (spec.body) request.body = JSON.stringify(spec.body);
-if (spec.randomPaths) request.setupRequest = (req) => ({ ...req, path: spec.randomPaths[Math.floor(Math.random() * spec.randomPaths.length)] });
 if (spec.uniqueClients) {
   request.setupRequest = (req) => ({ ...req, body: JSON.stringify({ clientId: `${spec.uniqueClients}-${process.pid}-${counter++}`, name: 'Bench Client', email: 'bench@example.com', gstin: '27AAPFU0939F1ZV' }) });
 }
+// Random keys, shuffled once: autocannon builds each listed request once and cycles through the list,
+// where a setupRequest drawing a key would have the load generator rebuild a request on every call.
+const requests = spec.randomPaths ? shuffled(spec.randomPaths).map((path) => ({ ...request, path })) : [request];
 
-const result = await autocannon({ url: spec.url, connections: spec.connections, duration: spec.duration, requests: [request] });
+function shuffled(list) {
+  const copy = [...list];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j], copy[i]];
+  }
+  return copy;
+}
+
+const result = await autocannon({ url: spec.url, connections: spec.connections, duration: spec.duration, requests });
 process.stdout.write(JSON.stringify({
   requestsPerSecond: result.requests.average,
   p50: result.latency.p50,

@@ -4,6 +4,7 @@
  * baseline measured in the same run with the same settings.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +55,19 @@ async function waitFor(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`no answer from ${url}`);
 }
 
+/**
+ * A GET on a new connection. The load generator runs synchronously, so this process's pooled
+ * keep-alive sockets cannot notice the server closing them while it runs; a pooled one may be dead.
+ */
+function freshGet(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { agent: false }, (response) => {
+      let text = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(text));
+    }).on('error', reject);
+  });
+}
+
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
@@ -68,12 +82,12 @@ async function startBaseline(): Promise<ChildProcess> {
 }
 
 /** CPU time (µs) the processes have used so far; /proc counts in clock ticks of 10 ms. */
-function cpuMicros(pids: number[]): number {
+function cpuMicros(pids: number[], kind: 'all' | 'user' | 'system' = 'all'): number {
   let ticks = 0;
   for (const pid of pids) {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      ticks += (kind === 'system' ? 0 : Number(fields[11])) + (kind === 'user' ? 0 : Number(fields[12]));
     } catch {
       // gone
     }
@@ -177,7 +191,7 @@ async function runStore(store: 'sqlite' | 'postgres', workers: number, rows: Row
     if (SCALE > CLIENTS && workers === 1) await scaleCheck(store, server.pid!, url, seeded, figuresAt, rows);
     if (workers === 1) {
       const rss = rssMb(server.pid!);
-      const metrics = await (await fetch(`${url}/metrics`)).text();
+      const metrics = await freshGet(`${url}/metrics`);
       const heapMb = Math.round(Number(/^nodejs_heap_used_bytes (\d+)/m.exec(metrics)?.[1] ?? 0) / 1e6);
       console.log(`  server RSS after the run: ${rss} MB (target ≤ 200 MB), of which V8 heap in use ${heapMb} MB`);
       rows.push({ store, workers, scenario: 'server RSS MB', requestsPerSecond: rss, status: rss <= 200 ? 'ok' : 'miss' });
@@ -241,16 +255,19 @@ async function main(): Promise<void> {
   console.log('each figure: the median round; ratio = req/s over a raw node:http baseline (200-byte JSON) run just before it');
   const baselineServer = await startBaseline();
   const rows: Row[] = [];
-  const wanted = process.env.BENCH_STORES?.split(',') ?? ['sqlite', 'postgres'];
-  if (wanted.includes('sqlite')) await runStore('sqlite', 1, rows);
-  if (!wanted.includes('postgres')) console.log('\nPostgreSQL not requested (BENCH_STORES).');
-  else if (await freshPostgres()) {
-    await runStore('postgres', 1, rows);
-    await runStore('postgres', 2, rows, ['GET pipelines (issued)', 'GET client']);
-  } else {
-    console.log('\nPostgreSQL unreachable: its half of the bench is skipped.');
+  try {
+    const wanted = process.env.BENCH_STORES?.split(',') ?? ['sqlite', 'postgres'];
+    if (wanted.includes('sqlite')) await runStore('sqlite', 1, rows);
+    if (!wanted.includes('postgres')) console.log('\nPostgreSQL not requested (BENCH_STORES).');
+    else if (await freshPostgres()) {
+      await runStore('postgres', 1, rows);
+      await runStore('postgres', 2, rows, ['GET pipelines (issued)', 'GET client']);
+    } else {
+      console.log('\nPostgreSQL unreachable: its half of the bench is skipped.');
+    }
+  } finally {
+    baselineServer.kill();
   }
-  baselineServer.kill();
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/latest.json', `${JSON.stringify({ date: new Date().toISOString(), cores: cpus().length, node: process.version, connections: CONNECTIONS, durationSeconds: DURATION, rounds: ROUNDS, storedClients: CLIENTS, rows }, null, 2)}\n`);
   const failed = rows.filter((r) => r.status === 'FAILED');

@@ -10,15 +10,25 @@ export interface Seeded {
   retryBody: Record<string, unknown>;
 }
 
-async function call(url: string, method: string, path: string, token: string | undefined, body?: unknown): Promise<any> {
-  const response = await fetch(`${url}${path}`, {
+async function call(url: string, method: string, path: string, token: string | undefined, body?: unknown, retried = false): Promise<any> {
+  const response = await send(url, method, path, token, body).catch((error: unknown) => {
+    // A pooled keep-alive socket the server closed while the synchronous load generator ran: every
+    // call here is safe to repeat (client creates are idempotent), so once more on a new socket.
+    if (retried || (error as { cause?: { code?: string } }).cause?.code !== 'UND_ERR_SOCKET') throw error;
+    return undefined;
+  });
+  if (!response) return call(url, method, path, token, body, true);
+  const json = await response.json().catch(() => undefined);
+  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+function send(url: string, method: string, path: string, token: string | undefined, body?: unknown): Promise<Response> {
+  return fetch(`${url}${path}`, {
     method,
     headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
-  const json = await response.json().catch(() => undefined);
-  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
 }
 
 /** 3 pipelines of 8 stages and 20 reasons, as issue 7 sets the GET pipelines scenario. */

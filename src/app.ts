@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { lazyChildLogger } from './logger.js';
 import { AppRegistry } from './auth/app-registry.js';
 import { AuthFailureLimiter } from './auth/auth-failures.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
@@ -69,6 +71,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
     loggerInstance: deps.logger || undefined,
+    ...(deps.logger && { childLoggerFactory: (logger, bindings, options) => lazyChildLogger(logger as Logger, bindings, options) }),
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
