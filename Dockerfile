@@ -14,10 +14,13 @@ COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
+# A fixed malloc mmap threshold: scrypt's 16 MB work buffers go back to the system after each sign-in
+# instead of staying in glibc's arenas (measured: RSS after the bench 203 -> 145 MB). As in `npm start`.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3030 \
-    DATA_DIR=/data
+    DATA_DIR=/data \
+    MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

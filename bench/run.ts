@@ -22,6 +22,10 @@ const SCALE = Number(process.env.BENCH_SCALE ?? 0);
 const PG_ADMIN = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PG_BENCH = PG_ADMIN.replace(/\/[^/]*$/, '/crmkit_bench');
 const BASELINE_PORT = 39_100;
+/** The server runs as `npm start` runs it: that script's environment assignments and node flags. */
+const START = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+const SERVER_ENV = Object.fromEntries(START.filter((word) => /^[A-Z_]+=/.test(word)).map((word) => word.split('=', 2) as [string, string]));
+const SERVER_FLAGS = START.filter((word) => word.startsWith('--'));
 
 interface Figures { requestsPerSecond: number; p50: number; p99: number; errors: number; wrong: number; sample: string; total: number }
 interface Row extends Partial<Figures> {
@@ -70,6 +74,7 @@ function freshGet(url: string): Promise<string> {
 
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  if (process.env.BENCH_MEMORY) console.log(status.split('\n').filter((l) => /^(Rss|VmRSS|VmHWM|Threads)/.test(l)).join('; '));
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
 }
 
@@ -81,18 +86,25 @@ async function startBaseline(): Promise<ChildProcess> {
   return child;
 }
 
-/** CPU time (µs) the processes have used so far; /proc counts in clock ticks of 10 ms. */
-function cpuMicros(pids: number[], kind: 'all' | 'user' | 'system' = 'all'): number {
-  let ticks = 0;
+/** CPU time (µs) each process has used so far; /proc counts in clock ticks of 10 ms. Gone processes are left out. */
+function cpuByProcess(pids: number[]): Map<number, number> {
+  const used = new Map<number, number>();
   for (const pid of pids) {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += (kind === 'system' ? 0 : Number(fields[11])) + (kind === 'user' ? 0 : Number(fields[12]));
+      used.set(pid, (Number(fields[11]) + Number(fields[12])) * 10_000);
     } catch {
       // gone
     }
   }
-  return ticks * 10_000;
+  return used;
+}
+
+/** CPU used between two readings: processes in both count their difference, new ones all they used (one that ended in between is not counted). */
+function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, used] of after) total += used - (before.get(pid) ?? 0);
+  return total;
 }
 
 /** The server and its cluster workers. */
@@ -134,12 +146,12 @@ async function measure(spec: Record<string, unknown>, serverPid: number, store: 
     if (baseline.errors > 0 || baseline.wrong > 0) throw new Error(`the baseline failed: ${baseline.sample}`);
     const server = processTree(serverPid);
     const database = store === 'postgres' ? await postgresBackends() : [];
-    const before = [cpuMicros(server), cpuMicros(database)];
+    const before = { server: cpuByProcess(server), database: cpuByProcess(database) };
     const figures = load(spec);
-    const serverCpu = cpuMicros(server) - before[0]!;
-    // Backends the pool opened during the run count from zero; the pool closes idle ones after 10 s.
-    const opened = store === 'postgres' ? (await postgresBackends()).filter((pid) => !database.includes(pid)) : [];
-    const databaseCpu = cpuMicros(database) - before[1]! + cpuMicros(opened);
+    const serverCpu = cpuBetween(before.server, cpuByProcess(server));
+    // The pool opens and closes connections (idle ones after 10 s): backends new since the start count in full.
+    const backendsNow = store === 'postgres' ? await postgresBackends() : [];
+    const databaseCpu = cpuBetween(before.database, cpuByProcess(backendsNow));
     const perRequest = (micros: number) => Math.round(micros / Math.max(1, figures.total));
     rounds.push({
       figures, ratio: figures.requestsPerSecond / baseline.requestsPerSecond, baseline: baseline.requestsPerSecond,
@@ -169,13 +181,13 @@ function scenarios(s: Seeded, url: string): [string, Record<string, unknown>][] 
 async function runStore(store: 'sqlite' | 'postgres', workers: number, rows: Row[], names?: string[]): Promise<void> {
   const port = 39_200 + rows.length;
   const env: Record<string, string> = {
-    ...process.env as Record<string, string>, NODE_ENV: 'production', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1',
+    ...process.env as Record<string, string>, ...SERVER_ENV, NODE_ENV: 'production', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1',
     ADMIN_EMAIL: 'bench@crmkit.local', ADMIN_PASSWORD: 'bench-password-123', AUTH_FAILURE_LIMIT: '100000', WORKERS: String(workers),
     ...(store === 'postgres' ? { DATABASE_URL: PG_BENCH, PG_POOL_SIZE: '20' } : { DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-bench-')) }),
   };
   // BENCH_PROFILE=DIR writes a V8 CPU profile of each server process there (summarise with bench/profile-summary.mjs).
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
-  const server = spawn(process.execPath, [...profile, 'dist/main.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const server = spawn(process.execPath, [...SERVER_FLAGS, ...profile, 'dist/main.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${url}/healthz`, server);
