@@ -1,20 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deriveClientType, deriveTaxPayerType, type TaxIdEvidence } from '../../src/clients/client.derive.js';
-import { gstinCheckCharacter } from '../../src/validation/tax-ids.js';
 import { base, context, valid } from './support/client-context.js';
-
-const withCheck = (first14: string): string => first14 + gstinCheckCharacter(first14);
-const GSTIN = {
-  REGULAR_COMPANY: '27AAPFU0939F1ZV',
-  REGULAR_PERSON: withCheck('29ABCPE1234F1Z'),
-  TCS: withCheck('07AAACA1234B1C'),
-  TDS_PAN: withCheck('29AAACB1234C1D'),
-  TDS_TAN: withCheck('07DELA12345B1D'),
-  GOVERNMENT: withCheck('07DELG12345A1Z'),
-  UIN: withCheck('0717UNO00157UN'),
-  NRI: withCheck('0718USA00001NR'),
-  OIDAR: withCheck('9917USA29001OS'),
-};
+import { GSTIN } from '../helpers/gstin-samples.js';
 
 describe('derivation: panNumber and gstState from gstin', () => {
   it.each([
