@@ -281,9 +281,11 @@ async function main(): Promise<void> {
     baselineServer.kill();
   }
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/latest.json', `${JSON.stringify({ date: new Date().toISOString(), cores: cpus().length, node: process.version, connections: CONNECTIONS, durationSeconds: DURATION, rounds: ROUNDS, storedClients: CLIENTS, rows }, null, 2)}\n`);
+  // A scale run keeps its own file, so that latest.json stays the full run's.
+  const file = SCALE > CLIENTS ? `bench/results/scale-${SCALE}.json` : 'bench/results/latest.json';
+  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), cores: cpus().length, node: process.version, connections: CONNECTIONS, durationSeconds: DURATION, rounds: ROUNDS, storedClients: CLIENTS, rows }, null, 2)}\n`);
   const failed = rows.filter((r) => r.status === 'FAILED');
-  console.log(`\nwritten bench/results/latest.json; ${failed.length} failed scenario(s)`);
+  console.log(`\nwritten ${file}; ${failed.length} failed scenario(s)`);
   process.exit(failed.length > 0 ? 1 : 0);
 }
 
