@@ -2,7 +2,7 @@
 // Installs what the project needs on a fresh machine, and nothing when it is already there.
 // Used by `npm run quickstart`, `npm test` and `npm run bench`, so that each is one command.
 import { execSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 
 const wantBrowser = !process.argv.includes('--no-browser');
@@ -23,4 +23,3 @@ if (wantBrowser && !existsSync('/usr/bin/chromium')) {
   const sudo = process.getuid && process.getuid() === 0 ? '' : 'sudo ';
   run(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null`);
 }
-void statSync;
