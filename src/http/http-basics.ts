@@ -23,7 +23,8 @@ export function installHttpBasics(app: FastifyInstance, config: Config): void {
   });
   app.removeContentTypeParser('text/plain');
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  // One synchronous hook (no promise per answer) sets the headers every answer carries.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
@@ -33,6 +34,6 @@ export function installHttpBasics(app: FastifyInstance, config: Config): void {
       const path = request.url;
       if (path.startsWith('/api/') || path.startsWith('/admin/') || path.startsWith('/authentication')) reply.header('cache-control', 'no-store');
     }
-    return payload;
+    done(null, payload);
   });
 }
