@@ -32,7 +32,7 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'pgPo
   return {
     kind: opened.kind,
     accounts: new AccountsStore(db),
-    data: new BusinessDataStore(db, opened.kind === 'sqlite' ? new GroupCommit(db) : directWrites(db)),
+    data: opened.kind === 'sqlite' ? new BusinessDataStore(db, new GroupCommit(db)) : new BusinessDataStore(db, directWrites(db), true),
     rateLimits: new RateLimitStore(db),
     changes,
     sqlitePath: opened.sqlitePath,

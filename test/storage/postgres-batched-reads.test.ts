@@ -1,0 +1,107 @@
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BusinessDataStore } from '../../src/storage/business-data.store.js';
+import { BATCHED_CLIENT_READ, BatchedClientReads } from '../../src/storage/client-reads.js';
+import { openPostgres } from '../../src/storage/db.js';
+import type { Database } from '../../src/storage/schema.js';
+import { openStore, type Store } from '../../src/storage/store.js';
+import { availableStores, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
+
+const stores = await availableStores();
+
+const business = (urlKey: string) => ({ urlKey, name: urlKey, country: 'IN', currency: 'INR', customFieldsEnabled: false, createdAt: 1, updatedAt: 1 });
+
+describe.runIf(stores.includes('postgres'))('PostgreSQL: point reads that arrive together share one query', () => {
+  let database: PrivateDatabase;
+  let store: Store;
+  /** A connection of the test's own, for what the store does not offer (EXPLAIN, a failing query). */
+  let db: Kysely<Database>;
+
+  beforeAll(async () => {
+    // A database of its own: a fresh schema with no statistics, the state in which a prepared plan is
+    // most tempted to scan.
+    database = await privatePostgresDatabase('crmkit_batched_reads');
+    store = openStore({ databaseUrl: database.url, dataDir: '', pgPoolSize: 5 });
+    await store.migrate();
+    db = openPostgres(database.url, 1).db;
+    for (const urlKey of ['shop-a', 'shop-b']) await store.accounts.createBusiness(business(urlKey));
+    for (let i = 0; i < 30; i++) await store.data.insertClient('shop-a', `a-${i}`, 'API', { name: `A ${i}` }, 1000 + i);
+    await store.data.insertClient('shop-b', 'b-0', 'API', { name: 'B 0' }, 2000);
+    await store.data.addToBalance('shop-a', 'a-1', 'invoices', 12.5);
+    await store.data.addToBalance('shop-a', 'a-1', 'payments', 2.25);
+  });
+
+  afterAll(async () => {
+    await db?.destroy();
+    await store?.close();
+    await database?.drop();
+  });
+
+  it('each read gets its own answer: balances, other tenants, missing keys and repeats', async () => {
+    const asked: [string, string][] = [
+      ['shop-a', 'a-0'], ['shop-a', 'a-1'], ['shop-b', 'a-2'], ['shop-a', 'b-0'], ['shop-b', 'b-0'],
+      ['shop-a', 'missing'], ['no-such-shop', 'a-3'], ['shop-a', 'a-1'], ['shop-a', 'a-29'],
+    ];
+    const found = await Promise.all(asked.map(([urlKey, clientId]) => store.data.findClient(urlKey, clientId)));
+    expect(found.map((c) => c?.clientId ?? null)).toEqual(['a-0', 'a-1', null, null, 'b-0', null, null, 'a-1', 'a-29']);
+    expect(found[1]!.balance).toEqual({ invoices: 12.5, payments: 2.25 });
+    expect(found[0]).toEqual({ clientId: 'a-0', status: 'active', source: 'API', data: { name: 'A 0' }, balance: {}, createdAt: 1000, updatedAt: 1000 });
+    expect(found[4]!.data).toEqual({ name: 'B 0' });
+  });
+
+  it('fifty concurrent reads are one query, not fifty', async () => {
+    const query = vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      const found = await Promise.all(Array.from({ length: 50 }, (_, i) => store.data.findClient('shop-a', `a-${i % 30}`)));
+      expect(found.every((c, i) => c?.clientId === `a-${i % 30}`)).toBe(true);
+      const reads = query.mock.calls.filter(([text]) => JSON.stringify(text).includes('unnest'));
+      expect(reads).toHaveLength(1);
+    } finally {
+      query.mockRestore();
+    }
+  });
+
+  /** The plan PostgreSQL keeps for a prepared statement once it stops planning per call. */
+  async function genericPlan(text: string, types: string, args: string): Promise<string> {
+    return db.connection().execute(async (connection) => {
+      await sql`set plan_cache_mode = force_generic_plan`.execute(connection);
+      await sql.raw(`prepare plan_under_test(${types}) as ${text}`).execute(connection);
+      try {
+        const { rows } = await sql.raw<{ 'QUERY PLAN': string }>(`explain execute plan_under_test(${args})`).execute(connection);
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      } finally {
+        await sql`deallocate plan_under_test`.execute(connection);
+        await sql`reset plan_cache_mode`.execute(connection);
+      }
+    });
+  }
+
+  it('the batched and the single read look each key up by index, even on tables with no statistics', async () => {
+    const single = (new BusinessDataStore(db) as unknown as { findClientQuery: CompiledQuery }).findClientQuery.sql;
+    for (const plan of [
+      await genericPlan(BATCHED_CLIENT_READ, 'text[], text[]', "'{shop-a}', '{a-0}'"),
+      await genericPlan(single, 'text, text', "'shop-a', 'a-0'"),
+    ]) {
+      expect(plan).toMatch(/Index Scan using clients_business_client_id on clients( c)? .*\n\s+Index Cond: \(\(business_pk = [^)]+\) AND \(client_id = /);
+      expect(plan).not.toMatch(/Seq Scan on (clients|businesses|client_balances)|Hash/);
+    }
+  });
+
+  it('a failed batch fails each of its reads, and the next batch is served', async () => {
+    let failNext = true;
+    const flaky = {
+      executeQuery: (...args: Parameters<Kysely<Database>['executeQuery']>) => {
+        if (failNext) {
+          failNext = false;
+          return Promise.reject(new Error('connection lost'));
+        }
+        return db.executeQuery(...args);
+      },
+    } as unknown as Kysely<Database>;
+    const reads = new BatchedClientReads(flaky);
+    const failed = await Promise.allSettled([reads.read('shop-a', 'a-0'), reads.read('shop-a', 'a-1')]);
+    expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect((await reads.read('shop-a', 'a-2'))?.clientId).toBe('a-2');
+  });
+});
