@@ -7,10 +7,14 @@ import { listAnswer } from './pipelines.present.js';
 import { EMPTY_CONFIG, type KnownIds, type PipelineConfig, type PipelineConfigInput } from './pipelines.types.js';
 import { readPipelineConfig } from './pipelines.validate.js';
 
-/** Both public answers of one business, serialised once when loaded: a cached GET does no JSON work. */
+/**
+ * Both public answers of one business, serialised and encoded once when loaded: a cached GET does no
+ * JSON work, and sends bytes (a string of some kilobytes would be measured, joined to the headers
+ * and encoded again on every send).
+ */
 export interface PublicAnswers {
-  live: string;
-  all: string;
+  live: Buffer;
+  all: Buffer;
 }
 
 export const PIPELINES_TOPIC = 'pipelines';
@@ -35,7 +39,7 @@ export class PipelinesService {
   }
 
   /** GET /api/v1/.../pipelines: the caller's business exists (the guard checked it). */
-  async publicAnswer(urlKey: string, includeArchived: boolean): Promise<string> {
+  async publicAnswer(urlKey: string, includeArchived: boolean): Promise<Buffer> {
     const answers = (await this.answers.get(urlKey))!;
     return includeArchived ? answers.all : answers.live;
   }
@@ -61,7 +65,7 @@ export class PipelinesService {
 
   private async buildAnswers(urlKey: string): Promise<PublicAnswers> {
     const config = await this.load(urlKey);
-    return { live: JSON.stringify(listAnswer(config, false)), all: JSON.stringify(listAnswer(config, true)) };
+    return { live: Buffer.from(JSON.stringify(listAnswer(config, false))), all: Buffer.from(JSON.stringify(listAnswer(config, true))) };
   }
 
   get cacheStats() {
