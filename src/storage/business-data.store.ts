@@ -1,5 +1,5 @@
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
-import { BatchedClientReads, storedClientOf, type ClientRow } from './client-reads.js';
+import { PostgresClientBatches, storedClientOf, type ClientRow, type InsertClientResult } from './client-batches.js';
 import { directWrites, type WriteRunner } from './group-commit.js';
 import { canName } from './keys.js';
 import type { Database } from './schema.js';
@@ -12,10 +12,7 @@ const CLIENT_ID_SLOT = '\u0000client_id';
 
 type DocumentColumn = 'config' | 'fields';
 
-export type InsertClientResult =
-  | { outcome: 'inserted'; client: StoredClient }
-  | { outcome: 'exists'; client: StoredClient }
-  | { outcome: 'no-business' };
+export type { InsertClientResult } from './client-batches.js';
 
 /**
  * Everything that belongs to one business. Every method takes the business first; another tenant's row
@@ -26,11 +23,16 @@ export class BusinessDataStore {
   /** The hottest read, compiled once: building and compiling it per request measured as a tenth of its cost. */
   private readonly findClientQuery: CompiledQuery<ClientRow>;
 
-  /** PostgreSQL only: concurrent point reads share a query (on SQLite a read is a function call). */
-  private readonly batchedReads: BatchedClientReads | undefined;
+  /**
+   * PostgreSQL only: client reads and creates that arrive together share a statement. On SQLite a read
+   * is a function call, and creates already share a commit (GroupCommit).
+   */
+  private readonly batches: PostgresClientBatches | undefined;
 
-  constructor(private readonly db: Kysely<Database>, private readonly writes: WriteRunner = directWrites(db), batchReads = false) {
-    this.batchedReads = batchReads ? new BatchedClientReads(db) : undefined;
+  constructor(private readonly db: Kysely<Database>, private readonly writes: WriteRunner = directWrites(db), batchStatements = false) {
+    this.batches = batchStatements
+      ? new PostgresClientBatches(db, (c) => this.writes.run((trx) => this.insertClientIn(trx, c.urlKey, c.clientId, c.source, c.data, c.now)))
+      : undefined;
     // The business as a subquery, not a join: PostgreSQL keeps a prepared statement's generic plan,
     // and on young tables the join's plan searched the (business, clientId) index by clientId alone.
     this.findClientQuery = this.db.selectFrom('clients')
@@ -100,6 +102,7 @@ export class BusinessDataStore {
   async insertClient(urlKey: string, clientId: string | null, source: string, data: unknown, now: number): Promise<InsertClientResult> {
     const earlier = clientId === null ? undefined : await this.findClient(urlKey, clientId);
     if (earlier) return { outcome: 'exists', client: earlier };
+    if (this.batches && clientId !== null) return this.batches.insert({ urlKey, clientId, source, data, now });
     return this.writes.run((db) => this.insertClientIn(db, urlKey, clientId, source, data, now));
   }
 
@@ -126,7 +129,7 @@ export class BusinessDataStore {
   /** One query: the client row and its balance members. Any status: callers decide what is visible. */
   findClient(urlKey: string, clientId: string): Promise<StoredClient | undefined> {
     if (!canName(urlKey, clientId)) return Promise.resolve(undefined);
-    if (this.batchedReads) return this.batchedReads.read(urlKey, clientId);
+    if (this.batches) return this.batches.read(urlKey, clientId);
     return this.findClientIn(this.db, urlKey, clientId);
   }
 

@@ -2,7 +2,7 @@ import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BusinessDataStore } from '../../src/storage/business-data.store.js';
-import { BATCHED_CLIENT_READ, BatchedClientReads } from '../../src/storage/client-reads.js';
+import { BATCHED_CLIENT_READ, PostgresClientBatches } from '../../src/storage/client-batches.js';
 import { openPostgres } from '../../src/storage/db.js';
 import type { Database } from '../../src/storage/schema.js';
 import { openStore, type Store } from '../../src/storage/store.js';
@@ -12,7 +12,7 @@ const stores = await availableStores();
 
 const business = (urlKey: string) => ({ urlKey, name: urlKey, country: 'IN', currency: 'INR', customFieldsEnabled: false, createdAt: 1, updatedAt: 1 });
 
-describe.runIf(stores.includes('postgres'))('PostgreSQL: point reads that arrive together share one query', () => {
+describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and creates that arrive together share a statement', () => {
   let database: PrivateDatabase;
   let store: Store;
   /** A connection of the test's own, for what the store does not offer (EXPLAIN, a failing query). */
@@ -99,9 +99,54 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: point reads that arrive
         return db.executeQuery(...args);
       },
     } as unknown as Kysely<Database>;
-    const reads = new BatchedClientReads(flaky);
-    const failed = await Promise.allSettled([reads.read('shop-a', 'a-0'), reads.read('shop-a', 'a-1')]);
+    const batches = new PostgresClientBatches(flaky, () => Promise.reject(new Error('not used')));
+    const failed = await Promise.allSettled([batches.read('shop-a', 'a-0'), batches.read('shop-a', 'a-1')]);
     expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
-    expect((await reads.read('shop-a', 'a-2'))?.clientId).toBe('a-2');
+    expect((await batches.read('shop-a', 'a-2'))?.clientId).toBe('a-2');
+  });
+
+  it('creates that arrive together are one statement, and each gets the outcome it would alone', async () => {
+    const query = vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      const creates: [string, string, unknown][] = [
+        ['shop-a', 'new-1', { n: 1 }], ['shop-b', 'new-1', { n: 2 }], ['shop-a', 'a-5', { n: 3 }],
+        ['no-such-shop', 'new-2', { n: 4 }], ['shop-a', 'twice', { n: 5 }], ['shop-a', 'twice', { n: 6 }],
+      ];
+      const outcomes = await Promise.all(creates.map(([urlKey, clientId, data]) => store.data.insertClient(urlKey, clientId, 'API', data, 5000)));
+      expect(outcomes.map((o) => o.outcome)).toEqual(['inserted', 'inserted', 'exists', 'no-business', 'inserted', 'exists']);
+      expect(outcomes.map((o) => (o.outcome === 'no-business' ? null : o.client.data))).toEqual([{ n: 1 }, { n: 2 }, { name: 'A 5' }, null, { n: 5 }, { n: 5 }]);
+      expect(query.mock.calls.filter(([text]) => JSON.stringify(text).includes('insert into clients'))).toHaveLength(1);
+    } finally {
+      query.mockRestore();
+    }
+    expect((await store.data.findClient('shop-b', 'new-1'))?.data).toEqual({ n: 2 });
+    expect((await store.data.findClient('shop-a', 'twice'))?.data).toEqual({ n: 5 });
+    expect(await store.data.findClient('no-such-shop', 'new-2')).toBeUndefined();
+  });
+
+  it('batches in flight together over the same keys, met in opposite orders, insert each key once', async () => {
+    const keys = Array.from({ length: 100 }, (_, i) => `race-${i}`);
+    // Two batches of 200 (the batch size): the first meets the keys in one order, the second in the other.
+    const order = [...keys, ...keys, ...keys.slice().reverse(), ...keys.slice().reverse()];
+    const outcomes = await Promise.all(order.map((clientId) => store.data.insertClient('shop-a', clientId, 'API', { clientId }, 6000)));
+    expect(outcomes.filter((o) => o.outcome === 'inserted')).toHaveLength(100);
+    expect(outcomes.filter((o) => o.outcome === 'exists')).toHaveLength(300);
+    expect(outcomes.every((o) => o.outcome !== 'no-business' && (o.client.data as { clientId: string }).clientId === o.client.clientId)).toBe(true);
+  });
+
+  it('when a batched create statement fails, each create is made on its own', async () => {
+    const flaky = {
+      executeQuery: (...args: Parameters<Kysely<Database>['executeQuery']>) => (JSON.stringify(args[0]).includes('insert into clients')
+        ? Promise.reject(new Error('statement failed'))
+        : db.executeQuery(...args)),
+    } as unknown as Kysely<Database>;
+    const alone = new BusinessDataStore(db);
+    const batches = new PostgresClientBatches(flaky, (c) => alone.insertClient(c.urlKey, c.clientId, c.source, c.data, c.now));
+    const outcomes = await Promise.all([
+      batches.insert({ urlKey: 'shop-a', clientId: 'alone-1', source: 'API', data: { n: 1 }, now: 7000 }),
+      batches.insert({ urlKey: 'shop-a', clientId: 'a-7', source: 'API', data: { n: 2 }, now: 7000 }),
+    ]);
+    expect(outcomes.map((o) => o.outcome)).toEqual(['inserted', 'exists']);
+    expect((await store.data.findClient('shop-a', 'alone-1'))?.data).toEqual({ n: 1 });
   });
 });

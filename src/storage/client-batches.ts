@@ -1,0 +1,154 @@
+import { CompiledQuery, type Kysely } from 'kysely';
+import { Batcher, type Outcome } from './batcher.js';
+import type { ClientStatus, StoredClient } from './records.js';
+import type { Database } from './schema.js';
+
+/** One row of a client read: the client, and one of its balance members (or none). */
+export interface ClientRow {
+  client_id: string | null; status: string; source: string; data: string; created_at: number; updated_at: number;
+  member: string | null; amount_e4: number | null;
+}
+
+export type InsertClientResult =
+  | { outcome: 'inserted'; client: StoredClient }
+  | { outcome: 'exists'; client: StoredClient }
+  | { outcome: 'no-business' };
+
+/** The rows of one client (one per balance member) as the record callers see. */
+export function storedClientOf(rows: ClientRow[]): StoredClient | undefined {
+  const first = rows[0];
+  if (!first) return undefined;
+  const balance: Record<string, number> = {};
+  for (const row of rows) if (row.member !== null) balance[row.member] = Number(row.amount_e4) / 10_000;
+  return {
+    clientId: first.client_id, status: first.status as ClientStatus, source: first.source, data: JSON.parse(first.data) as unknown,
+    balance, createdAt: Number(first.created_at), updatedAt: Number(first.updated_at),
+  };
+}
+
+/**
+ * PostgreSQL's point read, for many keys at once. The keys travel as arrays, so the statement text
+ * (and its prepared plan) is the same for any batch size; `ordinal` says which read a row answers.
+ * Tenancy holds as in the single read: a client is found only through its own business.
+ *
+ * Each key must be two index lookups however the tables grow. A prepared statement keeps the plan it
+ * made when the tables were small, and a plain join let that plan hash the whole `clients` table on
+ * every batch (found with auto_explain: reads slowed as creates went on). LIMIT and OFFSET keep the
+ * lateral subqueries from being flattened into joins, so the planner cannot choose a scan.
+ */
+export const BATCHED_CLIENT_READ = `select k.ordinal::int4 as ordinal,
+    c.client_id, c.status, c.source, c.data, c.created_at, c.updated_at, cb.member, cb.amount_e4
+  from unnest($1::text[], $2::text[]) with ordinality as k(url_key, client_id, ordinal)
+  cross join lateral (
+    select c.id, c.client_id, c.status, c.source, c.data, c.created_at, c.updated_at from clients c
+    where c.business_pk = (select b.id from businesses b where b.url_key = k.url_key) and c.client_id = k.client_id
+    limit 1
+  ) c
+  left join lateral (select cb.member, cb.amount_e4 from client_balances cb where cb.client_pk = c.id offset 0) cb on true`;
+
+/**
+ * Many creates in one statement (one round trip, one commit). A key of an unknown business inserts
+ * nothing; a key already stored is left alone (ON CONFLICT DO NOTHING), exactly as a create of its
+ * own. RETURNING names the business of each inserted row, since one batch may span businesses.
+ */
+export const BATCHED_CLIENT_INSERT = `insert into clients (business_pk, client_id, status, source, data, created_at, updated_at)
+  select b.id, k.client_id, 'active', k.source, k.data, k.created_at, k.created_at
+  from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int8[]) as k(url_key, client_id, source, data, created_at)
+  cross join lateral (select b.id from businesses b where b.url_key = k.url_key limit 1) b
+  on conflict (business_pk, client_id) do nothing
+  returning client_id, (select b.url_key from businesses b where b.id = clients.business_pk) as url_key`;
+
+export interface ClientInsert {
+  urlKey: string;
+  clientId: string;
+  source: string;
+  data: unknown;
+  now: number;
+}
+
+const keyOf = (urlKey: string, clientId: string) => JSON.stringify([urlKey, clientId]);
+
+/**
+ * PostgreSQL: reads and creates of clients that arrive together share one statement. There a point
+ * read or an insert is mostly round-trip work (the driver's message handling, a socket write and
+ * read on each side, and for an insert a commit), not index work, so fifty in one statement cost
+ * little more than one. Keys reach it already checked (see canName): one unstorable key would fail
+ * a whole batch.
+ */
+export class PostgresClientBatches {
+  private readonly reads: Batcher<[string, string], StoredClient | undefined>;
+  private readonly inserts: Batcher<ClientInsert, InsertClientResult>;
+
+  /** `insertOne` is the create of a single client, for a batch whose statement failed. */
+  constructor(private readonly db: Kysely<Database>, private readonly insertOne: (create: ClientInsert) => Promise<InsertClientResult>) {
+    this.reads = new Batcher((keys) => this.readBatch(keys));
+    this.inserts = new Batcher((creates) => this.insertBatch(creates));
+  }
+
+  read(urlKey: string, clientId: string): Promise<StoredClient | undefined> {
+    return this.reads.add([urlKey, clientId]);
+  }
+
+  /** A create whose key was not found a moment ago. */
+  insert(create: ClientInsert): Promise<InsertClientResult> {
+    return this.inserts.add(create);
+  }
+
+  private async readBatch(keys: [string, string][]): Promise<Outcome<StoredClient | undefined>[]> {
+    const { rows } = await this.db.executeQuery<ClientRow & { ordinal: number }>(
+      CompiledQuery.raw(BATCHED_CLIENT_READ, [keys.map(([urlKey]) => urlKey), keys.map(([, clientId]) => clientId)]));
+    const byRead: ClientRow[][] = keys.map(() => []);
+    for (const row of rows) byRead[row.ordinal - 1]!.push(row);
+    return byRead.map((found) => {
+      try {
+        return { value: storedClientOf(found) };
+      } catch (error) {
+        return { error };
+      }
+    });
+  }
+
+  private async insertBatch(creates: ClientInsert[]): Promise<Outcome<InsertClientResult>[]> {
+    try {
+      return await this.insertTogether(creates);
+    } catch {
+      // One at a time, so that whatever failed the statement fails only the creates it belongs to.
+      return Promise.all(creates.map((create) => this.insertOne(create).then((value) => ({ value }), (error: unknown) => ({ error }))));
+    }
+  }
+
+  private async insertTogether(creates: ClientInsert[]): Promise<Outcome<InsertClientResult>[]> {
+    // The first create of each key goes into the statement, in key order: two batches that share
+    // keys then wait on each other's rows in the same order, and cannot deadlock.
+    const leads = new Map<string, ClientInsert>();
+    for (const create of creates) {
+      const key = keyOf(create.urlKey, create.clientId);
+      if (!leads.has(key)) leads.set(key, create);
+    }
+    const rows = [...leads.values()].sort((a, b) => compare(a.urlKey, b.urlKey) || compare(a.clientId, b.clientId));
+    const { rows: inserted } = await this.db.executeQuery<{ client_id: string; url_key: string }>(CompiledQuery.raw(BATCHED_CLIENT_INSERT, [
+      rows.map((c) => c.urlKey), rows.map((c) => c.clientId), rows.map((c) => c.source),
+      rows.map((c) => JSON.stringify(c.data)), rows.map((c) => c.now),
+    ]));
+    const stored = new Set(inserted.map((row) => keyOf(row.url_key, row.client_id)));
+    return Promise.all(creates.map(async (create): Promise<Outcome<InsertClientResult>> => {
+      const key = keyOf(create.urlKey, create.clientId);
+      if (leads.get(key) === create && stored.has(key)) {
+        const { clientId, source, data, now } = create;
+        return { value: { outcome: 'inserted', client: { clientId, status: 'active', source, data, balance: {}, createdAt: now, updatedAt: now } } };
+      }
+      // Someone else's row (an earlier create, or the first of this key in this batch), or no business.
+      try {
+        const existing = await this.read(create.urlKey, create.clientId);
+        return { value: existing ? { outcome: 'exists', client: existing } : { outcome: 'no-business' } };
+      } catch (error) {
+        return { error };
+      }
+    }));
+  }
+}
+
+/** Byte order, as the database's "C" collation would sort; only consistency matters here. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
