@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { lazyChildLogger } from './logger.js';
@@ -14,6 +13,7 @@ import { dashboardFeature } from './operator/dashboard/dashboard.routes.js';
 import { clientErrorHandler, installErrorHandling, sendError } from './errors/error-handler.js';
 import type { Feature } from './feature.js';
 import { installHttpBasics } from './http/http-basics.js';
+import { requestIds } from './http/request-id.js';
 import { healthFeature } from './ops/health.routes.js';
 import { installMetrics } from './ops/metrics.routes.js';
 import { openApiFeature } from './openapi/openapi.routes.js';
@@ -69,6 +69,7 @@ function features(deps: Deps, services: Services): Feature[] {
 /** A pure factory: everything it needs comes in `deps`; it reads no environment and opens no port. */
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const { config } = deps;
+  const nextRequestId = requestIds();
   const app = Fastify({
     loggerInstance: deps.logger || undefined,
     ...(deps.logger && { childLoggerFactory: (logger, bindings, options) => lazyChildLogger(logger as Logger, bindings, options) }),
@@ -85,10 +86,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     // A clientId may be long once percent-encoded (128 code points, up to 12 bytes each).
     routerOptions: { maxParamLength: 2048 },
-    genReqId: (request) => {
-      const incoming = request.headers['x-request-id'];
-      return typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-    },
+    genReqId: (request) => nextRequestId(request.headers['x-request-id']),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
   });
   installErrorHandling(app);

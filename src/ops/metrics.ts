@@ -11,60 +11,72 @@ export interface MetricSources {
   info: Record<string, string>;
 }
 
-interface Histogram { buckets: number[]; sum: number; count: number }
+/** One method and route pattern: answers by status, and the latency histogram. */
+interface Series {
+  method: string;
+  route: string;
+  answers: Map<number, number>;
+  buckets: number[];
+  sum: number;
+  count: number;
+}
 
 const escapeLabel = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 const labels = (pairs: Record<string, string>) =>
   `{${Object.entries(pairs).map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',')}}`;
 
 /**
- * Request counters and latency histograms, kept in two Maps keyed by method and route pattern (never
- * the raw path, so the series count stays bounded), rendered in the Prometheus text format on demand.
+ * Request counters and latency histograms by method and route pattern (never the raw path, so the
+ * series count stays bounded), rendered in the Prometheus text format on demand. Kept in nested Maps
+ * so that counting an answer builds no key: it runs on every request.
  */
 export class RequestMetrics {
-  private readonly answers = new Map<string, number>();
-  private readonly latency = new Map<string, Histogram>();
+  private readonly series = new Map<string, Map<string, Series>>();
 
   /** `route` is the matched pattern; undefined when no route matched. */
   observe(method: string, route: string | undefined, status: number, seconds: number): void {
-    const series = `${method} ${route ?? 'unmatched'}`;
-    const answerKey = `${series} ${status}`;
-    this.answers.set(answerKey, (this.answers.get(answerKey) ?? 0) + 1);
-    let histogram = this.latency.get(series);
-    if (!histogram) {
-      histogram = { buckets: new Array<number>(LATENCY_BUCKETS.length).fill(0), sum: 0, count: 0 };
-      this.latency.set(series, histogram);
+    const pattern = route ?? 'unmatched';
+    let byRoute = this.series.get(method);
+    if (!byRoute) this.series.set(method, (byRoute = new Map()));
+    let series = byRoute.get(pattern);
+    if (!series) {
+      series = { method, route: pattern, answers: new Map(), buckets: new Array<number>(LATENCY_BUCKETS.length).fill(0), sum: 0, count: 0 };
+      byRoute.set(pattern, series);
     }
-    const index = LATENCY_BUCKETS.findIndex((bound) => seconds <= bound);
-    if (index >= 0) histogram.buckets[index]!++;
-    histogram.sum += seconds;
-    histogram.count++;
+    series.answers.set(status, (series.answers.get(status) ?? 0) + 1);
+    for (let i = 0; i < LATENCY_BUCKETS.length; i++) {
+      if (seconds <= LATENCY_BUCKETS[i]!) {
+        series.buckets[i]!++;
+        break;
+      }
+    }
+    series.sum += seconds;
+    series.count++;
   }
 
   render(): string[] {
+    const all = [...this.series.values()].flatMap((byRoute) => [...byRoute.values()]);
     const lines = [
       '# HELP crmkit_http_requests_total HTTP answers by method, route pattern and status.',
       '# TYPE crmkit_http_requests_total counter',
     ];
-    for (const [key, count] of this.answers) {
-      const [method, route, status] = key.split(' ') as [string, string, string];
-      lines.push(`crmkit_http_requests_total${labels({ method, route, status })} ${count}`);
+    for (const { method, route, answers } of all) {
+      for (const [status, count] of answers) lines.push(`crmkit_http_requests_total${labels({ method, route, status: String(status) })} ${count}`);
     }
     lines.push(
       '# HELP crmkit_http_request_duration_seconds Time from request received to answer sent.',
       '# TYPE crmkit_http_request_duration_seconds histogram',
     );
-    for (const [key, histogram] of this.latency) {
-      const [method, route] = key.split(' ') as [string, string];
+    for (const { method, route, buckets, sum, count } of all) {
       let cumulative = 0;
       LATENCY_BUCKETS.forEach((bound, i) => {
-        cumulative += histogram.buckets[i]!;
+        cumulative += buckets[i]!;
         lines.push(`crmkit_http_request_duration_seconds_bucket${labels({ method, route, le: String(bound) })} ${cumulative}`);
       });
       lines.push(
-        `crmkit_http_request_duration_seconds_bucket${labels({ method, route, le: '+Inf' })} ${histogram.count}`,
-        `crmkit_http_request_duration_seconds_sum${labels({ method, route })} ${histogram.sum}`,
-        `crmkit_http_request_duration_seconds_count${labels({ method, route })} ${histogram.count}`,
+        `crmkit_http_request_duration_seconds_bucket${labels({ method, route, le: '+Inf' })} ${count}`,
+        `crmkit_http_request_duration_seconds_sum${labels({ method, route })} ${sum}`,
+        `crmkit_http_request_duration_seconds_count${labels({ method, route })} ${count}`,
       );
     }
     return lines;
