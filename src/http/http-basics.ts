@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { installBodyTimeout } from './body-timeout.js';
+import { coalescedSends } from './coalesced-sends.js';
 import { installCors } from './cors.js';
 import { parseJsonBody } from './json-body.js';
 
@@ -8,7 +9,7 @@ import { parseJsonBody } from './json-body.js';
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-/** Body parsing and its timeout, request ids, security headers and CORS, for every route. */
+/** Body parsing and its timeout, request ids, security headers, CORS and the write of answers, for every route. */
 export function installHttpBasics(app: FastifyInstance, config: Config): void {
   installCors(app, config);
   installBodyTimeout(app, config.requestTimeoutMs);
@@ -23,8 +24,10 @@ export function installHttpBasics(app: FastifyInstance, config: Config): void {
   });
   app.removeContentTypeParser('text/plain');
 
-  // One synchronous hook (no promise per answer) sets the headers every answer carries.
-  app.addHook('onSend', (request, reply, payload, done) => {
+  // One synchronous hook (no promise per answer) sets the headers every answer carries, and hands
+  // the answer on to be written with the others of this turn.
+  const writeWithOthers = coalescedSends();
+  app.addHook('onSend', (request, reply, payload) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
@@ -34,6 +37,6 @@ export function installHttpBasics(app: FastifyInstance, config: Config): void {
       const path = request.url;
       if (path.startsWith('/api/') || path.startsWith('/admin/') || path.startsWith('/authentication')) reply.header('cache-control', 'no-store');
     }
-    done(null, payload);
+    return writeWithOthers(payload);
   });
 }
