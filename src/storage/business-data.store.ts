@@ -9,6 +9,22 @@ type DocumentTable = 'pipeline_configs' | 'custom_field_sets';
 
 const URL_KEY_SLOT = '\u0000url_key';
 const CLIENT_ID_SLOT = '\u0000client_id';
+const SOURCE_SLOT = '\u0000source';
+const DATA_SLOT = '\u0000data';
+const NOW_SLOT = '\u0000now';
+
+/**
+ * A query compiled once with placeholder values (slots, which no real value can equal: they hold
+ * NUL) and bound per call: building and compiling a query through Kysely on every call measured as
+ * a tenth of a point read and a fifth of a create.
+ */
+function bindSlots<R>(query: CompiledQuery<R>, values: Record<string, unknown>): CompiledQuery<R> {
+  return { ...query, parameters: query.parameters.map((p) => (typeof p === 'string' && Object.hasOwn(values, p) ? values[p] : p)) };
+}
+
+function requireSlots(query: CompiledQuery, slots: string[]): void {
+  for (const slot of slots) if (!query.parameters.includes(slot)) throw new Error(`compiled query lost its slot ${JSON.stringify(slot)}`);
+}
 
 type DocumentColumn = 'config' | 'fields';
 
@@ -20,8 +36,9 @@ export type { InsertClientResult } from './client-batches.js';
  * no business.
  */
 export class BusinessDataStore {
-  /** The hottest read, compiled once: building and compiling it per request measured as a tenth of its cost. */
+  /** The hottest read and the create, compiled once (see bindSlots). */
   private readonly findClientQuery: CompiledQuery<ClientRow>;
+  private readonly insertClientQuery: CompiledQuery<{ client_id: string | null }>;
 
   /**
    * PostgreSQL only: client reads and creates that arrive together share a statement. On SQLite a read
@@ -42,7 +59,19 @@ export class BusinessDataStore {
       .where('clients.business_pk', '=', (eb) => eb.selectFrom('businesses').select('businesses.id').where('businesses.url_key', '=', URL_KEY_SLOT))
       .where('clients.client_id', '=', CLIENT_ID_SLOT)
       .compile();
-    if (this.findClientQuery.parameters.join() !== [URL_KEY_SLOT, CLIENT_ID_SLOT].join()) throw new Error('findClient parameters moved');
+    requireSlots(this.findClientQuery, [URL_KEY_SLOT, CLIENT_ID_SLOT]);
+    this.insertClientQuery = this.db.insertInto('clients')
+      .columns(['business_pk', 'client_id', 'status', 'source', 'data', 'created_at', 'updated_at'])
+      .expression((eb) => eb.selectFrom('businesses')
+        .select([
+          'id as business_pk', eb.val(CLIENT_ID_SLOT).as('client_id'), eb.val('active').as('status'), eb.val(SOURCE_SLOT).as('source'),
+          eb.val(DATA_SLOT).as('data'), eb.val(NOW_SLOT as unknown as number).as('created_at'), eb.val(NOW_SLOT as unknown as number).as('updated_at'),
+        ])
+        .where('url_key', '=', URL_KEY_SLOT))
+      .onConflict((oc) => oc.columns(['business_pk', 'client_id']).doNothing())
+      .returning(['client_id'])
+      .compile();
+    requireSlots(this.insertClientQuery, [URL_KEY_SLOT, CLIENT_ID_SLOT, SOURCE_SLOT, DATA_SLOT, NOW_SLOT]);
   }
 
   getPipelineConfig<T>(urlKey: string): Promise<VersionedDocument<T> | undefined> {
@@ -107,17 +136,9 @@ export class BusinessDataStore {
   }
 
   private async insertClientIn(db: Kysely<Database>, urlKey: string, clientId: string | null, source: string, data: unknown, now: number): Promise<InsertClientResult> {
-    const inserted = await db.insertInto('clients')
-      .columns(['business_pk', 'client_id', 'status', 'source', 'data', 'created_at', 'updated_at'])
-      .expression((eb) => eb.selectFrom('businesses')
-        .select([
-          'id as business_pk', eb.val(clientId).as('client_id'), eb.val('active').as('status'), eb.val(source).as('source'),
-          eb.val(JSON.stringify(data)).as('data'), eb.val(now).as('created_at'), eb.val(now).as('updated_at'),
-        ])
-        .where('url_key', '=', urlKey))
-      .onConflict((oc) => oc.columns(['business_pk', 'client_id']).doNothing())
-      .returning(['client_id'])
-      .execute();
+    const { rows: inserted } = await db.executeQuery(bindSlots(this.insertClientQuery, {
+      [URL_KEY_SLOT]: urlKey, [CLIENT_ID_SLOT]: clientId, [SOURCE_SLOT]: source, [DATA_SLOT]: JSON.stringify(data), [NOW_SLOT]: now,
+    }));
     if (inserted.length > 0) {
       return { outcome: 'inserted', client: { clientId, status: 'active', source, data, balance: {}, createdAt: now, updatedAt: now } };
     }
@@ -134,7 +155,7 @@ export class BusinessDataStore {
   }
 
   private async findClientIn(db: Kysely<Database>, urlKey: string, clientId: string): Promise<StoredClient | undefined> {
-    const { rows } = await db.executeQuery<ClientRow>({ ...this.findClientQuery, parameters: [urlKey, clientId] });
+    const { rows } = await db.executeQuery(bindSlots(this.findClientQuery, { [URL_KEY_SLOT]: urlKey, [CLIENT_ID_SLOT]: clientId }));
     return storedClientOf(rows);
   }
 
