@@ -60,11 +60,12 @@ describeEachStore('TypeScript client: retries and tokens', (ctx) => {
     const clientId = randomKey('once');
     await crm.clients.create({ clientId, name: 'Once' });
     const before = proxy.seen.length;
+    // One after another: made together, a rejection could come before its expectation is attached.
     for (const attempt of [
-      crm.clients.create({ clientId: randomKey('bad'), name: '' }),
-      crm.clients.get(randomKey('missing')),
-      crm.clients.create({ clientId, name: 'Other' }),
-    ]) await expect(attempt).rejects.toBeInstanceOf(CrmkitError);
+      () => crm.clients.create({ clientId: randomKey('bad'), name: '' }),
+      () => crm.clients.get(randomKey('missing')),
+      () => crm.clients.create({ clientId, name: 'Other' }),
+    ]) await expect(attempt()).rejects.toBeInstanceOf(CrmkitError);
     expect(proxy.seen.length - before).toBe(3);
   });
 
