@@ -9,53 +9,33 @@
  *   npx tsx bench/compare.ts .bench-before "GET client" "POST new client"
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedBench, type Seeded } from './seed.js';
+import { SERVER_FLAGS, cpuByProcess, scenarios, serverEnv, waitFor } from './server.js';
 
 const [other, ...wanted] = process.argv.slice(2);
 if (!other) throw new Error('usage: tsx bench/compare.ts OTHER_DIST_DIR [scenario ...]');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const START = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
-const START_ENV = Object.fromEntries(START.filter((word) => /^[A-Z_]+=/.test(word)).map((word) => word.split('=', 2) as [string, string]));
-
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
 
 async function start(dist: string, port: number, databaseUrl: string | undefined): Promise<{ child: ChildProcess; url: string; seeded: Seeded }> {
   const env = {
-    ...process.env, ...START_ENV, NODE_ENV: 'production', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1',
-    ADMIN_EMAIL: 'bench@crmkit.local', ADMIN_PASSWORD: 'bench-password-123', AUTH_FAILURE_LIMIT: '100000',
+    ...serverEnv(port),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, PG_POOL_SIZE: '20' } : { DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-compare-')) }),
   };
-  const child = spawn(process.execPath, [join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...SERVER_FLAGS, join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      if (i > 300 || child.exitCode !== null) throw new Error(`${dist} did not start`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  await waitFor(`${url}/healthz`, child);
   return { child, url, seeded: await seedBench(url, Number(process.env.BENCH_CLIENTS ?? 1000)) };
 }
 
+/** The bench's scenarios, and /healthz for the fixed cost of a request. */
 function specs(s: Seeded, url: string): Record<string, Record<string, unknown>> {
-  const bearer = { authorization: `Bearer ${s.issued}` };
-  const json = { 'content-type': 'application/json', ...bearer };
-  const clients = `/api/v1/businesses/${s.urlKey}/clients`;
-  return {
-    '/healthz': { url, method: 'GET', path: '/healthz', headers: {}, expectStatus: 200 },
-    'GET pipelines (issued)': { url, method: 'GET', path: `/api/v1/businesses/${s.urlKey}/pipelines`, headers: bearer, expectStatus: 200, expectText: '"stageReasons"' },
-    'GET client': { url, method: 'GET', path: clients, randomPaths: s.clientIds.map((id) => `${clients}/${encodeURIComponent(id)}`), headers: bearer, expectStatus: 200, expectText: '"clientId"' },
-    'POST new client': { url, method: 'POST', path: clients, headers: json, uniqueClients: `compare-${Date.now()}`, expectStatus: 201, expectText: '"clientId"' },
-    'POST identical retry': { url, method: 'POST', path: clients, headers: json, body: s.retryBody, expectStatus: 201, expectText: '"idempotent":true' },
-  };
+  return { '/healthz': { url, method: 'GET', path: '/healthz', headers: {}, expectStatus: 200 }, ...Object.fromEntries(scenarios(s, url)) };
 }
+
+const cpuOf = (pid: number) => cpuByProcess([pid]).get(pid) ?? 0;
 
 const servers = {
   current: await start('dist', 39_400, process.env.DATABASE_URL_A),
@@ -67,9 +47,9 @@ try {
       for (const [name, server] of Object.entries(servers)) {
         const spec = specs(server.seeded, server.url)[scenario];
         if (!spec) throw new Error(`no scenario ${scenario}`);
-        const before = cpuMicros(server.child.pid!);
+        const before = cpuOf(server.child.pid!);
         const result = JSON.parse(execFileSync(process.execPath, ['bench/load.mjs'], { input: JSON.stringify({ connections: 50, duration: 3, ...spec }) }).toString()) as { requestsPerSecond: number; total: number; errors: number; wrong: number };
-        const perRequest = (cpuMicros(server.child.pid!) - before) / result.total;
+        const perRequest = (cpuOf(server.child.pid!) - before) / result.total;
         console.log(`${scenario.padEnd(24)} round ${round} ${name.padEnd(16)} ${String(Math.round(result.requestsPerSecond)).padStart(6)} req/s  CPU/req ${perRequest.toFixed(1)} us${result.errors + result.wrong > 0 ? `  ${result.errors} errors, ${result.wrong} wrong` : ''}`);
       }
     }

@@ -10,6 +10,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { seedBench, seedClients, type Seeded } from './seed.js';
+import { SERVER_FLAGS, cpuByProcess, scenarios, serverEnv, waitFor } from './server.js';
 
 const quick = process.argv.includes('--quick');
 const only = process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -22,10 +23,6 @@ const SCALE = Number(process.env.BENCH_SCALE ?? 0);
 const PG_ADMIN = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PG_BENCH = PG_ADMIN.replace(/\/[^/]*$/, '/crmkit_bench');
 const BASELINE_PORT = 39_100;
-/** The server runs as `npm start` runs it: that script's environment assignments and node flags. */
-const START = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
-const SERVER_ENV = Object.fromEntries(START.filter((word) => /^[A-Z_]+=/.test(word)).map((word) => word.split('=', 2) as [string, string]));
-const SERVER_FLAGS = START.filter((word) => word.startsWith('--'));
 
 interface Figures { requestsPerSecond: number; p50: number; p99: number; errors: number; wrong: number; sample: string; total: number }
 interface Row extends Partial<Figures> {
@@ -44,19 +41,6 @@ function load(spec: Record<string, unknown>): Figures {
   const out = spawnSync(process.execPath, [join('bench', 'load.mjs')], { input, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (out.status !== 0) throw new Error(`load generator failed: ${out.error?.message ?? out.stderr}`);
   return JSON.parse(out.stdout) as Figures;
-}
-
-async function waitFor(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`process exited during start (${child.exitCode})`);
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no answer from ${url}`);
 }
 
 /**
@@ -84,20 +68,6 @@ async function startBaseline(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['bench/baseline.mjs', String(BASELINE_PORT)], { stdio: 'ignore' });
   await waitFor(`http://127.0.0.1:${BASELINE_PORT}/`, child);
   return child;
-}
-
-/** CPU time (µs) each process has used so far; /proc counts in clock ticks of 10 ms. Gone processes are left out. */
-function cpuByProcess(pids: number[]): Map<number, number> {
-  const used = new Map<number, number>();
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      used.set(pid, (Number(fields[11]) + Number(fields[12])) * 10_000);
-    } catch {
-      // gone
-    }
-  }
-  return used;
 }
 
 /** CPU used between two readings: processes in both count their difference, new ones all they used (one that ended in between is not counted). */
@@ -164,25 +134,10 @@ async function measure(spec: Record<string, unknown>, serverPid: number, store: 
   return { ...middle, ratios: rounds.map((r) => r.ratio) };
 }
 
-function scenarios(s: Seeded, url: string): [string, Record<string, unknown>][] {
-  const json = { 'content-type': 'application/json' };
-  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-  const clients = `/api/v1/businesses/${s.urlKey}/clients`;
-  return [
-    ['token by app-secret', { url, method: 'POST', path: '/authentication', headers: json, body: { strategy: 'app-secret', appId: s.appId, appSecret: s.appSecret }, expectStatus: 200, expectText: '"accessToken"' }],
-    ['GET pipelines (self-signed)', { url, method: 'GET', path: `/api/v1/businesses/${s.urlKey}/pipelines`, headers: bearer(s.selfSigned), expectStatus: 200, expectText: '"stageReasons"' }],
-    ['GET pipelines (issued)', { url, method: 'GET', path: `/api/v1/businesses/${s.urlKey}/pipelines`, headers: bearer(s.issued), expectStatus: 200, expectText: '"stageReasons"' }],
-    ['GET client', { url, method: 'GET', path: `${clients}/${s.clientIds[0]}`, randomPaths: s.clientIds.map((id) => `${clients}/${encodeURIComponent(id)}`), headers: bearer(s.issued), expectStatus: 200, expectText: '"clientId"' }],
-    ['POST new client', { url, method: 'POST', path: clients, headers: { ...json, ...bearer(s.issued) }, uniqueClients: `new-${Date.now()}`, expectStatus: 201, expectText: '"clientId"' }],
-    ['POST identical retry', { url, method: 'POST', path: clients, headers: { ...json, ...bearer(s.issued) }, body: s.retryBody, expectStatus: 201, expectText: '"idempotent":true' }],
-  ];
-}
-
 async function runStore(store: 'sqlite' | 'postgres', workers: number, rows: Row[], names?: string[]): Promise<void> {
   const port = 39_200 + rows.length;
   const env: Record<string, string> = {
-    ...process.env as Record<string, string>, ...SERVER_ENV, NODE_ENV: 'production', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1',
-    ADMIN_EMAIL: 'bench@crmkit.local', ADMIN_PASSWORD: 'bench-password-123', AUTH_FAILURE_LIMIT: '100000', WORKERS: String(workers),
+    ...serverEnv(port), WORKERS: String(workers),
     ...(store === 'postgres' ? { DATABASE_URL: PG_BENCH, PG_POOL_SIZE: '20' } : { DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-bench-')) }),
   };
   // BENCH_PROFILE=DIR writes a V8 CPU profile of each server process there (summarise with bench/profile-summary.mjs).

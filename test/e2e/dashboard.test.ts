@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardPublicDir } from '../../src/operator/dashboard/dashboard.routes.js';
-import { http, launchBrowser, screenshot, startServer, TEST_ADMIN, watchPageErrors, type RunningServer } from './helpers-browser.js';
+import { http, launchBrowser, openPage, screenshot, startServer, TEST_ADMIN, type RunningServer } from './helpers-browser.js';
 import { buildPipelines, EXPECTED_ALL, EXPECTED_LIVE, stripIds } from './helpers-pipelines.js';
 
 // One browser session walks through the dashboard the way an operator would; each step relies on
@@ -27,9 +27,7 @@ describe('operator dashboard in headless chromium', () => {
     const page0 = await fetch(`${server.url}/`);
     if (page0.status !== 200) throw new Error(`GET / answered ${page0.status}: buildApp (src/app.ts) does not register the dashboard (dashboardFeature)`);
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
-    page.setDefaultTimeout(10_000);
-    problems = watchPageErrors(page);
+    ({ page, problems } = await openPage(browser));
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, launchBrowser, screenshot, startServer, TEST_ADMIN, watchPageErrors, type RunningServer } from './helpers-browser.js';
+import { http, launchBrowser, openPage, screenshot, startServer, TEST_ADMIN, type RunningServer } from './helpers-browser.js';
 
 // The API reference page in headless chromium, under the service's real CSP: it renders every
 // operation of /openapi.json, and "Try it" sends a real request with the token typed at the top.
@@ -13,9 +13,7 @@ describe('API reference page /docs in headless chromium', () => {
   beforeAll(async () => {
     server = await startServer();
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
-    page.setDefaultTimeout(10_000);
-    problems = watchPageErrors(page);
+    ({ page, problems } = await openPage(browser));
   });
   afterAll(async () => {
     await browser?.close();

@@ -48,6 +48,13 @@ export function watchPageErrors(page: Page): string[] {
   return problems;
 }
 
+/** A page at the size the screenshots are taken at, and the list its breakage is collected in. */
+export async function openPage(browser: Browser): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+  page.setDefaultTimeout(10_000);
+  return { page, problems: watchPageErrors(page) };
+}
+
 /**
  * The whole page in one image: the viewport grows to the content height for the shot, so the
  * sticky header and the fixed save bar sit at the edges instead of over the middle of the page.

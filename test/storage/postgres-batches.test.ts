@@ -62,6 +62,13 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
     }
   });
 
+  /** The test's connection, except that a query for which `fails` says so is rejected. */
+  function failingWhere(fails: (query: CompiledQuery) => boolean): Kysely<Database> {
+    return {
+      executeQuery: (query: CompiledQuery) => (fails(query) ? Promise.reject(new Error('statement failed')) : db.executeQuery(query)),
+    } as unknown as Kysely<Database>;
+  }
+
   /** The plan PostgreSQL keeps for a prepared statement once it stops planning per call. */
   async function genericPlan(text: string, types: string, args: string): Promise<string> {
     return db.connection().execute(async (connection) => {
@@ -90,15 +97,11 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
 
   it('a failed batch fails each of its reads, and the next batch is served', async () => {
     let failNext = true;
-    const flaky = {
-      executeQuery: (...args: Parameters<Kysely<Database>['executeQuery']>) => {
-        if (failNext) {
-          failNext = false;
-          return Promise.reject(new Error('connection lost'));
-        }
-        return db.executeQuery(...args);
-      },
-    } as unknown as Kysely<Database>;
+    const flaky = failingWhere(() => {
+      const fail = failNext;
+      failNext = false;
+      return fail;
+    });
     const batches = new PostgresClientBatches(flaky, () => Promise.reject(new Error('not used')));
     const failed = await Promise.allSettled([batches.read('shop-a', 'a-0'), batches.read('shop-a', 'a-1')]);
     expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
@@ -135,11 +138,7 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
   });
 
   it('when a batched create statement fails, each create is made on its own', async () => {
-    const flaky = {
-      executeQuery: (...args: Parameters<Kysely<Database>['executeQuery']>) => (JSON.stringify(args[0]).includes('insert into clients')
-        ? Promise.reject(new Error('statement failed'))
-        : db.executeQuery(...args)),
-    } as unknown as Kysely<Database>;
+    const flaky = failingWhere((query) => query.sql.includes('insert into clients'));
     const alone = new BusinessDataStore(db);
     const batches = new PostgresClientBatches(flaky, (c) => alone.insertClient(c.urlKey, c.clientId, c.source, c.data, c.now));
     const outcomes = await Promise.all([
