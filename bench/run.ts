@@ -24,7 +24,7 @@ const PG_ADMIN = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.
 const PG_BENCH = PG_ADMIN.replace(/\/[^/]*$/, '/crmkit_bench');
 const BASELINE_PORT = 39_100;
 
-interface Figures { requestsPerSecond: number; p50: number; p99: number; errors: number; wrong: number; sample: string; total: number }
+interface Figures { requestsPerSecond: number; p50: number; p99: number; errors: number; errorKinds: Record<string, number>; wrong: number; sample: string; total: number }
 interface Row extends Partial<Figures> {
   store: string; workers: number; scenario: string; storedClients?: number; ratio?: number; serverCpuUs?: number; databaseCpuUs?: number; ratios?: number[]; baselineRequestsPerSecond?: number;
   target?: number; status: 'ok' | 'FAILED' | 'miss';
@@ -102,6 +102,8 @@ async function postgresBackends(): Promise<number[]> {
   }
 }
 
+const failedRound = (figures: Figures) => figures.errors > 0 || figures.wrong > 0 || figures.total === 0;
+
 interface Measured { figures: Figures; ratio: number; ratios: number[]; baseline: number; serverCpuUs: number; databaseCpuUs?: number }
 
 /**
@@ -127,11 +129,12 @@ async function measure(spec: Record<string, unknown>, serverPid: number, store: 
       figures, ratio: figures.requestsPerSecond / baseline.requestsPerSecond, baseline: baseline.requestsPerSecond,
       serverCpuUs: perRequest(serverCpu), ...(store === 'postgres' && { databaseCpuUs: perRequest(databaseCpu) }),
     });
-    if (figures.errors > 0 || figures.wrong > 0 || figures.total === 0) break;
+    if (failedRound(figures)) break;
   }
   rounds.sort((a, b) => a.ratio - b.ratio);
-  const middle = rounds[(rounds.length - 1) >> 1]!;
-  return { ...middle, ratios: rounds.map((r) => r.ratio) };
+  // A round with any error or wrong answer fails the scenario, whichever round has the median ratio.
+  const chosen = rounds.find((r) => failedRound(r.figures)) ?? rounds[(rounds.length - 1) >> 1]!;
+  return { ...chosen, ratios: rounds.map((r) => r.ratio) };
 }
 
 async function runStore(store: 'sqlite' | 'postgres', workers: number, rows: Row[], names?: string[]): Promise<void> {
@@ -172,7 +175,7 @@ async function runStore(store: 'sqlite' | 'postgres', workers: number, rows: Row
 async function runScenario(store: string, workers: number, serverPid: number, scenario: string, spec: Record<string, unknown>, rows: Row[], storedClients = CLIENTS): Promise<Row> {
   const { figures, ratio, ratios, baseline, serverCpuUs, databaseCpuUs } = await measure(spec, serverPid, store);
   const target = TARGETS[store]?.[scenario];
-  const failed = figures.errors > 0 || figures.wrong > 0 || figures.total === 0;
+  const failed = failedRound(figures);
   const p99Limit = WRITES.has(scenario) ? 50 : 30;
   const status: Row['status'] = failed ? 'FAILED' : (target !== undefined && ratio < target) || figures.p99 > p99Limit ? 'miss' : 'ok';
   const row: Row = {
@@ -181,7 +184,7 @@ async function runScenario(store: string, workers: number, serverPid: number, sc
   };
   rows.push(row);
   console.log(failed
-    ? `  ${scenario.padEnd(28)} FAILED: ${figures.errors} errors, ${figures.wrong} wrong answers (${figures.sample})`
+    ? `  ${scenario.padEnd(28)} FAILED: ${figures.errors} errors ${JSON.stringify(figures.errorKinds)}, ${figures.wrong} wrong answers (${figures.sample})`
     : `  ${scenario.padEnd(28)} ${String(Math.round(figures.requestsPerSecond)).padStart(6)} req/s (baseline ${Math.round(baseline)})  ratio ${ratio.toFixed(2)} [${ratios.map((r) => r.toFixed(2)).join(' ')}]${target ? ` (target ≥ ${target})` : ''}  p50 ${figures.p50} ms  p99 ${figures.p99} ms  CPU/req server ${serverCpuUs} us${databaseCpuUs !== undefined ? `, PostgreSQL ${databaseCpuUs} us` : ''}  ${status}`);
   return row;
 }
