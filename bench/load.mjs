@@ -44,7 +44,7 @@ function shuffled(list) {
 // Connection errors and timeouts, by message: "6 errors" alone says nothing of what went wrong.
 const errorKinds = {};
 const result = await new Promise((resolve, reject) => {
-  const instance = autocannon({ url: spec.url, connections: spec.connections, duration: spec.duration, requests }, (error, done) => (error ? reject(error) : resolve(done)));
+  const instance = autocannon({ url: spec.url, connections: spec.connections, ...(spec.amount ? { amount: spec.amount } : { duration: spec.duration }), ...(spec.timeout && { timeout: spec.timeout }), requests }, (error, done) => (error ? reject(error) : resolve(done)));
   instance.on('reqError', (error) => {
     const kind = error.code ?? error.message;
     errorKinds[kind] = (errorKinds[kind] ?? 0) + 1;

@@ -16,8 +16,8 @@ export function serverEnv(port: number): Record<string, string> {
   };
 }
 
-export async function waitFor(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+export async function waitFor(url: string, child: ChildProcess, seconds = 30): Promise<void> {
+  for (let i = 0; i < seconds * 10; i++) {
     if (child.exitCode !== null) throw new Error(`process exited during start (${child.exitCode})`);
     try {
       if ((await fetch(url)).status < 500) return;

@@ -1,0 +1,88 @@
+/**
+ * Instructions per request, counted by valgrind's callgrind: the same figure for the same build and
+ * load whatever else the machine is doing, where CPU time per request moved by half from one round to
+ * the next on 2026-11-23. For judging a change to the server's own work (user space only: the kernel's
+ * share of a socket write is not counted).
+ *
+ * Each build named is started under callgrind on its own embedded store, seeded, and for each scenario
+ * sent WARMUP requests (so that V8 has compiled the hot path), then its counters are zeroed and exactly
+ * REQUESTS more are sent, 50 connections as in `npm run bench` (BENCH_CONNECTIONS). Name a build twice
+ * to see how far one build's count moves between runs (batching and garbage collection vary).
+ *
+ *   git stash && npm run build && cp -r dist .bench-before && git stash pop && npm run build
+ *   npx tsx bench/instructions.ts dist .bench-before -- "GET client" "GET pipelines (issued)"
+ */
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { seedBench } from './seed.js';
+import { scenarios, serverEnv, waitFor } from './server.js';
+
+const split = process.argv.indexOf('--');
+const builds = process.argv.slice(2, split < 0 ? undefined : split);
+const wanted = split < 0 ? [] : process.argv.slice(split + 1);
+if (builds.length === 0) throw new Error('usage: tsx bench/instructions.ts DIST [DIST ...] [-- scenario ...]');
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 500);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/**
+ * Where valgrind and callgrind_control meet. Both name the pipe after $USER and $HOST, and the server's
+ * HOST is its listen address: callgrind_control is given the same.
+ */
+const VGDB = ['--vgdb=yes', `--vgdb-prefix=${join(tmpdir(), 'crmkit-vgdb')}`];
+const control = (args: string[]) => execFileSync('callgrind_control', [VGDB[1]!, ...args], { encoding: 'utf8', env: { ...process.env, HOST: '127.0.0.1' } });
+
+/** `amount` requests (a timeout of 60 s: under callgrind a request is slow, the first ones very slow). */
+function load(spec: Record<string, unknown>, amount: number, warmup: boolean): void {
+  const out = spawnSync(process.execPath, [join('bench', 'load.mjs')], { input: JSON.stringify({ connections: CONNECTIONS, ...spec, amount, timeout: 60 }), encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (out.status !== 0) throw new Error(`load generator failed: ${out.stderr}`);
+  const figures = JSON.parse(out.stdout) as { errors: number; wrong: number; total: number; sample: string };
+  if (figures.wrong > 0 || (figures.errors > 0 && !warmup)) throw new Error(`errors or wrong answers: ${JSON.stringify(figures)}`);
+}
+
+/**
+ * The instructions callgrind has counted in `pid` since its counters were last zeroed, in all its
+ * threads (V8's compiler and garbage collector helpers work for the requests too) and in the main one.
+ */
+function instructions(pid: number): { all: number; main: number } {
+  const text = control(['-e', 'Ir', String(pid)]);
+  const threads = [...text.matchAll(/^\s*Th\s*(\d+)\s+([\d,]+)\s*$/gm)].map((m) => [Number(m[1]), Number(m[2]!.replace(/,/g, ''))] as const);
+  if (threads.length === 0) throw new Error(`no counter in callgrind_control's answer: ${text}`);
+  return { all: threads.reduce((sum, [, count]) => sum + count, 0), main: threads.find(([thread]) => thread === 1)?.[1] ?? 0 };
+}
+
+async function measure(dist: string, port: number): Promise<Map<string, number>> {
+  const env = { ...serverEnv(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-instructions-')) };
+  const child: ChildProcess = spawn('valgrind', ['--tool=callgrind', ...VGDB, '--callgrind-out-file=/dev/null', '--smc-check=all-non-file', process.execPath, join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'ignore'] });
+  const perRequest = new Map<string, number>();
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    // Under callgrind the server takes about 45 s to start here.
+    await waitFor(`${url}/healthz`, child, 300);
+    const seeded = await seedBench(url, CLIENTS);
+    for (const [scenario, spec] of scenarios(seeded, url)) {
+      if (wanted.length > 0 ? !wanted.includes(scenario) : scenario === 'token by app-secret') continue;
+      load(spec, WARMUP, true);
+      control(['-z', String(child.pid)]);
+      load(spec, REQUESTS, false);
+      const counted = instructions(child.pid!);
+      perRequest.set(scenario, counted.all / REQUESTS);
+      console.log(`${scenario.padEnd(28)} ${dist.padEnd(16)} ${Math.round(counted.all / REQUESTS / 1000)}k instructions per request (main thread ${Math.round(counted.main / REQUESTS / 1000)}k)`);
+    }
+  } finally {
+    child.kill('SIGKILL');
+  }
+  return perRequest;
+}
+
+console.log(`instructions per request under callgrind: ${WARMUP} requests of warm-up, then ${REQUESTS} counted, ${CONNECTIONS} connections, ${CLIENTS} stored clients`);
+const results = [];
+for (const [i, dist] of builds.entries()) results.push(await measure(dist, 39_500 + i));
+if (results.length > 1) {
+  for (const scenario of results[0]!.keys()) {
+    const [first, ...others] = results.map((r) => r.get(scenario)!);
+    console.log(`${scenario.padEnd(28)} ${others.map((other, i) => `${builds[0]} against ${builds[i + 1]}: ${(((first! - other) / other) * 100).toFixed(1)}%`).join('; ')}`);
+  }
+}
