@@ -5,9 +5,15 @@ import { coalescedSends } from './coalesced-sends.js';
 import { installCors } from './cors.js';
 import { parseJsonBody } from './json-body.js';
 
-/** The dashboard's policy: scripts and styles from this origin only, never framed. */
-export const CONTENT_SECURITY_POLICY =
+/** The pages' policy (dashboard, /docs): scripts and styles from this origin only, never framed. */
+export const PAGE_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/**
+ * Every other answer is data, never a document: it may load nothing and be framed by nobody (OWASP's
+ * REST advice). Also 200 bytes shorter than the pages' policy, on every API answer.
+ */
+export const DATA_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 /** Body parsing and its timeout, request ids, security headers, CORS and the write of answers, for every route. */
 export function installHttpBasics(app: FastifyInstance, config: Config): void {
@@ -32,7 +38,8 @@ export function installHttpBasics(app: FastifyInstance, config: Config): void {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-frame-options', 'DENY');
-    reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+    const type = reply.getHeader('content-type');
+    reply.header('content-security-policy', typeof type === 'string' && type.startsWith('text/html') ? PAGE_SECURITY_POLICY : DATA_SECURITY_POLICY);
     if (!reply.hasHeader('cache-control')) {
       const path = request.url;
       if (path.startsWith('/api/') || path.startsWith('/admin/') || path.startsWith('/authentication')) reply.header('cache-control', 'no-store');

@@ -10,9 +10,12 @@ const packageVersion = (JSON.parse(readFileSync('package.json', 'utf8')) as { ve
 function expectSecurityHeaders(response: JsonResponse): void {
   expect(response.headers['x-content-type-options']).toBe('nosniff');
   expect(response.headers['referrer-policy']).toBe('no-referrer');
+  expect(response.headers['x-frame-options']).toBe('DENY');
   const csp = String(response.headers['content-security-policy']);
   expect(csp).toContain("frame-ancestors 'none'");
-  expect(csp).toContain("object-src 'none'");
+  // Pages may load their own scripts and styles; data answers may load nothing at all.
+  if (String(response.headers['content-type']).startsWith('text/html')) expect(csp).toContain("object-src 'none'");
+  else expect(csp).toBe("default-src 'none'; frame-ancestors 'none'");
   expect(response.headers['x-request-id']).toBeTruthy();
 }
 
@@ -26,6 +29,8 @@ describeEachStore('ops: security headers, request ids, no-store, version', (ctx)
     ['400 bad JSON', () => call(ctx().app, 'POST', '/authentication', { rawBody: '{', headers: { 'content-type': 'application/json' } })],
     ['415 wrong media type', () => call(ctx().app, 'POST', '/authentication', { rawBody: 'x', headers: { 'content-type': 'text/csv' } })],
     ['/ (the dashboard page)', () => call(ctx().app, 'GET', '/')],
+    ['/docs (the reference page)', () => call(ctx().app, 'GET', '/docs')],
+    ['200 /openapi.json', () => call(ctx().app, 'GET', '/openapi.json')],
   ];
   for (const [name, send] of answers) {
     it(`security headers on every answer: ${name}`, async () => {
