@@ -174,7 +174,9 @@ async function runStore(store: 'sqlite' | 'postgres', workers: number, rows: Row
 
 async function runScenario(store: string, workers: number, serverPid: number, scenario: string, spec: Record<string, unknown>, rows: Row[], storedClients = CLIENTS): Promise<Row> {
   const { figures, ratio, ratios, baseline, serverCpuUs, databaseCpuUs } = await measure(spec, serverPid, store);
-  const target = TARGETS[store]?.[scenario];
+  // The targets are the single process's; 2 workers are reported beside them (issue 7), and on two cores
+  // shared with the load generator and PostgreSQL a second worker has no core of its own.
+  const target = workers === 1 ? TARGETS[store]?.[scenario] : undefined;
   const failed = failedRound(figures);
   const p99Limit = WRITES.has(scenario) ? 50 : 30;
   const status: Row['status'] = failed ? 'FAILED' : (target !== undefined && ratio < target) || figures.p99 > p99Limit ? 'miss' : 'ok';
