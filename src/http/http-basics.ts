@@ -38,8 +38,8 @@ export function installHttpBasics(app: FastifyInstance, config: Config): void {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-frame-options', 'DENY');
-    const type = reply.getHeader('content-type');
-    reply.header('content-security-policy', typeof type === 'string' && type.startsWith('text/html') ? PAGE_SECURITY_POLICY : DATA_SECURITY_POLICY);
+    // Pages set their own policy where they are sent (a 304 revalidating a page carries no content type).
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', DATA_SECURITY_POLICY);
     if (!reply.hasHeader('cache-control')) {
       const path = request.url;
       if (path.startsWith('/api/') || path.startsWith('/admin/') || path.startsWith('/authentication')) reply.header('cache-control', 'no-store');

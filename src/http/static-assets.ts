@@ -4,6 +4,7 @@ import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.js';
+import { PAGE_SECURITY_POLICY } from './http-basics.js';
 
 /** Static files shipped with the service (the dashboard, the API reference page), read once at start. */
 
@@ -64,6 +65,8 @@ function loadAssets(dir: string): Map<string, Asset> {
 export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset): FastifyReply {
   // Revalidate on every load so an upgraded server never pairs a new page with old modules.
   reply.header('cache-control', 'no-cache').header('etag', asset.etag);
+  // A page's policy goes on its 304 too: the browser keeps the headers of a revalidation with the page.
+  if (asset.contentType.startsWith('text/html')) reply.header('content-security-policy', PAGE_SECURITY_POLICY);
   if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
   return reply.type(asset.contentType).send(asset.body);
 }

@@ -38,6 +38,16 @@ describeEachStore('ops: security headers, request ids, no-store, version', (ctx)
     });
   }
 
+  it('a page revalidated with If-None-Match (304) keeps the page policy: the browser stores it with the page', async () => {
+    for (const path of ['/', '/docs']) {
+      const first = await call(ctx().app, 'GET', path);
+      const again = await call(ctx().app, 'GET', path, { headers: { 'if-none-match': String(first.headers.etag) } });
+      expect(again.status).toBe(304);
+      expect(again.headers['content-security-policy']).toBe(first.headers['content-security-policy']);
+      expect(String(again.headers['content-security-policy'])).toMatch(/script-src 'self'(;|$)/);
+    }
+  });
+
   it('the dashboard page gets the strict CSP: scripts from this origin only, nothing inline', async () => {
     const csp = String((await call(ctx().app, 'GET', '/')).headers['content-security-policy']);
     expect(csp).toMatch(/script-src 'self'(;|$)/);
