@@ -27,6 +27,8 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 3000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 500);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** BENCH_CALLGRIND_OUT=DIR keeps each scenario's counts there, for `callgrind_annotate` (native functions are named; JIT code is not). */
+const OUT = process.env.BENCH_CALLGRIND_OUT;
 /**
  * Where valgrind and callgrind_control meet. Both name the pipe after $USER and $HOST, and the server's
  * HOST is its listen address: callgrind_control is given the same.
@@ -55,7 +57,7 @@ function instructions(pid: number): { all: number; main: number } {
 
 async function measure(dist: string, port: number): Promise<Map<string, number>> {
   const env = { ...serverEnv(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-instructions-')) };
-  const child: ChildProcess = spawn('valgrind', ['--tool=callgrind', ...VGDB, '--callgrind-out-file=/dev/null', '--smc-check=all-non-file', process.execPath, join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'ignore'] });
+  const child: ChildProcess = spawn('valgrind', ['--tool=callgrind', ...VGDB, `--callgrind-out-file=${OUT ? join(OUT, 'callgrind.out.%p') : '/dev/null'}`, '--smc-check=all-non-file', process.execPath, join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'ignore'] });
   const perRequest = new Map<string, number>();
   try {
     const url = `http://127.0.0.1:${port}`;
@@ -68,6 +70,7 @@ async function measure(dist: string, port: number): Promise<Map<string, number>>
       control(['-z', String(child.pid)]);
       load(spec, REQUESTS, false);
       const counted = instructions(child.pid!);
+      if (OUT) control([`--dump=${scenario}`, String(child.pid)]);
       perRequest.set(scenario, counted.all / REQUESTS);
       console.log(`${scenario.padEnd(28)} ${dist.padEnd(16)} ${Math.round(counted.all / REQUESTS / 1000)}k instructions per request (main thread ${Math.round(counted.main / REQUESTS / 1000)}k)`);
     }
