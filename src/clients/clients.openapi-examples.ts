@@ -36,6 +36,6 @@ export function exampleClientAnswer(): Record<string, unknown> {
   }, 'api');
   if (!result.ok) throw new Error(`openapi: the client example does not validate: ${JSON.stringify(result.errors)}`);
   return presentClient({
-    clientId: EXAMPLE_CLIENT.clientId, source: 'API', data: result.value, balance: {}, createdAt: EXAMPLE_TIME, updatedAt: EXAMPLE_TIME,
+    clientId: EXAMPLE_CLIENT.clientId, status: 'active', source: 'API', data: result.value, balance: {}, createdAt: EXAMPLE_TIME, updatedAt: EXAMPLE_TIME,
   }, EXAMPLE_BUSINESS);
 }

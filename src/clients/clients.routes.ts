@@ -22,9 +22,6 @@ function rejectQuery(request: FastifyRequest): void {
 }
 
 const ok = <T>(data: T) => ({ success: true as const, data });
-/** The same envelope around an answer that is JSON text already (see presentClientText). */
-const okText = (json: string) => `{"success":true,"data":${json}}`;
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Clients: public create/get, the dashboard's actions, and custom field definitions. */
 export function clientsFeature(deps: Deps, services: Services): Feature {
@@ -38,13 +35,12 @@ export function clientsFeature(deps: Deps, services: Services): Feature {
     business(app: FastifyInstance) {
       app.post<{ Params: BusinessParams }>(CLIENTS, async (request, reply) => {
         rejectQuery(request);
-        const client = await clients.create(request.params.urlKey, request.body);
-        return reply.code(201).type(JSON_TYPE).send(okText(client));
+        const { client, idempotent } = await clients.create(request.params.urlKey, request.body);
+        return reply.code(201).send(ok(idempotent ? { ...client, idempotent: true } : client));
       });
-      app.get<{ Params: ClientParams }>(`${CLIENTS}/:clientId`, async (request, reply) => {
+      app.get<{ Params: ClientParams }>(`${CLIENTS}/:clientId`, async (request) => {
         rejectQuery(request);
-        const client = await clients.get(request.params.urlKey, request.params.clientId);
-        return reply.type(JSON_TYPE).send(okText(client));
+        return ok(await clients.get(request.params.urlKey, request.params.clientId));
       });
     },
 

@@ -5,10 +5,11 @@ import type { ClientStatus, StoredClient } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import type { BusinessContext } from './business-context.js';
 import { sameClient } from './client.compare.js';
-import { answerParts, presentClient, presentClientText } from './client.present.js';
+import { presentClient } from './client.present.js';
 import type { ClientValue } from './client.types.js';
 import { validateClient } from './client.validate.js';
 
+export type CreateOutcome = { client: Record<string, unknown>; idempotent: boolean };
 
 const notFound = () => new AppError('CLIENT_NOT_FOUND', 'Client not found');
 
@@ -40,28 +41,26 @@ export class ClientsService {
 
   /**
    * Validation first (a bad body is 400 even when the clientId is taken), then one INSERT … ON CONFLICT
-   * DO NOTHING: the winner stores, every other caller compares against what is stored. Answers the
-   * client as JSON text, marked idempotent for a retry.
+   * DO NOTHING: the winner stores, every other caller compares against what is stored.
    */
-  async create(urlKey: string, body: unknown): Promise<string> {
+  async create(urlKey: string, body: unknown): Promise<CreateOutcome> {
     const context = await this.context(urlKey);
     const value = this.validate(body, context, 'api');
     const clientId = (value as { clientId: string }).clientId;
-    const result = await this.store.data.insertClient(urlKey, { clientId, source: 'API', data: value, parts: answerParts(clientId, value) }, this.now());
+    const result = await this.store.data.insertClient(urlKey, clientId, 'API', value, this.now());
     if (result.outcome === 'no-business') throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
-    if (result.outcome === 'inserted') return presentClientText(result.client, context);
+    if (result.outcome === 'inserted') return { client: presentClient(result.client, context), idempotent: false };
     const stored = result.client;
     if (stored.status !== 'active' || !sameClient(stored.data as ClientValue, value, context.liveFieldIds)) {
       throw new AppError('IDEMPOTENCY_CONFLICT', 'A client with this clientId already exists with different details');
     }
-    return presentClientText(stored, context, true);
+    return { client: presentClient(stored, context), idempotent: true };
   }
 
-  /** The client as JSON text. */
-  async get(urlKey: string, clientId: string): Promise<string> {
-    const [context, stored] = await Promise.all([this.context(urlKey), this.store.data.findClientAnswer(urlKey, clientId)]);
+  async get(urlKey: string, clientId: string): Promise<Record<string, unknown>> {
+    const [context, stored] = await Promise.all([this.context(urlKey), this.store.data.findClient(urlKey, clientId)]);
     if (!stored || stored.status !== 'active') throw notFound();
-    return presentClientText(stored, context);
+    return presentClient(stored, context);
   }
 
   async getForOperator(urlKey: string, clientId: string): Promise<Record<string, unknown>> {
@@ -84,7 +83,7 @@ export class ClientsService {
     const context = await this.context(urlKey);
     const value = this.validate(body, context, 'operator');
     const { source, ...data } = value as ClientValue & { source: string };
-    const result = await this.store.data.insertClient(urlKey, { clientId: null, source, data, parts: answerParts(null, data) }, this.now());
+    const result = await this.store.data.insertClient(urlKey, null, source, data, this.now());
     if (result.outcome !== 'inserted') throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
     return presentClient(result.client, context);
   }

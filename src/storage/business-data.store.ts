@@ -1,12 +1,9 @@
-import { sql, type CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
-import {
-  PostgresClientBatches, answerHeadExpression, customValuesText, dataForAnswerExpression, storedAnswerOf, storedClientOf,
-  type ClientRow, type InsertClientResult,
-} from './client-batches.js';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { PostgresClientBatches, storedClientOf, type ClientRow, type InsertClientResult } from './client-batches.js';
 import { directWrites, type WriteRunner } from './group-commit.js';
 import { canName } from './keys.js';
 import type { Database } from './schema.js';
-import { CLIENT_ANSWER_FORMAT, type AuditEntry, type ClientStatus, type NewClient, type StoredClient, type StoredClientAnswer, type VersionedDocument } from './records.js';
+import type { AuditEntry, ClientStatus, StoredClient, VersionedDocument } from './records.js';
 
 type DocumentTable = 'pipeline_configs' | 'custom_field_sets';
 
@@ -15,9 +12,6 @@ const CLIENT_ID_SLOT = '\u0000client_id';
 const SOURCE_SLOT = '\u0000source';
 const DATA_SLOT = '\u0000data';
 const NOW_SLOT = '\u0000now';
-const HEAD_SLOT = '\u0000answer_head';
-const FORMAT_SLOT = '\u0000answer_format';
-const CUSTOM_VALUES_SLOT = '\u0000custom_values';
 
 /**
  * A query compiled once with placeholder values (slots, which no real value can equal: they hold
@@ -42,9 +36,8 @@ export type { InsertClientResult } from './client-batches.js';
  * no business.
  */
 export class BusinessDataStore {
-  /** The hottest reads and the create, compiled once (see bindSlots). */
+  /** The hottest read and the create, compiled once (see bindSlots). */
   private readonly findClientQuery: CompiledQuery<ClientRow>;
-  private readonly findAnswerQuery: CompiledQuery<ClientRow>;
   private readonly insertClientQuery: CompiledQuery<{ client_id: string | null }>;
 
   /**
@@ -55,43 +48,30 @@ export class BusinessDataStore {
 
   constructor(private readonly db: Kysely<Database>, private readonly writes: WriteRunner = directWrites(db), batchStatements = false) {
     this.batches = batchStatements
-      ? new PostgresClientBatches(db, (c) => this.writes.run((trx) => this.insertClientIn(trx, c.urlKey, c, c.now)))
+      ? new PostgresClientBatches(db, (c) => this.writes.run((trx) => this.insertClientIn(trx, c.urlKey, c.clientId, c.source, c.data, c.now)))
       : undefined;
     // The business as a subquery, not a join: PostgreSQL keeps a prepared statement's generic plan,
     // and on young tables the join's plan searched the (business, clientId) index by clientId alone.
-    this.findClientQuery = this.clientRead(sql.ref('clients.data'));
-    this.findAnswerQuery = this.clientRead(sql.raw(dataForAnswerExpression('clients')));
+    this.findClientQuery = this.db.selectFrom('clients')
+      .leftJoin('client_balances', 'client_balances.client_pk', 'clients.id')
+      .select(['clients.client_id', 'clients.status', 'clients.source', 'clients.data', 'clients.created_at', 'clients.updated_at',
+        'client_balances.member', 'client_balances.amount_e4'])
+      .where('clients.business_pk', '=', (eb) => eb.selectFrom('businesses').select('businesses.id').where('businesses.url_key', '=', URL_KEY_SLOT))
+      .where('clients.client_id', '=', CLIENT_ID_SLOT)
+      .compile();
+    requireSlots(this.findClientQuery, [URL_KEY_SLOT, CLIENT_ID_SLOT]);
     this.insertClientQuery = this.db.insertInto('clients')
-      .columns(['business_pk', 'client_id', 'status', 'source', 'data', 'answer_head', 'answer_format', 'custom_values', 'created_at', 'updated_at'])
+      .columns(['business_pk', 'client_id', 'status', 'source', 'data', 'created_at', 'updated_at'])
       .expression((eb) => eb.selectFrom('businesses')
         .select([
           'id as business_pk', eb.val(CLIENT_ID_SLOT).as('client_id'), eb.val('active').as('status'), eb.val(SOURCE_SLOT).as('source'),
-          eb.val(DATA_SLOT).as('data'), eb.val(HEAD_SLOT).as('answer_head'), eb.val(FORMAT_SLOT).as('answer_format'),
-          eb.val(CUSTOM_VALUES_SLOT).as('custom_values'),
-          eb.val(NOW_SLOT as unknown as number).as('created_at'), eb.val(NOW_SLOT as unknown as number).as('updated_at'),
+          eb.val(DATA_SLOT).as('data'), eb.val(NOW_SLOT as unknown as number).as('created_at'), eb.val(NOW_SLOT as unknown as number).as('updated_at'),
         ])
         .where('url_key', '=', URL_KEY_SLOT))
       .onConflict((oc) => oc.columns(['business_pk', 'client_id']).doNothing())
       .returning(['client_id'])
       .compile();
-    requireSlots(this.insertClientQuery, [URL_KEY_SLOT, CLIENT_ID_SLOT, SOURCE_SLOT, DATA_SLOT, HEAD_SLOT, FORMAT_SLOT, CUSTOM_VALUES_SLOT, NOW_SLOT]);
-  }
-
-  /**
-   * A client and its balance members, by business and clientId. The business as a subquery, not a
-   * join: PostgreSQL keeps a prepared statement's generic plan, and on young tables the join's plan
-   * searched the (business, clientId) index by clientId alone.
-   */
-  private clientRead(data: RawBuilder<unknown>): CompiledQuery<ClientRow> {
-    const query = this.db.selectFrom('clients')
-      .leftJoin('client_balances', 'client_balances.client_pk', 'clients.id')
-      .select(['clients.client_id', 'clients.status', 'clients.source', data.as('data'),
-        sql.raw<string | null>(answerHeadExpression('clients')).as('answer_head'), 'clients.custom_values', 'clients.created_at', 'clients.updated_at', 'client_balances.member', 'client_balances.amount_e4'])
-      .where('clients.business_pk', '=', (eb) => eb.selectFrom('businesses').select('businesses.id').where('businesses.url_key', '=', URL_KEY_SLOT))
-      .where('clients.client_id', '=', CLIENT_ID_SLOT)
-      .compile();
-    requireSlots(query, [URL_KEY_SLOT, CLIENT_ID_SLOT]);
-    return query as CompiledQuery<ClientRow>;
+    requireSlots(this.insertClientQuery, [URL_KEY_SLOT, CLIENT_ID_SLOT, SOURCE_SLOT, DATA_SLOT, NOW_SLOT]);
   }
 
   getPipelineConfig<T>(urlKey: string): Promise<VersionedDocument<T> | undefined> {
@@ -148,22 +128,19 @@ export class BusinessDataStore {
    * A retry reads first: a conflicting INSERT is not free (SQLite's AUTOINCREMENT rewrites its sequence
    * and fsyncs the commit; PostgreSQL burns a sequence value), and retries are the common repeat.
    */
-  async insertClient(urlKey: string, client: NewClient, now: number): Promise<InsertClientResult> {
-    const { clientId } = client;
+  async insertClient(urlKey: string, clientId: string | null, source: string, data: unknown, now: number): Promise<InsertClientResult> {
     const earlier = clientId === null ? undefined : await this.findClient(urlKey, clientId);
     if (earlier) return { outcome: 'exists', client: earlier };
-    if (this.batches && clientId !== null) return this.batches.insert({ ...client, urlKey, clientId, now });
-    return this.writes.run((db) => this.insertClientIn(db, urlKey, client, now));
+    if (this.batches && clientId !== null) return this.batches.insert({ urlKey, clientId, source, data, now });
+    return this.writes.run((db) => this.insertClientIn(db, urlKey, clientId, source, data, now));
   }
 
-  private async insertClientIn(db: Kysely<Database>, urlKey: string, client: NewClient, now: number): Promise<InsertClientResult> {
-    const { clientId, source, data, parts } = client;
+  private async insertClientIn(db: Kysely<Database>, urlKey: string, clientId: string | null, source: string, data: unknown, now: number): Promise<InsertClientResult> {
     const { rows: inserted } = await db.executeQuery(bindSlots(this.insertClientQuery, {
-      [URL_KEY_SLOT]: urlKey, [CLIENT_ID_SLOT]: clientId, [SOURCE_SLOT]: source, [DATA_SLOT]: JSON.stringify(data),
-      [HEAD_SLOT]: parts?.head ?? null, [FORMAT_SLOT]: parts ? CLIENT_ANSWER_FORMAT : null, [CUSTOM_VALUES_SLOT]: customValuesText(parts), [NOW_SLOT]: now,
+      [URL_KEY_SLOT]: urlKey, [CLIENT_ID_SLOT]: clientId, [SOURCE_SLOT]: source, [DATA_SLOT]: JSON.stringify(data), [NOW_SLOT]: now,
     }));
     if (inserted.length > 0) {
-      return { outcome: 'inserted', client: { clientId, status: 'active', source, data, parts, balance: {}, createdAt: now, updatedAt: now } };
+      return { outcome: 'inserted', client: { clientId, status: 'active', source, data, balance: {}, createdAt: now, updatedAt: now } };
     }
     if (clientId === null) return { outcome: 'no-business' };
     const existing = await this.findClientIn(db, urlKey, clientId);
@@ -171,18 +148,10 @@ export class BusinessDataStore {
   }
 
   /** One query: the client row and its balance members. Any status: callers decide what is visible. */
-  async findClient(urlKey: string, clientId: string): Promise<StoredClient | undefined> {
-    if (!canName(urlKey, clientId)) return undefined;
-    if (this.batches) return storedClientOf(await this.batches.read(urlKey, clientId));
+  findClient(urlKey: string, clientId: string): Promise<StoredClient | undefined> {
+    if (!canName(urlKey, clientId)) return Promise.resolve(undefined);
+    if (this.batches) return this.batches.read(urlKey, clientId);
     return this.findClientIn(this.db, urlKey, clientId);
-  }
-
-  /** As findClient, for presenting the client: its data is read only when its answer has no ready parts. */
-  async findClientAnswer(urlKey: string, clientId: string): Promise<StoredClientAnswer | undefined> {
-    if (!canName(urlKey, clientId)) return undefined;
-    if (this.batches) return storedAnswerOf(await this.batches.read(urlKey, clientId));
-    const { rows } = await this.db.executeQuery(bindSlots(this.findAnswerQuery, { [URL_KEY_SLOT]: urlKey, [CLIENT_ID_SLOT]: clientId }));
-    return storedAnswerOf(rows);
   }
 
   private async findClientIn(db: Kysely<Database>, urlKey: string, clientId: string): Promise<StoredClient | undefined> {

@@ -1,16 +1,11 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import { Batcher, type Outcome } from './batcher.js';
-import { CLIENT_ANSWER_FORMAT, type ClientStatus, type NewClient, type StoredAnswerParts, type StoredClient, type StoredClientAnswer } from './records.js';
+import type { ClientStatus, StoredClient } from './records.js';
 import type { Database } from './schema.js';
 
 /** One row of a client read: the client, and one of its balance members (or none). */
 export interface ClientRow {
-  client_id: string | null; status: string; source: string; created_at: number; updated_at: number;
-  /** Null in a read of an answer whose parts are there (see dataForAnswerExpression). */
-  data: string | null;
-  /** Null when the row has no parts in the current format. */
-  answer_head: string | null;
-  custom_values: string | null;
+  client_id: string | null; status: string; source: string; data: string; created_at: number; updated_at: number;
   member: string | null; amount_e4: number | null;
 }
 
@@ -19,49 +14,16 @@ export type InsertClientResult =
   | { outcome: 'exists'; client: StoredClient }
   | { outcome: 'no-business' };
 
-/** The head a read selects: a head of another format counts as none. `clients` names the table in the statement. */
-export function answerHeadExpression(clients: string): string {
-  return `case when ${clients}.answer_format = ${CLIENT_ANSWER_FORMAT} then ${clients}.answer_head end`;
-}
-
-/** The data a read of an answer selects: only a row whose head cannot answer needs it. */
-export function dataForAnswerExpression(clients: string): string {
-  return `case when ${clients}.answer_format = ${CLIENT_ANSWER_FORMAT} then null else ${clients}.data end`;
-}
-
-/** The custom_values column: null for none, as a read expects. */
-export function customValuesText(parts: StoredAnswerParts | null): string | null {
-  return parts?.customValues ? JSON.stringify(parts.customValues) : null;
-}
-
-function partsOf(row: ClientRow): StoredAnswerParts | null {
-  if (row.answer_head === null) return null;
-  return { head: row.answer_head, customValues: row.custom_values === null ? null : JSON.parse(row.custom_values) as Record<string, unknown> };
-}
-
-function balanceOf(rows: ClientRow[]): Record<string, number> {
-  const balance: Record<string, number> = {};
-  for (const row of rows) if (row.member !== null) balance[row.member] = Number(row.amount_e4) / 10_000;
-  return balance;
-}
-
 /** The rows of one client (one per balance member) as the record callers see. */
 export function storedClientOf(rows: ClientRow[]): StoredClient | undefined {
   const first = rows[0];
   if (!first) return undefined;
+  const balance: Record<string, number> = {};
+  for (const row of rows) if (row.member !== null) balance[row.member] = Number(row.amount_e4) / 10_000;
   return {
-    clientId: first.client_id, status: first.status as ClientStatus, source: first.source, data: JSON.parse(first.data!) as unknown,
-    parts: partsOf(first), balance: balanceOf(rows), createdAt: Number(first.created_at), updatedAt: Number(first.updated_at),
+    clientId: first.client_id, status: first.status as ClientStatus, source: first.source, data: JSON.parse(first.data) as unknown,
+    balance, createdAt: Number(first.created_at), updatedAt: Number(first.updated_at),
   };
-}
-
-/** The rows of one client as a read of its answer needs them: its data only when it has no parts. */
-export function storedAnswerOf(rows: ClientRow[]): StoredClientAnswer | undefined {
-  const first = rows[0];
-  if (!first) return undefined;
-  const common = { clientId: first.client_id, status: first.status as ClientStatus, source: first.source, balance: balanceOf(rows), createdAt: Number(first.created_at), updatedAt: Number(first.updated_at) };
-  const parts = partsOf(first);
-  return parts ? { ...common, parts } : { ...common, parts: null, data: JSON.parse(first.data!) as unknown };
 }
 
 /**
@@ -75,10 +37,10 @@ export function storedAnswerOf(rows: ClientRow[]): StoredClientAnswer | undefine
  * lateral subqueries from being flattened into joins, so the planner cannot choose a scan.
  */
 export const BATCHED_CLIENT_READ = `select k.ordinal::int4 as ordinal,
-    c.client_id, c.status, c.source, c.data, ${answerHeadExpression('c')} as answer_head, c.custom_values, c.created_at, c.updated_at, cb.member, cb.amount_e4
+    c.client_id, c.status, c.source, c.data, c.created_at, c.updated_at, cb.member, cb.amount_e4
   from unnest($1::text[], $2::text[]) with ordinality as k(url_key, client_id, ordinal)
   cross join lateral (
-    select c.id, c.client_id, c.status, c.source, c.data, c.answer_head, c.answer_format, c.custom_values, c.created_at, c.updated_at from clients c
+    select c.id, c.client_id, c.status, c.source, c.data, c.created_at, c.updated_at from clients c
     where c.business_pk = (select b.id from businesses b where b.url_key = k.url_key) and c.client_id = k.client_id
     limit 1
   ) c
@@ -89,17 +51,18 @@ export const BATCHED_CLIENT_READ = `select k.ordinal::int4 as ordinal,
  * nothing; a key already stored is left alone (ON CONFLICT DO NOTHING), exactly as a create of its
  * own. RETURNING names the business of each inserted row, since one batch may span businesses.
  */
-export const BATCHED_CLIENT_INSERT = `insert into clients (business_pk, client_id, status, source, data, answer_head, answer_format, custom_values, created_at, updated_at)
-  select b.id, k.client_id, 'active', k.source, k.data, k.answer_head, k.answer_format, k.custom_values, k.created_at, k.created_at
-  from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int4[], $7::text[], $8::int8[])
-    as k(url_key, client_id, source, data, answer_head, answer_format, custom_values, created_at)
+export const BATCHED_CLIENT_INSERT = `insert into clients (business_pk, client_id, status, source, data, created_at, updated_at)
+  select b.id, k.client_id, 'active', k.source, k.data, k.created_at, k.created_at
+  from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int8[]) as k(url_key, client_id, source, data, created_at)
   cross join lateral (select b.id from businesses b where b.url_key = k.url_key limit 1) b
   on conflict (business_pk, client_id) do nothing
   returning client_id, (select b.url_key from businesses b where b.id = clients.business_pk) as url_key`;
 
-export interface ClientInsert extends NewClient {
+export interface ClientInsert {
   urlKey: string;
   clientId: string;
+  source: string;
+  data: unknown;
   now: number;
 }
 
@@ -113,7 +76,7 @@ const keyOf = (urlKey: string, clientId: string) => JSON.stringify([urlKey, clie
  * a whole batch.
  */
 export class PostgresClientBatches {
-  private readonly reads: Batcher<[string, string], ClientRow[]>;
+  private readonly reads: Batcher<[string, string], StoredClient | undefined>;
   private readonly inserts: Batcher<ClientInsert, InsertClientResult>;
 
   /** `insertOne` is the create of a single client, for a batch whose statement failed. */
@@ -122,8 +85,7 @@ export class PostgresClientBatches {
     this.inserts = new Batcher((creates) => this.insertBatch(creates));
   }
 
-  /** The rows of one client (storedClientOf and storedAnswerOf read them): reads of a client and of its answer share batches. */
-  read(urlKey: string, clientId: string): Promise<ClientRow[]> {
+  read(urlKey: string, clientId: string): Promise<StoredClient | undefined> {
     return this.reads.add([urlKey, clientId]);
   }
 
@@ -132,12 +94,18 @@ export class PostgresClientBatches {
     return this.inserts.add(create);
   }
 
-  private async readBatch(keys: [string, string][]): Promise<Outcome<ClientRow[]>[]> {
+  private async readBatch(keys: [string, string][]): Promise<Outcome<StoredClient | undefined>[]> {
     const { rows } = await this.db.executeQuery<ClientRow & { ordinal: number }>(
       CompiledQuery.raw(BATCHED_CLIENT_READ, [keys.map(([urlKey]) => urlKey), keys.map(([, clientId]) => clientId)]));
     const byRead: ClientRow[][] = keys.map(() => []);
     for (const row of rows) byRead[row.ordinal - 1]!.push(row);
-    return byRead.map((value) => ({ value }));
+    return byRead.map((found) => {
+      try {
+        return { value: storedClientOf(found) };
+      } catch (error) {
+        return { error };
+      }
+    });
   }
 
   private async insertBatch(creates: ClientInsert[]): Promise<Outcome<InsertClientResult>[]> {
@@ -160,19 +128,18 @@ export class PostgresClientBatches {
     const rows = [...leads.values()].sort((a, b) => compare(a.urlKey, b.urlKey) || compare(a.clientId, b.clientId));
     const { rows: inserted } = await this.db.executeQuery<{ client_id: string; url_key: string }>(CompiledQuery.raw(BATCHED_CLIENT_INSERT, [
       rows.map((c) => c.urlKey), rows.map((c) => c.clientId), rows.map((c) => c.source),
-      rows.map((c) => JSON.stringify(c.data)), rows.map((c) => c.parts?.head ?? null), rows.map((c) => (c.parts ? CLIENT_ANSWER_FORMAT : null)),
-      rows.map((c) => customValuesText(c.parts)), rows.map((c) => c.now),
+      rows.map((c) => JSON.stringify(c.data)), rows.map((c) => c.now),
     ]));
     const stored = new Set(inserted.map((row) => keyOf(row.url_key, row.client_id)));
     return Promise.all(creates.map(async (create): Promise<Outcome<InsertClientResult>> => {
       const key = keyOf(create.urlKey, create.clientId);
       if (leads.get(key) === create && stored.has(key)) {
-        const { clientId, source, data, parts, now } = create;
-        return { value: { outcome: 'inserted', client: { clientId, status: 'active', source, data, parts, balance: {}, createdAt: now, updatedAt: now } } };
+        const { clientId, source, data, now } = create;
+        return { value: { outcome: 'inserted', client: { clientId, status: 'active', source, data, balance: {}, createdAt: now, updatedAt: now } } };
       }
       // Someone else's row (an earlier create, or the first of this key in this batch), or no business.
       try {
-        const existing = storedClientOf(await this.read(create.urlKey, create.clientId));
+        const existing = await this.read(create.urlKey, create.clientId);
         return { value: existing ? { outcome: 'exists', client: existing } : { outcome: 'no-business' } };
       } catch (error) {
         return { error };

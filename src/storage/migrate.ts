@@ -1,16 +1,15 @@
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import type { StoreKind } from './db.js';
 import { initialMigration } from './migrations/001-initial.js';
-import { clientAnswersMigration } from './migrations/002-client-answers.js';
 
 export class SchemaTooNewError extends Error {}
 
 function migrations(kind: StoreKind): Record<string, Migration> {
-  return { '001-initial': initialMigration(kind), '002-client-answers': clientAnswersMigration() };
+  return { '001-initial': initialMigration(kind) };
 }
 
 /** The newest migration this build knows: reported by /healthz. */
-export const SCHEMA_VERSION = '002-client-answers';
+export const SCHEMA_VERSION = '001-initial';
 
 /**
  * Runs pending migrations under the store's lock (a PostgreSQL advisory lock; SQLite's write lock),

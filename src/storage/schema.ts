@@ -68,10 +68,6 @@ export interface ClientsTable {
   status: string;
   source: string;
   data: string;
-  /** The answer's ready parts (records.ts StoredAnswerParts), null in rows written before 002. */
-  answer_head: string | null;
-  answer_format: number | null;
-  custom_values: string | null;
   created_at: number;
   updated_at: number;
 }

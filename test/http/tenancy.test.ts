@@ -108,10 +108,9 @@ describeEachStore('tenancy: business A and business B', (ctx) => {
     const onlyInA = randomKey('only-a');
     expect((await create(a, { clientId: onlyInA, name: 'Only in A' })).status).toBe(201);
     expect(await data.findClient(b.urlKey, onlyInA)).toBeUndefined();
-    expect(await data.findClientAnswer(b.urlKey, onlyInA)).toBeUndefined();
     expect(await data.setClientStatus(b.urlKey, onlyInA, 'archived', Date.now())).toBe(false);
     expect(await data.addToBalance(b.urlKey, onlyInA, 'invoice', 5)).toBe(false);
-    const inserted = await data.insertClient(b.urlKey, { clientId: onlyInA, source: 'API', data: { clientId: onlyInA, name: 'B side' }, parts: null }, Date.now());
+    const inserted = await data.insertClient(b.urlKey, onlyInA, 'API', { clientId: onlyInA, name: 'B side' }, Date.now());
     expect(inserted.outcome).toBe('inserted'); // B's own, new client: nothing of A's was found or changed
     const stillA = await get(a, onlyInA);
     expect(stillA.body.data).toMatchObject({ name: 'Only in A', balance: { invoice: 0 } });

@@ -45,7 +45,7 @@ it('concurrent client creates on the embedded store: one row per clientId, commi
   try {
     const t = await seedTenant(testApp.app);
     const results = await Promise.all(Array.from({ length: 100 }, (_, i) =>
-      testApp.store.data.insertClient(t.urlKey, { clientId: `batch-${i % 80}`, source: 'API', data: { name: `Client ${i % 80}` }, parts: null }, Date.now())));
+      testApp.store.data.insertClient(t.urlKey, `batch-${i % 80}`, 'API', { name: `Client ${i % 80}` }, Date.now())));
     expect(results.filter((r) => r.outcome === 'inserted')).toHaveLength(80);
     expect(results.filter((r) => r.outcome === 'exists')).toHaveLength(20);
     // Another connection already sees every answered row: the answers came after the commit.

@@ -11,8 +11,6 @@ import { availableStores, privatePostgresDatabase, type PrivateDatabase } from '
 const stores = await availableStores();
 
 const business = (urlKey: string) => ({ urlKey, name: urlKey, country: 'IN', currency: 'INR', customFieldsEnabled: false, createdAt: 1, updatedAt: 1 });
-/** Parts as a create would keep them; the store keeps and returns them as they are. */
-const B0_PARTS = { head: '{"clientId":"b-0","name":"B 0"', customValues: { 'field-1': 'x' } };
 
 describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and creates that arrive together share a statement', () => {
   let database: PrivateDatabase;
@@ -28,8 +26,8 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
     await store.migrate();
     db = openPostgres(database.url, 1).db;
     for (const urlKey of ['shop-a', 'shop-b']) await store.accounts.createBusiness(business(urlKey));
-    for (let i = 0; i < 30; i++) await store.data.insertClient('shop-a', { clientId: `a-${i}`, source: 'API', data: { name: `A ${i}` }, parts: null }, 1000 + i);
-    await store.data.insertClient('shop-b', { clientId: 'b-0', source: 'API', data: { name: 'B 0' }, parts: B0_PARTS }, 2000);
+    for (let i = 0; i < 30; i++) await store.data.insertClient('shop-a', `a-${i}`, 'API', { name: `A ${i}` }, 1000 + i);
+    await store.data.insertClient('shop-b', 'b-0', 'API', { name: 'B 0' }, 2000);
     await store.data.addToBalance('shop-a', 'a-1', 'invoices', 12.5);
     await store.data.addToBalance('shop-a', 'a-1', 'payments', 2.25);
   });
@@ -48,25 +46,8 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
     const found = await Promise.all(asked.map(([urlKey, clientId]) => store.data.findClient(urlKey, clientId)));
     expect(found.map((c) => c?.clientId ?? null)).toEqual(['a-0', 'a-1', null, null, 'b-0', null, null, 'a-1', 'a-29']);
     expect(found[1]!.balance).toEqual({ invoices: 12.5, payments: 2.25 });
-    expect(found[0]).toEqual({ clientId: 'a-0', status: 'active', source: 'API', data: { name: 'A 0' }, parts: null, balance: {}, createdAt: 1000, updatedAt: 1000 });
+    expect(found[0]).toEqual({ clientId: 'a-0', status: 'active', source: 'API', data: { name: 'A 0' }, balance: {}, createdAt: 1000, updatedAt: 1000 });
     expect(found[4]!.data).toEqual({ name: 'B 0' });
-    expect(found[4]!.parts).toEqual(B0_PARTS);
-  });
-
-  it('a read of an answer shares the batch, and parses the data only of a client without ready parts', async () => {
-    const query = vi.spyOn(pg.Client.prototype, 'query');
-    try {
-      const [plain, ready, missing] = await Promise.all([
-        store.data.findClientAnswer('shop-a', 'a-0'), store.data.findClientAnswer('shop-b', 'b-0'), store.data.findClientAnswer('shop-a', 'b-0'),
-      ]);
-      expect(query.mock.calls.filter(([text]) => JSON.stringify(text).includes('unnest'))).toHaveLength(1);
-      expect(plain).toMatchObject({ clientId: 'a-0', parts: null, data: { name: 'A 0' } });
-      expect(ready).toMatchObject({ clientId: 'b-0', parts: B0_PARTS });
-      expect(ready!.data).toBeUndefined();
-      expect(missing).toBeUndefined();
-    } finally {
-      query.mockRestore();
-    }
   });
 
   it('fifty concurrent reads are one query, not fifty', async () => {
@@ -124,7 +105,7 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
     const batches = new PostgresClientBatches(flaky, () => Promise.reject(new Error('not used')));
     const failed = await Promise.allSettled([batches.read('shop-a', 'a-0'), batches.read('shop-a', 'a-1')]);
     expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
-    expect((await batches.read('shop-a', 'a-2'))[0]?.client_id).toBe('a-2');
+    expect((await batches.read('shop-a', 'a-2'))?.clientId).toBe('a-2');
   });
 
   it('creates that arrive together are one statement, and each gets the outcome it would alone', async () => {
@@ -134,7 +115,7 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
         ['shop-a', 'new-1', { n: 1 }], ['shop-b', 'new-1', { n: 2 }], ['shop-a', 'a-5', { n: 3 }],
         ['no-such-shop', 'new-2', { n: 4 }], ['shop-a', 'twice', { n: 5 }], ['shop-a', 'twice', { n: 6 }],
       ];
-      const outcomes = await Promise.all(creates.map(([urlKey, clientId, data]) => store.data.insertClient(urlKey, { clientId, source: 'API', data, parts: null }, 5000)));
+      const outcomes = await Promise.all(creates.map(([urlKey, clientId, data]) => store.data.insertClient(urlKey, clientId, 'API', data, 5000)));
       expect(outcomes.map((o) => o.outcome)).toEqual(['inserted', 'inserted', 'exists', 'no-business', 'inserted', 'exists']);
       expect(outcomes.map((o) => (o.outcome === 'no-business' ? null : o.client.data))).toEqual([{ n: 1 }, { n: 2 }, { name: 'A 5' }, null, { n: 5 }, { n: 5 }]);
       expect(query.mock.calls.filter(([text]) => JSON.stringify(text).includes('insert into clients'))).toHaveLength(1);
@@ -150,7 +131,7 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
     const keys = Array.from({ length: 100 }, (_, i) => `race-${i}`);
     // Two batches of 200 (the batch size): the first meets the keys in one order, the second in the other.
     const order = [...keys, ...keys, ...keys.slice().reverse(), ...keys.slice().reverse()];
-    const outcomes = await Promise.all(order.map((clientId) => store.data.insertClient('shop-a', { clientId, source: 'API', data: { clientId }, parts: null }, 6000)));
+    const outcomes = await Promise.all(order.map((clientId) => store.data.insertClient('shop-a', clientId, 'API', { clientId }, 6000)));
     expect(outcomes.filter((o) => o.outcome === 'inserted')).toHaveLength(100);
     expect(outcomes.filter((o) => o.outcome === 'exists')).toHaveLength(300);
     expect(outcomes.every((o) => o.outcome !== 'no-business' && (o.client.data as { clientId: string }).clientId === o.client.clientId)).toBe(true);
@@ -159,10 +140,10 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
   it('when a batched create statement fails, each create is made on its own', async () => {
     const flaky = failingWhere((query) => query.sql.includes('insert into clients'));
     const alone = new BusinessDataStore(db);
-    const batches = new PostgresClientBatches(flaky, (c) => alone.insertClient(c.urlKey, c, c.now));
+    const batches = new PostgresClientBatches(flaky, (c) => alone.insertClient(c.urlKey, c.clientId, c.source, c.data, c.now));
     const outcomes = await Promise.all([
-      batches.insert({ urlKey: 'shop-a', clientId: 'alone-1', source: 'API', data: { n: 1 }, parts: null, now: 7000 }),
-      batches.insert({ urlKey: 'shop-a', clientId: 'a-7', source: 'API', data: { n: 2 }, parts: null, now: 7000 }),
+      batches.insert({ urlKey: 'shop-a', clientId: 'alone-1', source: 'API', data: { n: 1 }, now: 7000 }),
+      batches.insert({ urlKey: 'shop-a', clientId: 'a-7', source: 'API', data: { n: 2 }, now: 7000 }),
     ]);
     expect(outcomes.map((o) => o.outcome)).toEqual(['inserted', 'exists']);
     expect((await store.data.findClient('shop-a', 'alone-1'))?.data).toEqual({ n: 1 });

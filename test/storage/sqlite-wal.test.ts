@@ -16,7 +16,7 @@ it('the embedded store\'s WAL stays bounded under a long write load', async () =
     let largest = 0;
     // 6,000 inserts of ~4 KB each write ~24 MB through the WAL: without checkpoints it would pass 20 MB.
     for (let i = 0; i < 6000; i++) {
-      const result = await testApp.store.data.insertClient(t.urlKey, { clientId: `wal-${i}`, source: 'API', data: { name: `Client ${i}`, street: padding }, parts: null }, Date.now());
+      const result = await testApp.store.data.insertClient(t.urlKey, `wal-${i}`, 'API', { name: `Client ${i}`, street: padding }, Date.now());
       expect(result.outcome).toBe('inserted');
       if (i % 500 === 0) largest = Math.max(largest, statSync(wal).size);
     }
