@@ -32,7 +32,9 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'pgPo
   return {
     kind: opened.kind,
     accounts: new AccountsStore(db),
-    data: opened.kind === 'sqlite' ? new BusinessDataStore(db, new GroupCommit(db)) : new BusinessDataStore(db, directWrites(db), true),
+    data: opened.kind === 'sqlite'
+      ? new BusinessDataStore(db, new GroupCommit(db), 'shared-transaction')
+      : new BusinessDataStore(db, directWrites(db), 'batched-statement'),
     rateLimits: new RateLimitStore(db),
     changes,
     sqlitePath: opened.sqlitePath,
