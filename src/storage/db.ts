@@ -42,6 +42,9 @@ export function openPostgres(url: string, poolSize: number): OpenDatabase {
   };
 }
 
+/** Address space, not memory (the kernel's page cache holds the pages); SQLite caps it at 2 GB. */
+const SQLITE_MMAP_BYTES = 2 * 1024 ** 3;
+
 export function openSqlite(dataDir: string): OpenDatabase {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, 'crmkit.sqlite');
@@ -51,5 +54,9 @@ export function openSqlite(dataDir: string): OpenDatabase {
   database.pragma('synchronous = FULL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
+  // Reads through a memory map of the file instead of a read() into SQLite's own 16 MB cache for every
+  // page that is not in it: a point read then costs the same on 500,000 clients as on 10,000.
+  // Read-only mapping: writes still go through the WAL.
+  database.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
   return { db: new Kysely<Database>({ dialect: new EmbeddedSqliteDialect(database) }), kind: 'sqlite', postgresUrl: null, sqlitePath: path };
 }
