@@ -47,16 +47,38 @@ export const BATCHED_CLIENT_READ = `select k.ordinal::int4 as ordinal,
   left join lateral (select cb.member, cb.amount_e4 from client_balances cb where cb.client_pk = c.id offset 0) cb on true`;
 
 /**
- * Many creates in one statement (one round trip, one commit). A key of an unknown business inserts
- * nothing; a key already stored is left alone (ON CONFLICT DO NOTHING), exactly as a create of its
- * own. RETURNING names the business of each inserted row, since one batch may span businesses.
+ * Many creates in one statement (one round trip, one commit): each key is first looked up, as the
+ * batched read does, and only the keys not found are inserted, so a retry neither burns a sequence
+ * value nor writes. A key of an unknown business inserts nothing; a key stored by someone else
+ * after the statement's snapshot is left alone (ON CONFLICT DO NOTHING) and comes back neither found
+ * nor inserted, for the caller to read again. Every row names its key by `ordinal`.
  */
-export const BATCHED_CLIENT_INSERT = `insert into clients (business_pk, client_id, status, source, data, created_at, updated_at)
-  select b.id, k.client_id, 'active', k.source, k.data, k.created_at, k.created_at
-  from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int8[]) as k(url_key, client_id, source, data, created_at)
-  cross join lateral (select b.id from businesses b where b.url_key = k.url_key limit 1) b
-  on conflict (business_pk, client_id) do nothing
-  returning client_id, (select b.url_key from businesses b where b.id = clients.business_pk) as url_key`;
+export const BATCHED_CLIENT_CREATE = `with k as (
+    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int8[])
+      with ordinality as k(url_key, client_id, source, data, created_at, ordinal)
+  ),
+  found as (
+    select k.ordinal, c.id, c.client_id, c.status, c.source, c.data, c.created_at, c.updated_at
+    from k cross join lateral (
+      select c.id, c.client_id, c.status, c.source, c.data, c.created_at, c.updated_at from clients c
+      where c.business_pk = (select b.id from businesses b where b.url_key = k.url_key) and c.client_id = k.client_id
+      limit 1
+    ) c
+  ),
+  inserted as (
+    insert into clients (business_pk, client_id, status, source, data, created_at, updated_at)
+    select b.id, k.client_id, 'active', k.source, k.data, k.created_at, k.created_at
+    from k cross join lateral (select b.id from businesses b where b.url_key = k.url_key limit 1) b
+    where not exists (select from found f where f.ordinal = k.ordinal)
+    on conflict (business_pk, client_id) do nothing
+    returning business_pk, client_id
+  )
+  select f.ordinal::int4 as ordinal, false as inserted,
+      f.client_id, f.status, f.source, f.data, f.created_at, f.updated_at, cb.member, cb.amount_e4
+    from found f left join lateral (select cb.member, cb.amount_e4 from client_balances cb where cb.client_pk = f.id offset 0) cb on true
+  union all
+  select k.ordinal::int4, true, i.client_id, null, null, null, null, null, null, null
+    from inserted i join k on k.client_id = i.client_id and k.url_key = (select b.url_key from businesses b where b.id = i.business_pk)`;
 
 export interface ClientInsert {
   urlKey: string;
@@ -77,21 +99,21 @@ const keyOf = (urlKey: string, clientId: string) => JSON.stringify([urlKey, clie
  */
 export class PostgresClientBatches {
   private readonly reads: Batcher<[string, string], StoredClient | undefined>;
-  private readonly inserts: Batcher<ClientInsert, InsertClientResult>;
+  private readonly creates: Batcher<ClientInsert, InsertClientResult>;
 
   /** `insertOne` is the create of a single client, for a batch whose statement failed. */
   constructor(private readonly db: Kysely<Database>, private readonly insertOne: (create: ClientInsert) => Promise<InsertClientResult>) {
     this.reads = new Batcher((keys) => this.readBatch(keys));
-    this.inserts = new Batcher((creates) => this.insertBatch(creates));
+    this.creates = new Batcher((creates) => this.createBatch(creates));
   }
 
   read(urlKey: string, clientId: string): Promise<StoredClient | undefined> {
     return this.reads.add([urlKey, clientId]);
   }
 
-  /** A create whose key was not found a moment ago. */
-  insert(create: ClientInsert): Promise<InsertClientResult> {
-    return this.inserts.add(create);
+  /** A create: the client stored now, or the one already stored under its key. */
+  create(create: ClientInsert): Promise<InsertClientResult> {
+    return this.creates.add(create);
   }
 
   private async readBatch(keys: [string, string][]): Promise<Outcome<StoredClient | undefined>[]> {
@@ -108,16 +130,16 @@ export class PostgresClientBatches {
     });
   }
 
-  private async insertBatch(creates: ClientInsert[]): Promise<Outcome<InsertClientResult>[]> {
+  private async createBatch(creates: ClientInsert[]): Promise<Outcome<InsertClientResult>[]> {
     try {
-      return await this.insertTogether(creates);
+      return await this.createTogether(creates);
     } catch {
       // One at a time, so that whatever failed the statement fails only the creates it belongs to.
       return Promise.all(creates.map((create) => this.insertOne(create).then((value) => ({ value }), (error: unknown) => ({ error }))));
     }
   }
 
-  private async insertTogether(creates: ClientInsert[]): Promise<Outcome<InsertClientResult>[]> {
+  private async createTogether(creates: ClientInsert[]): Promise<Outcome<InsertClientResult>[]> {
     // The first create of each key goes into the statement, in key order: two batches that share
     // keys then wait on each other's rows in the same order, and cannot deadlock.
     const leads = new Map<string, ClientInsert>();
@@ -125,20 +147,31 @@ export class PostgresClientBatches {
       const key = keyOf(create.urlKey, create.clientId);
       if (!leads.has(key)) leads.set(key, create);
     }
-    const rows = [...leads.values()].sort((a, b) => compare(a.urlKey, b.urlKey) || compare(a.clientId, b.clientId));
-    const { rows: inserted } = await this.db.executeQuery<{ client_id: string; url_key: string }>(CompiledQuery.raw(BATCHED_CLIENT_INSERT, [
-      rows.map((c) => c.urlKey), rows.map((c) => c.clientId), rows.map((c) => c.source),
-      rows.map((c) => JSON.stringify(c.data)), rows.map((c) => c.now),
+    const sent = [...leads.values()].sort((a, b) => compare(a.urlKey, b.urlKey) || compare(a.clientId, b.clientId));
+    const { rows } = await this.db.executeQuery<ClientRow & { ordinal: number; inserted: boolean }>(CompiledQuery.raw(BATCHED_CLIENT_CREATE, [
+      sent.map((c) => c.urlKey), sent.map((c) => c.clientId), sent.map((c) => c.source),
+      sent.map((c) => JSON.stringify(c.data)), sent.map((c) => c.now),
     ]));
-    const stored = new Set(inserted.map((row) => keyOf(row.url_key, row.client_id)));
-    return Promise.all(creates.map(async (create): Promise<Outcome<InsertClientResult>> => {
-      const key = keyOf(create.urlKey, create.clientId);
-      if (leads.get(key) === create && stored.has(key)) {
-        const { clientId, source, data, now } = create;
-        return { value: { outcome: 'inserted', client: { clientId, status: 'active', source, data, balance: {}, createdAt: now, updatedAt: now } } };
+    const inserted = new Set<ClientInsert>();
+    const found = new Map<string, ClientRow[]>();
+    for (const row of rows) {
+      const create = sent[row.ordinal - 1]!;
+      if (row.inserted) inserted.add(create);
+      else {
+        const key = keyOf(create.urlKey, create.clientId);
+        found.set(key, [...(found.get(key) ?? []), row]);
       }
-      // Someone else's row (an earlier create, or the first of this key in this batch), or no business.
+    }
+    return Promise.all(creates.map(async (create): Promise<Outcome<InsertClientResult>> => {
       try {
+        if (inserted.has(create)) {
+          const { clientId, source, data, now } = create;
+          return { value: { outcome: 'inserted', client: { clientId, status: 'active', source, data, balance: {}, createdAt: now, updatedAt: now } } };
+        }
+        // Repeats of a stored key share its rows: a batch of retries is the one statement.
+        const stored = found.get(keyOf(create.urlKey, create.clientId));
+        if (stored) return { value: { outcome: 'exists', client: storedClientOf(stored)! } };
+        // A repeat of a key inserted by this batch, a row committed after the statement began, or no business.
         const existing = await this.read(create.urlKey, create.clientId);
         return { value: existing ? { outcome: 'exists', client: existing } : { outcome: 'no-business' } };
       } catch (error) {

@@ -2,7 +2,7 @@ import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BusinessDataStore } from '../../src/storage/business-data.store.js';
-import { BATCHED_CLIENT_READ, PostgresClientBatches } from '../../src/storage/client-batches.js';
+import { BATCHED_CLIENT_CREATE, BATCHED_CLIENT_READ, PostgresClientBatches } from '../../src/storage/client-batches.js';
 import { openPostgres } from '../../src/storage/db.js';
 import type { Database } from '../../src/storage/schema.js';
 import { openStore, type Store } from '../../src/storage/store.js';
@@ -127,6 +127,70 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
     expect(await store.data.findClient('no-such-shop', 'new-2')).toBeUndefined();
   });
 
+  it('a create reads and inserts in that one statement: no read of its own before it', async () => {
+    const query = vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      const outcomes = await Promise.all([
+        store.data.insertClient('shop-a', 'one-trip-1', 'API', { n: 1 }, 5100),
+        store.data.insertClient('shop-a', 'a-6', 'API', { n: 2 }, 5100),
+      ]);
+      expect(outcomes.map((o) => o.outcome)).toEqual(['inserted', 'exists']);
+      expect(query.mock.calls.filter(([text]) => JSON.stringify(text).includes('unnest'))).toHaveLength(1);
+    } finally {
+      query.mockRestore();
+    }
+  });
+
+  it('fifty retries of one key at once are one statement, and each gets a client of its own', async () => {
+    const query = vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      const outcomes = await Promise.all(Array.from({ length: 50 }, () => store.data.insertClient('shop-a', 'a-8', 'API', { n: 8 }, 5200)));
+      expect(outcomes.every((o) => o.outcome === 'exists' && (o.client.data as { name: string }).name === 'A 8')).toBe(true);
+      expect(new Set(outcomes.map((o) => o.outcome === 'exists' && o.client)).size).toBe(50);
+      expect(query.mock.calls.filter(([text]) => JSON.stringify(text).includes('unnest'))).toHaveLength(1);
+    } finally {
+      query.mockRestore();
+    }
+  });
+
+  it('retries of stored keys write nothing: no sequence value burnt, balances come back', async () => {
+    const lastId = async () => Number((await sql<{ v: string | null }>`select last_value as v from clients_id_seq`.execute(db)).rows[0]!.v);
+    const before = await lastId();
+    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => store.data.insertClient('shop-a', `a-${i}`, 'API', { other: true }, 9000)));
+    expect(outcomes.every((o, i) => o.outcome === 'exists' && o.client.clientId === `a-${i}` && (o.client.data as { name: string }).name === `A ${i}`)).toBe(true);
+    expect(outcomes[1]!.outcome === 'exists' && outcomes[1]!.client.balance).toEqual({ invoices: 12.5, payments: 2.25 });
+    expect(await lastId()).toBe(before);
+  });
+
+  it('a key committed by someone else while the statement waits is answered with their client', async () => {
+    const other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query(`insert into clients (business_pk, client_id, status, source, data, created_at, updated_at)
+        select id, 'raced', 'active', 'API', '{"theirs":true}', 1, 1 from businesses where url_key = 'shop-a'`);
+      const mine = store.data.insertClient('shop-a', 'raced', 'API', { mine: true }, 9100);
+      // Our statement has its snapshot and waits on their row's lock: commit only then.
+      for (let waiting = false; !waiting;) {
+        await new Promise((r) => setTimeout(r, 20));
+        const { rows } = await other.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
+        waiting = rows[0].n > 0;
+      }
+      await other.query('commit');
+      const outcome = await mine;
+      expect(outcome.outcome).toBe('exists');
+      expect(outcome.outcome === 'exists' && outcome.client.data).toEqual({ theirs: true });
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('the batched create looks each key up by index, even on tables with no statistics', async () => {
+    const plan = await genericPlan(BATCHED_CLIENT_CREATE, 'text[], text[], text[], text[], int8[]', "'{shop-a}', '{a-0}', '{API}', '{\"{}\"}', '{1}'");
+    expect(plan).toMatch(/Index Scan using clients_business_client_id on clients c .*\n\s+Index Cond: \(\(business_pk = [^)]+\) AND \(client_id = /);
+    expect(plan).not.toMatch(/Seq Scan on (clients|client_balances)/);
+  });
+
   it('batches in flight together over the same keys, met in opposite orders, insert each key once', async () => {
     const keys = Array.from({ length: 100 }, (_, i) => `race-${i}`);
     // Two batches of 200 (the batch size): the first meets the keys in one order, the second in the other.
@@ -142,8 +206,8 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
     const alone = new BusinessDataStore(db);
     const batches = new PostgresClientBatches(flaky, (c) => alone.insertClient(c.urlKey, c.clientId, c.source, c.data, c.now));
     const outcomes = await Promise.all([
-      batches.insert({ urlKey: 'shop-a', clientId: 'alone-1', source: 'API', data: { n: 1 }, now: 7000 }),
-      batches.insert({ urlKey: 'shop-a', clientId: 'a-7', source: 'API', data: { n: 2 }, now: 7000 }),
+      batches.create({ urlKey: 'shop-a', clientId: 'alone-1', source: 'API', data: { n: 1 }, now: 7000 }),
+      batches.create({ urlKey: 'shop-a', clientId: 'a-7', source: 'API', data: { n: 2 }, now: 7000 }),
     ]);
     expect(outcomes.map((o) => o.outcome)).toEqual(['inserted', 'exists']);
     expect((await store.data.findClient('shop-a', 'alone-1'))?.data).toEqual({ n: 1 });
