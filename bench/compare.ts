@@ -3,7 +3,8 @@
  * another build of the server (a folder inside the project, so that it finds node_modules), each
  * started as `npm start` starts it on its own embedded store (or on DATABASE_URL's database, which
  * must then be two: set DATABASE_URL_A and DATABASE_URL_B), seeded alike, then loaded in alternation,
- * ROUNDS times each. Prints the server's CPU time per request of every run.
+ * ROUNDS times each. Prints the server's CPU time per request of every run and, on PostgreSQL, that
+ * of the database's backends serving it.
  *
  *   git stash && npm run build && cp -r dist .bench-before && git stash pop && npm run build
  *   npx tsx bench/compare.ts .bench-before "GET client" "POST new client"
@@ -12,6 +13,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { seedBench, type Seeded } from './seed.js';
 import { SERVER_FLAGS, cpuByProcess, scenarios, serverEnv, waitFor } from './server.js';
 
@@ -37,9 +39,26 @@ function specs(s: Seeded, url: string): Record<string, Record<string, unknown>> 
 
 const cpuOf = (pid: number) => cpuByProcess([pid]).get(pid) ?? 0;
 
+/**
+ * PostgreSQL's work so far for this URL's database: CPU time (µs) of the backends connected to it, and
+ * transactions committed (PostgreSQL flushes these counts within a second or so of each commit).
+ */
+async function databaseWork(databaseUrl: string | undefined): Promise<{ cpu: Map<number, number>; commits: number }> {
+  if (!databaseUrl) return { cpu: new Map(), commits: 0 };
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    const { rows: [stats] } = await client.query<{ commits: string }>('select xact_commit as commits from pg_stat_database where datname = current_database()');
+    return { cpu: cpuByProcess(rows.map((r) => r.pid)), commits: Number(stats!.commits) };
+  } finally {
+    await client.end();
+  }
+}
+
 const servers = {
-  current: await start('dist', 39_400, process.env.DATABASE_URL_A),
-  [other]: await start(other, 39_401, process.env.DATABASE_URL_B),
+  current: { ...await start('dist', 39_400, process.env.DATABASE_URL_A), databaseUrl: process.env.DATABASE_URL_A },
+  [other]: { ...await start(other, 39_401, process.env.DATABASE_URL_B), databaseUrl: process.env.DATABASE_URL_B },
 };
 try {
   for (const scenario of wanted.length > 0 ? wanted : ['GET client']) {
@@ -48,9 +67,17 @@ try {
         const spec = specs(server.seeded, server.url)[scenario];
         if (!spec) throw new Error(`no scenario ${scenario}`);
         const before = cpuOf(server.child.pid!);
+        const databaseBefore = await databaseWork(server.databaseUrl);
         const result = JSON.parse(execFileSync(process.execPath, ['bench/load.mjs'], { input: JSON.stringify({ connections: 50, duration: 3, ...spec }) }).toString()) as { requestsPerSecond: number; total: number; errors: number; wrong: number };
         const perRequest = (cpuOf(server.child.pid!) - before) / result.total;
-        console.log(`${scenario.padEnd(24)} round ${round} ${name.padEnd(16)} ${String(Math.round(result.requestsPerSecond)).padStart(6)} req/s  CPU/req ${perRequest.toFixed(1)} us${result.errors + result.wrong > 0 ? `  ${result.errors} errors, ${result.wrong} wrong` : ''}`);
+        await new Promise((r) => setTimeout(r, server.databaseUrl ? 1500 : 0)); // for the commit counts to be flushed
+        const databaseAfter = await databaseWork(server.databaseUrl);
+        // Per backend: the pool closes idle connections, so a backend may be new (all its time is this run's).
+        let databaseCpu = 0;
+        for (const [pid, used] of databaseAfter.cpu) databaseCpu += used - (databaseBefore.cpu.get(pid) ?? 0);
+        const databasePerRequest = databaseCpu / result.total;
+        const requestsPerCommit = result.total / Math.max(1, databaseAfter.commits - databaseBefore.commits);
+        console.log(`${scenario.padEnd(24)} round ${round} ${name.padEnd(16)} ${String(Math.round(result.requestsPerSecond)).padStart(6)} req/s  CPU/req ${perRequest.toFixed(1)} us${server.databaseUrl ? ` + PostgreSQL ${databasePerRequest.toFixed(1)} us, ${requestsPerCommit.toFixed(1)} requests per commit` : ''}${result.errors + result.wrong > 0 ? `  ${result.errors} errors, ${result.wrong} wrong` : ''}`);
       }
     }
   }
