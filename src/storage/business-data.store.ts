@@ -1,5 +1,5 @@
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
-import { PostgresClientBatches, storedClientOf, type ClientRow, type InsertClientResult } from './client-batches.js';
+import { PostgresClientBatches, insertedClient, storedClientOf, type ClientRow, type InsertClientResult } from './client-batches.js';
 import { Batcher, type Outcome } from './batcher.js';
 import { directWrites, type WriteRunner } from './group-commit.js';
 import { canName } from './keys.js';
@@ -154,7 +154,7 @@ export class BusinessDataStore {
       [URL_KEY_SLOT]: urlKey, [CLIENT_ID_SLOT]: clientId, [SOURCE_SLOT]: source, [DATA_SLOT]: JSON.stringify(data), [NOW_SLOT]: now,
     }));
     if (inserted.length > 0) {
-      return { outcome: 'inserted', client: { clientId, status: 'active', source, data, balance: {}, createdAt: now, updatedAt: now } };
+      return { outcome: 'inserted', client: insertedClient(clientId, source, data, now) };
     }
     if (clientId === null) return { outcome: 'no-business' };
     const existing = await this.findClientIn(db, urlKey, clientId);

@@ -26,6 +26,11 @@ export function storedClientOf(rows: ClientRow[]): StoredClient | undefined {
   };
 }
 
+/** The record of a client just inserted: what a read of its row would give. */
+export function insertedClient(clientId: string | null, source: string, data: unknown, now: number): StoredClient {
+  return { clientId, status: 'active', source, data, balance: {}, createdAt: now, updatedAt: now };
+}
+
 /**
  * PostgreSQL's point read, for many keys at once. The keys travel as arrays, so the statement text
  * (and its prepared plan) is the same for any batch size; `ordinal` says which read a row answers.
@@ -159,15 +164,14 @@ export class PostgresClientBatches {
       if (row.inserted) inserted.add(create);
       else {
         const key = keyOf(create.urlKey, create.clientId);
-        found.set(key, [...(found.get(key) ?? []), row]);
+        const rowsOfKey = found.get(key);
+        if (rowsOfKey) rowsOfKey.push(row);
+        else found.set(key, [row]);
       }
     }
     return Promise.all(creates.map(async (create): Promise<Outcome<InsertClientResult>> => {
       try {
-        if (inserted.has(create)) {
-          const { clientId, source, data, now } = create;
-          return { value: { outcome: 'inserted', client: { clientId, status: 'active', source, data, balance: {}, createdAt: now, updatedAt: now } } };
-        }
+        if (inserted.has(create)) return { value: { outcome: 'inserted', client: insertedClient(create.clientId, create.source, create.data, create.now) } };
         // Repeats of a stored key share its rows: a batch of retries is the one statement.
         const stored = found.get(keyOf(create.urlKey, create.clientId));
         if (stored) return { value: { outcome: 'exists', client: storedClientOf(stored)! } };
