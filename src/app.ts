@@ -45,7 +45,7 @@ export async function createServices(deps: Deps): Promise<Services> {
   const limiter = new AuthFailureLimiter(store, config, now, deps.logger || undefined);
   return {
     registry, tokens,
-    auth: new AuthService(store, tokens, limiter),
+    auth: new AuthService(store, registry, tokens, limiter),
     businesses: new BusinessesService(store, now),
     apps: new AppsService(store, registry, config, now),
     operators: new OperatorsService(store, now),

@@ -46,9 +46,10 @@ export class AuthFailureLimiter {
   /** 429 while the caller is over a limit: then even a correct credential is refused until the window ends. */
   async assertAllowed(account: string, address: string): Promise<void> {
     const now = this.now();
-    for (const [bucket, limit] of this.buckets(account, address)) {
-      const counted = await this.guard(() => this.store.rateLimits.peek(bucket, this.windowMs, now));
-      if (counted && counted.count >= limit) throw this.tooMany(counted, now);
+    const buckets = this.buckets(account, address);
+    const counts = await this.guard(() => this.store.rateLimits.peekAll(buckets.map(([bucket]) => bucket), this.windowMs, now));
+    for (const [i, counted] of (counts ?? []).entries()) {
+      if (counted.count >= buckets[i]![1]) throw this.tooMany(counted, now);
     }
   }
 

@@ -1,6 +1,7 @@
 import { AppError, NotAuthenticatedError } from '../errors/app-error.js';
 import type { FieldError } from '../errors/codes.js';
 import type { Store } from '../storage/store.js';
+import type { AppRegistry } from './app-registry.js';
 import type { AuthFailureLimiter } from './auth-failures.js';
 import { DUMMY_HASH, fingerprint, verifySecret } from './secrets.js';
 import type { AppTokenKind, TokenService } from './token.service.js';
@@ -51,7 +52,17 @@ export class AuthService {
   /** Secrets already checked, by app, secret version and a hash of the secret: memory only, never stored. */
   private readonly checkedSecrets = new LRUCache<string, true>({ max: 10_000, ttl: 10 * 60_000 });
 
-  constructor(private readonly store: Store, private readonly tokens: TokenService, private readonly limiter: AuthFailureLimiter) {}
+  /**
+   * Apps come from the registry, as the token guard's do: a rotated secret drops the entry in every
+   * process, and the secret version is part of `checkedSecrets`' key, so an old secret stops at once
+   * here and within moments elsewhere (the same freshness as the tokens it issued).
+   */
+  constructor(
+    private readonly store: Store,
+    private readonly registry: Pick<AppRegistry, 'get'>,
+    private readonly tokens: TokenService,
+    private readonly limiter: AuthFailureLimiter,
+  ) {}
 
   async login(email: string, password: string, address: string) {
     const account = email.trim().toLowerCase();
@@ -67,7 +78,7 @@ export class AuthService {
   }
 
   async tokenFromSecret(appId: string, appSecret: string, address: string) {
-    const app = await this.store.accounts.findApp(appId);
+    const app = await this.registry.get(appId);
     const cacheKey = app && `${app.appId}:${app.secretVersion}:${fingerprint(appSecret)}`;
     if (cacheKey && this.checkedSecrets.has(cacheKey)) {
       // Already known to be right, so no guess: no scrypt and no counting, but a locked caller stays locked.

@@ -28,10 +28,18 @@ export class RateLimitStore {
   }
 
   async peek(bucket: string, windowMs: number, now: number): Promise<WindowCount> {
-    const row = await this.db.selectFrom('rate_limits').select(['count', 'window_start']).where('bucket', '=', bucket).executeTakeFirst();
-    const windowStart = row ? Number(row.window_start) : now;
-    if (!row || windowStart <= now - windowMs) return { count: 0, windowStart: now, resetAt: now + windowMs };
-    return { count: Number(row.count), windowStart, resetAt: windowStart + windowMs };
+    return (await this.peekAll([bucket], windowMs, now))[0]!;
+  }
+
+  /** Several buckets in one statement (a sign-in checks two): their counts, in the order asked. */
+  async peekAll(buckets: string[], windowMs: number, now: number): Promise<WindowCount[]> {
+    const rows = await this.db.selectFrom('rate_limits').select(['bucket', 'count', 'window_start']).where('bucket', 'in', buckets).execute();
+    return buckets.map((bucket) => {
+      const row = rows.find((r) => r.bucket === bucket);
+      const windowStart = row ? Number(row.window_start) : now;
+      if (!row || windowStart <= now - windowMs) return { count: 0, windowStart: now, resetAt: now + windowMs };
+      return { count: Number(row.count), windowStart, resetAt: windowStart + windowMs };
+    });
   }
 
   /** Takes back one event counted by `hit`, unless its window has been replaced since. */

@@ -29,6 +29,19 @@ describe.each(stores)('rate-limit buckets in the store [%s]', (storeName) => {
     expect((await limits().peek(bucket, WINDOW, T0 + 20_000)).count).toBe(2);
   });
 
+  it('peekAll reads several buckets in one call, in the order asked, an unknown or ended one as empty', async () => {
+    const [busy, ended, unknown] = [randomKey('bucket'), randomKey('bucket'), randomKey('bucket')];
+    await limits().hit(busy, WINDOW, T0 + WINDOW);
+    await limits().hit(busy, WINDOW, T0 + WINDOW);
+    await limits().hit(ended, WINDOW, T0);
+    const now = T0 + WINDOW + 1000;
+    expect(await limits().peekAll([unknown, busy, ended], WINDOW, now)).toEqual([
+      { count: 0, windowStart: now, resetAt: now + WINDOW },
+      { count: 2, windowStart: T0 + WINDOW, resetAt: T0 + 2 * WINDOW },
+      { count: 0, windowStart: now, resetAt: now + WINDOW },
+    ]);
+  });
+
   it('a window that has ended starts again at the next hit, and peeks as empty', async () => {
     const bucket = randomKey('bucket');
     await limits().hit(bucket, WINDOW, T0);
