@@ -26,6 +26,9 @@ class MemoryLimits {
     if (!row || row.windowStart <= now - windowMs) return { count: 0, windowStart: now, resetAt: now + windowMs };
     return { ...row, resetAt: row.windowStart + windowMs };
   }
+  async peekAll(buckets: string[], windowMs: number, now: number): Promise<WindowCount[]> {
+    return Promise.all(buckets.map((bucket) => this.peek(bucket, windowMs, now)));
+  }
   async release(bucket: string, windowStart: number): Promise<void> {
     this.check();
     const row = this.rows.get(bucket);
