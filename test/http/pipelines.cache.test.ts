@@ -22,6 +22,7 @@ async function countQueries(run: () => Promise<unknown>): Promise<number> {
 
 const config = (name: string) => ({ pipelines: [{ name, stages: [{ name: 'New', state: 'NEW' }] }], stageReasons: [] });
 
+// A TTL far longer than the test, so that only a query the cache should have saved can count.
 describeEachStore('decisions "Freshness and caches": GET pipelines from memory', (ctx) => {
   let t: Tenant;
   beforeAll(async () => {
@@ -46,6 +47,15 @@ describeEachStore('decisions "Freshness and caches": GET pipelines from memory',
     });
     expect(n).toBe(0);
   });
+}, { cacheTtlMs: 60_000 });
+
+describeEachStore('decisions "Freshness and caches": GET pipelines, the TTL as the safety net', (ctx) => {
+  let t: Tenant;
+  beforeAll(async () => {
+    t = await seedTenant(ctx().app);
+  });
+  afterEach(() => vi.restoreAllMocks());
+  const list = (query = '') => call(ctx().app, 'GET', `/api/v1/businesses/${t.urlKey}/pipelines${query}`, { token: t.token });
 
   it('the TTL is the safety net: a write nobody announced is served within the TTL', async () => {
     await call(ctx().app, 'PUT', `/admin/v1/businesses/${t.urlKey}/pipelines`, { token: t.operator, body: config('Before') });
