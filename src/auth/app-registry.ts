@@ -1,6 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { CachedLoader } from '../cache/cached-loader.js';
+import { CachedLoader, type MaybePromise } from '../cache/cached-loader.js';
 import type { Store } from '../storage/store.js';
 import type { AppRecord } from '../storage/records.js';
 
@@ -22,6 +22,11 @@ export class AppRegistry {
 
   get(appId: string): Promise<AppRecord | undefined> {
     return this.apps.get(appId);
+  }
+
+  /** The app at once when cached, else a promise of it. */
+  read(appId: string): MaybePromise<AppRecord | undefined> {
+    return this.apps.read(appId);
   }
 
   /** The app's current public key, imported once per key version. */

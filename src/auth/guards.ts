@@ -1,8 +1,8 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { AppError, NotAuthenticatedError } from '../errors/app-error.js';
 import type { AppRecord } from '../storage/records.js';
 import { bearerToken } from './bearer.js';
-import type { OperatorSession, TokenService } from './token.service.js';
+import type { OperatorSession, TokenService, VerifiedAppToken } from './token.service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,15 +16,21 @@ declare module 'fastify' {
  * An unknown business answers 403 like an unattached one, so business keys cannot be probed.
  */
 export function appGuard(tokens: TokenService) {
-  return async (request: FastifyRequest): Promise<void> => {
-    const token = bearerToken(request);
-    const verified = token ? await tokens.verifyAppToken(token) : undefined;
-    if (!verified) throw new NotAuthenticatedError();
+  const admit = (request: FastifyRequest, verified: VerifiedAppToken | undefined): Error | undefined => {
+    if (!verified) return new NotAuthenticatedError();
     const { urlKey } = request.params as { urlKey?: string };
     if (!urlKey || !verified.app.attachedUrlKeys.includes(urlKey)) {
-      throw new AppError('PERMISSION_DENIED', 'This app is not allowed to access this business');
+      return new AppError('PERMISSION_DENIED', 'This app is not allowed to access this business');
     }
     request.callerApp = verified.app;
+    return undefined;
+  };
+  // Callback style: a token seen before is checked without a promise, and the request goes on in the same turn.
+  return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    const token = bearerToken(request);
+    const verified = token ? tokens.verifyAppToken(token) : undefined;
+    if (verified instanceof Promise) verified.then((found) => done(admit(request, found)), done);
+    else done(admit(request, verified));
   };
 }
 

@@ -1,5 +1,8 @@
 import { LRUCache } from 'lru-cache';
 
+/** A value now, or a promise of it: what a cache answers, so that a hit costs no promise and no microtask. */
+export type MaybePromise<T> = T | Promise<T>;
+
 /**
  * A bounded, short-lived cache in front of the store. Entries are dropped when the change feed
  * names their key (at once in this process, within moments in others), and expire after `ttlMs`
@@ -16,6 +19,11 @@ export class CachedLoader<V extends object> {
   }
 
   async get(key: string): Promise<V | undefined> {
+    return this.read(key);
+  }
+
+  /** The value at once when cached, else a promise of it (the hot paths test which, to skip a turn). */
+  read(key: string): MaybePromise<V | undefined> {
     const cached = this.cache.get(key);
     if (cached) {
       this.hits++;
@@ -27,7 +35,7 @@ export class CachedLoader<V extends object> {
       pending = this.fetch(key);
       this.inflight.set(key, pending);
     }
-    return (await pending) ?? undefined;
+    return pending.then((value) => value ?? undefined);
   }
 
   private async fetch(key: string): Promise<V | null> {

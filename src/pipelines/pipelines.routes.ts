@@ -35,10 +35,11 @@ export function pipelinesFeature(deps: Deps, services: Services): Feature {
 
   return {
     business(app: FastifyInstance) {
-      app.get<{ Params: BusinessParams }>(PIPELINES, async (request, reply) => {
-        const answer = await pipelines.publicAnswer(request.params.urlKey, readListQuery(request.query));
-        // Already serialised when cached: the hot path sends the string as it is.
-        return reply.type('application/json; charset=utf-8').send(answer);
+      // Already serialised when cached: the hot path sends the bytes as they are, in the same turn.
+      const send = (reply: FastifyReply, answer: Buffer) => reply.type('application/json; charset=utf-8').send(answer);
+      app.get<{ Params: BusinessParams }>(PIPELINES, (request, reply) => {
+        const answer = pipelines.publicAnswer(request.params.urlKey, readListQuery(request.query));
+        return answer instanceof Promise ? answer.then((bytes) => send(reply, bytes)) : send(reply, answer);
       });
     },
 

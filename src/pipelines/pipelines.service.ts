@@ -1,5 +1,5 @@
 import { opaqueId } from '../auth/secrets.js';
-import { topicCache, type CachedLoader } from '../cache/cached-loader.js';
+import { topicCache, type CachedLoader, type MaybePromise } from '../cache/cached-loader.js';
 import type { Config } from '../config.js';
 import type { BusinessesService } from '../operator/businesses.service.js';
 import type { Store } from '../storage/store.js';
@@ -38,10 +38,11 @@ export class PipelinesService {
     });
   }
 
-  /** GET /api/v1/.../pipelines: the caller's business exists (the guard checked it). */
-  async publicAnswer(urlKey: string, includeArchived: boolean): Promise<Buffer> {
-    const answers = (await this.answers.get(urlKey))!;
-    return includeArchived ? answers.all : answers.live;
+  /** GET /api/v1/.../pipelines: the caller's business exists (the guard checked it). At once when cached. */
+  publicAnswer(urlKey: string, includeArchived: boolean): MaybePromise<Buffer> {
+    const pick = (answers: PublicAnswers | undefined) => (includeArchived ? answers!.all : answers!.live);
+    const answers = this.answers.read(urlKey);
+    return answers instanceof Promise ? answers.then(pick) : pick(answers);
   }
 
   async getForOperator(urlKey: string) {
