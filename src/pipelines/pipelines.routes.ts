@@ -39,7 +39,11 @@ export function pipelinesFeature(deps: Deps, services: Services): Feature {
       const send = (reply: FastifyReply, answer: Buffer) => reply.type('application/json; charset=utf-8').send(answer);
       app.get<{ Params: BusinessParams }>(PIPELINES, (request, reply) => {
         const answer = pipelines.publicAnswer(request.params.urlKey, readListQuery(request.query));
-        return answer instanceof Promise ? answer.then((bytes) => send(reply, bytes)) : send(reply, answer);
+        if (answer instanceof Promise) return answer.then((bytes) => send(reply, bytes));
+        // Sent, and nothing returned: a returned reply is a thenable that Fastify would wait on with a
+        // stream-end listener (four listeners added and removed per request).
+        send(reply, answer);
+        return undefined;
       });
     },
 
