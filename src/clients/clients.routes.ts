@@ -36,7 +36,9 @@ export function clientsFeature(deps: Deps, services: Services): Feature {
       app.post<{ Params: BusinessParams }>(CLIENTS, async (request, reply) => {
         rejectQuery(request);
         const { client, idempotent } = await clients.create(request.params.urlKey, request.body);
-        return reply.code(201).send(ok(idempotent ? { ...client, idempotent: true } : client));
+        // The payload is returned, not sent: a returned reply is a thenable that Fastify waits on with a stream-end listener.
+        reply.code(201);
+        return ok(idempotent ? { ...client, idempotent: true } : client);
       });
       app.get<{ Params: ClientParams }>(`${CLIENTS}/:clientId`, async (request) => {
         rejectQuery(request);
@@ -58,7 +60,8 @@ export function clientsFeature(deps: Deps, services: Services): Feature {
       app.post<{ Params: BusinessParams }>(ADMIN_CLIENTS, async (request, reply) => {
         const client = await clients.createFromDashboard(request.params.urlKey, request.body);
         await services.audit.record(request, 'client.create', request.params.urlKey, { source: client.source });
-        return reply.code(201).send(ok(client));
+        reply.code(201);
+        return ok(client);
       });
       app.get<{ Params: ClientParams }>(`${ADMIN_CLIENTS}/:clientId`, async (request) =>
         ok(await clients.getForOperator(request.params.urlKey, request.params.clientId)));
@@ -78,7 +81,8 @@ export function clientsFeature(deps: Deps, services: Services): Feature {
         const { type, amount } = readBody<{ type: string; amount: number }>(request.body, DOCUMENT_RULES);
         const balance = await clients.addDocument(request.params.urlKey, request.params.clientId, type, amount);
         await services.audit.record(request, 'client.document', request.params.urlKey, { clientId: request.params.clientId, type, amount });
-        return reply.code(201).send(ok({ type, amount, balance }));
+        reply.code(201);
+        return ok({ type, amount, balance });
       });
     },
 
