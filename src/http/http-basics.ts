@@ -36,10 +36,13 @@ export function installHttpBasics(app: FastifyInstance, config: Config): void {
   app.addHook('onSend', (request, reply, payload) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'no-referrer');
     reply.header('x-frame-options', 'DENY');
     // Pages set their own policy where they are sent (a 304 revalidating a page carries no content type).
-    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', DATA_SECURITY_POLICY);
+    // Data answers carry the headers OWASP lists for REST answers and no more: every header costs each
+    // caller's parser (see docs/decisions.md), and `Referrer-Policy` only governs what a document sends
+    // when it navigates or loads something, which only the pages do.
+    if (reply.hasHeader('content-security-policy')) reply.header('referrer-policy', 'no-referrer');
+    else reply.header('content-security-policy', DATA_SECURITY_POLICY);
     if (!reply.hasHeader('cache-control')) {
       const path = request.url;
       if (path.startsWith('/api/') || path.startsWith('/admin/') || path.startsWith('/authentication')) reply.header('cache-control', 'no-store');

@@ -9,13 +9,18 @@ const packageVersion = (JSON.parse(readFileSync('package.json', 'utf8')) as { ve
 
 function expectSecurityHeaders(response: JsonResponse): void {
   expect(response.headers['x-content-type-options']).toBe('nosniff');
-  expect(response.headers['referrer-policy']).toBe('no-referrer');
   expect(response.headers['x-frame-options']).toBe('DENY');
   const csp = String(response.headers['content-security-policy']);
   expect(csp).toContain("frame-ancestors 'none'");
-  // Pages may load their own scripts and styles; data answers may load nothing at all.
-  if (String(response.headers['content-type']).startsWith('text/html')) expect(csp).toContain("object-src 'none'");
-  else expect(csp).toBe("default-src 'none'; frame-ancestors 'none'");
+  // Pages may load their own scripts and styles, and send no referrer; data answers may load nothing at
+  // all, and carry only OWASP's REST headers (no Referrer-Policy: they neither navigate nor load).
+  if (String(response.headers['content-type']).startsWith('text/html')) {
+    expect(csp).toContain("object-src 'none'");
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+  } else {
+    expect(csp).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(response.headers['referrer-policy']).toBeUndefined();
+  }
   expect(response.headers['x-request-id']).toBeTruthy();
 }
 
@@ -45,6 +50,7 @@ describeEachStore('ops: security headers, request ids, no-store, version', (ctx)
       expect(again.status).toBe(304);
       expect(again.headers['content-security-policy']).toBe(first.headers['content-security-policy']);
       expect(String(again.headers['content-security-policy'])).toMatch(/script-src 'self'(;|$)/);
+      expect(again.headers['referrer-policy']).toBe('no-referrer');
     }
   });
 
