@@ -15,8 +15,12 @@ import { SERVER_FLAGS, cpuByProcess, scenarios, serverEnv, waitFor } from './ser
 const quick = process.argv.includes('--quick');
 const only = process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim()).filter(Boolean);
 const DURATION = quick ? 2 : 5;
-/** Each scenario runs this many times, each right after a baseline run: the machine is noisy, so the median ratio counts. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (quick ? 1 : 3));
+/**
+ * Each scenario runs this many times, each right after a baseline run: the machine is noisy, so the
+ * median ratio counts. Five, not three: one scenario's rounds have spread from 0.47 to 0.71 in one run,
+ * and the median of three moved with a single slow round.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (quick ? 1 : 5));
 const CONNECTIONS = 50;
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? (quick ? 1000 : 10_000));
 const SCALE = Number(process.env.BENCH_SCALE ?? 0);
