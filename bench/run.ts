@@ -106,20 +106,30 @@ async function postgresBackends(): Promise<number[]> {
   }
 }
 
+/** The baseline's requests per second, run now. */
+function runBaseline(): number {
+  const baseline = load(BASELINE_SPEC);
+  if (baseline.errors > 0 || baseline.wrong > 0) throw new Error(`the baseline failed: ${baseline.sample}`);
+  return baseline.requestsPerSecond;
+}
+
 const failedRound = (figures: Figures) => figures.errors > 0 || figures.wrong > 0 || figures.total === 0;
 
 interface Measured { figures: Figures; ratio: number; ratios: number[]; baseline: number; serverCpuUs: number; databaseCpuUs?: number }
 
 /**
- * ROUNDS pairs of (baseline, scenario) back to back; the figures of the round with the median ratio.
+ * ROUNDS scenario runs, each between two baseline runs (B S B S B … S B: every baseline but the first and
+ * last serves the rounds on both sides of it). A round's ratio is its requests per second over the mean
+ * of the baselines just before and just after it: the machine's speed drifts from one run to the next,
+ * and a baseline on one side only put that drift into the ratio (one scenario's rounds spread from 0.50
+ * to 0.97 in one run). The figures are those of the round with the median ratio.
  * CPU time per request of the server (and of PostgreSQL's backends) is noted too: on a shared machine
  * it moves far less than requests per second do.
  */
 async function measure(spec: Record<string, unknown>, serverPid: number, store: string): Promise<Measured> {
   const rounds: Omit<Measured, 'ratios'>[] = [];
+  let baselineBefore = runBaseline();
   for (let i = 0; i < ROUNDS; i++) {
-    const baseline = load(BASELINE_SPEC);
-    if (baseline.errors > 0 || baseline.wrong > 0) throw new Error(`the baseline failed: ${baseline.sample}`);
     const server = processTree(serverPid);
     const database = store === 'postgres' ? await postgresBackends() : [];
     const before = { server: cpuByProcess(server), database: cpuByProcess(database) };
@@ -128,9 +138,12 @@ async function measure(spec: Record<string, unknown>, serverPid: number, store: 
     // The pool opens and closes connections (idle ones after 10 s): backends new since the start count in full.
     const backendsNow = store === 'postgres' ? await postgresBackends() : [];
     const databaseCpu = cpuBetween(before.database, cpuByProcess(backendsNow));
+    const baselineAfter = runBaseline();
+    const baseline = (baselineBefore + baselineAfter) / 2;
+    baselineBefore = baselineAfter;
     const perRequest = (micros: number) => Math.round(micros / Math.max(1, figures.total));
     rounds.push({
-      figures, ratio: figures.requestsPerSecond / baseline.requestsPerSecond, baseline: baseline.requestsPerSecond,
+      figures, ratio: figures.requestsPerSecond / baseline, baseline,
       serverCpuUs: perRequest(serverCpu), ...(store === 'postgres' && { databaseCpuUs: perRequest(databaseCpu) }),
     });
     if (failedRound(figures)) break;
@@ -248,7 +261,7 @@ async function freshPostgres(): Promise<boolean> {
 
 async function main(): Promise<void> {
   console.log(`crmkit bench: ${cpus().length} cores, node ${process.version}, ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} round(s) per scenario, ${CLIENTS} stored clients`);
-  console.log('each figure: the median round; ratio = req/s over a raw node:http baseline (200-byte JSON) run just before it');
+  console.log('each figure: the median round; ratio = req/s over the mean of a raw node:http baseline (200-byte JSON) run just before and just after it');
   const baselineServer = await startBaseline();
   const rows: Row[] = [];
   try {
