@@ -8,18 +8,19 @@ import { TEST_ADMIN } from '../helpers/stores.js';
 const packageVersion = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
 
 function expectSecurityHeaders(response: JsonResponse): void {
+  // Issue 10: nosniff, Referrer-Policy and frame-ancestors 'none' on every answer.
   expect(response.headers['x-content-type-options']).toBe('nosniff');
-  expect(response.headers['x-frame-options']).toBe('DENY');
+  expect(response.headers['referrer-policy']).toBe('no-referrer');
   const csp = String(response.headers['content-security-policy']);
   expect(csp).toContain("frame-ancestors 'none'");
-  // Pages may load their own scripts and styles, and send no referrer; data answers may load nothing at
-  // all, and carry only OWASP's REST headers (no Referrer-Policy: they neither navigate nor load).
+  // Pages may load their own scripts and styles, and keep X-Frame-Options for browsers older than CSP
+  // level 2; data answers may load nothing at all, and their frame-ancestors supersedes X-Frame-Options.
   if (String(response.headers['content-type']).startsWith('text/html')) {
     expect(csp).toContain("object-src 'none'");
-    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.headers['x-frame-options']).toBe('DENY');
   } else {
     expect(csp).toBe("default-src 'none'; frame-ancestors 'none'");
-    expect(response.headers['referrer-policy']).toBeUndefined();
+    expect(response.headers['x-frame-options']).toBeUndefined();
   }
   expect(response.headers['x-request-id']).toBeTruthy();
 }
@@ -51,6 +52,7 @@ describeEachStore('ops: security headers, request ids, no-store, version', (ctx)
       expect(again.headers['content-security-policy']).toBe(first.headers['content-security-policy']);
       expect(String(again.headers['content-security-policy'])).toMatch(/script-src 'self'(;|$)/);
       expect(again.headers['referrer-policy']).toBe('no-referrer');
+      expect(again.headers['x-frame-options']).toBe('DENY');
     }
   });
 
