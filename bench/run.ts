@@ -74,6 +74,44 @@ async function startBaseline(): Promise<ChildProcess> {
   return child;
 }
 
+/** The answer to a GET on a new connection: status, the headers our code chose, and the body bytes. */
+function recordAnswer(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { agent: false, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => {
+        // Node writes these itself on any server; content-length is set again from the body.
+        const ours = Object.fromEntries(Object.entries(response.headers).filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(name)));
+        resolve({ status: response.statusCode!, headers: ours as Record<string, string>, body: Buffer.concat(chunks).toString('base64') });
+      });
+    }).on('error', reject);
+  });
+}
+
+const SAME_ANSWER = 'raw node:http, same answer as GET pipelines';
+
+/**
+ * GET pipelines' reference: a raw node:http server replaying the real answer (its bytes and headers),
+ * timed as a scenario. The load generator's own work grows with the answer it reads (5.75 KB and ten
+ * headers here, against the baseline's 200 bytes and five), so this is the most any server could reach
+ * with that answer in the same run: GET pipelines is printed as a share of it too.
+ */
+async function sameAnswerReference(store: string, spec: Record<string, unknown>, rows: Row[]): Promise<void> {
+  const file = join(mkdtempSync(join(tmpdir(), 'crmkit-answer-')), 'answer.json');
+  writeFileSync(file, JSON.stringify(await recordAnswer(`${spec.url as string}${spec.path as string}`, spec.headers as Record<string, string>)));
+  const port = BASELINE_PORT + 1;
+  const replay = spawn(process.execPath, ['bench/replay.mjs', String(port), file], { stdio: 'ignore' });
+  try {
+    await waitFor(`http://127.0.0.1:${port}/`, replay);
+    const row = await runScenario(store, 1, replay.pid!, SAME_ANSWER, { ...spec, url: `http://127.0.0.1:${port}`, path: '/', headers: {} }, rows);
+    for (const pipelines of rows.filter((r) => r.store === store && r.workers === 1 && r.scenario.startsWith('GET pipelines') && r.ratio !== undefined)) {
+      console.log(`    ${pipelines.scenario}: ${(pipelines.ratio! / row.ratio!).toFixed(2)} of the raw server's ratio with the same answer`);
+    }
+  } finally {
+    replay.kill();
+  }
+}
+
 /** CPU used between two readings: processes in both count their difference, new ones all they used (one that ended in between is not counted). */
 function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
   let total = 0;
@@ -175,6 +213,7 @@ async function runStore(store: 'sqlite' | 'postgres', workers: number, rows: Row
       if ((only && !only.includes(scenario)) || (names && !names.includes(scenario))) continue;
       const row = await runScenario(store, workers, server.pid!, scenario, spec, rows);
       if (row.ratio !== undefined) figuresAt.set(scenario, row.ratio);
+      if (scenario === 'GET pipelines (issued)' && workers === 1 && !quick) await sameAnswerReference(store, spec, rows);
     }
     if (SCALE > CLIENTS && workers === 1) await scaleCheck(store, server.pid!, url, seeded, figuresAt, rows);
     if (workers === 1) {
