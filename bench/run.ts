@@ -230,7 +230,8 @@ async function runStore(store: 'sqlite' | 'postgres', workers: number, rows: Row
 }
 
 async function runScenario(store: string, workers: number, serverPid: number, scenario: string, spec: Record<string, unknown>, rows: Row[], storedClients = CLIENTS): Promise<Row> {
-  const { figures, ratio, ratios, baseline, serverCpuUs, databaseCpuUs } = await measure(spec, serverPid, store);
+  // The replayed answer reads no database: PostgreSQL's backends are not its work.
+  const { figures, ratio, ratios, baseline, serverCpuUs, databaseCpuUs } = await measure(spec, serverPid, scenario === SAME_ANSWER ? 'none' : store);
   // The targets are the single process's; 2 workers are reported beside them (issue 7), and on two cores
   // shared with the load generator and PostgreSQL a second worker has no core of its own.
   const target = workers === 1 ? TARGETS[store]?.[scenario] : undefined;
