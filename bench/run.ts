@@ -32,6 +32,8 @@ interface Figures { requestsPerSecond: number; p50: number; p99: number; errors:
 interface Row extends Partial<Figures> {
   store: string; workers: number; scenario: string; storedClients?: number; ratio?: number; serverCpuUs?: number; databaseCpuUs?: number; ratios?: number[]; baselineRequestsPerSecond?: number;
   target?: number; status: 'ok' | 'FAILED' | 'miss';
+  /** GET pipelines (issued): the median of its rounds' requests/s over the replayed answer's in the same round. */
+  shareOfSameAnswer?: number; shares?: number[];
 }
 
 const TARGETS: Record<string, Record<string, number>> = {
@@ -90,26 +92,22 @@ function recordAnswer(url: string, headers: Record<string, string>): Promise<{ s
 
 const SAME_ANSWER = 'raw node:http, same answer as GET pipelines';
 
+interface Reference { spec: Record<string, unknown>; pid: number }
+
 /**
- * GET pipelines' reference: a raw node:http server replaying the real answer (its bytes and headers),
- * timed as a scenario. The load generator's own work grows with the answer it reads (5.75 KB and ten
- * headers here, against the baseline's 200 bytes and five), so this is the most any server could reach
- * with that answer in the same run: GET pipelines is printed as a share of it too.
+ * GET pipelines' reference: a raw node:http server replaying the real answer (its status, headers and
+ * body bytes). The load generator's own work grows with the answer it reads (5.75 KB and ten headers,
+ * against the baseline's 200 bytes and five), so this is the most any server reaches with that answer
+ * here. It is timed inside GET pipelines (issued)'s rounds (B S R B S R … B), so that each round's
+ * share, crmkit over the replay, compares two runs seconds apart.
  */
-async function sameAnswerReference(store: string, spec: Record<string, unknown>, rows: Row[]): Promise<void> {
+async function startReplay(spec: Record<string, unknown>): Promise<{ reference: Reference; replay: ChildProcess }> {
   const file = join(mkdtempSync(join(tmpdir(), 'crmkit-answer-')), 'answer.json');
   writeFileSync(file, JSON.stringify(await recordAnswer(`${spec.url as string}${spec.path as string}`, spec.headers as Record<string, string>)));
   const port = BASELINE_PORT + 1;
   const replay = spawn(process.execPath, ['bench/replay.mjs', String(port), file], { stdio: 'ignore' });
-  try {
-    await waitFor(`http://127.0.0.1:${port}/`, replay);
-    const row = await runScenario(store, 1, replay.pid!, SAME_ANSWER, { ...spec, url: `http://127.0.0.1:${port}`, path: '/', headers: {} }, rows);
-    for (const pipelines of rows.filter((r) => r.store === store && r.workers === 1 && r.scenario.startsWith('GET pipelines') && r.ratio !== undefined)) {
-      console.log(`    ${pipelines.scenario}: ${(pipelines.ratio! / row.ratio!).toFixed(2)} of the raw server's ratio with the same answer`);
-    }
-  } finally {
-    replay.kill();
-  }
+  await waitFor(`http://127.0.0.1:${port}/`, replay);
+  return { replay, reference: { spec: { ...spec, url: `http://127.0.0.1:${port}`, path: '/', headers: {} }, pid: replay.pid! } };
 }
 
 /** CPU used between two readings: processes in both count their difference, new ones all they used (one that ended in between is not counted). */
@@ -153,7 +151,12 @@ function runBaseline(): number {
 
 const failedRound = (figures: Figures) => figures.errors > 0 || figures.wrong > 0 || figures.total === 0;
 
-interface Measured { figures: Figures; ratio: number; ratios: number[]; baseline: number; serverCpuUs: number; databaseCpuUs?: number }
+interface ReferenceRound { figures: Figures; ratio: number; serverCpuUs: number }
+interface Measured {
+  figures: Figures; ratio: number; ratios: number[]; baseline: number; serverCpuUs: number; databaseCpuUs?: number;
+  /** With a reference: its median round, and the median of each round's requests/s over the reference's. */
+  reference?: ReferenceRound & { ratios: number[]; shares: number[]; share: number };
+}
 
 /**
  * ROUNDS scenario runs, each between two baseline runs (B S B S B … S B: every baseline but the first and
@@ -164,8 +167,8 @@ interface Measured { figures: Figures; ratio: number; ratios: number[]; baseline
  * CPU time per request of the server (and of PostgreSQL's backends) is noted too: on a shared machine
  * it moves far less than requests per second do.
  */
-async function measure(spec: Record<string, unknown>, serverPid: number, store: string): Promise<Measured> {
-  const rounds: Omit<Measured, 'ratios'>[] = [];
+async function measure(spec: Record<string, unknown>, serverPid: number, store: string, reference?: Reference): Promise<Measured> {
+  const rounds: (Omit<Measured, 'ratios' | 'reference'> & { reference?: ReferenceRound })[] = [];
   let baselineBefore = runBaseline();
   for (let i = 0; i < ROUNDS; i++) {
     const server = processTree(serverPid);
@@ -176,6 +179,7 @@ async function measure(spec: Record<string, unknown>, serverPid: number, store: 
     // The pool opens and closes connections (idle ones after 10 s): backends new since the start count in full.
     const backendsNow = store === 'postgres' ? await postgresBackends() : [];
     const databaseCpu = cpuBetween(before.database, cpuByProcess(backendsNow));
+    const replayed = reference && timedReplay(reference);
     const baselineAfter = runBaseline();
     const baseline = (baselineBefore + baselineAfter) / 2;
     baselineBefore = baselineAfter;
@@ -183,13 +187,28 @@ async function measure(spec: Record<string, unknown>, serverPid: number, store: 
     rounds.push({
       figures, ratio: figures.requestsPerSecond / baseline, baseline,
       serverCpuUs: perRequest(serverCpu), ...(store === 'postgres' && { databaseCpuUs: perRequest(databaseCpu) }),
+      ...(replayed && { reference: { figures: replayed.figures, ratio: replayed.figures.requestsPerSecond / baseline, serverCpuUs: Math.round(replayed.cpu / Math.max(1, replayed.figures.total)) } }),
     });
-    if (failedRound(figures)) break;
+    if (failedRound(figures) || (replayed && failedRound(replayed.figures))) break;
   }
   rounds.sort((a, b) => a.ratio - b.ratio);
   // A round with any error or wrong answer fails the scenario, whichever round has the median ratio.
   const chosen = rounds.find((r) => failedRound(r.figures)) ?? rounds[(rounds.length - 1) >> 1]!;
-  return { ...chosen, ratios: rounds.map((r) => r.ratio) };
+  const measured: Measured = { ...chosen, ratios: rounds.map((r) => r.ratio), reference: undefined };
+  if (reference) {
+    const replays = rounds.map((r) => r.reference!).sort((a, b) => a.ratio - b.ratio);
+    const shares = rounds.map((r) => r.figures.requestsPerSecond / r.reference!.figures.requestsPerSecond).sort((a, b) => a - b);
+    const middle = (replays.length - 1) >> 1;
+    measured.reference = { ...(replays.find((r) => failedRound(r.figures)) ?? replays[middle]!), ratios: replays.map((r) => r.ratio), shares, share: shares[middle]! };
+  }
+  return measured;
+}
+
+/** One run of the replayed answer, with the CPU time its server used. */
+function timedReplay(reference: Reference): { figures: Figures; cpu: number } {
+  const before = cpuByProcess([reference.pid]);
+  const figures = load(reference.spec);
+  return { figures, cpu: cpuBetween(before, cpuByProcess([reference.pid])) };
 }
 
 async function runStore(store: 'sqlite' | 'postgres', workers: number, rows: Row[], names?: string[]): Promise<void> {
@@ -211,9 +230,14 @@ async function runStore(store: 'sqlite' | 'postgres', workers: number, rows: Row
     const figuresAt = new Map<string, number>();
     for (const [scenario, spec] of scenarios(seeded, url)) {
       if ((only && !only.includes(scenario)) || (names && !names.includes(scenario))) continue;
-      const row = await runScenario(store, workers, server.pid!, scenario, spec, rows);
-      if (row.ratio !== undefined) figuresAt.set(scenario, row.ratio);
-      if (scenario === 'GET pipelines (issued)' && workers === 1 && !quick) await sameAnswerReference(store, spec, rows);
+      const withReference = scenario === 'GET pipelines (issued)' && workers === 1 && !quick;
+      const started = withReference ? await startReplay(spec) : undefined;
+      try {
+        const row = await runScenario(store, workers, server.pid!, scenario, spec, rows, CLIENTS, started?.reference);
+        if (row.ratio !== undefined) figuresAt.set(scenario, row.ratio);
+      } finally {
+        started?.replay.kill();
+      }
     }
     if (SCALE > CLIENTS && workers === 1) await scaleCheck(store, server.pid!, url, seeded, figuresAt, rows);
     if (workers === 1) {
@@ -229,9 +253,8 @@ async function runStore(store: 'sqlite' | 'postgres', workers: number, rows: Row
   }
 }
 
-async function runScenario(store: string, workers: number, serverPid: number, scenario: string, spec: Record<string, unknown>, rows: Row[], storedClients = CLIENTS): Promise<Row> {
-  // The replayed answer reads no database: PostgreSQL's backends are not its work.
-  const { figures, ratio, ratios, baseline, serverCpuUs, databaseCpuUs } = await measure(spec, serverPid, scenario === SAME_ANSWER ? 'none' : store);
+async function runScenario(store: string, workers: number, serverPid: number, scenario: string, spec: Record<string, unknown>, rows: Row[], storedClients = CLIENTS, reference?: Reference): Promise<Row> {
+  const { figures, ratio, ratios, baseline, serverCpuUs, databaseCpuUs, reference: replayed } = await measure(spec, serverPid, store, reference);
   // The targets are the single process's; 2 workers are reported beside them (issue 7), and on two cores
   // shared with the load generator and PostgreSQL a second worker has no core of its own.
   const target = workers === 1 ? TARGETS[store]?.[scenario] : undefined;
@@ -242,11 +265,23 @@ async function runScenario(store: string, workers: number, serverPid: number, sc
     store, workers, scenario, storedClients, ...figures, ratio: failed ? undefined : ratio, ratios, baselineRequestsPerSecond: baseline,
     serverCpuUs, ...(databaseCpuUs !== undefined && { databaseCpuUs }), ...(target !== undefined && { target }), status,
   };
+  if (replayed && !failed) Object.assign(row, { shareOfSameAnswer: replayed.share, shares: replayed.shares });
   rows.push(row);
   console.log(failed
     ? `  ${scenario.padEnd(28)} FAILED: ${figures.errors} errors ${JSON.stringify(figures.errorKinds)}, ${figures.wrong} wrong answers (${figures.sample})`
     : `  ${scenario.padEnd(28)} ${String(Math.round(figures.requestsPerSecond)).padStart(6)} req/s (baseline ${Math.round(baseline)})  ratio ${ratio.toFixed(2)} [${ratios.map((r) => r.toFixed(2)).join(' ')}]${target ? ` (target ≥ ${target})` : ''}  p50 ${figures.p50} ms  p99 ${figures.p99} ms  CPU/req server ${serverCpuUs} us${databaseCpuUs !== undefined ? `, PostgreSQL ${databaseCpuUs} us` : ''}  ${status}`);
+  if (replayed) reportReplay(store, replayed, baseline, rows);
   return row;
+}
+
+function reportReplay(store: string, replayed: NonNullable<Measured['reference']>, baseline: number, rows: Row[]): void {
+  const { figures, ratio, ratios, serverCpuUs, shares, share } = replayed;
+  const failed = failedRound(figures);
+  rows.push({ store, workers: 1, scenario: SAME_ANSWER, ...figures, ratio: failed ? undefined : ratio, ratios, baselineRequestsPerSecond: baseline, serverCpuUs, status: failed ? 'FAILED' : 'ok' });
+  console.log(failed
+    ? `  ${SAME_ANSWER} FAILED: ${figures.errors} errors, ${figures.wrong} wrong answers (${figures.sample})`
+    : `  ${SAME_ANSWER}: ${Math.round(figures.requestsPerSecond)} req/s  ratio ${ratio.toFixed(2)} [${ratios.map((r) => r.toFixed(2)).join(' ')}]  p99 ${figures.p99} ms  CPU/req ${serverCpuUs} us\n` +
+      `    GET pipelines (issued) over it, round by round: ${share.toFixed(2)} [${shares.map((r) => r.toFixed(2)).join(' ')}]`);
 }
 
 /** BENCH_SCALE=500000: the same GET client and POST new client with that many stored clients; within 15% is the target. */
