@@ -53,11 +53,12 @@ function load(spec: Record<string, unknown>): Figures {
  * A GET on a new connection. The load generator runs synchronously, so this process's pooled
  * keep-alive sockets cannot notice the server closing them while it runs; a pooled one may be dead.
  */
-function freshGet(url: string): Promise<string> {
+function freshGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    http.get(url, { agent: false }, (response) => {
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(text));
+    http.get(url, { agent: false, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        .on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
     }).on('error', reject);
   });
 }
@@ -76,18 +77,11 @@ async function startBaseline(): Promise<ChildProcess> {
   return child;
 }
 
-/** The answer to a GET on a new connection: status, the headers our code chose, and the body bytes. */
-function recordAnswer(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string>; body: string }> {
-  return new Promise((resolve, reject) => {
-    http.get(url, { agent: false, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => {
-        // Node writes these itself on any server; content-length is set again from the body.
-        const ours = Object.fromEntries(Object.entries(response.headers).filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(name)));
-        resolve({ status: response.statusCode!, headers: ours as Record<string, string>, body: Buffer.concat(chunks).toString('base64') });
-      });
-    }).on('error', reject);
-  });
+/** The answer to a GET: status, the headers our code chose (not those Node writes on any server), body bytes. */
+async function recordAnswer(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const answer = await freshGet(url, headers);
+  const ours = Object.entries(answer.headers).filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(name));
+  return { status: answer.status, headers: Object.fromEntries(ours) as Record<string, string>, body: answer.body.toString('base64') };
 }
 
 const SAME_ANSWER = 'raw node:http, same answer as GET pipelines';
@@ -151,6 +145,12 @@ function runBaseline(): number {
 
 const failedRound = (figures: Figures) => figures.errors > 0 || figures.wrong > 0 || figures.total === 0;
 
+/** Of rounds sorted by ratio: a round with any error or wrong answer, whichever round has the median ratio; else the median one. */
+const chosenRound = <T extends { figures: Figures }>(sorted: T[]): T => sorted.find((r) => failedRound(r.figures)) ?? sorted[(sorted.length - 1) >> 1]!;
+
+/** CPU time per request, in whole microseconds. */
+const perRequest = (micros: number, figures: Figures) => Math.round(micros / Math.max(1, figures.total));
+
 interface ReferenceRound { figures: Figures; ratio: number; serverCpuUs: number }
 interface Measured {
   figures: Figures; ratio: number; ratios: number[]; baseline: number; serverCpuUs: number; databaseCpuUs?: number;
@@ -183,23 +183,19 @@ async function measure(spec: Record<string, unknown>, serverPid: number, store: 
     const baselineAfter = runBaseline();
     const baseline = (baselineBefore + baselineAfter) / 2;
     baselineBefore = baselineAfter;
-    const perRequest = (micros: number) => Math.round(micros / Math.max(1, figures.total));
     rounds.push({
       figures, ratio: figures.requestsPerSecond / baseline, baseline,
-      serverCpuUs: perRequest(serverCpu), ...(store === 'postgres' && { databaseCpuUs: perRequest(databaseCpu) }),
-      ...(replayed && { reference: { figures: replayed.figures, ratio: replayed.figures.requestsPerSecond / baseline, serverCpuUs: Math.round(replayed.cpu / Math.max(1, replayed.figures.total)) } }),
+      serverCpuUs: perRequest(serverCpu, figures), ...(store === 'postgres' && { databaseCpuUs: perRequest(databaseCpu, figures) }),
+      ...(replayed && { reference: { figures: replayed.figures, ratio: replayed.figures.requestsPerSecond / baseline, serverCpuUs: perRequest(replayed.cpu, replayed.figures) } }),
     });
     if (failedRound(figures) || (replayed && failedRound(replayed.figures))) break;
   }
   rounds.sort((a, b) => a.ratio - b.ratio);
-  // A round with any error or wrong answer fails the scenario, whichever round has the median ratio.
-  const chosen = rounds.find((r) => failedRound(r.figures)) ?? rounds[(rounds.length - 1) >> 1]!;
-  const measured: Measured = { ...chosen, ratios: rounds.map((r) => r.ratio), reference: undefined };
+  const measured: Measured = { ...chosenRound(rounds), ratios: rounds.map((r) => r.ratio), reference: undefined };
   if (reference) {
     const replays = rounds.map((r) => r.reference!).sort((a, b) => a.ratio - b.ratio);
     const shares = rounds.map((r) => r.figures.requestsPerSecond / r.reference!.figures.requestsPerSecond).sort((a, b) => a - b);
-    const middle = (replays.length - 1) >> 1;
-    measured.reference = { ...(replays.find((r) => failedRound(r.figures)) ?? replays[middle]!), ratios: replays.map((r) => r.ratio), shares, share: shares[middle]! };
+    measured.reference = { ...chosenRound(replays), ratios: replays.map((r) => r.ratio), shares, share: shares[(shares.length - 1) >> 1]! };
   }
   return measured;
 }
@@ -242,7 +238,7 @@ async function runStore(store: 'sqlite' | 'postgres', workers: number, rows: Row
     if (SCALE > CLIENTS && workers === 1) await scaleCheck(store, server.pid!, url, seeded, figuresAt, rows);
     if (workers === 1) {
       const rss = rssMb(server.pid!);
-      const metrics = await freshGet(`${url}/metrics`);
+      const metrics = (await freshGet(`${url}/metrics`)).body.toString();
       const heapMb = Math.round(Number(/^nodejs_heap_used_bytes (\d+)/m.exec(metrics)?.[1] ?? 0) / 1e6);
       console.log(`  server RSS after the run: ${rss} MB (target ≤ 200 MB), of which V8 heap in use ${heapMb} MB`);
       rows.push({ store, workers, scenario: 'server RSS MB', requestsPerSecond: rss, status: rss <= 200 ? 'ok' : 'miss' });
