@@ -1,4 +1,4 @@
-import type { ReadValues } from './client.field-reader.js';
+import type { ReadValues } from '../validation/field-reader.js';
 import type { UnderivedClient } from './client.derive.js';
 import type {
   AdditionalIdValue, BankAccountValue, ClientType, CustomFieldValue, CustomHeaderValue, OperatorSource,

@@ -1,6 +1,6 @@
 import type { FieldError } from '../errors/codes.js';
 import { codePointLength, isStorableString } from '../validation/strings.js';
-import { isJsonObject } from './client.field-reader.js';
+import { isJsonObject } from '../validation/field-reader.js';
 import type { CustomFieldDefinition, CustomFieldValue } from './client.types.js';
 
 /**

@@ -1,6 +1,6 @@
 import { ALL_ADDITIONAL_ID_LABELS } from '../validation/additional-ids.js';
-import { FORMATS, type FormatName } from './client.formats.js';
-import { closedObject, type JsonSchema, type ObjectSchema } from '../validation/json-schema.js';
+import { FORMATS, type FormatName } from '../validation/formats.js';
+import { entry, type BooleanSpec, type FieldSpec, type StringSpec } from '../validation/field-spec.js';
 import { OPERATOR_SOURCES } from './client.types.js';
 
 /**
@@ -11,33 +11,9 @@ import { OPERATOR_SOURCES } from './client.types.js';
  * descriptions.
  */
 
-export interface StringSpec {
-  type: 'string';
-  description: string;
-  required?: boolean;
-  /** Only clientId and name are trimmed (decisions.md); limits then apply to the trimmed text. */
-  trim?: boolean;
-  maxLength?: number;
-  enum?: readonly string[];
-  format?: FormatName;
-  default?: string;
-}
-export interface BooleanSpec { type: 'boolean'; description: string; default: boolean }
-export interface IntegerSpec { type: 'integer'; description: string; minimum: number; maximum: number }
-export interface ListSpec { type: 'array'; description: string; items: EntrySpec }
-export interface CustomFieldsSpec { type: 'customFields'; description: string }
-export type FieldSpec = StringSpec | BooleanSpec | IntegerSpec | ListSpec | CustomFieldsSpec;
-
-export interface EntrySpec {
-  title: string;
-  description: string;
-  fields: ReadonlyMap<string, FieldSpec>;
-}
-
 const text = (maxLength: number, description = `At most ${maxLength} characters.`): StringSpec => ({ type: 'string', maxLength, description });
 const formatted = (format: FormatName, extra = ''): StringSpec => ({ type: 'string', format, description: `${FORMATS[format].description}${extra}` });
 const flag = (defaultValue: boolean, description: string): BooleanSpec => ({ type: 'boolean', default: defaultValue, description });
-const entry = (title: string, description: string, fields: [string, FieldSpec][]): EntrySpec => ({ title, description, fields: new Map(fields) });
 
 export const ADDITIONAL_ID_SPEC = entry('AdditionalId', 'One per code; codes by the client\'s country (else the business\'s) and party type (2.5).', [
   ['label', { type: 'string', required: true, enum: ALL_ADDITIONAL_ID_LABELS, description: 'The code (UDY, IEC, LUT, NAT, ...), offered by the client\'s country and allowed for its party type.' }],
@@ -114,65 +90,3 @@ export const OPERATOR_CLIENT_SPEC = entry('OperatorClientCreate', 'Body of POST 
 /** Keys the server sets: sending them is a name error (INVALID_FIELD), not an unknown-key error. */
 export const SERVER_OWNED_KEYS: ReadonlySet<string> = new Set(['source', 'createdAt', 'updatedAt', 'balance', 'idempotent']);
 
-/** How a list's entry schema is written into its parent: the OpenAPI document names entries and writes a $ref. */
-export type EntrySchemaWriter = (entry: EntrySpec, role: 'input' | 'output') => JsonSchema;
-
-/** What a body may carry: optional members accept null ("not set", decisions.md); required strings do not. */
-export function entryInputSchema(spec: EntrySpec, writer: EntrySchemaWriter): ObjectSchema {
-  const properties: Record<string, JsonSchema> = {};
-  for (const [name, field] of spec.fields) properties[name] = fieldInputSchema(field, writer);
-  const required = [...spec.fields].filter(([, field]) => field.type === 'string' && field.required).map(([name]) => name);
-  return closedObject(properties, required, { title: spec.title, description: spec.description });
-}
-
-/**
- * What an answer carries for an entry (presenters list every field): every member present, unset
- * scalars null, booleans and defaulted strings never null, lists always arrays.
- */
-export function entryOutputSchema(spec: EntrySpec, writer: EntrySchemaWriter): ObjectSchema {
-  const properties: Record<string, JsonSchema> = {};
-  for (const [name, field] of spec.fields) properties[name] = fieldOutputSchema(field, writer);
-  return closedObject(properties, [...spec.fields.keys()], { description: spec.description });
-}
-
-function fieldInputSchema(field: FieldSpec, writer: EntrySchemaWriter): JsonSchema {
-  switch (field.type) {
-    case 'string':
-      return stringSchema(field, !field.required, field.required ? 1 : undefined);
-    case 'boolean':
-      return { type: ['boolean', 'null'], default: field.default, description: field.description };
-    case 'integer':
-      return { type: ['integer', 'null'], minimum: field.minimum, maximum: field.maximum, description: field.description };
-    case 'array':
-      return { type: ['array', 'null'], items: writer(field.items, 'input'), description: field.description };
-    case 'customFields':
-      return { type: ['object', 'null'], additionalProperties: { type: ['string', 'number', 'boolean', 'null'] }, description: field.description };
-  }
-}
-
-function fieldOutputSchema(field: FieldSpec, writer: EntrySchemaWriter): JsonSchema {
-  switch (field.type) {
-    case 'string':
-      return stringSchema(field, !field.required && field.default === undefined);
-    case 'boolean':
-      return { type: 'boolean', description: field.description };
-    case 'integer':
-      return { type: ['integer', 'null'], minimum: field.minimum, maximum: field.maximum, description: field.description };
-    case 'array':
-      return { type: 'array', items: writer(field.items, 'output'), description: field.description };
-    case 'customFields':
-      return { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] }, description: field.description };
-  }
-}
-
-function stringSchema(field: StringSpec, nullable: boolean, minLength?: number): JsonSchema {
-  const schema: JsonSchema = { type: nullable ? ['string', 'null'] : 'string', description: field.description };
-  if (minLength !== undefined) schema.minLength = minLength;
-  if (field.maxLength !== undefined) schema.maxLength = field.maxLength;
-  const format = field.format ? FORMATS[field.format] : undefined;
-  const choices = field.enum ?? format?.jsonEnum;
-  if (choices) schema.enum = nullable ? [...choices, null] : [...choices];
-  if (format?.jsonPattern) schema.pattern = format.jsonPattern;
-  if (field.default !== undefined) schema.default = field.default;
-  return schema;
-}

@@ -6,10 +6,11 @@ import { isCountryCode } from '../validation/countries.js';
 import { buildUnderivedClient } from './client.build.js';
 import { readCustomFieldValues } from './client.custom-fields.js';
 import { deriveClient } from './client.derive.js';
-import { FieldReader, isJsonObject, type EntryRules, type ReaderHooks } from './client.field-reader.js';
+import { FieldReader, isJsonObject, type EntryRules, type ReaderHooks } from '../validation/field-reader.js';
 import {
-  ADDITIONAL_ID_SPEC, BANK_ACCOUNT_SPEC, CLIENT_SPEC, OPERATOR_CLIENT_SPEC, SERVER_OWNED_KEYS, type ListSpec,
+  ADDITIONAL_ID_SPEC, BANK_ACCOUNT_SPEC, CLIENT_SPEC, OPERATOR_CLIENT_SPEC, SERVER_OWNED_KEYS,
 } from './client.schema.js';
+import type { ListSpec } from '../validation/field-spec.js';
 import type { ClientValue, ValidationContext, ValidationMode } from './client.types.js';
 
 export type { CustomFieldDefinition, ValidationContext, ValidationMode } from './client.types.js';

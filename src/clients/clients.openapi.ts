@@ -6,9 +6,9 @@ import { DOCUMENT_RULES } from './client.documents.js';
 import { exampleClientAnswer, EXAMPLE_CLIENT } from './clients.openapi-examples.js';
 import { BALANCE_MEMBERS } from './client.present.js';
 import {
-  ADDITIONAL_ID_SPEC, BANK_ACCOUNT_SPEC, CLIENT_SPEC, CUSTOM_HEADER_SPEC, entryInputSchema, entryOutputSchema, OPERATOR_CLIENT_SPEC,
-  SHIPPING_DETAIL_SPEC, type EntrySchemaWriter,
+  ADDITIONAL_ID_SPEC, BANK_ACCOUNT_SPEC, CLIENT_SPEC, CUSTOM_HEADER_SPEC, OPERATOR_CLIENT_SPEC, SHIPPING_DETAIL_SPEC,
 } from './client.schema.js';
+import { entryInputSchema, entryOutputSchema, type EntrySchemaWriter } from '../validation/field-spec.js';
 import { OPERATOR_SOURCES } from './client.types.js';
 import { ADMIN_CLIENTS, CLIENTS } from './clients.routes.js';
 

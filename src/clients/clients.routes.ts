@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Services } from '../app.js';
+import type { Services } from '../services.js';
 import type { Deps } from '../deps.js';
 import { AppError, BareMethodNotAllowedError } from '../errors/app-error.js';
 import type { Feature } from '../feature.js';
 import { readBody } from '../operator/body-shape.js';
-import { noBody } from '../operator/operator.routes.js';
+import { noBody, ok, rejectQuery } from '../http/replies.js';
 import { CustomFieldsService } from '../custom-fields/custom-fields.service.js';
 import { businessContextCache } from './business-context.js';
 import { DOCUMENT_RULES } from './client.documents.js';
@@ -16,12 +16,6 @@ type BusinessParams = { urlKey: string };
 export const CLIENTS = '/api/v1/businesses/:urlKey/clients';
 export const ADMIN_CLIENTS = '/admin/v1/businesses/:urlKey/clients';
 
-function rejectQuery(request: FastifyRequest): void {
-  const keys = Object.keys(request.query as object);
-  if (keys.length > 0) throw new AppError('INVALID_QUERY_FIELD', `${keys[0]} is not an accepted query parameter`);
-}
-
-const ok = <T>(data: T) => ({ success: true as const, data });
 
 /** Clients: public create/get, the dashboard's actions, and custom field definitions. */
 export function clientsFeature(deps: Deps, services: Services): Feature {

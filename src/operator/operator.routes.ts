@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.js';
+import { noBody, ok } from '../http/replies.js';
 import type { AppsService } from './apps.service.js';
 import type { AuditService } from './audit.service.js';
 import { readBody, textRule, type MemberRule } from './body-shape.js';
@@ -16,12 +17,6 @@ export interface OperatorServices {
 type UrlKeyParams = { urlKey: string };
 type AppParams = { appId: string };
 
-/** Bodyless actions accept no body, an empty body or `{}` (decisions.md). */
-export function noBody(request: FastifyRequest): void {
-  readBody(request.body, {}, { allowEmpty: true });
-}
-
-const ok = <T>(data: T) => ({ success: true as const, data });
 
 /** POST /admin/v1/apps. */
 export const NEW_APP_RULES: Record<string, MemberRule> = {

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Services } from '../app.js';
+import type { Services } from '../services.js';
 import type { Deps } from '../deps.js';
 import { NotAuthenticatedError } from '../errors/app-error.js';
 import { SCHEMA_VERSION } from '../storage/migrate.js';

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../app.js';
+import type { Services } from '../services.js';
+import { ok, rejectQuery } from '../http/replies.js';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors/app-error.js';
 import type { Feature } from '../feature.js';
@@ -21,12 +22,6 @@ export function readListQuery(query: unknown): boolean {
   return includeArchived;
 }
 
-function rejectQuery(request: FastifyRequest): void {
-  const keys = Object.keys(request.query as object);
-  if (keys.length > 0) throw new AppError('INVALID_QUERY_FIELD', `${keys[0]} is not an accepted query parameter`);
-}
-
-const ok = <T>(data: T) => ({ success: true as const, data });
 
 /** Pipelines: the public list (hot path), the operator's read and replace, and the 405s of 4.3. */
 export function pipelinesFeature(deps: Deps, services: Services): Feature {

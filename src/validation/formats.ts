@@ -1,9 +1,9 @@
-import { COUNTRY_CODES, CURRENCY_CODES, isCountryCode, isCurrencyCode, isLocale } from '../validation/countries.js';
-import { EMAIL_MAX_LENGTH, isValidEmail } from '../validation/email.js';
-import { normalisePhone } from '../validation/phone.js';
+import { COUNTRY_CODES, CURRENCY_CODES, isCountryCode, isCurrencyCode, isLocale } from './countries.js';
+import { EMAIL_MAX_LENGTH, isValidEmail } from './email.js';
+import { normalisePhone } from './phone.js';
 import {
   GSTIN_JSON_PATTERN, GST_STATE_CODES, isMalaysiaSst, isMalaysiaTin, isPan, isUaeTrn, parseGstin,
-} from '../validation/tax-ids.js';
+} from './tax-ids.js';
 
 /**
  * Named value formats a schema descriptor can point at. Each has the check the validator runs and the

@@ -1,7 +1,7 @@
 import type { ErrorCode, FieldError } from '../errors/codes.js';
-import { codePointLength, isStorableString } from '../validation/strings.js';
-import { FORMATS, type FormatContext } from './client.formats.js';
-import type { EntrySpec, FieldSpec, IntegerSpec, ListSpec, StringSpec } from './client.schema.js';
+import { codePointLength, isStorableString } from './strings.js';
+import { FORMATS, type FormatContext } from './formats.js';
+import type { EntrySpec, FieldSpec, IntegerSpec, ListSpec, NumberSpec, StringListSpec, StringSpec } from './field-spec.js';
 
 /**
  * Reads a JSON body against the schema descriptors in one pass: no coercion, no key removal, every
@@ -97,8 +97,14 @@ export class FieldReader {
         return undefined;
       case 'integer':
         return this.readInteger(field, raw, path);
+      case 'number':
+        return this.readNumber(field, raw, path);
       case 'array':
         return this.readList(field, raw, path);
+      case 'strings':
+        return this.readStrings(field, raw, path);
+      case 'object':
+        return this.readEntry(field.entry, raw, path);
       case 'customFields':
         return this.hooks.readCustomFields(raw, path, this);
     }
@@ -127,8 +133,33 @@ export class FieldReader {
     return raw;
   }
 
+  private readNumber(field: NumberSpec, raw: unknown, path: string): number | undefined {
+    if (typeof raw !== 'number' || !Number.isFinite(raw)) return void this.nameError(path, `${path} must be a number`);
+    if (raw <= field.exclusiveMinimum || raw > field.maximum) {
+      return void this.valueError(path, `${path} must be greater than ${field.exclusiveMinimum} and at most ${field.maximum}`);
+    }
+    if (field.maxDecimals !== undefined && !hasAtMostDecimals(raw, field.maxDecimals)) {
+      return void this.valueError(path, `${path} must have at most ${field.maxDecimals} decimal places`);
+    }
+    return raw;
+  }
+
+  /** Strings of a list: a null entry or a failed one is an error of its own, named by index. */
+  private readStrings(field: StringListSpec, raw: unknown, path: string): string[] | undefined {
+    if (!Array.isArray(raw)) return void this.nameError(path, `${path} must be an array`);
+    if (raw.length > field.maxItems) return void this.valueError(path, `${path} must hold at most ${field.maxItems} entries`);
+    const before = this.errors.length;
+    const values: string[] = [];
+    raw.forEach((item, index) => {
+      const value = this.readString({ ...field.items, required: true }, item, `${path}[${index}]`);
+      if (value !== undefined) values.push(value);
+    });
+    return this.errors.length === before ? values : undefined;
+  }
+
   private readList(field: ListSpec, raw: unknown, path: string): ReadValues[] | undefined {
     if (!Array.isArray(raw)) return void this.nameError(path, `${path} must be an array`);
+    if (field.maxItems !== undefined && raw.length > field.maxItems) return void this.valueError(path, `${path} must hold at most ${field.maxItems} entries`);
     const rules = this.hooks.rulesForList(field, this);
     const entries: ReadValues[] = [];
     for (let index = 0; index < raw.length; index += 1) {
@@ -137,4 +168,11 @@ export class FieldReader {
     }
     return entries;
   }
+}
+
+/** Decimal places as written in the shortest round-trip form (1e-7 has seven). */
+function hasAtMostDecimals(value: number, places: number): boolean {
+  const [mantissa = '', exponent = '0'] = String(value).split('e');
+  const decimals = (mantissa.split('.')[1] ?? '').length - Number(exponent);
+  return decimals <= places;
 }

@@ -1,0 +1,17 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../errors/app-error.js';
+import { readBody } from '../operator/body-shape.js';
+
+/** The success envelope of every answer (service-interface section 7). */
+export const ok = <T>(data: T) => ({ success: true as const, data });
+
+/** For operations that take no query parameters: the first one sent is named in the error. */
+export function rejectQuery(request: FastifyRequest): void {
+  const keys = Object.keys(request.query as object);
+  if (keys.length > 0) throw new AppError('INVALID_QUERY_FIELD', `${keys[0]} is not an accepted query parameter`);
+}
+
+/** Bodyless actions accept no body, an empty body or `{}` (decisions.md). */
+export function noBody(request: FastifyRequest): void {
+  readBody(request.body, {}, { allowEmpty: true });
+}
