@@ -61,20 +61,21 @@ export class CachedLoader<V extends object> {
 }
 
 /**
- * A CachedLoader whose entries are dropped when the change feed announces `<topic>:<key>`
- * (or `*`, after a lost connection).
+ * A CachedLoader whose entries are dropped when the change feed announces `<topic>:<key>` for any of
+ * its topics (or `*`, after a lost connection).
  */
 export function topicCache<V extends object>(
   changes: { onChange(handler: (topic: string) => void): void },
-  topic: string,
+  topic: string | readonly string[],
   load: (key: string) => Promise<V | undefined>,
   options: { max: number; ttlMs: number },
 ): CachedLoader<V> {
   const cache = new CachedLoader(load, options);
-  const prefix = `${topic}:`;
+  const prefixes = (typeof topic === 'string' ? [topic] : topic).map((name) => `${name}:`);
   changes.onChange((changed) => {
-    if (changed === '*') cache.clear();
-    else if (changed.startsWith(prefix)) cache.invalidate(changed.slice(prefix.length));
+    if (changed === '*') return cache.clear();
+    const prefix = prefixes.find((p) => changed.startsWith(p));
+    if (prefix) cache.invalidate(changed.slice(prefix.length));
   });
   return cache;
 }

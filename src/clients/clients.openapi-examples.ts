@@ -25,7 +25,7 @@ export const EXAMPLE_CLIENT = {
 const EXAMPLE_TIME = Date.parse('2025-01-15T09:30:00.000Z');
 
 const EXAMPLE_BUSINESS: BusinessContext = {
-  business: { urlKey: 'asha', name: 'Example business', country: 'IN', currency: 'INR', customFieldsEnabled: false, createdAt: EXAMPLE_TIME, updatedAt: EXAMPLE_TIME },
+  business: { urlKey: 'asha', name: 'Example business', country: 'IN', currency: 'INR', customFieldsEnabled: false, timeZone: null, createdAt: EXAMPLE_TIME, updatedAt: EXAMPLE_TIME },
   customFields: [],
   liveFieldIds: new Set(),
 };

@@ -56,7 +56,7 @@ export class BusinessesService {
     const now = this.now();
     const record: BusinessRecord = {
       urlKey: input.urlKey ?? urlKeyFromName(input.name), name: input.name.trim(), country: input.country,
-      currency: input.currency ?? defaultCurrencyForCountry(input.country), customFieldsEnabled: input.customFieldsEnabled ?? false,
+      currency: input.currency ?? defaultCurrencyForCountry(input.country), customFieldsEnabled: input.customFieldsEnabled ?? false, timeZone: null,
       createdAt: now, updatedAt: now,
     };
     for (let attempt = 0; attempt < 8; attempt++) {

@@ -81,7 +81,7 @@ export class AccountsStore {
   }
 
   private businessQuery() {
-    return this.db.selectFrom('businesses').select(['url_key', 'name', 'country', 'currency', 'custom_fields_enabled', 'created_at', 'updated_at']);
+    return this.db.selectFrom('businesses').select(['url_key', 'name', 'country', 'currency', 'custom_fields_enabled', 'time_zone', 'created_at', 'updated_at']);
   }
 
   async createApp(app: Omit<AppRecord, 'attachedUrlKeys'>): Promise<void> {
@@ -142,10 +142,10 @@ export class AccountsStore {
   }
 }
 
-function toBusiness(row: { url_key: string; name: string; country: string; currency: string; custom_fields_enabled: number; created_at: number; updated_at: number }): BusinessRecord {
+function toBusiness(row: { url_key: string; name: string; country: string; currency: string; custom_fields_enabled: number; time_zone: string | null; created_at: number; updated_at: number }): BusinessRecord {
   return {
     urlKey: row.url_key, name: row.name, country: row.country, currency: row.currency,
-    customFieldsEnabled: Number(row.custom_fields_enabled) === 1, createdAt: Number(row.created_at), updatedAt: Number(row.updated_at),
+    customFieldsEnabled: Number(row.custom_fields_enabled) === 1, timeZone: row.time_zone, createdAt: Number(row.created_at), updatedAt: Number(row.updated_at),
   };
 }
 

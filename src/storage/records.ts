@@ -5,6 +5,8 @@ export interface BusinessRecord {
   country: string;
   currency: string;
   customFieldsEnabled: boolean;
+  /** IANA name set by an operator; null: the default of the country (leads-interface 7). */
+  timeZone: string | null;
   createdAt: number;
   updatedAt: number;
 }

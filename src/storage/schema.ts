@@ -25,6 +25,8 @@ export interface BusinessesTable {
   country: string;
   currency: string;
   custom_fields_enabled: number;
+  /** IANA name; null: the default of the business's country. */
+  time_zone: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -94,6 +96,76 @@ export interface AuditLogTable {
   detail: string;
 }
 
+export interface LeadSettingsTable {
+  business_pk: number;
+  kind: string;
+  doc: string;
+  version: number;
+  updated_at: number;
+}
+
+export interface ContactsTable {
+  id: Generated<number>;
+  business_pk: number;
+  contact_id: string;
+  client_pk: number | null;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  country: string;
+  created_at: number;
+}
+
+export interface LeadsTable {
+  id: Generated<number>;
+  business_pk: number;
+  lead_id: string;
+  external_id: string | null;
+  removed: number;
+  source: string;
+  pipeline_id: string;
+  stage_id: string;
+  lead_source_key: string | null;
+  assignee_id: string | null;
+  follow_up_date: string | null;
+  budget_amount: number | null;
+  client_id: string;
+  contact_id: string;
+  contact_name: string;
+  contact_email: string | null;
+  contact_phone: string | null;
+  customer_name: string;
+  subject: string | null;
+  details: string | null;
+  data: string;
+  create_request: string | null;
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface LeadTagsTable {
+  lead_pk: number;
+  business_pk: number;
+  tag_id: string;
+}
+
+export interface LeadActivitiesTable {
+  id: Generated<number>;
+  lead_pk: number;
+  activity_id: string;
+  type: string;
+  author: string;
+  data: string;
+  created_at: number;
+}
+
+export interface LeadRequestIdsTable {
+  lead_pk: number;
+  kind: string;
+  client_request_id: string;
+}
+
 export interface Database {
   operators: OperatorsTable;
   signing_keys: SigningKeysTable;
@@ -106,4 +178,10 @@ export interface Database {
   client_balances: ClientBalancesTable;
   rate_limits: RateLimitsTable;
   audit_log: AuditLogTable;
+  lead_settings: LeadSettingsTable;
+  contacts: ContactsTable;
+  leads: LeadsTable;
+  lead_tags: LeadTagsTable;
+  lead_activities: LeadActivitiesTable;
+  lead_request_ids: LeadRequestIdsTable;
 }

@@ -7,6 +7,9 @@ import { CHANGE_CHANNEL, ChangeFeed } from './change-feed.js';
 import { openPostgres, openSqlite, type OpenDatabase, type StoreKind } from './db.js';
 import { migrateToLatest } from './migrate.js';
 import { RateLimitStore } from './rate-limits.store.js';
+import { LeadListsStore } from './lead-lists.store.js';
+import { LeadSettingsStore } from './lead-settings.store.js';
+import { LeadsStore } from './leads.store.js';
 
 /** The store behind one small interface: accounts, business data, and the change feed that keeps caches honest. */
 export interface Store {
@@ -14,6 +17,9 @@ export interface Store {
   readonly accounts: AccountsStore;
   readonly data: BusinessDataStore;
   readonly rateLimits: RateLimitStore;
+  readonly leads: LeadsStore;
+  readonly leadLists: LeadListsStore;
+  readonly leadSettings: LeadSettingsStore;
   readonly changes: ChangeFeed;
   readonly sqlitePath: string | null;
   /** PostgreSQL only (undefined on the embedded store): for /metrics. */
@@ -36,6 +42,9 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'pgPo
       ? new BusinessDataStore(db, new GroupCommit(db), 'shared-transaction')
       : new BusinessDataStore(db, directWrites(db), 'batched-statement'),
     rateLimits: new RateLimitStore(db),
+    leads: new LeadsStore(db),
+    leadLists: new LeadListsStore(db, opened.kind),
+    leadSettings: new LeadSettingsStore(db),
     changes,
     sqlitePath: opened.sqlitePath,
     ...(opened.poolStats && { poolStats: opened.poolStats }),

@@ -10,7 +10,7 @@ import { availableStores, privatePostgresDatabase, type PrivateDatabase } from '
 
 const stores = await availableStores();
 
-const business = (urlKey: string) => ({ urlKey, name: urlKey, country: 'IN', currency: 'INR', customFieldsEnabled: false, createdAt: 1, updatedAt: 1 });
+const business = (urlKey: string) => ({ urlKey, name: urlKey, country: 'IN', currency: 'INR', customFieldsEnabled: false, timeZone: null, createdAt: 1, updatedAt: 1 });
 
 describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and creates that arrive together share a statement', () => {
   let database: PrivateDatabase;

@@ -8,7 +8,7 @@ import { migrateToLatest } from '../../src/storage/migrate.js';
 import type { Database } from '../../src/storage/schema.js';
 import { tempDataDir } from '../helpers/stores.js';
 
-const business = (urlKey: string) => ({ urlKey, name: urlKey, country: 'IN', currency: 'INR', customFieldsEnabled: false, createdAt: 1, updatedAt: 1 });
+const business = (urlKey: string) => ({ urlKey, name: urlKey, country: 'IN', currency: 'INR', customFieldsEnabled: false, timeZone: null, createdAt: 1, updatedAt: 1 });
 
 let db: Kysely<Database>;
 let data: BusinessDataStore;

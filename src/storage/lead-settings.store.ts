@@ -1,0 +1,56 @@
+import { sql, type Kysely } from 'kysely';
+import { defaultLeadSettings, type LeadSettings, type LeadSettingsKind } from '../leads/lead-settings.types.js';
+import { canName } from './keys.js';
+import type { Database } from './schema.js';
+
+/** A business's lead configuration (sources, tags, members, lead custom fields) and its time zone. */
+export class LeadSettingsStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Every kind in one query; a kind never written holds its default. Undefined for an unknown business. */
+  async get(urlKey: string): Promise<LeadSettings | undefined> {
+    if (!canName(urlKey)) return undefined;
+    const rows = await this.db.selectFrom('businesses')
+      .leftJoin('lead_settings', 'lead_settings.business_pk', 'businesses.id')
+      .select(['lead_settings.kind', 'lead_settings.doc'])
+      .where('businesses.url_key', '=', urlKey)
+      .execute();
+    if (rows.length === 0) return undefined;
+    const settings = defaultLeadSettings();
+    for (const row of rows) {
+      if (row.kind && row.doc) (settings as unknown as Record<string, unknown>)[row.kind] = JSON.parse(row.doc);
+    }
+    return settings;
+  }
+
+  /** Replaces one kind in one statement. False when the business does not exist. */
+  async put<K extends LeadSettingsKind>(urlKey: string, kind: K, value: LeadSettings[K], now: number): Promise<boolean> {
+    const row = await this.db.insertInto('lead_settings')
+      .columns(['business_pk', 'kind', 'doc', 'version', 'updated_at'])
+      .expression((eb) => eb.selectFrom('businesses')
+        .select([
+          'id as business_pk',
+          eb.val(kind).as('kind'),
+          eb.val(JSON.stringify(value)).as('doc'),
+          eb.val(1).as('version'),
+          eb.val(now).as('updated_at'),
+        ])
+        .where('url_key', '=', urlKey))
+      .onConflict((oc) => oc.columns(['business_pk', 'kind']).doUpdateSet({
+        doc: (eb) => eb.ref('excluded.doc'),
+        version: sql`lead_settings.version + 1`,
+        updated_at: now,
+      }))
+      .returning('version')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async setTimeZone(urlKey: string, timeZone: string | null, now: number): Promise<boolean> {
+    const result = await this.db.updateTable('businesses')
+      .set({ time_zone: timeZone, updated_at: now })
+      .where('url_key', '=', urlKey)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+}
