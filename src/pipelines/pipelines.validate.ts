@@ -71,6 +71,10 @@ function readPipeline(item: unknown, at: string, pass: Pass): PipelineInput | un
       if (stage) p.stages!.push(stage);
     }),
   }, f);
+  // The primary pipeline is where new leads go: archived, the public list would have none.
+  if (p.isPrimary && p.isArchived) {
+    f.add(`${at}.isArchived`, `${at}.isArchived cannot be true for the primary pipeline: make another pipeline primary first, then archive this one`);
+  }
   if (p.id === undefined) delete p.id;
   if (p.description === undefined) delete p.description;
   return p as PipelineInput;
