@@ -87,14 +87,14 @@ const VALIDATION_CODES = ['INVALID_FIELD_VALUE', 'CUSTOM_FIELDS_NOT_ENABLED', 'I
 function bareRefusal(method: OperationDoc['method'], path: string, operationId: string, pathParams: Record<string, string>): OperationDoc {
   return {
     method, path, operationId, guard: 'open', pathParams, refusal: 'bare', summary: 'Not supported (405)',
-    description: 'Listing, editing and deleting clients are not offered (4.6); answered 405, the status alone, before any authentication.',
+    description: 'Listing, editing and deleting clients are not offered through the public interface; answered 405, the status alone, before any authentication.',
   };
 }
 
 const bodyless = { required: false, schema: bodyJsonSchema({}, 'No body, an empty body or {}.') };
 
 export const clientsApi: ApiSection = {
-  tag: { name: 'Clients', description: 'Idempotent client create and get by the caller\'s clientId (service-interface 4.4 to 4.6).' },
+  tag: { name: 'Clients', description: 'Idempotent client create and get by the caller\'s clientId; list, edit and delete are not offered (405).' },
   schemas: SCHEMAS,
   operations: [
     {

@@ -70,7 +70,7 @@ export function errorSchemas(): Record<string, JsonSchema> {
     },
     ErrorEnvelope: {
       type: 'object', additionalProperties: false, required: ['name', 'message', 'code', 'className', 'data', 'errors'],
-      description: 'Section 7: read the stable code from data.error.code; on a 400 with several failures, data.error.errors lists each.',
+      description: 'The error envelope: read the stable code from data.error.code; on a 400 with several failures, data.error.errors lists each.',
       properties: {
         name: text, message: text, code: { type: 'integer', description: 'The HTTP status.' }, className: text,
         data: {

@@ -88,7 +88,7 @@ function refused(method: OperationDoc['method'], path: string, operationId: stri
 }
 
 export const pipelinesApi: ApiSection = {
-  tag: { name: 'Pipelines', description: 'The read-only sales-pipeline configuration of a business (service-interface 4.2, 4.3).' },
+  tag: { name: 'Pipelines', description: 'The read-only sales-pipeline configuration of a business, and its replacement by an operator.' },
   schemas: SCHEMAS,
   operations: [
     {

@@ -112,7 +112,7 @@ function readReason(item: unknown, at: string, seenKeys: Set<string>, f: Failure
   readMembers(item, at, STAGE_REASON_INPUT, {
     key: (v, path) => {
       const key = readText(v, path, LIMITS.reasonKey, f, { exact: true });
-      if (key !== undefined && seenKeys.has(key)) f.add(path, `${path} is the key of another stage reason`);
+      if (key !== undefined && seenKeys.has(key)) f.add(path, `${path} ${JSON.stringify(key)} is already the key of another stage reason; keys must be unique`);
       if (key !== undefined) seenKeys.add(key);
       r.key = key;
     },
