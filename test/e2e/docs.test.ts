@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, launchBrowser, openPage, screenshot, startServer, TEST_ADMIN, type RunningServer } from './helpers-browser.js';
+import { fitsPhone, shootBoth } from './helpers-layout.js';
 
 // The API reference page in headless chromium, under the service's real CSP: it renders every
 // operation of /openapi.json, and "Try it" sends a real request with the token typed at the top.
@@ -45,6 +46,55 @@ describe('API reference page /docs in headless chromium', () => {
     await list.getByRole('button', { name: 'Send' }).click();
     await list.locator('.try-output').filter({ hasText: '200' }).waitFor();
     expect(await list.locator('.try-output').textContent()).toContain('"success": true');
+    expect(problems).toEqual([]);
+  });
+
+  it('10: a sign-in answered by "Try it" offers its token for the Bearer field; a long answer does not widen the page', async () => {
+    await page.getByLabel('Bearer token for “Try it”').fill('');
+    const auth = page.locator('#authenticate');
+    await auth.getByText('Try it').click();
+    await auth.getByLabel('Request body (JSON)').fill(JSON.stringify({ strategy: 'local', ...TEST_ADMIN }));
+    await auth.getByRole('button', { name: 'Send' }).click();
+    await auth.locator('.try-output').filter({ hasText: '200' }).waitFor();
+    await auth.getByRole('button', { name: 'Use this token for “Try it”' }).click();
+    const token = JSON.parse((await auth.locator('.try-output').textContent())!.split('\n\n')[1]!).accessToken;
+    expect(await page.getByLabel('Bearer token for “Try it”').inputValue()).toBe(token);
+    const list = page.locator('#listBusinesses');
+    await list.getByRole('button', { name: 'Send' }).click();
+    await list.locator('.try-output').filter({ hasText: /^200/ }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  });
+
+  it('10: an empty path value is refused in the form instead of being sent as "//"', async () => {
+    const get = page.locator('#getBusiness');
+    await get.getByText('Try it').click();
+    const sent: string[] = [];
+    page.on('request', (request) => { if (request.url().includes('/admin/v1/businesses/')) sent.push(request.url()); });
+    await get.getByRole('button', { name: 'Send' }).click();
+    await get.locator('.try-output').filter({ hasText: 'Not sent: fill in urlKey, part of the path.' }).waitFor();
+    expect(await get.locator('input[name="urlKey"]').getAttribute('aria-invalid')).toBe('true');
+    expect(sent).toEqual([]);
+  });
+
+  it('10: operations answered 405 are listed apart and marked; the text quotes no internal section numbers', async () => {
+    const clientsNav = page.locator('.nav-group').filter({ hasText: 'Clients' }).first();
+    const items = await clientsNav.locator('li').evaluateAll((lis) => lis.map((li) => [li.className, li.textContent ?? '']));
+    const refused = items.filter(([cls]) => cls === 'nav-refused');
+    expect(refused.length).toBeGreaterThan(0);
+    for (const [, text] of refused) expect(text).toContain('not supported, 405');
+    // Real operations first, refused ones after.
+    expect(items.findIndex(([cls]) => cls === 'nav-refused')).toBe(items.length - refused.length);
+    const text = await page.locator('main').innerText();
+    expect(text).not.toMatch(/service-interface|operator-interface|[Ss]ection \d|\(\d\.\d|see \d\.\d|decisions\.md/);
+  });
+
+  it('3: the reference fits a 390 px screen; desktop and phone screenshots', async () => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await fitsPhone(page)).toEqual([]);
+    await page.setViewportSize({ width: 1360, height: 900 });
+    await page.locator('#tag-clients').scrollIntoViewIfNeeded();
+    await shootBoth(page, 'docs');
     expect(problems).toEqual([]);
   });
 });

@@ -83,6 +83,15 @@ describeEachStore('operator safeguards', (ctx) => {
     });
   });
 
+  it('operator body errors name their field: a blank business or app name is "name must not be empty"', async () => {
+    const t = await seedTenant(ctx().app);
+    for (const [path, body] of [['/admin/v1/businesses', { name: '  ', country: 'IN' }], ['/admin/v1/apps', { name: '  ' }]] as const) {
+      const r = await call(ctx().app, 'POST', path, { token: t.operator, body });
+      expect(r.status, path).toBe(400);
+      expect(r.body.data.error.errors, path).toEqual([{ field: 'name', code: 'INVALID_FIELD_VALUE', message: 'name must not be empty' }]);
+    }
+  });
+
   describe('client archive, delete and restore', () => {
     let t: Tenant;
     const admin = (clientId: string, suffix = '') => `/admin/v1/businesses/${t.urlKey}/clients/${clientId}${suffix}`;

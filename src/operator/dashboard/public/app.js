@@ -111,6 +111,8 @@ function skipLink() {
  * page heading when focus was lost with the old content (log in, a section link, a business switch).
  */
 function placeFocus(main) {
+  // A fresh page load leaves focus at the start of the document, where the skip link is first.
+  if (state.initialLoad) { state.initialLoad = false; return; }
   const wanted = state.focusNext && main.querySelector(state.focusNext);
   state.focusNext = null;
   if (wanted) { wanted.focus(); return; }
@@ -195,5 +197,7 @@ window.addEventListener('hashchange', async () => {
   }
   renderShell();
 });
-if (getSession()) startShell();
-else renderLogin();
+if (getSession()) {
+  state.initialLoad = true;
+  startShell();
+} else renderLogin();

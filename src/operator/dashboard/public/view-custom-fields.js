@@ -1,7 +1,7 @@
 // Custom fields of clients: name, type, options for SELECT, archive; saved whole with PUT.
 import { api, seg } from './api.js';
 import { actionButton, confirmAction, errorBanner, field, h, mount, toast } from './dom.js';
-import { clearFieldErrors, errorSummary, errorsOf, showFieldErrors } from './field-errors.js';
+import { clearFieldErrors, describePath, errorSummary, errorsOf, showFieldErrors } from './field-errors.js';
 import { addAndFocus, boundInput, entryToolbar } from './pipeline-editor.js';
 
 const TYPES = [
@@ -100,9 +100,14 @@ export async function renderCustomFields(main, ctx) {
     save.disabled = false;
     discard.disabled = false;
   };
+  // "fields[2].type" → "Field “Score” › type": the summary names the field being edited.
+  const describe = (at) => describePath(at).replace(/^Field (\d+)/, (whole, n) => {
+    const name = ctl.fields[Number(n) - 1]?.name.trim();
+    return name ? `Field “${name}”` : whole;
+  });
   const showErrors = (summary, errors) => {
     showFieldErrors(list, errors);
-    mount(message, errorSummary(summary, errors.length ? errors : [{ message: summary }]));
+    mount(message, errorSummary(summary, errors.length ? errors : [{ message: summary }], describe));
   };
   const save = actionButton('Save custom fields', async () => {
     mount(message);
