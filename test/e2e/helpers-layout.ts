@@ -4,7 +4,7 @@ import { screenshot } from './helpers-browser.js';
 export const DESKTOP = { width: 1360, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 
-/** `<name>-desktop.png` and `<name>-phone.png` (390 px) of the page as it is now; leaves the desktop size. */
+/** `<name>-desktop.png` and `<name>-phone.png` (390 px), whole pages, as the page is now; leaves the desktop size. */
 export async function shootBoth(page: Page, name: string): Promise<void> {
   await page.setViewportSize(DESKTOP);
   await screenshot(page, `${name}-desktop`);

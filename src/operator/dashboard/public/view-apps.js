@@ -2,7 +2,7 @@
 // detach from the current business.
 import { api, seg } from './api.js';
 import { actionButton, confirmAction, copyText, field, formatDate, h, mount, openDialog, toast, uid } from './dom.js';
-import { clearFormError, reportFormError } from './field-errors.js';
+import { clearFormError, errorSummary, errorsOf, reportFormError } from './field-errors.js';
 
 const APP_LABELS = { name: 'New app name' };
 
@@ -83,7 +83,7 @@ function refocus(appId, label) {
 }
 
 function rowActions(app, ctx, reload, message) {
-  const fail = (error) => { if (error.status !== 401) reportFormError(message, message, error, APP_LABELS); };
+  const fail = (error) => { if (error.status !== 401) mount(message, errorSummary(error.message, errorsOf(error))); };
   const urlKey = ctx.business?.urlKey;
   const attached = urlKey && attachedKeys(app).includes(urlKey);
   const toggle = !urlKey ? null : actionButton(attached ? 'Detach' : 'Attach', async () => {
