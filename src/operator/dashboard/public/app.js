@@ -17,7 +17,7 @@ const SECTIONS = [
 ];
 
 const root = document.getElementById('root');
-const state = { businesses: [], loginNotice: null, lastEmail: '', route: null, leaveGuard: null, focusNext: null };
+const state = { businesses: [], loginNotice: null, lastEmail: '', route: null, leaveGuard: null, focusNext: null, initialLoad: false };
 
 /** Asks before leaving a view that holds unsaved edits (the pipeline and custom field editors). */
 async function canLeave() {
@@ -31,6 +31,7 @@ function currentRoute() {
 }
 
 function renderLogin() {
+  state.initialLoad = false;
   const email = h('input', { type: 'email', name: 'email', autocomplete: 'username', required: true, value: state.lastEmail });
   const password = h('input', { type: 'password', name: 'password', autocomplete: 'current-password', required: true });
   const message = h('div', { class: 'login-message' });
