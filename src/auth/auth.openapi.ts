@@ -22,7 +22,7 @@ const text = { type: 'string' };
 const expiresAt = { type: 'string', format: 'date-time', description: 'When the token expires (ISO 8601).' };
 
 export const authApi: ApiSection = {
-  tag: { name: 'Authentication', description: 'App tokens (service-interface 5) and operator sign-in.' },
+  tag: { name: 'Authentication', description: 'App tokens (app secret, issued or self-signed JWT) and operator sign-in.' },
   schemas: {
     AuthenticationRequest: { oneOf: strategies.map((s) => strategyBody(s, AUTHENTICATION_SHAPES[s])), description: 'One body per strategy.' },
     AppToken: {

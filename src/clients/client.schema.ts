@@ -15,7 +15,7 @@ const text = (maxLength: number, description = `At most ${maxLength} characters.
 const formatted = (format: FormatName, extra = ''): StringSpec => ({ type: 'string', format, description: `${FORMATS[format].description}${extra}` });
 const flag = (defaultValue: boolean, description: string): BooleanSpec => ({ type: 'boolean', default: defaultValue, description });
 
-export const ADDITIONAL_ID_SPEC = entry('AdditionalId', 'One per code; codes by the client\'s country (else the business\'s) and party type (2.5).', [
+export const ADDITIONAL_ID_SPEC = entry('AdditionalId', 'One per code; codes by the client\'s country (else the business\'s) and party type (an individual or a company).', [
   ['label', { type: 'string', required: true, enum: ALL_ADDITIONAL_ID_LABELS, description: 'The code (UDY, IEC, LUT, NAT, ...), offered by the client\'s country and allowed for its party type.' }],
   ['value', { type: 'string', required: true, maxLength: 500, description: 'Required; the code\'s format (UDY, IEC, LUT) or any non-blank text. At most 500 characters.' }],
   ['showInInvoice', flag(false, 'Print the identifier on invoices. Default false.')],
@@ -74,7 +74,7 @@ const ADDRESS_AND_TAX_FIELDS: [string, FieldSpec][] = [
   ['additionalIds', { type: 'array', items: ADDITIONAL_ID_SPEC, description: 'See 2.5.' }],
   ['shippingDetails', { type: 'array', items: SHIPPING_DETAIL_SPEC, description: 'See 2.6.' }],
   ['bankAccounts', { type: 'array', items: BANK_ACCOUNT_SPEC, description: 'See 2.7.' }],
-  ['customFields', { type: 'customFields', description: 'Values keyed by custom field display name (case-insensitive); see 2.8.' }],
+  ['customFields', { type: 'customFields', description: 'Values keyed by custom field display name (case-insensitive), as defined by the operator.' }],
 ];
 
 export const CLIENT_SPEC = entry('ClientCreate', 'Body of POST /api/v1/businesses/:urlKey/clients.', [

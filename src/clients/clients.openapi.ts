@@ -87,14 +87,14 @@ const VALIDATION_CODES = ['INVALID_FIELD_VALUE', 'CUSTOM_FIELDS_NOT_ENABLED', 'I
 function bareRefusal(method: OperationDoc['method'], path: string, operationId: string, pathParams: Record<string, string>): OperationDoc {
   return {
     method, path, operationId, guard: 'open', pathParams, refusal: 'bare', summary: 'Not supported (405)',
-    description: 'Listing, editing and deleting clients are not offered (4.6); answered 405, the status alone, before any authentication.',
+    description: 'Listing, editing and deleting clients are not offered through the public interface; answered 405, the status alone, before any authentication.',
   };
 }
 
 const bodyless = { required: false, schema: bodyJsonSchema({}, 'No body, an empty body or {}.') };
 
 export const clientsApi: ApiSection = {
-  tag: { name: 'Clients', description: 'Idempotent client create and get by the caller\'s clientId (service-interface 4.4 to 4.6).' },
+  tag: { name: 'Clients', description: 'Idempotent client create and get by the caller\'s clientId; list, edit and delete are not offered (405).' },
   schemas: SCHEMAS,
   operations: [
     {
@@ -140,7 +140,8 @@ export const clientsOperatorApi: ApiSection = {
     {
       method: 'put', path: '/admin/v1/businesses/:urlKey/custom-fields', operationId: 'replaceCustomFields', guard: 'operator', pathParams: urlKey,
       summary: 'Replace the client custom field definitions',
-      description: 'An entry carrying the id of an existing field keeps that field and the values stored under it, even when renamed.',
+      description: 'An entry carrying the id of an existing field keeps that field and the values stored under it, even when renamed. '
+        + 'A field\'s type cannot change while clients that are not deleted hold values under it (400 on fields[i].type, naming how many): add a new field and archive the old one.',
       body: { required: true, schema: ref('CustomFieldsInput'), examples: { two: { summary: 'A number and a choice', value: { fields: [{ name: 'Visits', type: 'NUMBER' }, { name: 'Tier', type: 'SELECT', options: ['Gold', 'Silver'] }] } } } },
       answers: [{ status: 200, description: 'The stored definitions, each with its id.', schema: success({ type: 'array', items: ref('CustomFieldDefinition') }) }],
       errors: ['INVALID_FIELD_VALUE', 'BUSINESS_NOT_FOUND'],
@@ -161,15 +162,21 @@ export const clientsOperatorApi: ApiSection = {
     },
     {
       method: 'post', path: `${ADMIN_CLIENTS}/:clientId/archive`, operationId: 'archiveClient', guard: 'operator', pathParams: clientKey,
-      summary: 'Archive a client', description: 'Hidden from the public get (404); its clientId stays taken (409). A deleted client stays deleted.',
+      summary: 'Archive a client (reversible)', description: 'Hidden from the public get (404); its clientId stays taken (409). Undone by restore. A deleted client stays deleted.',
       body: bodyless, answers: [{ status: 200, description: 'The resulting status.', schema: success(ref('ClientStatus')) }],
       errors: ['BUSINESS_NOT_FOUND', 'CLIENT_NOT_FOUND'],
     },
     {
       method: 'delete', path: `${ADMIN_CLIENTS}/:clientId`, operationId: 'deleteClient', guard: 'operator', pathParams: clientKey,
-      summary: 'Delete a client', description: 'Same visibility as archive; nothing is physically erased.',
+      summary: 'Delete a client (final)', description: 'Same visibility as archive, but final: a deleted client can never be restored. Nothing is physically erased.',
       body: bodyless, answers: [{ status: 200, description: 'The resulting status.', schema: success(ref('ClientStatus')) }],
       errors: ['BUSINESS_NOT_FOUND', 'CLIENT_NOT_FOUND'],
+    },
+    {
+      method: 'post', path: `${ADMIN_CLIENTS}/:clientId/restore`, operationId: 'restoreClient', guard: 'operator', pathParams: clientKey,
+      summary: 'Restore an archived client', description: 'The client is active again: the public get finds it. Restoring an active client changes nothing; a deleted client answers 409 CLIENT_DELETED.',
+      body: bodyless, answers: [{ status: 200, description: 'The resulting status (active).', schema: success(ref('ClientStatus')) }],
+      errors: ['BUSINESS_NOT_FOUND', 'CLIENT_NOT_FOUND', 'CLIENT_DELETED'],
     },
     {
       method: 'post', path: `${ADMIN_CLIENTS}/:clientId/documents`, operationId: 'addClientDocument', guard: 'operator', pathParams: clientKey,

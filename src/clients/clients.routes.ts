@@ -65,6 +65,12 @@ export function clientsFeature(deps: Deps, services: Services): Feature {
         await services.audit.record(request, 'client.archive', request.params.urlKey, { clientId: request.params.clientId });
         return ok(result);
       });
+      app.post<{ Params: ClientParams }>(`${ADMIN_CLIENTS}/:clientId/restore`, async (request) => {
+        noBody(request);
+        const result = await clients.restore(request.params.urlKey, request.params.clientId);
+        await services.audit.record(request, 'client.restore', request.params.urlKey, { clientId: request.params.clientId });
+        return ok(result);
+      });
       app.delete<{ Params: ClientParams }>(`${ADMIN_CLIENTS}/:clientId`, async (request) => {
         noBody(request);
         const result = await clients.setStatus(request.params.urlKey, request.params.clientId, 'deleted');

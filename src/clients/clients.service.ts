@@ -78,6 +78,15 @@ export class ClientsService {
     return { clientId, status: next };
   }
 
+  /** Archive is the reversible action: an archived client becomes active again. Delete is final. */
+  async restore(urlKey: string, clientId: string): Promise<{ clientId: string; status: ClientStatus }> {
+    await this.context(urlKey);
+    const stored = await this.require(urlKey, clientId);
+    if (stored.status === 'deleted') throw new AppError('CLIENT_DELETED', 'This client was deleted, and deletion is final: only an archived client can be restored');
+    if (stored.status !== 'active') await this.store.data.setClientStatus(urlKey, clientId, 'active', this.now());
+    return { clientId, status: 'active' };
+  }
+
   /** A client made in the dashboard (or another origin): no clientId, so never readable or matched by the API. */
   async createFromDashboard(urlKey: string, body: unknown): Promise<Record<string, unknown>> {
     const context = await this.context(urlKey);

@@ -82,9 +82,35 @@ export class CustomFieldsService {
   }
 
   async replace(urlKey: string, body: unknown): Promise<CustomFieldDefinition[]> {
-    const fields = readCustomFieldSet(body, await this.list(urlKey));
+    const existing = await this.list(urlKey);
+    const fields = readCustomFieldSet(body, existing);
+    await this.refuseTypeChangesOverValues(urlKey, existing, fields);
     await this.store.data.putCustomFields(urlKey, fields, this.now());
     await this.store.changes.publish(`business:${urlKey}`);
     return fields;
+  }
+
+  /**
+   * A saved field's type may change only while no client holds a value under it: stored values
+   * would no longer fit the type, and integrations sending the old kind of value would be refused
+   * (decisions.md "Custom field type changes"). Deleted clients are never read again, so they do not count.
+   */
+  private async refuseTypeChangesOverValues(urlKey: string, existing: CustomFieldDefinition[], fields: CustomFieldDefinition[]): Promise<void> {
+    const before = new Map(existing.map((f) => [f.id, f]));
+    const errors: FieldError[] = [];
+    for (const [i, field] of fields.entries()) {
+      const old = before.get(field.id);
+      if (!old || old.type === field.type) continue;
+      const count = await this.store.data.countClientsWithCustomField(urlKey, field.id);
+      if (count === 0) continue;
+      const at = `fields[${i}].type`;
+      errors.push({
+        field: at,
+        code: 'INVALID_FIELD_VALUE',
+        message: `${at} cannot change from ${old.type} to ${field.type}: ${count === 1 ? '1 client holds a value' : `${count} clients hold values`} `
+          + `for "${old.name}" of type ${old.type}. Add a new field of type ${field.type} and archive this one instead.`,
+      });
+    }
+    if (errors.length > 0) throw AppError.fromFieldErrors(errors);
   }
 }

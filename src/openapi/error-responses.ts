@@ -45,6 +45,7 @@ const CODES: Record<ErrorCode, { when: string; example: ErrorExample }> = {
     example: { message: 'A client with this clientId already exists with different details' },
   },
   URL_KEY_TAKEN: { when: 'the urlKey sent is used by another business', example: { message: 'This urlKey is already taken' } },
+  CLIENT_DELETED: { when: 'a restore of a deleted client: deletion is final, only archived clients can be restored', example: { message: 'This client was deleted, and deletion is final: only an archived client can be restored' } },
   PAYLOAD_TOO_LARGE: { when: 'a body over the configured limit (BODY_LIMIT_BYTES, 1 MiB by default)', example: { message: 'Request body is too large' } },
   UNSUPPORTED_MEDIA_TYPE: { when: 'a body without Content-Type application/json', example: { message: 'Content-Type must be application/json' } },
   REQUEST_TIMEOUT: { when: 'the request (headers, then body) did not arrive within REQUEST_TIMEOUT_MS; the connection is closed', example: { message: 'The request was not received in time' } },
@@ -69,7 +70,7 @@ export function errorSchemas(): Record<string, JsonSchema> {
     },
     ErrorEnvelope: {
       type: 'object', additionalProperties: false, required: ['name', 'message', 'code', 'className', 'data', 'errors'],
-      description: 'Section 7: read the stable code from data.error.code; on a 400 with several failures, data.error.errors lists each.',
+      description: 'The error envelope: read the stable code from data.error.code; on a 400 with several failures, data.error.errors lists each.',
       properties: {
         name: text, message: text, code: { type: 'integer', description: 'The HTTP status.' }, className: text,
         data: {

@@ -27,7 +27,7 @@ const DESCRIPTION = [
   'client create and get (the **Public interface**), and the operator API under `/admin/v1` behind the dashboard.',
   '',
   'Bodies are JSON (`Content-Type: application/json`). Successes answer `{"success": true, "data": ...}`; failures answer the',
-  'section 7 envelope, whose stable code is `data.error.code` (401 and the 405s of client routes carry none). A 400 lists every',
+  'error envelope `{"success": false, "data": {"error": …}}`, whose stable code is `data.error.code` (401 and the 405s of client routes carry none). A 400 lists every',
   'failure in `data.error.errors`, each `{field, message, code}`, in body order. Unknown routes answer 404 NOT_FOUND.',
   'Every answer carries `X-Request-Id` (sent by the caller, or generated); quote it when reporting a problem.',
 ].join('\n');

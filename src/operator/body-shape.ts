@@ -40,7 +40,8 @@ export function readBody<T>(body: unknown, rules: Record<string, MemberRule>, op
     const message = typeof value === 'string' && !isStorableString(value)
       ? `${key} must not contain NUL characters or unpaired surrogates`
       : rule.check?.(value as never);
-    if (message) errors.push({ field: key, message, code: 'INVALID_FIELD_VALUE' });
+    // Every message names its field ("name must not be empty"), however the rule words it.
+    if (message) errors.push({ field: key, message: message.startsWith(`${key} `) ? message : `${key} ${message}`, code: 'INVALID_FIELD_VALUE' });
     else result[key] = value;
   }
   for (const [key, rule] of Object.entries(rules)) {

@@ -45,7 +45,7 @@ const bodyless = { required: false, schema: bodyJsonSchema({}, 'No body, an empt
 const keptSecret = { 'Cache-Control': { description: 'no-store: the answer carries a secret.', schema: { const: 'no-store' } } };
 
 export const operatorApi: ApiSection = {
-  tag: { name: 'Operator: businesses and apps', description: 'Businesses, apps, operators and the audit log (operator-interface); needs an operator session.' },
+  tag: { name: 'Operator: businesses and apps', description: 'Businesses, apps, operators and the audit log; needs an operator session.' },
   schemas: SCHEMAS,
   operations: [
     {

@@ -88,7 +88,7 @@ function refused(method: OperationDoc['method'], path: string, operationId: stri
 }
 
 export const pipelinesApi: ApiSection = {
-  tag: { name: 'Pipelines', description: 'The read-only sales-pipeline configuration of a business (service-interface 4.2, 4.3).' },
+  tag: { name: 'Pipelines', description: 'The read-only sales-pipeline configuration of a business, and its replacement by an operator.' },
   schemas: SCHEMAS,
   operations: [
     {
@@ -118,7 +118,7 @@ export const pipelinesOperatorApi: ApiSection = {
       method: 'put', path: ADMIN_PIPELINES, operationId: 'replacePipelineConfiguration', guard: 'operator', pathParams: urlKey,
       summary: 'Replace the whole configuration',
       description: 'Array order is the configured order. An entry carrying the id of a current pipeline or stage keeps it; one without gets a new id. '
-        + 'Every key in a stage\'s reasons must be in stageReasons; reason keys are unique; at most one pipeline is primary.',
+        + 'Every key in a stage\'s reasons must be in stageReasons; reason keys are unique; at most one pipeline is primary, and the primary pipeline cannot be archived (make another one primary first).',
       body: { required: true, schema: ref('PipelineConfigurationInput'), examples: { sales: { summary: 'One pipeline, three stages, one reason', value: EXAMPLE_INPUT } } },
       answers: [{ status: 200, description: 'The stored configuration, with ids.', schema: ref('PipelineList') }],
       errors: ['INVALID_QUERY_FIELD', 'INVALID_FIELD_VALUE', 'BUSINESS_NOT_FOUND'],

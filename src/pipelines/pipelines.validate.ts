@@ -71,6 +71,10 @@ function readPipeline(item: unknown, at: string, pass: Pass): PipelineInput | un
       if (stage) p.stages!.push(stage);
     }),
   }, f);
+  // The primary pipeline is where new leads go: archived, the public list would have none.
+  if (p.isPrimary && p.isArchived) {
+    f.add(`${at}.isArchived`, `${at}.isArchived cannot be true for the primary pipeline: make another pipeline primary first, then archive this one`);
+  }
   if (p.id === undefined) delete p.id;
   if (p.description === undefined) delete p.description;
   return p as PipelineInput;
@@ -108,7 +112,7 @@ function readReason(item: unknown, at: string, seenKeys: Set<string>, f: Failure
   readMembers(item, at, STAGE_REASON_INPUT, {
     key: (v, path) => {
       const key = readText(v, path, LIMITS.reasonKey, f, { exact: true });
-      if (key !== undefined && seenKeys.has(key)) f.add(path, `${path} is the key of another stage reason`);
+      if (key !== undefined && seenKeys.has(key)) f.add(path, `${path} ${JSON.stringify(key)} is already the key of another stage reason; keys must be unique`);
       if (key !== undefined) seenKeys.add(key);
       r.key = key;
     },

@@ -207,6 +207,26 @@ export class BusinessDataStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /**
+   * How many clients of the business that are not deleted hold a value under a custom field id.
+   * LIKE narrows the rows in either dialect (ids are letters, digits and "_", so at worst it over-matches);
+   * the JSON check settles it. Run only when an operator changes a field's type, never per request.
+   */
+  async countClientsWithCustomField(urlKey: string, fieldId: string): Promise<number> {
+    if (!canName(urlKey, fieldId)) return 0;
+    const rows = await this.db.selectFrom('clients')
+      .innerJoin('businesses', 'businesses.id', 'clients.business_pk')
+      .select(['clients.data'])
+      .where('businesses.url_key', '=', urlKey)
+      .where('clients.status', '!=', 'deleted')
+      .where('clients.data', 'like', `%"${fieldId}"%`)
+      .execute();
+    return rows.filter((row) => {
+      const values = (JSON.parse(row.data) as { customFields?: Record<string, unknown> }).customFields;
+      return values !== undefined && values !== null && Object.hasOwn(values, fieldId);
+    }).length;
+  }
+
   /** Adds to one balance member atomically (no read-modify-write), so concurrent documents never lose an amount. */
   async addToBalance(urlKey: string, clientId: string, member: string, amount: number): Promise<boolean> {
     if (!canName(urlKey, clientId)) return false;

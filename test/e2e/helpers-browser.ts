@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { systemClock } from '../../src/deps.js';
 import { OperatorsService } from '../../src/operator/operators.service.js';
@@ -78,4 +79,26 @@ export async function http(url: string, method: string, path: string, options: {
   let body: any = text;
   try { body = text ? JSON.parse(text) : undefined; } catch { /* not JSON: keep the text */ }
   return { status: response.status, body };
+}
+
+export interface BrowserSession {
+  server: RunningServer;
+  browser: Browser;
+  page: Page;
+  problems: string[];
+}
+
+/** One server, one browser and one page for a whole e2e file: starts them before its tests, closes them after. */
+export function browserSession(): BrowserSession {
+  const session = {} as BrowserSession;
+  beforeAll(async () => {
+    session.server = await startServer();
+    session.browser = await launchBrowser();
+    Object.assign(session, await openPage(session.browser));
+  });
+  afterAll(async () => {
+    await session.browser?.close();
+    await session.server?.close();
+  });
+  return session;
 }

@@ -55,6 +55,7 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: '/admin/v1/businesses/:urlKey/clients', guard: 'operator', body: { name: 'Walk-in', source: 'DASHBOARD', email: 'walkin@example.com' } },
   { method: 'GET', path: '/admin/v1/businesses/:urlKey/clients/:clientId', guard: 'operator' },
   { method: 'POST', path: '/admin/v1/businesses/:urlKey/clients/:clientId/archive', guard: 'operator' },
+  { method: 'POST', path: '/admin/v1/businesses/:urlKey/clients/:clientId/restore', guard: 'operator' },
   { method: 'DELETE', path: '/admin/v1/businesses/:urlKey/clients/:clientId', guard: 'operator' },
   { method: 'POST', path: '/admin/v1/businesses/:urlKey/clients/:clientId/documents', guard: 'operator', body: { type: 'invoice', amount: 1250.5 } },
 

@@ -78,17 +78,19 @@ function responsesView(doc, op) {
   }));
 }
 
+const isRefused = (op) => Object.keys(op.responses).every((status) => status === '405');
+
 /** Operations the interface refuses (405 only) take one line each, opened on demand. */
 function refusedView({ path, method, op }) {
   return h('details', { class: 'op refused', id: op.operationId },
-    h('summary', {}, h('span', { class: `method method-${method}` }, method.toUpperCase()), ' ', h('code', { class: 'path' }, path), ' ', h('span', { class: 'muted' }, op.summary)),
+    h('summary', {}, h('span', { class: 'method method-refused' }, method.toUpperCase()), ' ', h('code', { class: 'path' }, path), ' ', h('span', { class: 'muted' }, op.summary)),
     op.description ? paragraphs(op.description) : null,
     Object.entries(op.responses).map(([status, response]) => h('p', {}, h('span', { class: 'status' }, status), ' ', richText(response.description))));
 }
 
 function operationView(doc, entry) {
   const { path, method, op } = entry;
-  if (Object.keys(op.responses).every((status) => status === '405')) return refusedView(entry);
+  if (isRefused(op)) return refusedView(entry);
   return h('section', { class: 'op', id: op.operationId },
     h('h3', {}, h('span', { class: `method method-${method}` }, method.toUpperCase()), ' ', h('code', { class: 'path' }, path)),
     h('p', { class: 'summary' }, op.summary),
@@ -98,11 +100,25 @@ function operationView(doc, entry) {
     tryIt(path, method, op));
 }
 
+/** Real operations first; the ones answered 405 last, grey and marked, so they are not mistaken for offered ones. */
+const ordered = (entries) => [...entries.filter((e) => !isRefused(e.op)), ...entries.filter((e) => isRefused(e.op))];
+
 function navView(doc, byTag) {
   return doc.tags.map((tag) => h('div', { class: 'nav-group' },
     h('a', { href: `#tag-${slug(tag.name)}`, class: 'nav-tag' }, tag.name),
-    h('ul', {}, (byTag.get(tag.name) ?? []).map(({ path, method, op }) =>
-      h('li', {}, h('a', { href: `#${op.operationId}`, title: `${method.toUpperCase()} ${path}` }, h('span', { class: `method method-${method}` }, method.toUpperCase()), ' ', path))))));
+    h('ul', {}, ordered(byTag.get(tag.name) ?? []).map(({ path, method, op }) => (isRefused(op)
+      ? h('li', { class: 'nav-refused' }, h('a', { href: `#${op.operationId}`, title: `${method.toUpperCase()} ${path}: not supported (405)` },
+        h('span', { class: 'method method-refused' }, method.toUpperCase()), ' ', path, h('span', { class: 'visually-hidden' }, ' (not supported, 405)')))
+      : h('li', {}, h('a', { href: `#${op.operationId}`, title: `${method.toUpperCase()} ${path}` }, h('span', { class: `method method-${method}` }, method.toUpperCase()), ' ', path)))))));
+}
+
+function tagView(doc, tag, entries) {
+  const refused = entries.filter((e) => isRefused(e.op));
+  return h('section', { class: 'tag', id: `tag-${slug(tag.name)}` },
+    h('h2', {}, tag.name), h('p', { class: 'muted' }, tag.description),
+    entries.filter((e) => !isRefused(e.op)).map((entry) => operationView(doc, entry)),
+    refused.length ? h('h3', { class: 'refused-head' }, 'Not supported: answered 405 Method Not Allowed') : null,
+    refused.map((entry) => operationView(doc, entry)));
 }
 
 const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-');
@@ -129,9 +145,7 @@ async function main() {
         h('h2', {}, 'Authentication'),
         h('dl', {}, Object.entries(doc.components.securitySchemes).map(([name, s]) => [h('dt', {}, AUTH[name] ?? name), h('dd', {}, s.description)])),
         tokenField()),
-      doc.tags.map((tag) => h('section', { class: 'tag', id: `tag-${slug(tag.name)}` },
-        h('h2', {}, tag.name), h('p', { class: 'muted' }, tag.description),
-        (byTag.get(tag.name) ?? []).map((entry) => operationView(doc, entry)))),
+      doc.tags.map((tag) => tagView(doc, tag, byTag.get(tag.name) ?? [])),
       schemasView(doc));
     if (location.hash) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
   } catch (error) {

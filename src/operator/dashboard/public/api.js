@@ -55,6 +55,15 @@ function errorFrom(status, json) {
   return new ApiError(status, message, error?.code, Array.isArray(error?.errors) ? error.errors : []);
 }
 
+/** The sign-in lockout in words: how long, and until when (Retry-After is in seconds). */
+export function lockoutMessage(seconds) {
+  if (!Number.isFinite(seconds) || seconds <= 0) return 'Too many failed attempts. Wait a few minutes, then try again.';
+  const minutes = Math.ceil(seconds / 60);
+  const until = new Date(Date.now() + seconds * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const span = seconds < 60 ? `${Math.ceil(seconds)} seconds` : minutes === 1 ? '1 minute' : `${minutes} minutes`;
+  return `Too many failed attempts. Try again in ${span} (at ${until}).`;
+}
+
 /** Logs in with the local strategy and keeps the session token for this browser tab. */
 export async function login(email, password) {
   let response;
@@ -69,6 +78,7 @@ export async function login(email, password) {
   }
   const json = await readJson(response);
   if (response.status === 401) throw new ApiError(401, 'Wrong e-mail or password.');
+  if (response.status === 429) throw new ApiError(429, lockoutMessage(Number(response.headers.get('retry-after'))));
   if (!response.ok) throw errorFrom(response.status, json);
   const session = { token: json.accessToken, email: json.user?.email ?? email, expiresAt: json.expiresAt };
   sessionStorage.setItem(SESSION_KEY, JSON.stringify(session));

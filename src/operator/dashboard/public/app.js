@@ -17,7 +17,7 @@ const SECTIONS = [
 ];
 
 const root = document.getElementById('root');
-const state = { businesses: [], loginNotice: null, lastEmail: '', route: null, leaveGuard: null };
+const state = { businesses: [], loginNotice: null, lastEmail: '', route: null, leaveGuard: null, focusNext: null, initialLoad: false };
 
 /** Asks before leaving a view that holds unsaved edits (the pipeline and custom field editors). */
 async function canLeave() {
@@ -31,6 +31,7 @@ function currentRoute() {
 }
 
 function renderLogin() {
+  state.initialLoad = false;
   const email = h('input', { type: 'email', name: 'email', autocomplete: 'username', required: true, value: state.lastEmail });
   const password = h('input', { type: 'password', name: 'password', autocomplete: 'current-password', required: true });
   const message = h('div', { class: 'login-message' });
@@ -98,6 +99,31 @@ function businessSwitcher() {
   return h('div', { class: 'switcher' }, h('label', { for: select.id }, 'Business'), select);
 }
 
+/** Keyboard users skip the header and the section list; a plain #content link would be read as a route. */
+function skipLink() {
+  return h('a', { href: '#content', class: 'skip-link', onclick: (event) => {
+    event.preventDefault();
+    document.getElementById('content')?.focus();
+  } }, 'Skip to main content');
+}
+
+/**
+ * Where focus goes once a section has rendered: what the view asked for (focusAfterRender), else the
+ * page heading when focus was lost with the old content (log in, a section link, a business switch).
+ */
+function placeFocus(main) {
+  // A fresh page load leaves focus at the start of the document, where the skip link is first.
+  if (state.initialLoad) { state.initialLoad = false; return; }
+  const wanted = state.focusNext && main.querySelector(state.focusNext);
+  state.focusNext = null;
+  if (wanted) { wanted.focus(); return; }
+  if (main.contains(document.activeElement)) return;
+  const heading = main.querySelector('h1');
+  if (!heading) return;
+  heading.setAttribute('tabindex', '-1');
+  heading.focus();
+}
+
 function renderShell() {
   const session = getSession();
   const route = currentRoute();
@@ -111,8 +137,8 @@ function renderShell() {
     h('div', { class: 'user' }, h('span', { class: 'user-email' }, session?.email ?? ''),
       h('button', { type: 'button', class: 'secondary small', onclick: logout }, 'Log out')),
   );
-  const main = h('main', { class: 'content', id: 'content' });
-  mount(root, h('div', { class: 'shell' }, header, nav, main));
+  const main = h('main', { class: 'content', id: 'content', tabindex: '-1' });
+  mount(root, skipLink(), h('div', { class: 'shell' }, header, nav, main));
   renderSection(main, route);
 }
 
@@ -130,6 +156,8 @@ function renderSection(main, route) {
     selectBusiness: (urlKey) => { setCurrentBusiness(urlKey); renderShell(); },
     /** guard() answers true while the view holds unsaved edits. */
     setLeaveGuard: (guard) => { state.leaveGuard = guard; },
+    /** A selector (within the section) to focus once the section has rendered again. */
+    focusAfterRender: (selector) => { state.focusNext = selector; },
   };
   if (section.needsBusiness && !business) {
     mount(main, h('h1', {}, section.label), h('div', { class: 'empty' },
@@ -137,8 +165,10 @@ function renderSection(main, route) {
       h('a', { href: '#/businesses', class: 'button primary' }, 'Go to businesses')));
     return;
   }
-  section.render(main, ctx).catch((error) => {
+  mount(main, h('h1', {}, section.label), h('p', { class: 'loading', role: 'status' }, `Loading ${section.label.toLowerCase()}…`));
+  section.render(main, ctx).then(() => placeFocus(main), (error) => {
     if (error.status !== 401) mount(main, h('h1', {}, section.label), errorBanner(error.message));
+    placeFocus(main);
   });
 }
 
@@ -155,6 +185,10 @@ async function startShell() {
 }
 
 setSessionExpiredHandler(sessionExpired);
+// A reload or a closed tab would drop unsaved edits as silently as a section link: the browser asks.
+window.addEventListener('beforeunload', (event) => {
+  if (getSession() && state.leaveGuard?.()) event.preventDefault();
+});
 window.addEventListener('hashchange', async () => {
   if (!getSession() || currentRoute() === state.route) return;
   if (!(await canLeave())) {
@@ -164,5 +198,7 @@ window.addEventListener('hashchange', async () => {
   }
   renderShell();
 });
-if (getSession()) startShell();
-else renderLogin();
+if (getSession()) {
+  state.initialLoad = true;
+  startShell();
+} else renderLogin();

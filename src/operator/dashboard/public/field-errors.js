@@ -1,7 +1,7 @@
 // Shows validation errors (data.error.errors[] of {field, message, code}) next to the control
 // they name. Controls carry data-field="pipelines[0].stages[1].state"; an error whose exact path
 // has no control goes to the nearest enclosing one (…reasons[2] → …reasons → the stage).
-import { h, uid } from './dom.js';
+import { h, mount, uid } from './dom.js';
 
 function parentPath(path) {
   const cut = Math.max(path.lastIndexOf('.'), path.lastIndexOf('['));
@@ -37,7 +37,7 @@ export function clearFieldErrors(container) {
 }
 
 /** Places each error after its control; returns the errors that found no control. */
-export function showFieldErrors(container, errors) {
+export function showFieldErrors(container, errors = []) {
   const unplaced = [];
   let first = null;
   for (const error of errors) {
@@ -74,12 +74,36 @@ export function describePath(path) {
 
 const lowerFirst = (text) => text.charAt(0).toLowerCase() + text.slice(1);
 
-/** The banner above a form: each field error with where it is, or the message alone. */
-export function errorSummary(message, errors) {
+/** The banner above a form: each field error with where it is, or the message alone. `describe` names a path for people. */
+export function errorSummary(message, errors = [], describe = describePath) {
   const located = errors.filter((e) => e.field);
   if (located.length === 0) return h('div', { class: 'banner banner-error', role: 'alert' }, h('p', {}, message));
   return h('div', { class: 'banner banner-error', role: 'alert' },
     h('p', {}, h('strong', {}, located.length === 1 ? 'One problem to fix before saving:' : `${located.length} problems to fix before saving:`)),
-    h('ul', {}, located.map((e) => h('li', {}, `${describePath(e.field)}: ${lowerFirst(shortMessage(e))}`))),
+    h('ul', {}, located.map((e) => h('li', {}, `${describe(e.field)}: ${lowerFirst(shortMessage(e))}`))),
   );
+}
+
+/** A describe() for flat forms: the control's visible label for each field name the API uses. */
+export const labelsOf = (labels) => (path) => labels[path] ?? describePath(path);
+
+/** A failure of the page itself (not an API answer) still reads as one message. */
+export const errorsOf = (error) => (Array.isArray(error?.fieldErrors) ? error.fieldErrors : []);
+
+/**
+ * For a flat form (Businesses, Apps): each error beside its control (controls carry data-field with
+ * the API's name), and a summary above naming the controls by their labels. Clears what was shown before.
+ */
+export function reportFormError(form, messageEl, error, labels) {
+  clearFieldErrors(form);
+  const errors = errorsOf(error);
+  mount(messageEl, errorSummary(error.message, errors, labelsOf(labels)));
+  const unplaced = showFieldErrors(form, errors);
+  if (errors.length === 0 || unplaced.length === errors.length) messageEl.scrollIntoView?.({ block: 'nearest' });
+}
+
+/** Clears a form's inline errors and its summary, before a new attempt or after a success. */
+export function clearFormError(form, messageEl) {
+  clearFieldErrors(form);
+  mount(messageEl);
 }

@@ -1,6 +1,6 @@
 // Renders pipelines and their stages from the working copy. Typing updates the model in place;
 // structural actions (add, remove, reorder, archive, primary) change the model and rebuild.
-import { field, h } from './dom.js';
+import { field, h, uid } from './dom.js';
 import { STATES, move, newPipeline, newStage } from './pipeline-model.js';
 
 const STATE_LABELS = { NEW: 'New', OPEN: 'Open', CLOSED: 'Closed (won)', DROPPED: 'Dropped', REJECTED: 'Rejected' };
@@ -17,17 +17,55 @@ function toolButton(text, label, onclick, disabled = false, cls = 'icon') {
   return h('button', { type: 'button', class: `secondary small ${cls}`, 'aria-label': label, title: label, disabled, onclick }, text);
 }
 
-/** Up, down, archive/unarchive, and remove for entries not saved yet (saved ones are archived instead). */
-export function entryToolbar(kind, list, index, ctl) {
+/**
+ * Focus after a rebuild (rebuilt elements are new, so focus would otherwise fall to the top of the
+ * page): the entry whose data-field is `path` itself when it is a control, else the first enabled
+ * element inside it matching the first selector of `prefer` that matches any.
+ */
+export function focusEntry(path, prefer = ['input, select']) {
+  const entry = document.querySelector(`[data-field="${CSS.escape(path)}"]`);
+  if (!entry) return;
+  if (/^(INPUT|SELECT|TEXTAREA)$/.test(entry.tagName)) { entry.focus(); return; }
+  for (const selector of [...prefer, 'button']) {
+    const target = [...entry.querySelectorAll(selector)].find((el) => !el.disabled);
+    if (target) { target.focus(); return; }
+  }
+}
+
+/** Adds an entry through `add()`, rebuilds, and puts the cursor in the new entry's first field. */
+export function addAndFocus(ctl, add, path) {
+  add();
+  ctl.rebuild();
+  focusEntry(path);
+}
+
+/**
+ * Up, down, archive/unarchive, and remove for entries not saved yet (saved ones are archived instead).
+ * `archiveBlocked` is the reason an entry cannot be archived now (the primary pipeline), shown beside it.
+ * After each, focus stays with the entry (at its new place) instead of falling to the top of the page.
+ */
+export function entryToolbar(kind, list, index, ctl, archiveBlocked = null) {
   const item = list[index];
-  const structural = (fn) => () => { fn(); ctl.rebuild(); };
+  const label = (verb) => (verb.startsWith('Move') ? `Move ${kind} ${verb.slice(5)}` : `${verb} ${kind}`);
+  const structural = (fn, focusIndex, prefer) => (event) => {
+    const own = event.currentTarget.closest('[data-field]');
+    // The entry's path at its new index ("…stages[2]" → "…stages[1]"), or the enclosing list after a removal.
+    const next = focusIndex === null ? own.parentElement.closest('[data-field]')?.dataset.field : own.dataset.field.replace(/\[\d+\]$/, `[${focusIndex}]`);
+    fn();
+    ctl.rebuild();
+    if (next) focusEntry(next, prefer.map((verb) => `.toolbar button[aria-label="${label(verb)}"]`));
+  };
   const saved = kind === 'reason' ? item.saved : Boolean(item.id);
+  const toggle = item.isArchived ? 'Unarchive' : 'Archive';
+  const blockedId = archiveBlocked ? uid('why') : null;
   return h('div', { class: 'toolbar', role: 'group', 'aria-label': `${kind} actions` },
-    toolButton('↑', `Move ${kind} up`, structural(() => move(list, index, -1)), index === 0),
-    toolButton('↓', `Move ${kind} down`, structural(() => move(list, index, 1)), index === list.length - 1),
-    toolButton(item.isArchived ? 'Unarchive' : 'Archive', `${item.isArchived ? 'Unarchive' : 'Archive'} ${kind}`,
-      structural(() => { item.isArchived = !item.isArchived; }), false, ''),
-    saved ? null : toolButton('Remove', `Remove ${kind}`, structural(() => list.splice(index, 1)), false, 'danger-text'),
+    toolButton('↑', label('Move up'), structural(() => move(list, index, -1), index - 1, ['Move up', 'Move down']), index === 0),
+    toolButton('↓', label('Move down'), structural(() => move(list, index, 1), index + 1, ['Move down', 'Move up']), index === list.length - 1),
+    archiveBlocked && !item.isArchived
+      ? [h('button', { type: 'button', class: 'secondary small', disabled: true, 'aria-describedby': blockedId }, 'Archive'),
+        h('span', { class: 'toolbar-note', id: blockedId }, archiveBlocked)]
+      : toolButton(toggle, label(toggle), structural(() => { item.isArchived = !item.isArchived; }, index, [item.isArchived ? 'Archive' : 'Unarchive']), false, ''),
+    saved ? null : toolButton('Remove', label('Remove'), structural(() => list.splice(index, 1), null, []), false, 'danger-text'),
   );
 }
 
@@ -92,9 +130,10 @@ function pipelineEditor(index, ctl) {
     for (const p of list) p.isPrimary = false;
     pipeline.isPrimary = primary.checked;
     ctl.rebuild();
+    focusEntry(`${path}.isPrimary`);
   });
   const addStage = h('button', { type: 'button', class: 'secondary' }, '+ Add stage');
-  addStage.addEventListener('click', () => { pipeline.stages.push(newStage(pipeline.stages.length === 0)); ctl.rebuild(); });
+  addStage.addEventListener('click', () => addAndFocus(ctl, () => pipeline.stages.push(newStage(pipeline.stages.length === 0)), `${path}.stages[${pipeline.stages.length}]`));
   return h('fieldset', { class: `pipeline${pipeline.isArchived ? ' is-archived' : ''}`, dataset: { field: path } },
     h('legend', {}, `Pipeline ${index + 1}`),
     h('div', { class: 'pipeline-head' },
@@ -102,7 +141,7 @@ function pipelineEditor(index, ctl) {
         pipeline.isPrimary ? h('span', { class: 'badge badge-ok' }, 'Primary') : null,
         pipeline.isArchived ? h('span', { class: 'badge badge-muted' }, 'Archived') : null,
         pipeline.id ? null : h('span', { class: 'badge badge-new' }, 'Not saved yet')),
-      entryToolbar('pipeline', list, index, ctl)),
+      entryToolbar('pipeline', list, index, ctl, pipeline.isPrimary ? 'The primary pipeline cannot be archived: make another pipeline primary first.' : null)),
     h('div', { class: 'pipeline-grid' },
       field('Pipeline name', boundInput(pipeline, 'name', `${path}.name`, ctl, { maxlength: 500 })),
       field('Description', boundInput(pipeline, 'description', `${path}.description`, ctl, { placeholder: 'Optional' })),
@@ -117,7 +156,7 @@ function pipelineEditor(index, ctl) {
 
 export function renderPipelineList(ctl) {
   const add = h('button', { type: 'button', class: 'secondary' }, '+ Add pipeline');
-  add.addEventListener('click', () => { ctl.model.pipelines.push(newPipeline(ctl.model.pipelines.length === 0)); ctl.rebuild(); });
+  add.addEventListener('click', () => addAndFocus(ctl, () => ctl.model.pipelines.push(newPipeline(ctl.model.pipelines.length === 0)), `pipelines[${ctl.model.pipelines.length}]`));
   return h('section', { class: 'card', 'aria-labelledby': 'pipelines-title', dataset: { field: 'pipelines' } },
     h('div', { class: 'card-head' }, h('h2', { id: 'pipelines-title' }, 'Pipelines and stages'), add),
     ctl.model.pipelines.length === 0

@@ -2,7 +2,7 @@
 // entries are stable (stages and leads refer to them), so only new entries have an editable key.
 import { field, h } from './dom.js';
 import { keyFromLabel, newReason } from './pipeline-model.js';
-import { entryToolbar } from './pipeline-editor.js';
+import { addAndFocus, entryToolbar } from './pipeline-editor.js';
 
 function renameKey(ctl, oldKey, newKey) {
   if (oldKey === '' || oldKey === newKey) return;
@@ -42,7 +42,7 @@ function reasonRow(index, ctl) {
 
 export function renderReasonCatalog(ctl) {
   const add = h('button', { type: 'button', class: 'secondary' }, '+ Add reason');
-  add.addEventListener('click', () => { ctl.model.stageReasons.push(newReason()); ctl.rebuild(); });
+  add.addEventListener('click', () => addAndFocus(ctl, () => ctl.model.stageReasons.push(newReason()), `stageReasons[${ctl.model.stageReasons.length}]`));
   return h('section', { class: 'card', 'aria-labelledby': 'reasons-title', dataset: { field: 'stageReasons' } },
     h('div', { class: 'card-head' },
       h('div', {}, h('h2', { id: 'reasons-title' }, 'Stage reasons'),

@@ -1,7 +1,10 @@
 // Apps: create (secret and private key shown once), rotate secret or key, attach to and
 // detach from the current business.
 import { api, seg } from './api.js';
-import { actionButton, confirmAction, copyText, errorBanner, field, formatDate, h, mount, openDialog, toast, uid } from './dom.js';
+import { actionButton, confirmAction, copyText, field, formatDate, h, mount, openDialog, toast, uid } from './dom.js';
+import { clearFormError, errorSummary, errorsOf, reportFormError } from './field-errors.js';
+
+const APP_LABELS = { name: 'New app name' };
 
 function secretField(label, value, multiline) {
   const id = uid('secret');
@@ -43,7 +46,7 @@ function attachedKeys(app) {
 }
 
 function createForm(reload, message) {
-  const name = h('input', { type: 'text', name: 'appName', required: true, maxlength: 500 });
+  const name = h('input', { type: 'text', name: 'appName', required: true, maxlength: 200, dataset: { field: 'name' } });
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Create app');
   const form = h('form', { class: 'inline-form', 'aria-labelledby': 'create-app-title' },
     h('h2', { id: 'create-app-title', class: 'visually-hidden' }, 'New app'),
@@ -51,6 +54,7 @@ function createForm(reload, message) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     submit.disabled = true;
+    clearFormError(form, message);
     try {
       const app = await api('POST', '/apps', { name: name.value.trim() });
       name.value = '';
@@ -61,8 +65,9 @@ function createForm(reload, message) {
         ['Token audience', app.audience ?? '', false],
       ]);
       await reload();
+      name.focus();
     } catch (error) {
-      if (error.status !== 401) mount(message, errorBanner(error.message));
+      if (error.status !== 401) reportFormError(form, message, error, APP_LABELS);
     } finally {
       submit.disabled = false;
     }
@@ -70,11 +75,19 @@ function createForm(reload, message) {
   return form;
 }
 
+/** After the list is drawn again, focus goes back to the same app's button instead of the top of the page. */
+function refocus(appId, label) {
+  const row = document.querySelector(`tr[data-app-id="${CSS.escape(appId)}"]`);
+  const buttons = [...(row?.querySelectorAll('button') ?? [])];
+  (buttons.find((b) => b.textContent === label) ?? buttons[0])?.focus();
+}
+
 function rowActions(app, ctx, reload, message) {
-  const fail = (error) => { if (error.status !== 401) mount(message, errorBanner(error.message)); };
+  const fail = (error) => { if (error.status !== 401) mount(message, errorSummary(error.message, errorsOf(error))); };
   const urlKey = ctx.business?.urlKey;
   const attached = urlKey && attachedKeys(app).includes(urlKey);
   const toggle = !urlKey ? null : actionButton(attached ? 'Detach' : 'Attach', async () => {
+    mount(message);
     try {
       if (attached) {
         const ok = await confirmAction('Detach app', `Detach “${app.name}” from ${urlKey}? Its tokens stop working on this business at once.`, 'Detach', true);
@@ -86,12 +99,14 @@ function rowActions(app, ctx, reload, message) {
         toast(`“${app.name}” attached to ${urlKey}.`);
       }
       await reload();
+      refocus(app.appId, attached ? 'Attach' : 'Detach');
     } catch (error) { fail(error); }
   }, { class: attached ? 'secondary small' : 'primary small', title: `${attached ? 'Detach from' : 'Attach to'} ${urlKey}` });
   const rotate = (kind) => actionButton(kind === 'secret' ? 'Rotate secret' : 'Rotate key', async () => {
     const what = kind === 'secret' ? 'secret' : 'private key';
     const ok = await confirmAction(`Rotate ${what}`, `Issue a new ${what} for “${app.name}”? The old one stops working at once.`, `Rotate ${what}`, true);
     if (!ok) return;
+    mount(message);
     try {
       const result = await api('POST', `/apps/${seg(app.appId)}/rotate-${kind}`);
       await showCredentials(`New ${what} for “${app.name}”`, { ...app, ...result },
@@ -103,14 +118,15 @@ function rowActions(app, ctx, reload, message) {
 
 function appsTable(apps, ctx, reload, message) {
   if (apps.length === 0) return h('div', { class: 'empty' }, h('p', {}, 'No app yet. An app holds the credentials an integration uses to call the API.'));
-  return h('table', { class: 'data-table', 'aria-label': 'Apps' },
-    h('thead', {}, h('tr', {}, ['Name', 'App ID', 'Attached to', 'Created', ''].map((t) => h('th', { scope: 'col' }, t)))),
-    h('tbody', {}, apps.map((app) => h('tr', {},
-      h('td', {}, app.name),
-      h('td', {}, h('code', { class: 'id' }, app.appId)),
-      h('td', {}, attachedKeys(app).length === 0 ? h('span', { class: 'muted' }, 'No business')
+  // data-label: on a phone each row becomes a card and the cell shows its column name (styles.css .stack).
+  return h('table', { class: 'data-table stack', 'aria-label': 'Apps' },
+    h('thead', {}, h('tr', {}, ['Name', 'App ID', 'Attached to', 'Created', 'Actions'].map((t) => h('th', { scope: 'col' }, t)))),
+    h('tbody', {}, apps.map((app) => h('tr', { dataset: { appId: app.appId } },
+      h('td', { dataset: { label: 'Name' } }, app.name),
+      h('td', { dataset: { label: 'App ID' } }, h('code', { class: 'id' }, app.appId)),
+      h('td', { dataset: { label: 'Attached to' } }, attachedKeys(app).length === 0 ? h('span', { class: 'muted' }, 'No business')
         : attachedKeys(app).map((k) => h('span', { class: k === ctx.business?.urlKey ? 'badge badge-ok' : 'badge' }, k))),
-      h('td', { class: 'muted' }, app.createdAt ? formatDate(app.createdAt) : '—'),
+      h('td', { class: 'muted', dataset: { label: 'Created' } }, app.createdAt ? formatDate(app.createdAt) : '—'),
       rowActions(app, ctx, reload, message),
     ))),
   );

@@ -13,11 +13,30 @@ const TAX = [['gstin', 'GSTIN'], ['gstState', 'GST state'], ['panNumber', 'PAN']
   ['sstNumber', 'SST'], ['taxPayerType', 'Tax payer type'], ['vatNumber', 'VAT number']];
 const STATUS_BADGE = { active: 'badge-ok', archived: 'badge-muted', deleted: 'badge-danger' };
 
-const show = (value) => (value === null || value === undefined || value === '' ? '—' : String(value));
+/** The API's codes in words; the code itself stays in a tooltip and in the JSON record. */
+const WORDS = {
+  clientType: { INDIVIDUAL: 'Individual', COMPANY: 'Company' },
+  taxPayerType: {
+    REG: 'Registered (GST)', UNREG: 'Unregistered business', B2C: 'Consumer (B2C)', EXP: 'Export', TDS: 'Tax deductor (TDS)',
+    VATR: 'VAT registered', VATNR: 'Not VAT registered', GCCVATR: 'GCC, VAT registered', GCCVATNR: 'GCC, not VAT registered', NGCC: 'Outside the GCC',
+  },
+  source: {
+    API: 'An app (API)', DASHBOARD: 'Dashboard', INVOICE: 'Invoice', CLIENT_DASHBOARD: 'Client dashboard', CLIENT_UPLOAD: 'Client upload',
+    INVOICE_BULK_UPLOAD: 'Invoice bulk upload', LEADFORM: 'Lead form', PORTFOLIO: 'Portfolio', ZOHO: 'Zoho', MARIKA: 'Marika', LEADAPI: 'Lead API',
+  },
+};
+/** "credit_limit" or "creditLimit" → "Credit limit": custom field names and list keys read as labels. */
+const humanize = (key) => {
+  const words = String(key).replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim().toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+const show = (value) => (value === null || value === undefined || value === '' ? '—' : typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value));
+const word = (kind, value) => (value && WORDS[kind]?.[value] ? h('span', { title: value }, WORDS[kind][value]) : value);
 
 function facts(title, pairs) {
   return h('section', { class: 'card', 'aria-label': title }, h('h3', {}, title),
-    h('dl', { class: 'facts' }, pairs.flatMap(([label, value]) => [h('dt', {}, label), h('dd', {}, show(value))])));
+    h('dl', { class: 'facts' }, pairs.flatMap(([label, value]) => [h('dt', {}, label), h('dd', {}, value instanceof Node ? value : show(value))])));
 }
 
 function balanceCard(balance) {
@@ -48,11 +67,11 @@ function clientRecord(client, actions) {
       h('div', { class: 'client-status' }, h('span', { class: `badge ${STATUS_BADGE[status] ?? ''}` }, `Status: ${status}`), actions)),
     h('p', { class: 'muted small-text' }, `Created ${formatDate(client.createdAt)} · updated ${formatDate(client.updatedAt)}`),
     h('div', { class: 'record-grid' },
-      facts('Contact', CONTACT.map(([k, l]) => [l, client[k]])),
+      facts('Contact', CONTACT.map(([k, l]) => [l, word(k, client[k])])),
       facts('Address', ADDRESS.map((k) => [k[0].toUpperCase() + k.slice(1), client[k]])),
       balanceCard(client.balance),
-      facts('Tax identifiers', TAX.map(([k, l]) => [l, client[k]])),
-      custom.length ? facts('Custom fields', custom) : null,
+      facts('Tax identifiers', TAX.map(([k, l]) => [l, word(k, client[k])])),
+      custom.length ? facts('Custom fields', custom.map(([name, value]) => [h('span', { title: `Apps send it as “${name}”` }, humanize(name)), value])) : null,
       listCard('Additional ids', client.additionalIds, [['label', 'Code'], ['value', 'Value'], ['showInInvoice', 'On invoice'], ['useForEInvoice', 'E-invoice']]),
       listCard('Shipping addresses', client.shippingDetails, [['name', 'Name'], ['street', 'Street'], ['city', 'City'], ['state', 'State'], ['pincode', 'Pincode'], ['country', 'Country']]),
       listCard('Bank accounts', client.bankAccounts, [['bankAccountName', 'Bank'], ['bankAccountHolderName', 'Holder'], ['bankAccountNumber', 'Number'], ['iban', 'IBAN'], ['swift', 'SWIFT'], ['isPrimary', 'Primary']]),
@@ -69,19 +88,40 @@ export async function renderClients(main, ctx) {
     const client = await api('GET', `${base}/${seg(id)}`);
     mount(result, clientRecord(client, clientActions(client, id)));
   };
-  const act = (label, verb, method, suffix, danger) => actionButton(label, async () => {
-    const id = clientId.dataset.current;
-    const ok = await confirmAction(`${label}?`, `${label} “${id}”? Apps will no longer see it, and its clientId stays taken.`, label, danger);
-    if (!ok) return;
-    try {
-      await api(method, `${base}/${seg(id)}${suffix}`);
-      toast(`Client ${verb}.`);
-      await lookup(id);
-    } catch (error) { if (error.status !== 401) mount(result, errorBanner(error.message)); }
-  }, { class: danger ? 'danger small' : 'secondary small' });
-  const clientActions = (client) => ((client.status ?? 'active') === 'active'
-    ? h('div', { class: 'toolbar' }, act('Archive client', 'archived', 'POST', '/archive', false), act('Delete client', 'deleted', 'DELETE', '', true))
-    : null);
+  // Archive and delete both hide the client from apps and keep its clientId taken; only archive can be undone.
+  const ACTIONS = {
+    archive: { label: 'Archive client', verb: 'archived', method: 'POST', suffix: '/archive', cls: 'secondary small',
+      explain: 'Archive hides the client from apps (they get 404) and keeps its clientId taken. You can restore it later.' },
+    restore: { label: 'Restore client', verb: 'restored', method: 'POST', suffix: '/restore', cls: 'primary small',
+      explain: 'Restore makes the client visible to apps again, as it was before it was archived.' },
+    delete: { label: 'Delete client', verb: 'deleted', method: 'DELETE', suffix: '', cls: 'danger small',
+      explain: 'Delete is final: apps get 404 and the client can never be restored. Its clientId stays taken and the record is kept for the audit trail.' },
+  };
+  const act = (kind) => {
+    const a = ACTIONS[kind];
+    return actionButton(a.label, async () => {
+      const id = clientId.dataset.current;
+      const ok = await confirmAction(`${a.label}?`, `${a.label} “${id}”? ${a.explain}`, a.label, kind === 'delete');
+      if (!ok) return;
+      try {
+        await api(a.method, `${base}/${seg(id)}${a.suffix}`);
+        toast(`Client ${a.verb}.`);
+        await lookup(id);
+        const next = result.querySelector('.client-status button') ?? result.querySelector('h2');
+        if (next?.tagName === 'H2') next.setAttribute('tabindex', '-1');
+        next?.focus();
+      } catch (error) { if (error.status !== 401) mount(result, errorBanner(error.message)); }
+    }, { class: a.cls });
+  };
+  const explained = (kinds) => h('div', { class: 'client-actions' },
+    h('div', { class: 'toolbar' }, kinds.map(act)),
+    h('ul', { class: 'action-notes small-text' }, kinds.map((k) => h('li', {}, ACTIONS[k].explain))));
+  const clientActions = (client) => {
+    const status = client.status ?? 'active';
+    if (status === 'active') return explained(['archive', 'delete']);
+    if (status === 'archived') return explained(['restore', 'delete']);
+    return h('p', { class: 'muted small-text' }, 'Deleted clients cannot be restored.');
+  };
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Look up');
   const form = h('form', { class: 'card inline-form', role: 'search', 'aria-label': 'Find a client' }, field('Client ID', clientId), submit);
   form.addEventListener('submit', async (event) => {

@@ -1,16 +1,19 @@
 // Custom fields of clients: name, type, options for SELECT, archive; saved whole with PUT.
 import { api, seg } from './api.js';
-import { actionButton, errorBanner, field, h, mount, toast } from './dom.js';
-import { clearFieldErrors, errorSummary, showFieldErrors } from './field-errors.js';
-import { boundInput, entryToolbar } from './pipeline-editor.js';
+import { actionButton, confirmAction, errorBanner, field, h, mount, toast } from './dom.js';
+import { clearFieldErrors, describePath, errorSummary, errorsOf, showFieldErrors } from './field-errors.js';
+import { addAndFocus, boundInput, entryToolbar } from './pipeline-editor.js';
 
 const TYPES = [
   ['TEXT', 'Text'], ['NUMBER', 'Number'], ['DATE', 'Date (YYYY-MM-DD)'], ['BOOLEAN', 'Yes / no'], ['SELECT', 'Choice from a list'],
 ];
+const TYPE_NAMES = Object.fromEntries(TYPES);
 
 const toModel = (defs) => (defs ?? []).map((d) => ({
-  id: d.id, name: d.name ?? '', type: d.type ?? 'TEXT', options: (d.options ?? []).join(', '), isArchived: Boolean(d.isArchived),
+  id: d.id, name: d.name ?? '', type: d.type ?? 'TEXT', savedType: d.type ?? 'TEXT', options: (d.options ?? []).join(', '), isArchived: Boolean(d.isArchived),
 }));
+
+const optionList = (text) => text.split(',').map((o) => o.trim()).filter(Boolean);
 
 function toBody(fields) {
   return {
@@ -19,11 +22,18 @@ function toBody(fields) {
       if (f.id) body.id = f.id;
       body.name = f.name;
       body.type = f.type;
-      if (f.type === 'SELECT') body.options = f.options.split(',').map((o) => o.trim()).filter(Boolean);
+      if (f.type === 'SELECT') body.options = optionList(f.options);
       body.isArchived = f.isArchived;
       return body;
     }),
   };
+}
+
+/** What the page can tell before asking the server, in the words of its own controls. */
+function pageErrors(fields) {
+  return fields.flatMap((f, i) => (f.type === 'SELECT' && optionList(f.options).length === 0
+    ? [{ field: `fields[${i}].options`, code: 'INVALID_FIELD_VALUE', message: 'List at least one option, separated by commas.' }]
+    : []));
 }
 
 function fieldRow(index, ctl) {
@@ -31,12 +41,16 @@ function fieldRow(index, ctl) {
   const path = `fields[${index}]`;
   const type = h('select', { dataset: { field: `${path}.type` } },
     TYPES.map(([value, text]) => h('option', { value, selected: item.type === value }, text)));
-  type.addEventListener('change', () => { item.type = type.value; ctl.rebuild(); });
+  type.addEventListener('change', () => { item.type = type.value; ctl.rebuild(); document.querySelector(`[data-field="${CSS.escape(`${path}.type`)}"]`)?.focus(); });
+  // A saved field's type is fixed while clients hold values under it (the server counts them).
+  const typeHint = item.id && item.type !== item.savedType
+    ? `Was ${TYPE_NAMES[item.savedType]}. Saving is refused if clients already hold values for this field.`
+    : undefined;
   return h('div', { class: `cf-row${item.isArchived ? ' is-archived' : ''}`, role: 'group', 'aria-label': `Custom field ${index + 1}`, dataset: { field: path } },
     field('Field name', boundInput(item, 'name', `${path}.name`, ctl, { maxlength: 200 })),
-    field('Type', type),
+    field('Type', type, typeHint),
     item.type === 'SELECT'
-      ? field('Options', boundInput(item, 'options', `${path}.options`, ctl, { placeholder: 'Comma-separated, e.g. Gold, Silver' }))
+      ? field('Options', boundInput(item, 'options', `${path}.options`, ctl), 'Separate the options with commas, e.g. Gold, Silver.')
       : h('div', { class: 'field placeholder' }),
     h('div', { class: 'badges' },
       item.isArchived ? h('span', { class: 'badge badge-muted' }, 'Archived') : null,
@@ -59,44 +73,64 @@ function enabledNotice(ctx) {
 export async function renderCustomFields(main, ctx) {
   const path = `/businesses/${seg(ctx.business.urlKey)}/custom-fields`;
   const message = h('div');
-  const list = h('section', { class: 'card', 'aria-labelledby': 'cf-title' });
-  const status = h('span', { class: 'save-status', 'aria-live': 'polite' }, 'All changes saved');
+  const list = h('section', { class: 'card', 'aria-labelledby': 'cf-title', 'aria-busy': 'true', dataset: { field: 'fields' } },
+    h('p', { class: 'loading', role: 'status' }, 'Loading the custom fields…'));
+  const status = h('span', { class: 'save-status', 'aria-live': 'polite' }, 'Loading…');
   const ctl = {
     fields: [],
     isDirty: false,
     dirty() { ctl.isDirty = true; status.textContent = 'Unsaved changes'; status.classList.add('dirty'); },
     clean() { ctl.isDirty = false; status.textContent = 'All changes saved'; status.classList.remove('dirty'); },
-    rebuild() { ctl.dirty(); ctl.render(); },
+    /** A structural change renumbers rows: errors shown for the old numbering no longer apply. */
+    rebuild() { mount(message); ctl.dirty(); ctl.render(); },
     render() {
-      const add = h('button', { type: 'button', class: 'secondary', onclick: () => { ctl.fields.push({ name: '', type: 'TEXT', options: '', isArchived: false }); ctl.rebuild(); } }, '+ Add field');
+      const add = h('button', { type: 'button', class: 'secondary' }, '+ Add field');
+      add.addEventListener('click', () => addAndFocus(ctl, () => ctl.fields.push({ name: '', type: 'TEXT', savedType: 'TEXT', options: '', isArchived: false }), `fields[${ctl.fields.length}]`));
       mount(list, h('div', { class: 'card-head' }, h('h2', { id: 'cf-title' }, 'Client custom fields'), add),
         ctl.fields.length === 0
           ? h('div', { class: 'empty' }, h('p', {}, 'No custom field yet. Apps send values keyed by the field name.'))
           : ctl.fields.map((_, i) => fieldRow(i, ctl)));
     },
   };
-  const load = async () => { ctl.fields = toModel(await api('GET', path)); ctl.render(); ctl.clean(); };
+  const load = async () => {
+    ctl.fields = toModel(await api('GET', path));
+    ctl.render();
+    ctl.clean();
+    list.removeAttribute('aria-busy');
+    save.disabled = false;
+    discard.disabled = false;
+  };
+  // "fields[2].type" → "Field “Score” › type": the summary names the field being edited.
+  const describe = (at) => describePath(at).replace(/^Field (\d+)/, (whole, n) => {
+    const name = ctl.fields[Number(n) - 1]?.name.trim();
+    return name ? `Field “${name}”` : whole;
+  });
+  const showErrors = (summary, errors) => {
+    showFieldErrors(list, errors);
+    mount(message, errorSummary(summary, errors.length ? errors : [{ message: summary }], describe));
+  };
   const save = actionButton('Save custom fields', async () => {
     mount(message);
     clearFieldErrors(list);
+    const local = pageErrors(ctl.fields);
+    if (local.length) return showErrors(local[0].message, local);
     try {
       ctl.fields = toModel(await api('PUT', path, toBody(ctl.fields)));
       ctl.render();
       ctl.clean();
       toast('Custom fields saved.');
     } catch (error) {
-      if (error.status === 401) return;
-      showFieldErrors(list, error.fieldErrors);
-      mount(message, errorSummary(error.message, error.fieldErrors.length ? error.fieldErrors : [{ message: error.message }]));
+      if (error.status !== 401) showErrors(error.message, errorsOf(error));
     }
-  }, { class: 'primary' });
+  }, { class: 'primary', disabled: true });
   const discard = actionButton('Discard changes', async () => {
+    if (ctl.isDirty && !(await confirmAction('Discard changes?', 'Go back to the saved custom fields? The edits made since the last save are lost.', 'Discard changes', true))) return;
     mount(message);
-    try { await load(); } catch (error) { if (error.status !== 401) mount(message, errorBanner(error.message)); }
-  }, { class: 'secondary' });
+    try { await load(); toast('Changes discarded.', 'info'); } catch (error) { if (error.status !== 401) mount(message, errorBanner(error.message)); }
+  }, { class: 'secondary', disabled: true });
   mount(main,
     h('div', { class: 'page-head' }, h('h1', {}, 'Custom fields'),
-      h('p', { class: 'subtitle' }, `Extra client fields of ${ctx.business.name}. A renamed field keeps its stored values.`)),
+      h('p', { class: 'subtitle' }, `Extra client fields of ${ctx.business.name}. A renamed field keeps its stored values; its type cannot change once clients hold values.`)),
     enabledNotice(ctx),
     message,
     list,
