@@ -7,10 +7,19 @@ import { closedObject, nullableUnless, type JsonSchema, type ObjectSchema } from
  * entryOutputSchema), so the check and the document cannot drift.
  */
 
+/**
+ * How an idempotent retry compares a member (service-interface 4.4): `exact` values; `email` ignoring
+ * case; `multiset` lists regardless of order (nested lists too); `liveCustomFields` only values of
+ * fields still live; `never` not at all. Absent: lists `multiset`, custom fields `liveCustomFields`,
+ * anything else `exact` (see comparisonOf), so a new field is compared unless it says otherwise.
+ */
+export type CompareMode = 'exact' | 'email' | 'multiset' | 'liveCustomFields' | 'never';
+
 interface Member {
   description: string;
   /** Missing or null is INVALID_FIELD_VALUE "is required"; reported before the entry's other failures. */
   required?: boolean;
+  compare?: CompareMode;
 }
 export interface StringSpec extends Member {
   type: 'string';
@@ -62,6 +71,28 @@ export interface EntrySpec {
 }
 
 export const entry = (title: string, description: string, fields: [string, FieldSpec][]): EntrySpec => ({ title, description, fields: new Map(fields) });
+
+export function comparisonOf(field: FieldSpec): CompareMode {
+  if (field.compare) return field.compare;
+  if (field.type === 'array' || field.type === 'strings') return 'multiset';
+  return field.type === 'customFields' ? 'liveCustomFields' : 'exact';
+}
+
+/** What an unsent member is stored as: its default, an empty list or map, else null (decisions.md: unset is null). */
+export function defaultOf(field: FieldSpec): unknown {
+  switch (field.type) {
+    case 'boolean':
+    case 'string':
+      return field.default ?? null;
+    case 'array':
+    case 'strings':
+      return [];
+    case 'customFields':
+      return {};
+    default:
+      return null;
+  }
+}
 
 /** How a list's entry schema is written into its parent: the OpenAPI document names entries and writes a $ref. */
 export type EntrySchemaWriter = (entry: EntrySpec, role: 'input' | 'output') => JsonSchema;
