@@ -72,7 +72,7 @@ export const FORMATS: Readonly<Record<FormatName, FormatRule>> = {
       : rejected(context.enforceGstinChecksum ? 'must be a valid 15-character GSTIN with a correct check character' : 'must be a valid 15-character GSTIN'),
   },
   gstState: { description: 'Indian GST state code (two digits).', jsonEnum: [...GST_STATE_CODES.keys()], check: byTest((v) => GST_STATE_CODES.has(v), 'must be an Indian GST state code (two digits, e.g. 27)') },
-  pan: { description: 'Indian PAN: five letters, four digits, one letter.', jsonPattern: '^[A-Z]{5}[0-9]{4}[A-Z]$', check: byTest(isPan, 'must be a 10-character PAN (five letters, four digits, one letter)') },
+  pan: { description: 'Indian PAN: 10 alphanumeric characters.', jsonPattern: '^[A-Za-z0-9]{10}$', check: byTest(isPan, 'must be 10 alphanumeric characters') },
   trn: { description: 'UAE TRN: 15 digits beginning with 1.', jsonPattern: '^1[0-9]{14}$', check: byTest(isUaeTrn, 'must be a UAE TRN: 15 digits beginning with 1') },
   tin: { description: 'Malaysia TIN: 10 to 15 uppercase letters or digits.', jsonPattern: '^[A-Z0-9]{10,15}$', check: byTest(isMalaysiaTin, 'must be a Malaysian TIN: 10 to 15 uppercase letters or digits') },
   sst: {

@@ -76,15 +76,18 @@ export function parseGstin(value: string, options: GstinOptions = { enforceCheck
   if (!isGstStateCode(stateCode)) return null;
   if (options.enforceChecksum && gstinCheckCharacter(value.slice(0, 14)) !== value.charAt(14)) return null;
   const embedded = value.slice(2, 12);
-  const pan = rule.carriesPan && isPan(embedded) ? embedded : null;
+  const pan = rule.carriesPan && hasIssuedPanShape(embedded) ? embedded : null;
   return { form: rule.form, stateCode, pan };
 }
 
-const PAN_PATTERN = /^[A-Z]{5}[0-9]{4}[A-Z]$/;
-
-/** PAN: five letters, four digits, one letter. The holder-type letter is read for derivation, not restricted. */
+/** A sent panNumber: "10 alphanumeric characters" (service-interface 2.4), nothing more. */
 export function isPan(value: string): boolean {
-  return PAN_PATTERN.test(value);
+  return /^[A-Za-z0-9]{10}$/.test(value);
+}
+
+/** The shape PANs are issued in (five letters, four digits, one letter): what a GSTIN must embed to fill panNumber. */
+export function hasIssuedPanShape(value: string): boolean {
+  return /^[A-Z]{5}[0-9]{4}[A-Z]$/.test(value);
 }
 
 /** The 4th character of a PAN: P person, C company, H HUF, F firm, A AOP, T trust, B BOI, L local authority, J artificial juridical person, G government, E LLP. */
