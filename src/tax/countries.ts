@@ -31,9 +31,15 @@ export const TAX_PAYER_TYPES: Readonly<Record<string, readonly string[]>> = Obje
   TAX_COUNTRIES.flatMap((country) => (country.taxPayerTypes ? [[country.code, country.taxPayerTypes]] : [])),
 );
 
+const FILLERS = TAX_COUNTRIES.filter((country) => country.fillIds);
+const DECIDERS = TAX_COUNTRIES.filter((country) => country.clientTypeFromIds);
+const REGISTRATIONS: readonly (keyof TaxIds)[] = [...TAX_COUNTRIES.flatMap((country) => country.registrations ?? []), 'vatNumber'];
+
 /** Omitted ids every country fills from the client's other ids; a sent value is always kept. */
 export function fillTaxIds(ids: TaxIds): TaxIds {
-  return TAX_COUNTRIES.reduce<TaxIds>((filled, country) => ({ ...filled, ...country.fillIds?.(filled) }), ids);
+  const filled = { ...ids };
+  for (const country of FILLERS) Object.assign(filled, country.fillIds!(filled));
+  return filled;
 }
 
 /**
@@ -42,12 +48,11 @@ export function fillTaxIds(ids: TaxIds): TaxIds {
  * anywhere) makes a COMPANY. No tax id at all: INDIVIDUAL, the unidentified buyer of consumer invoicing.
  */
 export function clientTypeFromTaxIds(ids: TaxIds): PartyKind {
-  for (const country of TAX_COUNTRIES) {
-    const decided = country.clientTypeFromIds?.(ids) ?? null;
+  for (const country of DECIDERS) {
+    const decided = country.clientTypeFromIds!(ids);
     if (decided !== null) return decided;
   }
-  const registrations: (keyof TaxIds)[] = [...TAX_COUNTRIES.flatMap((country) => country.registrations ?? []), 'vatNumber'];
-  return registrations.some((key) => ids[key] !== null) ? 'COMPANY' : 'INDIVIDUAL';
+  return REGISTRATIONS.some((key) => ids[key] !== null) ? 'COMPANY' : 'INDIVIDUAL';
 }
 
 /** taxPayerType by the business's country; null where that country has no vocabulary. */

@@ -121,20 +121,27 @@ export class FieldReader {
     if (typeof raw !== 'string') return void this.nameError(path, `${path} must be a string`);
     if (!isStorableString(raw)) return void this.valueError(path, `${path} must not contain NUL characters or unpaired surrogates`);
     const value = field.trim ? raw.trim() : raw;
-    const after = field.trim ? ' after trimming' : '';
-    const refuse = (generated: string) => void this.valueError(path, `${path} ${field.message ?? generated}`);
-    if (field.required && value.length === 0) return void this.valueError(path, `${path} must not be empty${after}`);
-    const length = codePointLength(value);
-    if (field.minLength !== undefined && length < field.minLength) {
-      return refuse(field.minLength === 1 ? `must not be empty${after}` : `must be at least ${field.minLength} characters${after}`);
-    }
-    if (field.maxLength !== undefined && length > field.maxLength) return refuse(`must be at most ${field.maxLength} characters${after}`);
-    if (field.enum && !field.enum.includes(value)) return refuse(`must be one of ${field.enum.join(', ')}`);
-    if (field.pattern && !field.pattern.test(value)) return refuse(`must match ${field.pattern.source}`);
+    const problem = this.stringProblem(field, value);
+    if (problem !== null) return void this.valueError(path, `${path} ${problem}`);
     if (!field.format) return value;
     const result = FORMATS[field.format].check(value, this.formatContext);
     if (!result.ok) return void this.valueError(path, `${path} ${result.reason}`);
     return result.value;
+  }
+
+  /** What is wrong with a storable string of this field, as the text after its path; null when nothing. */
+  private stringProblem(field: StringSpec, value: string): string | null {
+    const after = field.trim ? ' after trimming' : '';
+    if (field.required && value.length === 0) return `must not be empty${after}`;
+    // Counting code points walks the string: only for fields with a length limit.
+    const length = field.minLength !== undefined || field.maxLength !== undefined ? codePointLength(value) : 0;
+    if (field.minLength !== undefined && length < field.minLength) {
+      return field.message ?? (field.minLength === 1 ? `must not be empty${after}` : `must be at least ${field.minLength} characters${after}`);
+    }
+    if (field.maxLength !== undefined && length > field.maxLength) return field.message ?? `must be at most ${field.maxLength} characters${after}`;
+    if (field.enum && !field.enum.includes(value)) return field.message ?? `must be one of ${field.enum.join(', ')}`;
+    if (field.pattern && !field.pattern.test(value)) return field.message ?? `must match ${field.pattern.source}`;
+    return null;
   }
 
   private readInteger(field: IntegerSpec, raw: unknown, path: string): number | undefined {
