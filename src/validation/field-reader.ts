@@ -168,7 +168,9 @@ export class FieldReader {
   private readStrings(field: StringListSpec, raw: unknown, path: string): string[] | undefined {
     if (!Array.isArray(raw)) return void this.nameError(path, `${path} must be an array`);
     if (field.maxItems !== undefined && raw.length > field.maxItems) return void this.valueError(path, `${path} must hold at most ${field.maxItems} entries`);
-    if (field.minItems !== undefined && raw.length < field.minItems) return void this.valueError(path, `${path} must hold at least ${field.minItems} entries`);
+    if (field.minItems !== undefined && raw.length < field.minItems) {
+      return void this.valueError(path, `${path} must hold at least ${field.minItems} ${field.minItems === 1 ? 'entry' : 'entries'}`);
+    }
     const before = this.errors.length;
     const values: string[] = [];
     raw.forEach((item, index) => {
@@ -178,9 +180,10 @@ export class FieldReader {
       if (value !== undefined) values.push(value);
     });
     if (this.errors.length === before) return values;
+    // The message still names the item ("options[2] must be a string"); the error is filed under the list.
     if (field.errorsAtList) {
       const [first] = this.errors.splice(before);
-      this.fail(path, first!.code, first!.message.replace(/^\S+/, path));
+      this.fail(path, first!.code, first!.message);
     }
     return undefined;
   }
