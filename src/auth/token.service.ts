@@ -187,8 +187,4 @@ export class TokenService {
       return undefined;
     }
   }
-
-  get cacheSize(): number {
-    return this.verified.size;
-  }
 }

@@ -1,6 +1,6 @@
 import { ref, success, type ApiSection } from '../openapi/operation.js';
 import { closedObject, type JsonSchema } from '../validation/json-schema.js';
-import { bodyJsonSchema } from './body-shape.js';
+import { bodyJsonSchema, EMPTY_BODY } from '../validation/read-body.js';
 import { BUSINESS_PATCH_RULES, NEW_BUSINESS_RULES } from './businesses.service.js';
 import { NEW_APP_RULES, PAGING } from './operator.routes.js';
 import { NEW_OPERATOR_RULES } from './operators.service.js';
@@ -41,7 +41,7 @@ const SCHEMAS: Record<string, JsonSchema> = {
 
 const urlKey = { urlKey: 'The business key.' };
 const appId = { appId: 'The app\'s id.' };
-const bodyless = { required: false, schema: bodyJsonSchema({}, 'No body, an empty body or {}.') };
+const bodyless = { required: false, schema: bodyJsonSchema(EMPTY_BODY, 'No body, an empty body or {}.') };
 const keptSecret = { 'Cache-Control': { description: 'no-store: the answer carries a secret.', schema: { const: 'no-store' } } };
 
 export const operatorApi: ApiSection = {
