@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors/app-error.js';
 import type { Store } from '../storage/store.js';
 import type { BusinessRecord } from '../storage/records.js';
+import { defaultTimeZone } from '../leads/lead-settings.types.js';
 import { COUNTRY_CODES, CURRENCY_CODES, defaultCurrencyForCountry } from '../validation/countries.js';
+import { isTimeZone } from '../validation/time-zones.js';
 import { choiceRule, readBody, stringRule, textRule, type MemberRule } from './body-shape.js';
 
 const URL_KEY = /^[a-z0-9][a-z0-9-]{2,62}$/;
@@ -15,7 +17,7 @@ export interface NewBusiness {
   customFieldsEnabled?: boolean;
 }
 
-export type BusinessPatch = Partial<Pick<NewBusiness, 'name' | 'currency' | 'customFieldsEnabled'>>;
+export type BusinessPatch = Partial<Pick<NewBusiness, 'name' | 'currency' | 'customFieldsEnabled'>> & { timeZone?: string };
 
 const nameRule = textRule(500, 'Display name of the business; 1 to 500 characters, trimmed.');
 const currencyRule = choiceRule(CURRENCY_CODES, 'currency must be an ISO 4217 code', 'ISO 4217 currency of the business\'s documents; on create, defaults to the country\'s currency.');
@@ -32,7 +34,14 @@ export const NEW_BUSINESS_RULES: Record<string, MemberRule> = {
 };
 
 /** PATCH /admin/v1/businesses/:urlKey: a subset of what can change (country and urlKey cannot). */
-export const BUSINESS_PATCH_RULES: Record<string, MemberRule> = { name: nameRule, currency: currencyRule, customFieldsEnabled: flagRule };
+export const BUSINESS_PATCH_RULES: Record<string, MemberRule> = {
+  name: nameRule, currency: currencyRule, customFieldsEnabled: flagRule,
+  timeZone: {
+    type: 'string',
+    check: (v: string) => (isTimeZone(v) ? undefined : 'timeZone must be an IANA time zone name, like Asia/Kolkata'),
+    schema: { maxLength: 64, description: 'IANA time zone of the business: "today" for lead follow-up dates. Defaults by country (IN Asia/Kolkata, AE Asia/Dubai, SA Asia/Riyadh, MY Asia/Kuala_Lumpur, otherwise UTC).' },
+  },
+};
 
 export function readNewBusiness(body: unknown): NewBusiness {
   return readBody<NewBusiness>(body, NEW_BUSINESS_RULES);
@@ -92,5 +101,8 @@ export class BusinessesService {
 }
 
 export function present(b: BusinessRecord) {
-  return { urlKey: b.urlKey, name: b.name, country: b.country, currency: b.currency, customFieldsEnabled: b.customFieldsEnabled };
+  return {
+    urlKey: b.urlKey, name: b.name, country: b.country, currency: b.currency, customFieldsEnabled: b.customFieldsEnabled,
+    timeZone: b.timeZone ?? defaultTimeZone(b.country),
+  };
 }
