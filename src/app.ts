@@ -15,6 +15,7 @@ import { installMetrics } from './ops/metrics.routes.js';
 import { openApiFeature } from './openapi/openapi.routes.js';
 import { registerOperatorRoutes } from './operator/operator.routes.js';
 import { pipelinesFeature } from './pipelines/pipelines.routes.js';
+import { leadSettingsFeature } from './leads/lead-settings.routes.js';
 import { createServices, type Services } from './services.js';
 
 /** Feature modules, in one list: each registers its routes under the guard they need. */
@@ -23,6 +24,7 @@ function features(deps: Deps, services: Services): Feature[] {
     { operator: (scope) => registerOperatorRoutes(scope, services) },
     clientsFeature(deps, services),
     pipelinesFeature(deps, services),
+    leadSettingsFeature(deps, services),
     healthFeature(deps),
     dashboardFeature(),
     openApiFeature(deps),
