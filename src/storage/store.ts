@@ -42,7 +42,7 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'pgPo
       ? new BusinessDataStore(db, new GroupCommit(db), 'shared-transaction')
       : new BusinessDataStore(db, directWrites(db), 'batched-statement'),
     rateLimits: new RateLimitStore(db),
-    leads: new LeadsStore(db),
+    leads: new LeadsStore(db, opened.kind),
     leadLists: new LeadListsStore(db, opened.kind),
     leadSettings: new LeadSettingsStore(db),
     changes,
