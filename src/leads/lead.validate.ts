@@ -230,6 +230,8 @@ function readNotes(pass: Pass, key: string, raw: unknown): NotesInput | undefine
   const read = pass.reader.readMember(PATCH_SPEC.fields.get(key)!, raw, key) as Map<string, unknown> | undefined;
   if (!read) return undefined;
   const bodies = read.get('body') as string[] | undefined;
+  // A body the reader refused is already reported.
+  if (bodies === undefined && isJsonObject(raw) && raw.body !== undefined && raw.body !== null) return undefined;
   if (!bodies || bodies.length === 0) return void pass.reader.valueError(`${key}.body`, `${key}.body must hold 1 to ${LIMITS.entries} entries`);
   return { bodies, clientRequestId: (read.get('clientRequestId') as string | undefined) ?? null };
 }
