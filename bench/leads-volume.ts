@@ -43,7 +43,8 @@ export function volumeLead(n: number, prefix: string, config: VolumeConfig): Sto
   const pipeline = pick(config.pipelines, n, 1);
   const tagIds = [...new Set([hash(n, 2) % 3 !== 0 ? pick(config.tagIds, n, 3) : undefined, hash(n, 4) % 5 === 0 ? pick(config.tagIds, n, 5) : undefined]
     .filter((t): t is string => t !== undefined))];
-  const createdAt = START + (hash(n, 6) % (700 * DAY));
+  // Two draws: one 32-bit hash spans only 49 days of milliseconds.
+  const createdAt = START + (hash(n, 6) % 700) * DAY + (hash(n, 29) % DAY);
   const first = pick(FIRST, n, 7);
   const last = pick(LAST, n, 8);
   const company = `${pick(LAST, n, 9)} ${pick(COMPANY, n, 10)}`;
