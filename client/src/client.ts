@@ -1,4 +1,4 @@
-import type { Client, ClientCreate, ClientCreated, PipelineConfiguration } from './api-types.js';
+import type { Client, ClientCreate, ClientCreated, Lead, LeadCreate, LeadCreated, LeadPatch, PipelineConfiguration } from './api-types.js';
 import { CrmkitError } from './errors.js';
 import { secretTokens, selfSignedTokens, TokenKeeper } from './tokens.js';
 import { Transport, type Call, type RetryOptions } from './transport.js';
@@ -38,6 +38,13 @@ export interface CrmkitClient {
     create(body: ClientCreate): Promise<ClientCreated>;
     get(clientId: string): Promise<Client>;
   };
+  leads: {
+    /** Creates a lead, or answers it as it is now with `idempotent: true` when this is an identical retry (same externalId). */
+    create(body: LeadCreate): Promise<LeadCreated>;
+    /** A partial edit: only the fields sent change; null clears. Answers the whole lead. */
+    update(leadId: string, body: LeadPatch): Promise<Lead>;
+    get(leadId: string): Promise<Lead>;
+  };
   /** The same app (and token) for another business it is attached to. */
   forBusiness(urlKey: string): CrmkitClient;
   /** A valid bearer token, obtained or renewed as needed (for calls this client does not cover). */
@@ -76,6 +83,11 @@ export function createClient(options: CreateClientOptions): CrmkitClient {
       clients: {
         create: (body) => send<ClientCreated>({ method: 'POST', path: `${base}/clients`, body }),
         get: (clientId) => send<Client>({ method: 'GET', path: `${base}/clients/${encodeURIComponent(clientId)}` }),
+      },
+      leads: {
+        create: (body) => send<LeadCreated>({ method: 'POST', path: `${base}/leads`, body }),
+        update: (leadId, body) => send<Lead>({ method: 'PATCH', path: `${base}/leads/${encodeURIComponent(leadId)}`, body }),
+        get: (leadId) => send<Lead>({ method: 'GET', path: `${base}/leads/${encodeURIComponent(leadId)}` }),
       },
       forBusiness,
       token: () => tokens.get(),
