@@ -575,6 +575,17 @@ export interface LeadNotesInput {
   clientRequestId?: string | null;
 }
 
+export interface LeadPage {
+  /** Leads, each as GET /leads/{leadId} answers it. */
+  items: Lead[];
+  /** Leads matching in all; null in sync mode. */
+  total: number | null;
+  limit: number;
+  skip: number;
+  /** Sync mode only: pass as after for the next page; null on the last page. */
+  nextCursor?: string | null;
+}
+
 /** A partial edit (leads-interface 4.2): only the fields sent change; null clears. */
 export interface LeadPatch {
   /** At most 2,500 characters. */

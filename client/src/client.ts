@@ -1,5 +1,6 @@
-import type { Client, ClientCreate, ClientCreated, Lead, LeadCreate, LeadCreated, LeadPatch, PipelineConfiguration } from './api-types.js';
+import type { Client, ClientCreate, ClientCreated, Lead, LeadCreate, LeadCreated, LeadPage, LeadPatch, PipelineConfiguration } from './api-types.js';
 import { CrmkitError } from './errors.js';
+import { leadQueryString, syncPages, type LeadListQuery, type LeadSyncPage, type LeadSyncQuery } from './lead-list.js';
 import { secretTokens, selfSignedTokens, TokenKeeper } from './tokens.js';
 import { Transport, type Call, type RetryOptions } from './transport.js';
 
@@ -44,6 +45,13 @@ export interface CrmkitClient {
     /** A partial edit: only the fields sent change; null clears. Answers the whole lead. */
     update(leadId: string, body: LeadPatch): Promise<Lead>;
     get(leadId: string): Promise<Lead>;
+    /** One page of leads (filters, free text, $sort, $limit/$skip): `{items, total, limit, skip}`. */
+    list(query?: LeadListQuery): Promise<LeadPage>;
+    /**
+     * A sync by updatedAt (from `updatedAtFrom`, or resuming at `after`; from the start when neither):
+     * `for await (const page of crm.leads.sync({updatedAtFrom}))`. Keep the last page's nextCursor to resume.
+     */
+    sync(query?: LeadSyncQuery): AsyncGenerator<LeadSyncPage>;
   };
   /** The same app (and token) for another business it is attached to. */
   forBusiness(urlKey: string): CrmkitClient;
@@ -88,6 +96,8 @@ export function createClient(options: CreateClientOptions): CrmkitClient {
         create: (body) => send<LeadCreated>({ method: 'POST', path: `${base}/leads`, body }),
         update: (leadId, body) => send<Lead>({ method: 'PATCH', path: `${base}/leads/${encodeURIComponent(leadId)}`, body }),
         get: (leadId) => send<Lead>({ method: 'GET', path: `${base}/leads/${encodeURIComponent(leadId)}` }),
+        list: async (query = {}) => (await send<LeadPage[]>({ method: 'GET', path: `${base}/leads${leadQueryString(query)}` }))[0]!,
+        sync: (query = {}) => syncPages(async (q) => (await send<LeadSyncPage[]>({ method: 'GET', path: `${base}/leads${leadQueryString(q)}` }))[0]!, query),
       },
       forBusiness,
       token: () => tokens.get(),
