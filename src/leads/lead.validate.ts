@@ -258,12 +258,13 @@ export function reasonKeysFor(context: LeadContext, stage: StoredStage, labels: 
   return keys;
 }
 
-/** Errors in body order (by their top-level key; fields not sent come first), then the 400. */
+/** The 400 of a pass that found failures. */
 function finish(pass: Pass): void {
-  const { errors } = pass.reader;
-  if (errors.length === 0) return;
-  const keys = Object.keys(pass.body);
-  const rank = (e: FieldError) => keys.indexOf(e.field.split(/[.[]/)[0]!);
-  const ordered = errors.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map(({ e }) => e);
-  throw AppError.fromFieldErrors(ordered);
+  if (pass.reader.errors.length > 0) throw AppError.fromFieldErrors(inBodyOrder(pass.reader.errors, Object.keys(pass.body)));
+}
+
+/** Errors in body order, by the top-level key each belongs to (fields not sent first), stable otherwise. */
+export function inBodyOrder(errors: FieldError[], order: string[]): FieldError[] {
+  const rank = (e: FieldError) => order.indexOf(e.field.split(/[.[]/)[0]!);
+  return errors.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map(({ e }) => e);
 }
