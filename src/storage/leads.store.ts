@@ -1,6 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { StoredActivity, StoredLead } from '../leads/lead.types.js';
 import type { StoreKind } from './db.js';
+import type { WriteRunner } from './group-commit.js';
 import { canName } from './keys.js';
 import { activityData, leadColumns, LEAD_COLUMNS, storedActivityOf, storedLeadOf } from './lead-rows.js';
 import type { Database } from './schema.js';
@@ -49,7 +50,16 @@ const businessOf = (db: Kysely<Database>, urlKey: string) => db.selectFrom('busi
  * after the other (PostgreSQL: SELECT … FOR UPDATE; SQLite: one connection holds the transaction).
  */
 export class LeadsStore {
-  constructor(readonly db: Kysely<Database>, private readonly kind: StoreKind = 'postgres') {}
+  constructor(readonly db: Kysely<Database>, private readonly kind: StoreKind = 'postgres', private readonly groupCommit?: WriteRunner) {}
+
+  /**
+   * A write's transaction. On SQLite it shares the group commit of the writes that arrived in the same
+   * turn (one fsync for all; a group that fails is replayed one write at a time, so a refused edit fails
+   * alone); on PostgreSQL it is a transaction of its own.
+   */
+  private transaction<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.groupCommit ? this.groupCommit.run(work) : this.db.transaction().execute(work);
+  }
 
   /** Any state (removed too): the caller decides what is visible. */
   async findLead(urlKey: string, leadId: string): Promise<StoredLead | undefined> {
@@ -86,7 +96,7 @@ export class LeadsStore {
    * Every other one reads the stored lead (waiting on PostgreSQL for the winner's commit).
    */
   async insertLead(urlKey: string, insert: LeadInsert): Promise<InsertLeadResult> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.transaction(async (trx) => {
       const found = await trx.selectFrom('businesses').select('id').where('url_key', '=', urlKey).executeTakeFirst();
       if (!found) return { outcome: 'no-business' } as const;
       const businessPk = Number(found.id);
@@ -117,7 +127,7 @@ export class LeadsStore {
   }
 
   /** The new client, or the linked one's row: a contact created by the lead belongs to it. */
-  private async linkClient(trx: Transaction<Database>, businessPk: number, insert: LeadInsert): Promise<number | null> {
+  private async linkClient(trx: Kysely<Database>, businessPk: number, insert: LeadInsert): Promise<number | null> {
     const { lead, newClient } = insert;
     if (newClient) {
       const row = await trx.insertInto('clients').values({
@@ -138,7 +148,7 @@ export class LeadsStore {
    */
   async editLead(urlKey: string, leadId: string, decide: (current: StoredLead, scope: LeadEditScope) => Promise<LeadChange>): Promise<StoredLead | undefined> {
     if (!canName(urlKey, leadId)) return undefined;
-    return this.db.transaction().execute(async (trx) => {
+    return this.transaction(async (trx) => {
       let query = trx.selectFrom('leads').select(['leads.id', 'leads.business_pk', ...LEAD_COLUMNS])
         .where('leads.business_pk', '=', businessOf(this.db, urlKey)).where('leads.lead_id', '=', leadId).where('leads.removed', '=', 0);
       if (this.kind === 'postgres') query = query.forUpdate();
@@ -156,20 +166,20 @@ export class LeadsStore {
       await this.writeActivities(trx, leadPk, change.activities);
       if (!change.lead) return current;
       const next = { ...change.lead, version: current.version + 1 };
-      await trx.updateTable('leads').set({ ...leadColumns(next), version: next.version, updated_at: next.updatedAt })
+      await trx.updateTable('leads').set({ ...changedColumns(current, next), version: next.version, updated_at: next.updatedAt })
         .where('id', '=', leadPk).execute();
       if (next.data.tagIds.join() !== current.data.tagIds.join()) await this.writeTags(trx, leadPk, Number(row.business_pk), next.data.tagIds, true);
       return next;
     });
   }
 
-  private async writeTags(trx: Transaction<Database>, leadPk: number, businessPk: number, tagIds: readonly string[], replace: boolean): Promise<void> {
+  private async writeTags(trx: Kysely<Database>, leadPk: number, businessPk: number, tagIds: readonly string[], replace: boolean): Promise<void> {
     if (replace) await trx.deleteFrom('lead_tags').where('lead_pk', '=', leadPk).execute();
     if (tagIds.length === 0) return;
     await trx.insertInto('lead_tags').values(tagIds.map((tagId) => ({ lead_pk: leadPk, business_pk: businessPk, tag_id: tagId }))).execute();
   }
 
-  private async writeActivities(trx: Transaction<Database>, leadPk: number, activities: readonly StoredActivity[]): Promise<void> {
+  private async writeActivities(trx: Kysely<Database>, leadPk: number, activities: readonly StoredActivity[]): Promise<void> {
     if (activities.length === 0) return;
     await trx.insertInto('lead_activities').values(activities.map((a) => ({
       lead_pk: leadPk, activity_id: a.activityId, type: a.type, author: a.author, data: activityData(a), created_at: a.createdAt,
@@ -214,4 +224,17 @@ export class LeadsStore {
       .where('business_pk', '=', businessOf(this.db, urlKey)).where('removed', '=', 0).execute();
     return { pipelineIds: new Set(rows.map((r) => r.pipeline_id)), stageIds: new Set(rows.map((r) => r.stage_id)) };
   }
+}
+
+/**
+ * Only the columns whose value changes: an update that names a column touches its indexes, and on
+ * SQLite the search triggers fire for the text columns named (not for their values), so a stage move
+ * re-indexes no text.
+ */
+function changedColumns(current: StoredLead, next: StoredLead): Partial<ReturnType<typeof leadColumns>> {
+  const before = leadColumns(current);
+  const after = leadColumns(next);
+  const changed: Partial<Record<keyof typeof after, unknown>> = {};
+  for (const key of Object.keys(after) as (keyof typeof after)[]) if (after[key] !== before[key]) changed[key] = after[key];
+  return changed as Partial<ReturnType<typeof leadColumns>>;
 }
