@@ -81,7 +81,9 @@ export class LeadListsStore {
     // `removed = 0` written as a constant, so that PostgreSQL matches the partial indexes.
     const business = sql`(select id from businesses where url_key = ${urlKey})`;
     const c: Fragment[] = [sql`leads.business_pk = ${business}`, sql`leads.removed = 0`];
-    if (f.pipelineIds) c.push(inList('leads.pipeline_id', f.pipelineIds));
+    // Stage ids belong to the pipelines sent (UNSTAGED names them itself): the pipeline condition would
+    // only send the stage index back to the table.
+    if (f.pipelineIds && !f.stageIds && !f.unstaged) c.push(inList('leads.pipeline_id', f.pipelineIds));
     if (f.stageIds || f.unstaged) c.push(this.stageCondition(f));
     if (f.statusStageIds) c.push(inList('leads.stage_id', f.statusStageIds));
     if (f.tagIds) {
@@ -99,9 +101,14 @@ export class LeadListsStore {
     if (f.createdFrom !== undefined) c.push(sql`leads.created_at >= ${f.createdFrom}`);
     if (f.createdTo !== undefined) c.push(sql`leads.created_at <= ${f.createdTo}`);
     if (f.updatedFrom !== undefined) c.push(sql`leads.updated_at >= ${f.updatedFrom}`);
+    // The nullable columns' indexes lead with `(col is null)`: saying its value lets a range or `none`
+    // use the index past the business (a bare `col >= x` would read the business's whole index).
+    const hasValue = (column: string, value: boolean) => sql`(${sql.ref(column)} is null) = ${sql.raw(this.kind === 'postgres' ? String(!value) : value ? '0' : '1')}`;
+    if (f.followUpFrom !== undefined || f.followUpTo !== undefined) c.push(hasValue('leads.follow_up_date', true));
     if (f.followUpFrom !== undefined) c.push(sql`leads.follow_up_date >= ${f.followUpFrom}`);
     if (f.followUpTo !== undefined) c.push(sql`leads.follow_up_date <= ${f.followUpTo}`);
-    if (f.followUpNone) c.push(sql`leads.follow_up_date is null`);
+    if (f.followUpNone) c.push(hasValue('leads.follow_up_date', false));
+    if (f.budgetMin !== undefined || f.budgetMax !== undefined) c.push(hasValue('leads.budget_amount', true));
     if (f.budgetMin !== undefined) c.push(sql`leads.budget_amount >= ${f.budgetMin}`);
     if (f.budgetMax !== undefined) c.push(sql`leads.budget_amount <= ${f.budgetMax}`);
     if (f.words) c.push(this.kind === 'postgres' ? sql`leads.search @@ to_tsquery('simple', ${tsQuery(f.words)})` : sql`leads_fts match ${ftsQuery(f.words)}`);

@@ -53,6 +53,9 @@ export function leadsSearchMigration(kind: StoreKind) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       for (const [name, columns] of INDEXES) await sql.raw(`create index ${name} on leads (${columns}) ${LIVE}`).execute(db);
+      // followUpDate=none in the default order (PostgreSQL turns `(col is null) = true` into `col is null`,
+      // which the (col is null)-keyed index cannot take as its second key).
+      await sql.raw(`create index leads_list_no_follow_up on leads (business_pk, created_at desc, lead_id desc) ${LIVE} and follow_up_date is null`).execute(db);
       // Tag filter: the leads carrying a tag, probed from lead_tags (its primary key serves the reverse).
       await sql.raw('create index lead_tags_business_tag on lead_tags (business_pk, tag_id, lead_pk)').execute(db);
       if (kind === 'postgres') await postgresSearch(db);
