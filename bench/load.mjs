@@ -25,10 +25,23 @@ if (spec.uniqueClients) {
 // first is sent (10,000 keys took 8-10 s here, long enough for autocannon's 10 s timeout to fire on
 // a connection that had sent nothing), and all connections then walk it in step, asking for the
 // same keys at the same moment.
+if (spec.uniqueLeads) {
+  request.setupRequest = (req) => ({ ...req, body: JSON.stringify({
+    externalId: `${spec.uniqueLeads}-${process.pid}-${counter++}`, customer: { name: 'Bench Co' }, contact: { name: 'Bench Person', email: 'bench@example.com' },
+    pipeline: 'Pipeline 0', stage: 'Stage 0', subject: 'Bench lead', budget: { amount: 1000 },
+  }) });
+}
 if (spec.randomPaths) {
   const paths = shuffled(spec.randomPaths);
   let next = 0;
-  request.setupRequest = (req) => ({ ...req, path: paths[next++ % paths.length] });
+  // Stage moves: each pass over the keys sends the next body of the cycle, so every request moves its lead.
+  const moves = spec.stageMoves;
+  request.setupRequest = moves
+    ? (req) => {
+      const i = next++;
+      return { ...req, path: paths[i % paths.length], body: JSON.stringify(moves[Math.floor(i / paths.length) % moves.length]) };
+    }
+    : (req) => ({ ...req, path: paths[next++ % paths.length] });
 }
 const requests = [request];
 

@@ -40,7 +40,7 @@ const TARGETS: Record<string, Record<string, number>> = {
   postgres: { 'GET pipelines (self-signed)': 0.6, 'GET pipelines (issued)': 0.6, 'GET client': 0.3, 'POST identical retry': 0.25, 'POST new client': 0.15 },
   sqlite: { 'GET pipelines (self-signed)': 0.6, 'GET pipelines (issued)': 0.6, 'GET client': 0.35, 'POST new client': 0.1 },
 };
-const WRITES = new Set(['POST new client', 'POST identical retry', 'token by app-secret']);
+const WRITES = new Set(['POST new client', 'POST identical retry', 'token by app-secret', 'POST new lead', 'PATCH stage move']);
 
 function load(spec: Record<string, unknown>): Figures {
   const input = JSON.stringify({ connections: CONNECTIONS, duration: DURATION, ...spec });

@@ -8,6 +8,8 @@ export interface Seeded {
   selfSigned: string;
   clientIds: string[];
   retryBody: Record<string, unknown>;
+  /** Leads in Pipeline 0, each for one of the seeded clients. */
+  leadIds: string[];
 }
 
 async function call(url: string, method: string, path: string, token: string | undefined, body?: unknown, retried = false): Promise<any> {
@@ -57,7 +59,26 @@ export async function seedBench(url: string, clientCount: number): Promise<Seede
   const clientIds = await seedClients(url, urlKey, issued, clientCount);
   const retryBody = { clientId: 'retry-client', name: 'Retry Co', email: 'retry@example.com', gstin: '27AAPFU0939F1ZV', bankAccounts: [{ bankAccountName: 'HDFC', bankAccountNumber: '1' }] };
   await call(url, 'POST', `/api/v1/businesses/${urlKey}/clients`, issued, retryBody);
-  return { urlKey, appId: app.appId, appSecret: app.appSecret, issued, selfSigned, clientIds, retryBody };
+  const leadIds = await seedLeads(url, urlKey, issued, clientIds, Math.min(clientCount, 1000));
+  return { urlKey, appId: app.appId, appSecret: app.appSecret, issued, selfSigned, clientIds, retryBody, leadIds };
+}
+
+/** Creates `count` leads through the API (32 at a time), each for a seeded client, and answers their leadIds. */
+async function seedLeads(url: string, urlKey: string, token: string, clientIds: string[], count: number): Promise<string[]> {
+  const leadIds: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const n = next++;
+      const body = {
+        externalId: `seed-${n}`, customer: { clientId: clientIds[n % clientIds.length] }, contact: { name: `Contact ${n}`, email: `contact${n}@example.com` },
+        pipeline: 'Pipeline 0', stage: 'Stage 1', subject: `Seeded lead ${n}`, budget: { amount: 1000 + n },
+      };
+      leadIds.push((await call(url, 'POST', `/api/v1/businesses/${urlKey}/leads`, token, body)).data.leadId);
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, worker));
+  return leadIds;
 }
 
 /** Creates `count` more clients through the API (32 at a time) and answers their clientIds. */

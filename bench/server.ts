@@ -47,6 +47,7 @@ export function scenarios(s: Seeded, url: string): [string, Record<string, unkno
   const json = { 'content-type': 'application/json' };
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
   const clients = `/api/v1/businesses/${s.urlKey}/clients`;
+  const leads = `/api/v1/businesses/${s.urlKey}/leads`;
   return [
     ['token by app-secret', { url, method: 'POST', path: '/authentication', headers: json, body: { strategy: 'app-secret', appId: s.appId, appSecret: s.appSecret }, expectStatus: 200, expectText: '"accessToken"' }],
     ['GET pipelines (self-signed)', { url, method: 'GET', path: `/api/v1/businesses/${s.urlKey}/pipelines`, headers: bearer(s.selfSigned), expectStatus: 200, expectText: '"stageReasons"' }],
@@ -54,5 +55,11 @@ export function scenarios(s: Seeded, url: string): [string, Record<string, unkno
     ['GET client', { url, method: 'GET', path: `${clients}/${s.clientIds[0]}`, randomPaths: s.clientIds.map((id) => `${clients}/${encodeURIComponent(id)}`), headers: bearer(s.issued), expectStatus: 200, expectText: '"clientId"' }],
     ['POST new client', { url, method: 'POST', path: clients, headers: { ...json, ...bearer(s.issued) }, uniqueClients: `new-${Date.now()}`, expectStatus: 201, expectText: '"clientId"' }],
     ['POST identical retry', { url, method: 'POST', path: clients, headers: { ...json, ...bearer(s.issued) }, body: s.retryBody, expectStatus: 201, expectText: '"idempotent":true' }],
+    ['GET lead', { url, method: 'GET', path: `${leads}/${s.leadIds[0]}`, randomPaths: s.leadIds.map((id) => `${leads}/${id}`), headers: bearer(s.issued), expectStatus: 200, expectText: '"leadId"' }],
+    ['POST new lead', { url, method: 'POST', path: leads, headers: { ...json, ...bearer(s.issued) }, uniqueLeads: `new-${Date.now()}`, expectStatus: 201, expectText: '"leadId"' }],
+    ['PATCH stage move', {
+      url, method: 'PATCH', path: `${leads}/${s.leadIds[0]}`, randomPaths: s.leadIds.map((id) => `${leads}/${id}`), headers: { ...json, ...bearer(s.issued) },
+      stageMoves: [2, 3, 4, 1].map((n) => ({ stage: `Stage ${n}`, stageReasons: [`Reason ${n}`] })), expectStatus: 200, expectText: '"stageReasons":["Reason',
+    }],
   ];
 }

@@ -15,6 +15,9 @@ import { installMetrics } from './ops/metrics.routes.js';
 import { openApiFeature } from './openapi/openapi.routes.js';
 import { registerOperatorRoutes } from './operator/operator.routes.js';
 import { pipelinesFeature } from './pipelines/pipelines.routes.js';
+import { leadSettingsFeature } from './leads/lead-settings.routes.js';
+import { leadsFeature } from './leads/leads.routes.js';
+import { leadsListFeature } from './leads/leads-list.routes.js';
 import { createServices, type Services } from './services.js';
 
 /** Feature modules, in one list: each registers its routes under the guard they need. */
@@ -23,6 +26,9 @@ function features(deps: Deps, services: Services): Feature[] {
     { operator: (scope) => registerOperatorRoutes(scope, services) },
     clientsFeature(deps, services),
     pipelinesFeature(deps, services),
+    leadSettingsFeature(deps, services),
+    leadsFeature(deps, services),
+    leadsListFeature(deps, services),
     healthFeature(deps),
     dashboardFeature(),
     openApiFeature(deps),

@@ -8,16 +8,20 @@ export class AppError extends Error {
     message: string,
     readonly fieldErrors?: FieldError[],
     readonly extraData?: Record<string, unknown>,
+    status?: number,
   ) {
     super(message);
-    this.status = ERROR_STATUS[code];
+    this.status = status ?? ERROR_STATUS[code];
   }
 
-  /** A 400 built from a validation pass: the first failure leads, every failure is listed. */
+  /**
+   * A 400 built from a validation pass: the first failure leads, every failure is listed. Always 400:
+   * a code that is 404 on its own (CLIENT_NOT_FOUND) is a body error when a lead names the client.
+   */
   static fromFieldErrors(errors: FieldError[]): AppError {
     const first = errors[0];
     if (!first) throw new Error('fromFieldErrors needs at least one error');
-    return new AppError(first.code, first.message, errors);
+    return new AppError(first.code, first.message, errors, undefined, 400);
   }
 }
 

@@ -7,8 +7,23 @@ export const ERROR_STATUS = {
   CUSTOM_FIELDS_NOT_ENABLED: 400,
   INVALID_CUSTOM_FIELD: 400,
   INVALID_CUSTOM_FIELD_VALUE: 400,
+  // Leads (leads-interface section 5). CLIENT_NOT_FOUND is 400 there, as a field error of the body.
+  EXTERNAL_ID_REQUIRED: 400,
+  INVALID_CUSTOMER: 400,
+  INVALID_CONTACT: 400,
+  CONTACT_NOT_FOUND: 400,
+  INVALID_PIPELINE: 400,
+  INVALID_STAGE: 400,
+  INVALID_STAGE_REASON: 400,
+  INVALID_LEAD_SOURCE: 400,
+  INVALID_TAG: 400,
+  INVALID_ASSIGNEE: 400,
+  CUSTOMER_CONTACT_NOT_EDITABLE: 400,
+  INVALID_PAGINATION_LIMIT: 400,
+  INVALID_PAGINATION_SKIP: 400,
   PERMISSION_DENIED: 403,
   CLIENT_NOT_FOUND: 404,
+  LEAD_NOT_FOUND: 404,
   BUSINESS_NOT_FOUND: 404,
   APP_NOT_FOUND: 404,
   NOT_FOUND: 404,
@@ -25,6 +40,12 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/**
+ * Codes a validation pass may report as a field error of a body, and so answer 400 whatever their own
+ * status (AppError.fromFieldErrors): a lead's customer.clientId that names no client.
+ */
+export const BODY_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['CLIENT_NOT_FOUND']);
 
 /** One failure of a validation pass, named by the path the caller sent (`shippingDetails[1].gstin`). */
 export interface FieldError {

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode } from '../errors/codes.js';
+import { BODY_ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../errors/codes.js';
 import { bareEnvelope, errorEnvelope, errorNames } from '../errors/envelope.js';
 import type { JsonSchema } from '../validation/json-schema.js';
 import { ref, type ErrorExample, type OperationDoc } from './operation.js';
@@ -34,8 +34,55 @@ const CODES: Record<ErrorCode, { when: string; example: ErrorExample }> = {
     when: 'a defined custom field with a value it does not accept',
     example: { message: 'customFields.Visits must be a number', errors: [{ field: 'customFields.Visits', message: 'customFields.Visits must be a number', code: 'INVALID_CUSTOM_FIELD_VALUE' }] },
   },
+  EXTERNAL_ID_REQUIRED: {
+    when: 'externalId missing, empty after trimming, or over 128 characters (lead create)',
+    example: { message: 'externalId is required', errors: [{ field: 'externalId', message: 'externalId is required', code: 'EXTERNAL_ID_REQUIRED' }] },
+  },
+  INVALID_CUSTOMER: {
+    when: 'customer missing, not an object, or without clientId and name (lead create)',
+    example: { message: 'customer must have a clientId or a name', errors: [{ field: 'customer', message: 'customer must have a clientId or a name', code: 'INVALID_CUSTOMER' }] },
+  },
+  INVALID_CONTACT: {
+    when: 'contact missing, not an object, or without contactId and name (lead create)',
+    example: { message: 'contact must have a contactId or a name', errors: [{ field: 'contact', message: 'contact must have a contactId or a name', code: 'INVALID_CONTACT' }] },
+  },
+  CONTACT_NOT_FOUND: {
+    when: 'contact.contactId does not resolve (and, on create, no name to fall back on)',
+    example: { message: 'contact.contactId does not name a contact of this business', errors: [{ field: 'contact.contactId', message: 'contact.contactId does not name a contact of this business', code: 'CONTACT_NOT_FOUND' }] },
+  },
+  INVALID_PIPELINE: {
+    when: 'a pipeline missing (create), unknown or archived; or only stage sent while the lead\'s pipeline is archived',
+    example: { message: 'pipeline names no live pipeline', errors: [{ field: 'pipeline', message: 'pipeline names no live pipeline', code: 'INVALID_PIPELINE' }] },
+  },
+  INVALID_STAGE: {
+    when: 'a stage missing (create), unknown, archived or not in the resolved pipeline; list: stage without pipeline',
+    example: { message: 'stage names no live stage of pipeline "Sales"', errors: [{ field: 'stage', message: 'stage names no live stage of pipeline "Sales"', code: 'INVALID_STAGE' }] },
+  },
+  INVALID_STAGE_REASON: {
+    when: 'a reason label unknown, archived, or not allowed on the destination stage',
+    example: { message: 'stageReasons[0] is not a reason of stage "Lost"', errors: [{ field: 'stageReasons[0]', message: 'stageReasons[0] is not a reason of stage "Lost"', code: 'INVALID_STAGE_REASON' }] },
+  },
+  INVALID_LEAD_SOURCE: {
+    when: 'an unknown or archived lead source',
+    example: { message: 'leadSource names no live lead source', errors: [{ field: 'leadSource', message: 'leadSource names no live lead source', code: 'INVALID_LEAD_SOURCE' }] },
+  },
+  INVALID_TAG: {
+    when: 'tags unknown or archived, all named',
+    example: { message: 'tags has no live tag named "vip", "hot"', errors: [{ field: 'tags', message: 'tags has no live tag named "vip", "hot"', code: 'INVALID_TAG' }] },
+  },
+  INVALID_ASSIGNEE: {
+    when: 'assignedTo is not a live member of the business',
+    example: { message: 'assignedTo is not a live member of this business', errors: [{ field: 'assignedTo', message: 'assignedTo is not a live member of this business', code: 'INVALID_ASSIGNEE' }] },
+  },
+  CUSTOMER_CONTACT_NOT_EDITABLE: {
+    when: 'customer or contact sent for a lead that is not NEW or OPEN after the request',
+    example: { message: 'customer can be changed only while the lead is NEW or OPEN', errors: [{ field: 'customer', message: 'customer can be changed only while the lead is NEW or OPEN', code: 'CUSTOMER_CONTACT_NOT_EDITABLE' }] },
+  },
+  INVALID_PAGINATION_LIMIT: { when: '$limit not a whole number from 1 to 50', example: { message: '$limit must be a whole number from 1 to 50' } },
+  INVALID_PAGINATION_SKIP: { when: '$skip not a whole number from 0 to 1000', example: { message: '$skip must be a whole number from 0 to 1000' } },
   PERMISSION_DENIED: { when: 'the calling app is not attached to the business in the path (or there is no such business)', example: { message: 'This app is not allowed to access this business' } },
   CLIENT_NOT_FOUND: { when: 'an unknown, archived, deleted or other business\'s client', example: { message: 'Client not found' } },
+  LEAD_NOT_FOUND: { when: 'an unknown, removed or other business\'s lead', example: { message: 'Lead not found' } },
   BUSINESS_NOT_FOUND: { when: 'no business with this urlKey', example: { message: 'No business with this urlKey' } },
   APP_NOT_FOUND: { when: 'no app with this appId', example: { message: 'No app with this appId' } },
   NOT_FOUND: { when: 'no such route or file', example: { message: 'No such route' } },
@@ -79,7 +126,10 @@ export function errorSchemas(): Record<string, JsonSchema> {
             success: { const: false },
             error: {
               type: 'object', additionalProperties: false, required: ['message', 'code', 'status'],
-              properties: { message: text, code: ref('ErrorCode'), status: { type: 'integer' }, errors: { type: 'array', items: ref('FieldError') } },
+              properties: {
+                message: text, code: ref('ErrorCode'), status: { type: 'integer' }, errors: { type: 'array', items: ref('FieldError') },
+                existingLeadId: { type: 'string', description: 'A lead create\'s 409: the lead stored under this externalId (absent when it was removed).' },
+              },
             },
           },
         },
@@ -123,7 +173,11 @@ export function errorResponses(op: OperationDoc): Record<string, JsonSchema> {
     responses['401'] = bareResponse(401, 'Not authenticated', 'NotAuthenticated: the token is missing, malformed, invalid, expired or of the wrong kind. No error code.');
   }
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of operationCodes(op)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  for (const code of operationCodes(op)) {
+    // A code the operation names in bodyErrors comes from its validation pass: a 400 whatever its own status.
+    const status = op.bodyErrors?.includes(code) && BODY_ERROR_CODES.has(code) ? 400 : ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) responses[String(status)] = codedResponse(status, codes, op);
   return responses;
 }

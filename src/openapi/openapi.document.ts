@@ -24,7 +24,8 @@ const SECURITY_SCHEMES = (audience: string): Record<string, JsonSchema> => ({
 
 const DESCRIPTION = [
   'The HTTP/JSON interface of crmkit: app-token authentication, the read-only pipeline configuration of a business, idempotent',
-  'client create and get (the **Public interface**), and the operator API under `/admin/v1` behind the dashboard.',
+  'client create and get, leads (idempotent create by externalId, edit, get, activity, lists) (the **Public interface**), and the',
+  'operator API under `/admin/v1` behind the dashboard.',
   '',
   'Bodies are JSON (`Content-Type: application/json`). Successes answer `{"success": true, "data": ...}`; failures answer the',
   'error envelope `{"success": false, "data": {"error": …}}`, whose stable code is `data.error.code` (401 and the 405s of client routes carry none). A 400 lists every',

@@ -2,6 +2,9 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { authApi } from '../auth/auth.openapi.js';
 import { clientsApi, clientsOperatorApi } from '../clients/clients.openapi.js';
+import { leadSettingsApi } from '../leads/lead-settings.openapi.js';
+import { leadsApi, leadsOperatorApi } from '../leads/leads.openapi.js';
+import { leadsListApi, leadsListOperatorApi } from '../leads/leads-list.openapi.js';
 import type { Deps } from '../deps.js';
 import type { Feature } from '../feature.js';
 import { assetOf, packageRoot, sendAsset, servePage } from '../http/static-assets.js';
@@ -17,7 +20,8 @@ import { referenceApi } from './reference.openapi.js';
 
 /** Every feature's section, in the order the reference page shows them: the public interface first. */
 export const API_SECTIONS: readonly ApiSection[] = [
-  authApi, pipelinesApi, clientsApi, operatorApi, pipelinesOperatorApi, clientsOperatorApi, opsApi, dashboardApi, referenceApi,
+  authApi, pipelinesApi, clientsApi, leadsApi, leadsListApi, operatorApi, pipelinesOperatorApi, clientsOperatorApi, leadSettingsApi, leadsOperatorApi, leadsListOperatorApi,
+  opsApi, dashboardApi, referenceApi,
 ];
 
 export function openApiDocument(deps: Pick<Deps, 'config'>): JsonSchema {

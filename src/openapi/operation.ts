@@ -42,6 +42,11 @@ export interface OperationDoc {
   answers?: AnswerDoc[];
   /** Codes this operation answers beyond those implied by its guard and body (see error-responses.ts). */
   errors?: ErrorCode[];
+  /**
+   * Codes of BODY_ERROR_CODES that this operation answers as field errors of its body (400), not with
+   * their own status: a lead's customer.clientId that names no client is CLIENT_NOT_FOUND in a 400.
+   */
+  bodyErrors?: ErrorCode[];
   /** Per-code example messages and field lists where the generic ones would not fit. */
   errorExamples?: Partial<Record<ErrorCode, ErrorExample>>;
   /** An open route that may check a bearer token all the same (token validation, /metrics with METRICS_TOKEN): its scheme. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors/app-error.js';
 import type { Store } from '../storage/store.js';
 import type { BusinessRecord } from '../storage/records.js';
+import { defaultTimeZone } from '../leads/lead-settings.types.js';
 import { COUNTRY_CODES, CURRENCY_CODES, defaultCurrencyForCountry } from '../validation/countries.js';
 import { entry, type BooleanSpec, type StringSpec } from '../validation/field-spec.js';
 import { readBody } from '../validation/read-body.js';
@@ -16,7 +17,7 @@ export interface NewBusiness {
   customFieldsEnabled?: boolean;
 }
 
-export type BusinessPatch = Partial<Pick<NewBusiness, 'name' | 'currency' | 'customFieldsEnabled'>>;
+export type BusinessPatch = Partial<Pick<NewBusiness, 'name' | 'currency' | 'customFieldsEnabled'>> & { timeZone?: string };
 
 const name: StringSpec = { type: 'string', trim: true, minLength: 1, maxLength: 500, description: 'Display name of the business; 1 to 500 characters, trimmed.' };
 const currency: StringSpec = {
@@ -40,6 +41,10 @@ export const NEW_BUSINESS_RULES = entry('BusinessInput', 'A new business.', [
 /** PATCH /admin/v1/businesses/:urlKey: a subset of what can change (country and urlKey cannot). */
 export const BUSINESS_PATCH_RULES = entry('BusinessPatch', 'What changes; country and urlKey cannot.', [
   ['name', name], ['currency', currency], ['customFieldsEnabled', customFieldsEnabled],
+  ['timeZone', {
+    type: 'string', format: 'timeZone', maxLength: 64,
+    description: 'IANA time zone of the business: "today" for lead follow-up dates. Defaults by country (IN Asia/Kolkata, AE Asia/Dubai, SA Asia/Riyadh, MY Asia/Kuala_Lumpur, otherwise UTC).',
+  }],
 ]);
 
 export function readNewBusiness(body: unknown): NewBusiness {
@@ -100,5 +105,8 @@ export class BusinessesService {
 }
 
 export function present(b: BusinessRecord) {
-  return { urlKey: b.urlKey, name: b.name, country: b.country, currency: b.currency, customFieldsEnabled: b.customFieldsEnabled };
+  return {
+    urlKey: b.urlKey, name: b.name, country: b.country, currency: b.currency, customFieldsEnabled: b.customFieldsEnabled,
+    timeZone: b.timeZone ?? defaultTimeZone(b.country),
+  };
 }

@@ -13,7 +13,7 @@ const once = (what: string): JsonSchema => ({ type: 'string', description: `${wh
 const SCHEMAS: Record<string, JsonSchema> = {
   BusinessInput: bodyJsonSchema(NEW_BUSINESS_RULES, 'A new business.'),
   BusinessPatch: bodyJsonSchema(BUSINESS_PATCH_RULES, 'What changes; country and urlKey cannot.'),
-  Business: closedObject({ urlKey: text, name: text, country: text, currency: text, customFieldsEnabled: { type: 'boolean' } }, ['urlKey', 'name', 'country', 'currency', 'customFieldsEnabled']),
+  Business: closedObject({ urlKey: text, name: text, country: text, currency: text, customFieldsEnabled: { type: 'boolean' }, timeZone: { type: 'string', description: 'IANA time zone: the one set, else the country\'s default.' } }, ['urlKey', 'name', 'country', 'currency', 'customFieldsEnabled', 'timeZone']),
   AppInput: bodyJsonSchema(NEW_APP_RULES, 'A new app.'),
   AppCreated: closedObject({
     appId: text, name: text, appSecret: once('For strategy app-secret.'),

@@ -70,11 +70,12 @@ export class AccountsStore {
     return row && toBusiness(row);
   }
 
-  async updateBusiness(urlKey: string, patch: Partial<Pick<BusinessRecord, 'name' | 'currency' | 'customFieldsEnabled'>>, now: number): Promise<BusinessRecord | undefined> {
+  async updateBusiness(urlKey: string, patch: Partial<Pick<BusinessRecord, 'name' | 'currency' | 'customFieldsEnabled' | 'timeZone'>>, now: number): Promise<BusinessRecord | undefined> {
     await this.db.updateTable('businesses').set({
       ...(patch.name !== undefined && { name: patch.name }),
       ...(patch.currency !== undefined && { currency: patch.currency }),
       ...(patch.customFieldsEnabled !== undefined && { custom_fields_enabled: patch.customFieldsEnabled ? 1 : 0 }),
+      ...(patch.timeZone !== undefined && { time_zone: patch.timeZone }),
       updated_at: now,
     }).where('url_key', '=', urlKey).execute();
     return this.findBusiness(urlKey);

@@ -3,7 +3,7 @@ import { defaultLeadSettings, type LeadSettings, type LeadSettingsKind } from '.
 import { canName } from './keys.js';
 import type { Database } from './schema.js';
 
-/** A business's lead configuration (sources, tags, members, lead custom fields) and its time zone. */
+/** A business's lead configuration: sources, tags, members, lead custom fields. */
 export class LeadSettingsStore {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -46,11 +46,23 @@ export class LeadSettingsStore {
     return row !== undefined;
   }
 
-  async setTimeZone(urlKey: string, timeZone: string | null, now: number): Promise<boolean> {
-    const result = await this.db.updateTable('businesses')
-      .set({ time_zone: timeZone, updated_at: now })
-      .where('url_key', '=', urlKey)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  /** Which of these sources (keys), tags or members (ids) live leads of the business still carry. */
+  async inUse(urlKey: string, kind: 'sources' | 'tags' | 'members', ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0 || !canName(urlKey)) return [];
+    const business = this.db.selectFrom('businesses').select('id').where('url_key', '=', urlKey);
+    if (kind === 'tags') {
+      const rows = await this.db.selectFrom('lead_tags')
+        .innerJoin('leads', 'leads.id', 'lead_tags.lead_pk')
+        .select('lead_tags.tag_id as id').distinct()
+        .where('lead_tags.business_pk', '=', business).where('lead_tags.tag_id', 'in', ids).where('leads.removed', '=', 0)
+        .execute();
+      return rows.map((r) => r.id);
+    }
+    const column = kind === 'sources' ? 'lead_source_key' : 'assignee_id';
+    const rows = await this.db.selectFrom('leads')
+      .select(`${column} as id`).distinct()
+      .where('business_pk', '=', business).where(column, 'in', ids).where('removed', '=', 0)
+      .execute();
+    return rows.map((r) => r.id!);
   }
 }

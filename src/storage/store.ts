@@ -35,14 +35,16 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'pgPo
   const changes = new ChangeFeed(opened.postgresUrl, async (topic) => {
     await sql`select pg_notify(${CHANGE_CHANNEL}, ${topic})`.execute(db);
   });
+  // SQLite: one group commit for client and lead writes alike (one fsync for the writes of a turn).
+  const groupCommit = opened.kind === 'sqlite' ? new GroupCommit(db) : undefined;
   return {
     kind: opened.kind,
     accounts: new AccountsStore(db),
-    data: opened.kind === 'sqlite'
-      ? new BusinessDataStore(db, new GroupCommit(db), 'shared-transaction')
+    data: groupCommit
+      ? new BusinessDataStore(db, groupCommit, 'shared-transaction')
       : new BusinessDataStore(db, directWrites(db), 'batched-statement'),
     rateLimits: new RateLimitStore(db),
-    leads: new LeadsStore(db),
+    leads: new LeadsStore(db, opened.kind, groupCommit),
     leadLists: new LeadListsStore(db, opened.kind),
     leadSettings: new LeadSettingsStore(db),
     changes,

@@ -1,3 +1,4 @@
+import { isTimeZone } from './time-zones.js';
 import { COUNTRY_CODES, CURRENCY_CODES, isCountryCode, isCurrencyCode, isLocale } from './countries.js';
 import { EMAIL_MAX_LENGTH, isValidEmail } from './email.js';
 import { normalisePhone } from './phone.js';
@@ -9,7 +10,7 @@ import { byTest, kept, rejected, type FormatContext, type FormatResult, type For
  * closest JSON Schema rendering (pattern or enum), so the validator and the OpenAPI document cannot drift.
  */
 
-export type FormatName = 'email' | 'phone' | 'country' | 'currency' | 'locale' | 'sortCode' | 'taxPayerType' | TaxFormatName;
+export type FormatName = 'email' | 'phone' | 'country' | 'currency' | 'locale' | 'timeZone' | 'sortCode' | 'taxPayerType' | TaxFormatName;
 
 export type { FormatContext, FormatResult, FormatRule };
 export { TAX_PAYER_TYPES };
@@ -39,6 +40,10 @@ export const FORMATS: Readonly<Record<FormatName, FormatRule>> = {
     description: 'Locale in xx-XX form: two-letter language, ISO 3166-1 country.',
     jsonPattern: '^[a-z]{2}-[A-Z]{2}$',
     check: byTest(isLocale, 'must be a locale in xx-XX form (language-COUNTRY)'),
+  },
+  timeZone: {
+    description: 'An IANA time zone name, like Asia/Kolkata.',
+    check: byTest(isTimeZone, 'must be an IANA time zone name, like Asia/Kolkata'),
   },
   sortCode: {
     description: 'UK/Irish sort code NN-NN-NN or NNNNNN; accepted only when bankCountry is GB or IE.',
