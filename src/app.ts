@@ -23,6 +23,8 @@ import { BusinessesService } from './operator/businesses.service.js';
 import { registerOperatorRoutes } from './operator/operator.routes.js';
 import { OperatorsService } from './operator/operators.service.js';
 import { pipelinesFeature } from './pipelines/pipelines.routes.js';
+import { WebhookEvents } from './webhooks/events.js';
+import { webhooksFeature } from './webhooks/webhooks.routes.js';
 
 /** What feature modules share: built once per app. */
 export interface Services {
@@ -33,6 +35,8 @@ export interface Services {
   apps: AppsService;
   operators: OperatorsService;
   audit: AuditService;
+  /** Webhook events: what features that change a resource call inside their write transaction. */
+  events: WebhookEvents;
   /** Hit and miss counts of every cache, by name: feature modules add theirs; /metrics reads them. */
   caches: Record<string, () => { hits: number; misses: number }>;
 }
@@ -42,6 +46,7 @@ export async function createServices(deps: Deps): Promise<Services> {
   const now = () => clock.now();
   const registry = new AppRegistry(store, config.cacheTtlMs);
   const tokens = new TokenService(config, registry, await store.accounts.signingKeys(), now);
+  const events = new WebhookEvents(store, config, now);
   const limiter = new AuthFailureLimiter(store, config, now, deps.logger || undefined);
   return {
     registry, tokens,
@@ -50,7 +55,8 @@ export async function createServices(deps: Deps): Promise<Services> {
     apps: new AppsService(store, registry, config, now),
     operators: new OperatorsService(store, now),
     audit: new AuditService(store, now),
-    caches: { apps: () => registry.stats },
+    events,
+    caches: { apps: () => registry.stats, webhooks: () => events.cache },
   };
 }
 
@@ -60,6 +66,7 @@ function features(deps: Deps, services: Services): Feature[] {
     { operator: (scope) => registerOperatorRoutes(scope, services) },
     clientsFeature(deps, services),
     pipelinesFeature(deps, services),
+    webhooksFeature(deps, services),
     healthFeature(deps),
     dashboardFeature(),
     openApiFeature(deps),

@@ -14,10 +14,11 @@ import type { JsonSchema } from '../validation/json-schema.js';
 import { buildOpenApiDocument } from './openapi.document.js';
 import type { ApiSection } from './operation.js';
 import { referenceApi } from './reference.openapi.js';
+import { webhooksApi } from '../webhooks/webhooks.openapi.js';
 
 /** Every feature's section, in the order the reference page shows them: the public interface first. */
 export const API_SECTIONS: readonly ApiSection[] = [
-  authApi, pipelinesApi, clientsApi, operatorApi, pipelinesOperatorApi, clientsOperatorApi, opsApi, dashboardApi, referenceApi,
+  authApi, pipelinesApi, clientsApi, operatorApi, pipelinesOperatorApi, clientsOperatorApi, webhooksApi, opsApi, dashboardApi, referenceApi,
 ];
 
 export function openApiDocument(deps: Pick<Deps, 'config'>): JsonSchema {

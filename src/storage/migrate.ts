@@ -1,15 +1,16 @@
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import type { StoreKind } from './db.js';
 import { initialMigration } from './migrations/001-initial.js';
+import { webhooksMigration } from './migrations/003-webhooks.js';
 
 export class SchemaTooNewError extends Error {}
 
 function migrations(kind: StoreKind): Record<string, Migration> {
-  return { '001-initial': initialMigration(kind) };
+  return { '001-initial': initialMigration(kind), '003-webhooks': webhooksMigration(kind) };
 }
 
 /** The newest migration this build knows: reported by /healthz. */
-export const SCHEMA_VERSION = '001-initial';
+export const SCHEMA_VERSION = '003-webhooks';
 
 /**
  * Runs pending migrations under the store's lock (a PostgreSQL advisory lock; SQLite's write lock),

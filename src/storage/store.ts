@@ -7,6 +7,7 @@ import { CHANGE_CHANNEL, ChangeFeed } from './change-feed.js';
 import { openPostgres, openSqlite, type OpenDatabase, type StoreKind } from './db.js';
 import { migrateToLatest } from './migrate.js';
 import { RateLimitStore } from './rate-limits.store.js';
+import { WebhooksStore } from './webhooks.store.js';
 
 /** The store behind one small interface: accounts, business data, and the change feed that keeps caches honest. */
 export interface Store {
@@ -14,6 +15,7 @@ export interface Store {
   readonly accounts: AccountsStore;
   readonly data: BusinessDataStore;
   readonly rateLimits: RateLimitStore;
+  readonly webhooks: WebhooksStore;
   readonly changes: ChangeFeed;
   readonly sqlitePath: string | null;
   /** PostgreSQL only (undefined on the embedded store): for /metrics. */
@@ -36,6 +38,7 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'pgPo
       ? new BusinessDataStore(db, new GroupCommit(db), 'shared-transaction')
       : new BusinessDataStore(db, directWrites(db), 'batched-statement'),
     rateLimits: new RateLimitStore(db),
+    webhooks: new WebhooksStore(db, opened.kind),
     changes,
     sqlitePath: opened.sqlitePath,
     ...(opened.poolStats && { poolStats: opened.poolStats }),

@@ -1,0 +1,240 @@
+import { sql, type Kysely } from 'kysely';
+import type { StoreKind } from './db.js';
+import { canName } from './keys.js';
+import type { Database } from './schema.js';
+
+export interface EndpointRecord {
+  id: string;
+  url: string;
+  description: string | null;
+  eventTypes: string[];
+  enabled: boolean;
+  disabledReason: string | null;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretUntil: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type EndpointPatch = Partial<Pick<EndpointRecord, 'url' | 'description' | 'eventTypes' | 'enabled'>>;
+
+/** What the emitting side needs, cached per business: its enabled endpoints and what each wants. */
+export interface Subscriptions {
+  endpoints: { pk: number; eventTypes: Set<string> }[];
+}
+
+/** One outbox row to write: an event for one endpoint. */
+export interface OutboxRow {
+  endpointPk: number;
+  messageId: string;
+  eventType: string;
+  /** Events with the same key reach an endpoint in the order they were written. */
+  resourceKey: string;
+  payload: string;
+  createdAt: number;
+}
+
+export interface ClaimedDelivery {
+  id: number;
+  endpointPk: number;
+  messageId: string;
+  eventType: string;
+  payload: string;
+  attempt: number;
+  url: string;
+  secrets: string[];
+}
+
+export interface AttemptRecord {
+  at: number;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+/** Writes outbox rows with `db`: a transaction of the caller's, so that the event commits with its change. */
+export async function writeOutbox(db: Kysely<Database>, rows: OutboxRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insertInto('webhook_outbox').values(rows.map((r) => ({
+    endpoint_pk: r.endpointPk, message_id: r.messageId, event_type: r.eventType, resource_key: r.resourceKey,
+    payload: r.payload, state: 'pending', attempts: 0, next_attempt_at: r.createdAt, created_at: r.createdAt,
+  }))).execute();
+}
+
+type EndpointRow = Database['webhook_endpoints'];
+
+function recordOf(row: Omit<EndpointRow, 'id' | 'business_pk'>): EndpointRecord {
+  return {
+    id: row.public_id, url: row.url, description: row.description, eventTypes: JSON.parse(row.event_types) as string[],
+    enabled: Number(row.enabled) === 1, disabledReason: row.disabled_reason, secret: row.secret,
+    previousSecret: row.previous_secret, previousSecretUntil: row.previous_secret_until === null ? null : Number(row.previous_secret_until),
+    createdAt: Number(row.created_at), updatedAt: Number(row.updated_at),
+  };
+}
+
+const ENDPOINT_COLUMNS = ['public_id', 'url', 'description', 'event_types', 'enabled', 'disabled_reason', 'secret',
+  'previous_secret', 'previous_secret_until', 'created_at', 'updated_at'] as const;
+
+/** Webhook endpoints, the outbox and the delivery log. Every endpoint is reached through its business. */
+export class WebhooksStore {
+  constructor(private readonly db: Kysely<Database>, private readonly kind: StoreKind) {}
+
+  private businessPk(urlKey: string) {
+    return this.db.selectFrom('businesses').select('id').where('url_key', '=', urlKey);
+  }
+
+  private endpointPk(urlKey: string, endpointId: string) {
+    return this.db.selectFrom('webhook_endpoints').select('webhook_endpoints.id')
+      .where('business_pk', '=', (eb) => eb.selectFrom('businesses').select('id').where('url_key', '=', urlKey))
+      .where('public_id', '=', endpointId);
+  }
+
+  async subscriptions(urlKey: string): Promise<Subscriptions | undefined> {
+    if (!canName(urlKey)) return undefined;
+    const business = await this.businessPk(urlKey).executeTakeFirst();
+    if (!business) return undefined;
+    const rows = await this.db.selectFrom('webhook_endpoints').select(['id', 'event_types'])
+      .where('business_pk', '=', business.id).where('enabled', '=', 1).execute();
+    return { endpoints: rows.map((r) => ({ pk: Number(r.id), eventTypes: new Set(JSON.parse(r.event_types) as string[]) })) };
+  }
+
+  async create(urlKey: string, record: EndpointRecord): Promise<boolean> {
+    const business = canName(urlKey) ? await this.businessPk(urlKey).executeTakeFirst() : undefined;
+    if (!business) return false;
+    await this.db.insertInto('webhook_endpoints').values({
+      business_pk: business.id, public_id: record.id, url: record.url, description: record.description,
+      event_types: JSON.stringify(record.eventTypes), enabled: record.enabled ? 1 : 0, disabled_reason: record.disabledReason,
+      secret: record.secret, previous_secret: null, previous_secret_until: null, created_at: record.createdAt, updated_at: record.updatedAt,
+    }).execute();
+    return true;
+  }
+
+  async list(urlKey: string): Promise<EndpointRecord[]> {
+    if (!canName(urlKey)) return [];
+    const rows = await this.db.selectFrom('webhook_endpoints').select([...ENDPOINT_COLUMNS])
+      .where('business_pk', '=', (eb) => eb.selectFrom('businesses').select('id').where('url_key', '=', urlKey))
+      .orderBy('id').execute();
+    return rows.map(recordOf);
+  }
+
+  async find(urlKey: string, endpointId: string): Promise<EndpointRecord | undefined> {
+    if (!canName(urlKey, endpointId)) return undefined;
+    const row = await this.db.selectFrom('webhook_endpoints').select([...ENDPOINT_COLUMNS])
+      .where('business_pk', '=', (eb) => eb.selectFrom('businesses').select('id').where('url_key', '=', urlKey))
+      .where('public_id', '=', endpointId)
+      .executeTakeFirst();
+    return row && recordOf(row);
+  }
+
+  /** A re-enabled endpoint loses its "disabled because failing" mark. */
+  async update(urlKey: string, endpointId: string, patch: EndpointPatch, now: number): Promise<void> {
+    await this.db.updateTable('webhook_endpoints').set({
+      ...(patch.url !== undefined && { url: patch.url }),
+      ...(patch.description !== undefined && { description: patch.description }),
+      ...(patch.eventTypes !== undefined && { event_types: JSON.stringify(patch.eventTypes) }),
+      ...(patch.enabled !== undefined && { enabled: patch.enabled ? 1 : 0, disabled_reason: null }),
+      updated_at: now,
+    }).where('id', '=', this.endpointPk(urlKey, endpointId)).execute();
+  }
+
+  async rotate(urlKey: string, endpointId: string, secret: string, previousUntil: number, now: number): Promise<void> {
+    await this.db.updateTable('webhook_endpoints')
+      .set((eb) => ({ previous_secret: eb.ref('secret'), previous_secret_until: previousUntil, secret, updated_at: now }))
+      .where('id', '=', this.endpointPk(urlKey, endpointId)).execute();
+  }
+
+  async remove(urlKey: string, endpointId: string): Promise<void> {
+    await this.db.deleteFrom('webhook_endpoints').where('id', '=', this.endpointPk(urlKey, endpointId)).execute();
+  }
+
+  /** Queues one event for one endpoint of the business (a test event, a resend). False when no such endpoint. */
+  async enqueue(urlKey: string, endpointId: string, row: Omit<OutboxRow, 'endpointPk'>): Promise<boolean> {
+    if (!canName(urlKey, endpointId)) return false;
+    const endpoint = await this.endpointPk(urlKey, endpointId).executeTakeFirst();
+    if (!endpoint) return false;
+    await writeOutbox(this.db, [{ ...row, endpointPk: Number(endpoint.id) }]);
+    return true;
+  }
+
+  /** The event as first written for this endpoint, to send again: same id, same body. */
+  async findEvent(urlKey: string, endpointId: string, messageId: string): Promise<Omit<OutboxRow, 'endpointPk'> | undefined> {
+    if (!canName(urlKey, endpointId, messageId)) return undefined;
+    const row = await this.db.selectFrom('webhook_outbox')
+      .select(['message_id', 'event_type', 'resource_key', 'payload', 'created_at'])
+      .where('endpoint_pk', '=', this.endpointPk(urlKey, endpointId)).where('message_id', '=', messageId)
+      .orderBy('id').limit(1).executeTakeFirst();
+    return row && { messageId: row.message_id, eventType: row.event_type, resourceKey: row.resource_key, payload: row.payload, createdAt: Number(row.created_at) };
+  }
+
+  async listAttempts(urlKey: string, endpointId: string, limit: number, offset: number): Promise<AttemptRecord[]> {
+    if (!canName(urlKey, endpointId)) return [];
+    const rows = await this.db.selectFrom('webhook_attempts')
+      .select(['at', 'message_id', 'event_type', 'attempt', 'status_code', 'duration_ms', 'error'])
+      .where('endpoint_pk', '=', this.endpointPk(urlKey, endpointId))
+      .orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    return rows.map((r) => ({
+      at: Number(r.at), eventId: r.message_id, eventType: r.event_type, attempt: Number(r.attempt),
+      statusCode: r.status_code === null ? null : Number(r.status_code), durationMs: Number(r.duration_ms), error: r.error,
+    }));
+  }
+
+  /**
+   * Claims due deliveries: each is the oldest pending event of its (endpoint, resource), of an enabled
+   * endpoint. A claim moves `next_attempt_at` to `leaseUntil` and counts the attempt, so a claim lost
+   * with its process comes due again after the lease (and is sent again under the same id). On
+   * PostgreSQL rows locked by another instance's claim are skipped (FOR UPDATE SKIP LOCKED); the
+   * embedded store serves one process, whose claims run one at a time.
+   */
+  async claim(now: number, limit: number, leaseUntil: number): Promise<ClaimedDelivery[]> {
+    return this.db.transaction().execute(async (trx) => {
+      let due = trx.selectFrom('webhook_outbox as o')
+        .innerJoin('webhook_endpoints as ep', 'ep.id', 'o.endpoint_pk')
+        .select('o.id')
+        .where('o.state', '=', 'pending').where('o.next_attempt_at', '<=', now).where('ep.enabled', '=', 1)
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('webhook_outbox as p').select(sql.lit(1).as('one'))
+          .whereRef('p.endpoint_pk', '=', 'o.endpoint_pk').whereRef('p.resource_key', '=', 'o.resource_key')
+          .where('p.state', '=', 'pending').whereRef('p.id', '<', 'o.id'))))
+        .orderBy('o.next_attempt_at').orderBy('o.id').limit(limit);
+      if (this.kind === 'postgres') due = due.forUpdate('o').skipLocked();
+      const ids = (await due.execute()).map((r) => Number(r.id));
+      if (ids.length === 0) return [];
+      await trx.updateTable('webhook_outbox').set((eb) => ({ next_attempt_at: leaseUntil, attempts: eb('attempts', '+', 1) }))
+        .where('id', 'in', ids).execute();
+      const rows = await trx.selectFrom('webhook_outbox as o').innerJoin('webhook_endpoints as ep', 'ep.id', 'o.endpoint_pk')
+        .select(['o.id', 'o.endpoint_pk', 'o.message_id', 'o.event_type', 'o.payload', 'o.attempts', 'ep.url', 'ep.secret',
+          'ep.previous_secret', 'ep.previous_secret_until'])
+        .where('o.id', 'in', ids).orderBy('o.id').execute();
+      return rows.map((r) => ({
+        id: Number(r.id), endpointPk: Number(r.endpoint_pk), messageId: r.message_id, eventType: r.event_type, payload: r.payload,
+        attempt: Number(r.attempts), url: r.url,
+        secrets: r.previous_secret && Number(r.previous_secret_until) > now ? [r.secret, r.previous_secret] : [r.secret],
+      }));
+    });
+  }
+
+  /**
+   * Records an attempt and its consequence: delivered, due again at `retryAt`, or (retryAt null after
+   * a failure) given up, which disables the endpoint. Answers the endpoint's business when it was disabled.
+   */
+  async finish(delivery: ClaimedDelivery, attempt: Omit<AttemptRecord, 'eventId' | 'eventType' | 'attempt'>, outcome: 'delivered' | { retryAt: number | null }): Promise<string | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('webhook_attempts').values({
+        endpoint_pk: delivery.endpointPk, message_id: delivery.messageId, event_type: delivery.eventType, attempt: delivery.attempt,
+        at: attempt.at, status_code: attempt.statusCode, duration_ms: attempt.durationMs, error: attempt.error,
+      }).execute();
+      const set = outcome === 'delivered' ? { state: 'delivered' }
+        : outcome.retryAt === null ? { state: 'failed' } : { next_attempt_at: outcome.retryAt };
+      await trx.updateTable('webhook_outbox').set(set).where('id', '=', delivery.id).where('state', '=', 'pending').execute();
+      if (outcome === 'delivered' || outcome.retryAt !== null) return undefined;
+      await trx.updateTable('webhook_endpoints').set({ enabled: 0, disabled_reason: 'failing', updated_at: attempt.at })
+        .where('id', '=', delivery.endpointPk).execute();
+      const business = await trx.selectFrom('webhook_endpoints').innerJoin('businesses', 'businesses.id', 'webhook_endpoints.business_pk')
+        .select('businesses.url_key').where('webhook_endpoints.id', '=', delivery.endpointPk).executeTakeFirst();
+      return business?.url_key;
+    });
+  }
+}

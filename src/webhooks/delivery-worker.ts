@@ -1,0 +1,105 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { ClaimedDelivery } from '../storage/webhooks.store.js';
+import type { Store } from '../storage/store.js';
+import { postOnce } from './http-post.js';
+import { retryDelayMs } from './retry-schedule.js';
+import { signedHeaders } from './signing.js';
+
+/** Answers read from a destination are dropped past this: only the status counts. */
+const MAX_ANSWER_BYTES = 4096;
+const CLAIM_BATCH = 32;
+
+/**
+ * Delivers the outbox: claims due events (the store keeps one per resource and endpoint in flight),
+ * posts each signed, records the attempt, and schedules a retry with backoff, or gives up after the
+ * last one and disables the endpoint. Any number of processes may run one: claims never overlap.
+ */
+export class DeliveryWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+
+  constructor(
+    private readonly store: Store,
+    private readonly config: Pick<Config, 'webhooksRetryBaseMs' | 'webhooksPollMs' | 'webhooksConnectTimeoutMs' | 'webhooksTimeoutMs' | 'webhooksAllowPrivate'>,
+    private readonly now: () => number,
+    private readonly onDisabled: (urlKey: string) => Promise<void>,
+    private readonly logger?: FastifyBaseLogger,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Look for due deliveries now (or right after the current round). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.running = this.round().finally(() => {
+      this.running = undefined;
+      if (this.stopped) return;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      } else {
+        this.timer = setTimeout(() => this.wake(), this.config.webhooksPollMs);
+        this.timer.unref();
+      }
+    });
+  }
+
+  private async round(): Promise<void> {
+    try {
+      // The lease outlasts any attempt, so a live claim never comes due twice.
+      const lease = this.config.webhooksConnectTimeoutMs + this.config.webhooksTimeoutMs + 30_000;
+      for (;;) {
+        const now = this.now();
+        const claimed = await this.store.webhooks.claim(now, CLAIM_BATCH, now + lease);
+        await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
+        if (claimed.length < CLAIM_BATCH || this.stopped) return;
+      }
+    } catch (error) {
+      this.logger?.warn({ err: error }, 'webhook delivery round failed; retrying at the next poll');
+    }
+  }
+
+  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+    const at = this.now();
+    let url: URL;
+    try {
+      url = new URL(delivery.url);
+    } catch {
+      return this.record(delivery, at, { statusCode: null, durationMs: 0, error: 'invalid URL' });
+    }
+    const headers = signedHeaders(delivery.messageId, delivery.payload, delivery.secrets, new Date(at));
+    const result = await postOnce(url, headers, delivery.payload, {
+      connectTimeoutMs: this.config.webhooksConnectTimeoutMs, timeoutMs: this.config.webhooksTimeoutMs,
+      maxAnswerBytes: MAX_ANSWER_BYTES, allowPrivate: this.config.webhooksAllowPrivate,
+    });
+    await this.record(delivery, at, result);
+  }
+
+  private async record(delivery: ClaimedDelivery, at: number, result: { statusCode: number | null; durationMs: number; error: string | null }): Promise<void> {
+    const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const delay = ok ? null : retryDelayMs(delivery.attempt, this.config.webhooksRetryBaseMs);
+    const outcome = ok ? 'delivered' as const : { retryAt: delay === null ? null : this.now() + delay };
+    const disabled = await this.store.webhooks.finish(delivery, { at, ...result }, outcome);
+    if (disabled !== undefined) {
+      this.logger?.warn({ urlKey: disabled }, 'webhook endpoint disabled: its deliveries failed for the whole retry schedule');
+      await this.onDisabled(disabled);
+    }
+  }
+}
