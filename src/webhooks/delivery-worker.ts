@@ -63,8 +63,9 @@ export class DeliveryWorker {
 
   private async round(): Promise<void> {
     try {
-      // The lease outlasts any attempt, so a live claim never comes due twice.
-      const lease = this.config.webhooksConnectTimeoutMs + this.config.webhooksTimeoutMs + 30_000;
+      // The lease outlasts any attempt twice over, so a live claim never comes due again; a claim
+      // lost with its process (kill -9) is sent again, under the same id, once it runs out.
+      const lease = 2 * (this.config.webhooksConnectTimeoutMs + this.config.webhooksTimeoutMs) + 1000;
       for (;;) {
         const now = this.now();
         const claimed = await this.store.webhooks.claim(now, CLAIM_BATCH, now + lease);

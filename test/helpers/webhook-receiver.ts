@@ -22,6 +22,8 @@ export class WebhookReceiver {
   readonly unverified: string[] = [];
   secrets: string[] = [];
   answer = 204;
+  /** Hold every request without answering (a destination that hangs). */
+  hang = false;
   private server: Server | undefined;
   port = 0;
 
@@ -34,6 +36,7 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       request.on('data', (c: Buffer) => chunks.push(c));
       request.on('end', () => {
+        if (this.hang) return;
         const body = Buffer.concat(chunks).toString('utf8');
         const headers = {
           'webhook-id': String(request.headers['webhook-id']), 'webhook-timestamp': String(request.headers['webhook-timestamp']),
