@@ -93,12 +93,12 @@ export class WebhooksStore {
       .where('public_id', '=', endpointId);
   }
 
-  async subscriptions(urlKey: string): Promise<Subscriptions | undefined> {
-    if (!canName(urlKey)) return undefined;
-    const business = await this.businessPk(urlKey).executeTakeFirst();
-    if (!business) return undefined;
+  /** One query; an unknown business simply has no endpoints (its writes fail on their own). */
+  async subscriptions(urlKey: string): Promise<Subscriptions> {
+    if (!canName(urlKey)) return { endpoints: [] };
     const rows = await this.db.selectFrom('webhook_endpoints').select(['id', 'event_types'])
-      .where('business_pk', '=', business.id).where('enabled', '=', 1).execute();
+      .where('business_pk', '=', (eb) => eb.selectFrom('businesses').select('id').where('url_key', '=', urlKey))
+      .where('enabled', '=', 1).execute();
     return { endpoints: rows.map((r) => ({ pk: Number(r.id), eventTypes: new Set(JSON.parse(r.event_types) as string[]) })) };
   }
 
@@ -180,6 +180,12 @@ export class WebhooksStore {
       at: Number(r.at), eventId: r.message_id, eventType: r.event_type, attempt: Number(r.attempt),
       statusCode: r.status_code === null ? null : Number(r.status_code), durationMs: Number(r.duration_ms), error: r.error,
     }));
+  }
+
+  /** Drops delivered and given-up events and log entries older than `before`; pending events stay whatever their age. */
+  async prune(before: number): Promise<void> {
+    await this.db.deleteFrom('webhook_outbox').where('state', '!=', 'pending').where('created_at', '<', before).execute();
+    await this.db.deleteFrom('webhook_attempts').where('at', '<', before).execute();
   }
 
   /**

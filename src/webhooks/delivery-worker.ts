@@ -9,6 +9,9 @@ import { signedHeaders } from './signing.js';
 /** Answers read from a destination are dropped past this: only the status counts. */
 const MAX_ANSWER_BYTES = 4096;
 const CLAIM_BATCH = 32;
+/** Delivered and given-up events (and the log) are kept this long: resend and the log reach back 30 days. */
+export const RETENTION_MS = 30 * 24 * 3600 * 1000;
+const PRUNE_EVERY_MS = 3600 * 1000;
 
 /**
  * Delivers the outbox: claims due events (the store keeps one per resource and endpoint in flight),
@@ -20,6 +23,7 @@ export class DeliveryWorker {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
+  private prunedAt = 0;
 
   constructor(
     private readonly store: Store,
@@ -63,6 +67,10 @@ export class DeliveryWorker {
 
   private async round(): Promise<void> {
     try {
+      if (this.now() - this.prunedAt > PRUNE_EVERY_MS) {
+        this.prunedAt = this.now();
+        await this.store.webhooks.prune(this.prunedAt - RETENTION_MS);
+      }
       // The lease outlasts any attempt twice over, so a live claim never comes due again; a claim
       // lost with its process (kill -9) is sent again, under the same id, once it runs out.
       const lease = 2 * (this.config.webhooksConnectTimeoutMs + this.config.webhooksTimeoutMs) + 1000;
