@@ -28,7 +28,7 @@ function statusBadge(endpoint) {
 }
 
 function createForm(base, types, reload, message) {
-  const url = h('input', { type: 'url', name: 'webhookUrl', required: true, maxlength: 2048, placeholder: 'https://example.com/crmkit-events' });
+  const url = h('input', { type: 'text', inputmode: 'url', name: 'webhookUrl', required: true, maxlength: 2048, placeholder: 'https://example.com/crmkit-events' });
   const description = h('input', { type: 'text', name: 'webhookDescription', maxlength: 500 });
   const boxes = types.map((t) => h('input', { type: 'checkbox', name: 'eventType', value: t.type }));
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Add endpoint');
