@@ -56,6 +56,10 @@ export interface AttemptRecord {
   error: string | null;
 }
 
+export type AttemptResult = Omit<AttemptRecord, 'eventId' | 'eventType' | 'attempt'>;
+export type FinishOutcome = 'delivered' | { retryAt: number | null };
+export interface FinishedDelivery { delivery: ClaimedDelivery; attempt: AttemptResult; outcome: FinishOutcome }
+
 /** Writes outbox rows with `db`: a transaction of the caller's, so that the event commits with its change. */
 export async function writeOutbox(db: Kysely<Database>, rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
@@ -226,21 +230,35 @@ export class WebhooksStore {
    * Records an attempt and its consequence: delivered, due again at `retryAt`, or (retryAt null after
    * a failure) given up, which disables the endpoint. Answers the endpoint's business when it was disabled.
    */
-  async finish(delivery: ClaimedDelivery, attempt: Omit<AttemptRecord, 'eventId' | 'eventType' | 'attempt'>, outcome: 'delivered' | { retryAt: number | null }): Promise<string | undefined> {
+  async finish(delivery: ClaimedDelivery, attempt: AttemptResult, outcome: FinishOutcome): Promise<string | undefined> {
+    return (await this.finishAll([{ delivery, attempt, outcome }]))[0];
+  }
+
+  /**
+   * Several attempts recorded in one transaction: on the embedded store a commit is an fsync on the
+   * event loop, and one per delivery starved the requests being served beside them.
+   */
+  finishAll(items: FinishedDelivery[]): Promise<(string | undefined)[]> {
     return this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('webhook_attempts').values({
-        endpoint_pk: delivery.endpointPk, message_id: delivery.messageId, event_type: delivery.eventType, attempt: delivery.attempt,
-        at: attempt.at, status_code: attempt.statusCode, duration_ms: attempt.durationMs, error: attempt.error,
-      }).execute();
-      const set = outcome === 'delivered' ? { state: 'delivered' }
-        : outcome.retryAt === null ? { state: 'failed' } : { next_attempt_at: outcome.retryAt };
-      await trx.updateTable('webhook_outbox').set(set).where('id', '=', delivery.id).where('state', '=', 'pending').execute();
-      if (outcome === 'delivered' || outcome.retryAt !== null) return undefined;
-      await trx.updateTable('webhook_endpoints').set({ enabled: 0, disabled_reason: 'failing', updated_at: attempt.at })
-        .where('id', '=', delivery.endpointPk).execute();
-      const business = await trx.selectFrom('webhook_endpoints').innerJoin('businesses', 'businesses.id', 'webhook_endpoints.business_pk')
-        .select('businesses.url_key').where('webhook_endpoints.id', '=', delivery.endpointPk).executeTakeFirst();
-      return business?.url_key;
+      const disabled: (string | undefined)[] = [];
+      for (const item of items) disabled.push(await this.finishIn(trx, item));
+      return disabled;
     });
+  }
+
+  private async finishIn(trx: Kysely<Database>, { delivery, attempt, outcome }: FinishedDelivery): Promise<string | undefined> {
+    await trx.insertInto('webhook_attempts').values({
+      endpoint_pk: delivery.endpointPk, message_id: delivery.messageId, event_type: delivery.eventType, attempt: delivery.attempt,
+      at: attempt.at, status_code: attempt.statusCode, duration_ms: attempt.durationMs, error: attempt.error,
+    }).execute();
+    const set = outcome === 'delivered' ? { state: 'delivered' }
+      : outcome.retryAt === null ? { state: 'failed' } : { next_attempt_at: outcome.retryAt };
+    await trx.updateTable('webhook_outbox').set(set).where('id', '=', delivery.id).where('state', '=', 'pending').execute();
+    if (outcome === 'delivered' || outcome.retryAt !== null) return undefined;
+    await trx.updateTable('webhook_endpoints').set({ enabled: 0, disabled_reason: 'failing', updated_at: attempt.at })
+      .where('id', '=', delivery.endpointPk).execute();
+    const business = await trx.selectFrom('webhook_endpoints').innerJoin('businesses', 'businesses.id', 'webhook_endpoints.business_pk')
+      .select('businesses.url_key').where('webhook_endpoints.id', '=', delivery.endpointPk).executeTakeFirst();
+    return business?.url_key;
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import type { ClaimedDelivery } from '../storage/webhooks.store.js';
+import { Batcher } from '../storage/batcher.js';
+import type { ClaimedDelivery, FinishedDelivery } from '../storage/webhooks.store.js';
 import type { Store } from '../storage/store.js';
 import { postOnce } from './http-post.js';
 import { retryDelayMs } from './retry-schedule.js';
@@ -24,6 +25,8 @@ export class DeliveryWorker {
   private again = false;
   private stopped = true;
   private prunedAt = 0;
+  /** Attempts that end together are recorded together, one transaction at a time. */
+  private readonly finishes: Batcher<FinishedDelivery, string | undefined>;
 
   constructor(
     private readonly store: Store,
@@ -31,7 +34,9 @@ export class DeliveryWorker {
     private readonly now: () => number,
     private readonly onDisabled: (urlKey: string) => Promise<void>,
     private readonly logger?: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.finishes = new Batcher(async (items) => (await store.webhooks.finishAll(items)).map((value) => ({ value })), 1);
+  }
 
   start(): void {
     this.stopped = false;
@@ -105,7 +110,7 @@ export class DeliveryWorker {
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const delay = ok ? null : retryDelayMs(delivery.attempt, this.config.webhooksRetryBaseMs);
     const outcome = ok ? 'delivered' as const : { retryAt: delay === null ? null : this.now() + delay };
-    const disabled = await this.store.webhooks.finish(delivery, { at, ...result }, outcome);
+    const disabled = await this.finishes.add({ delivery, attempt: { at, ...result }, outcome });
     if (disabled !== undefined) {
       this.logger?.warn({ urlKey: disabled }, 'webhook endpoint disabled: its deliveries failed for the whole retry schedule');
       await this.onDisabled(disabled);
