@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { StoreKind } from '../db.js';
+import { idColumn } from './id-column.js';
 
 /**
  * Webhooks: endpoints per business, the outbox (one row per event and endpoint, written in the
@@ -7,10 +8,7 @@ import type { StoreKind } from '../db.js';
  * ignores these tables.
  */
 export function webhooksMigration(kind: StoreKind) {
-  const id = (table: ReturnType<Kysely<unknown>['schema']['createTable']>) =>
-    kind === 'postgres'
-      ? table.addColumn('id', 'bigserial', (c) => c.primaryKey())
-      : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+  const id = idColumn(kind);
 
   return {
     async up(db: Kysely<unknown>): Promise<void> {
