@@ -240,22 +240,27 @@ export class WebhooksStore {
    */
   finishAll(items: FinishedDelivery[]): Promise<(string | undefined)[]> {
     return this.db.transaction().execute(async (trx) => {
+      // The common case in two statements whatever the count: every attempt logged, every success marked.
+      await trx.insertInto('webhook_attempts').values(items.map(({ delivery, attempt }) => ({
+        endpoint_pk: delivery.endpointPk, message_id: delivery.messageId, event_type: delivery.eventType, attempt: delivery.attempt,
+        at: attempt.at, status_code: attempt.statusCode, duration_ms: attempt.durationMs, error: attempt.error,
+      }))).execute();
+      const delivered = items.filter((item) => item.outcome === 'delivered').map((item) => item.delivery.id);
+      if (delivered.length > 0) {
+        await trx.updateTable('webhook_outbox').set({ state: 'delivered' }).where('id', 'in', delivered).where('state', '=', 'pending').execute();
+      }
       const disabled: (string | undefined)[] = [];
-      for (const item of items) disabled.push(await this.finishIn(trx, item));
+      for (const item of items) disabled.push(item.outcome === 'delivered' ? undefined : await this.failIn(trx, item.delivery, item.attempt.at, item.outcome));
       return disabled;
     });
   }
 
-  private async finishIn(trx: Kysely<Database>, { delivery, attempt, outcome }: FinishedDelivery): Promise<string | undefined> {
-    await trx.insertInto('webhook_attempts').values({
-      endpoint_pk: delivery.endpointPk, message_id: delivery.messageId, event_type: delivery.eventType, attempt: delivery.attempt,
-      at: attempt.at, status_code: attempt.statusCode, duration_ms: attempt.durationMs, error: attempt.error,
-    }).execute();
-    const set = outcome === 'delivered' ? { state: 'delivered' }
-      : outcome.retryAt === null ? { state: 'failed' } : { next_attempt_at: outcome.retryAt };
+  /** A failed attempt: due again at `retryAt`, or given up (retryAt null), which disables the endpoint. */
+  private async failIn(trx: Kysely<Database>, delivery: ClaimedDelivery, at: number, outcome: { retryAt: number | null }): Promise<string | undefined> {
+    const set = outcome.retryAt === null ? { state: 'failed' } : { next_attempt_at: outcome.retryAt };
     await trx.updateTable('webhook_outbox').set(set).where('id', '=', delivery.id).where('state', '=', 'pending').execute();
-    if (outcome === 'delivered' || outcome.retryAt !== null) return undefined;
-    await trx.updateTable('webhook_endpoints').set({ enabled: 0, disabled_reason: 'failing', updated_at: attempt.at })
+    if (outcome.retryAt !== null) return undefined;
+    await trx.updateTable('webhook_endpoints').set({ enabled: 0, disabled_reason: 'failing', updated_at: at })
       .where('id', '=', delivery.endpointPk).execute();
     const business = await trx.selectFrom('webhook_endpoints').innerJoin('businesses', 'businesses.id', 'webhook_endpoints.business_pk')
       .select('businesses.url_key').where('webhook_endpoints.id', '=', delivery.endpointPk).executeTakeFirst();

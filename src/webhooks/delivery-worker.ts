@@ -9,7 +9,8 @@ import { signedHeaders } from './signing.js';
 
 /** Answers read from a destination are dropped past this: only the status counts. */
 const MAX_ANSWER_BYTES = 4096;
-const CLAIM_BATCH = 32;
+/** Deliveries one process has in flight at most; a claim tops them up. */
+const MAX_IN_FLIGHT = 64;
 /** Delivered and given-up events (and the log) are kept this long: resend and the log reach back 30 days. */
 export const RETENTION_MS = 30 * 24 * 3600 * 1000;
 const PRUNE_EVERY_MS = 3600 * 1000;
@@ -25,6 +26,7 @@ export class DeliveryWorker {
   private again = false;
   private stopped = true;
   private prunedAt = 0;
+  private readonly inFlight = new Set<Promise<void>>();
   /** Attempts that end together are recorded together, one transaction at a time. */
   private readonly finishes: Batcher<FinishedDelivery, string | undefined>;
 
@@ -47,6 +49,7 @@ export class DeliveryWorker {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running;
+    await Promise.all(this.inFlight);
   }
 
   /** Look for due deliveries now (or right after the current round). */
@@ -79,11 +82,25 @@ export class DeliveryWorker {
       // The lease outlasts any attempt twice over, so a live claim never comes due again; a claim
       // lost with its process (kill -9) is sent again, under the same id, once it runs out.
       const lease = 2 * (this.config.webhooksConnectTimeoutMs + this.config.webhooksTimeoutMs) + 1000;
-      for (;;) {
+      // Deliveries are not waited for as a batch: a slow destination holds its own slot, not the
+      // others. The claim tops the slots up; finished deliveries wake the worker to claim again
+      // (the next event of their resources may be due now).
+      while (!this.stopped) {
+        const room = MAX_IN_FLIGHT - this.inFlight.size;
+        if (room === 0) return;
         const now = this.now();
-        const claimed = await this.store.webhooks.claim(now, CLAIM_BATCH, now + lease);
-        await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
-        if (claimed.length < CLAIM_BATCH || this.stopped) return;
+        const claimed = await this.store.webhooks.claim(now, room, now + lease);
+        for (const delivery of claimed) {
+          const running: Promise<void> = this.deliver(delivery)
+            .catch((error: unknown) => this.logger?.warn({ err: error }, 'webhook delivery could not be recorded; it is sent again after its lease'))
+            .finally(() => {
+              this.inFlight.delete(running);
+              // Topped up by halves: a claim per finished delivery would cost a commit each on SQLite.
+              if (this.inFlight.size <= MAX_IN_FLIGHT / 2) this.wake();
+            });
+          this.inFlight.add(running);
+        }
+        if (claimed.length < room) return;
       }
     } catch (error) {
       this.logger?.warn({ err: error }, 'webhook delivery round failed; retrying at the next poll');
