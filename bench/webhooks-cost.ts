@@ -58,7 +58,7 @@ let subscribedCreates = 0;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 function startServer(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [...SERVER_FLAGS, 'dist/main.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, [...SERVER_FLAGS, 'dist/main.js'], { env, stdio: ['ignore', process.env.BENCH_SERVER_LOG ? 'inherit' : 'ignore', 'inherit'] });
 }
 
 async function stop(child: ChildProcess): Promise<void> {
