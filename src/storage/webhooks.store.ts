@@ -213,11 +213,11 @@ export class WebhooksStore {
       const ids = (await due.execute()).map((r) => Number(r.id));
       if (ids.length === 0) return [];
       await trx.updateTable('webhook_outbox').set((eb) => ({ next_attempt_at: leaseUntil, attempts: eb('attempts', '+', 1) }))
-        .where('id', 'in', ids).execute();
+        .where(this.idIn('id', ids)).execute();
       const rows = await trx.selectFrom('webhook_outbox as o').innerJoin('webhook_endpoints as ep', 'ep.id', 'o.endpoint_pk')
         .select(['o.id', 'o.endpoint_pk', 'o.message_id', 'o.event_type', 'o.payload', 'o.attempts', 'ep.url', 'ep.secret',
           'ep.previous_secret', 'ep.previous_secret_until'])
-        .where('o.id', 'in', ids).orderBy('o.id').execute();
+        .where(this.idIn('o.id', ids)).orderBy('o.id').execute();
       return rows.map((r) => ({
         id: Number(r.id), endpointPk: Number(r.endpoint_pk), messageId: r.message_id, eventType: r.event_type, payload: r.payload,
         attempt: Number(r.attempts), url: r.url,
@@ -241,18 +241,41 @@ export class WebhooksStore {
   finishAll(items: FinishedDelivery[]): Promise<(string | undefined)[]> {
     return this.db.transaction().execute(async (trx) => {
       // The common case in two statements whatever the count: every attempt logged, every success marked.
-      await trx.insertInto('webhook_attempts').values(items.map(({ delivery, attempt }) => ({
-        endpoint_pk: delivery.endpointPk, message_id: delivery.messageId, event_type: delivery.eventType, attempt: delivery.attempt,
-        at: attempt.at, status_code: attempt.statusCode, duration_ms: attempt.durationMs, error: attempt.error,
-      }))).execute();
+      await this.logAttempts(trx, items);
       const delivered = items.filter((item) => item.outcome === 'delivered').map((item) => item.delivery.id);
       if (delivered.length > 0) {
-        await trx.updateTable('webhook_outbox').set({ state: 'delivered' }).where('id', 'in', delivered).where('state', '=', 'pending').execute();
+        await trx.updateTable('webhook_outbox').set({ state: 'delivered' }).where(this.idIn('id', delivered)).where('state', '=', 'pending').execute();
       }
       const disabled: (string | undefined)[] = [];
       for (const item of items) disabled.push(item.outcome === 'delivered' ? undefined : await this.failIn(trx, item.delivery, item.attempt.at, item.outcome));
       return disabled;
     });
+  }
+
+  /**
+   * One statement text whatever the number of ids: a list spelled out in the SQL would make every
+   * batch size a statement of its own (each prepared and kept per PostgreSQL connection).
+   */
+  private idIn(column: string, ids: number[]) {
+    return this.kind === 'postgres'
+      ? sql<boolean>`${sql.ref(column)} = any(${ids}::int8[])`
+      : sql<boolean>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(ids)}))`;
+  }
+
+  /** The attempts of a batch: one unnest INSERT on PostgreSQL; on SQLite (no round trips) one INSERT each. */
+  private async logAttempts(trx: Kysely<Database>, items: FinishedDelivery[]): Promise<void> {
+    const rows = items.map(({ delivery, attempt }) => ({
+      endpoint_pk: delivery.endpointPk, message_id: delivery.messageId, event_type: delivery.eventType, attempt: delivery.attempt,
+      at: attempt.at, status_code: attempt.statusCode, duration_ms: attempt.durationMs, error: attempt.error,
+    }));
+    if (this.kind === 'sqlite') {
+      for (const row of rows) await trx.insertInto('webhook_attempts').values(row).execute();
+      return;
+    }
+    const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((row) => row[key]);
+    await sql`insert into webhook_attempts (endpoint_pk, message_id, event_type, attempt, at, status_code, duration_ms, error)
+      select * from unnest(${column('endpoint_pk')}::int8[], ${column('message_id')}::text[], ${column('event_type')}::text[],
+        ${column('attempt')}::int4[], ${column('at')}::int8[], ${column('status_code')}::int4[], ${column('duration_ms')}::int4[], ${column('error')}::text[])`.execute(trx);
   }
 
   /** A failed attempt: due again at `retryAt`, or given up (retryAt null), which disables the endpoint. */

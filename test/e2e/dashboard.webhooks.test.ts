@@ -11,7 +11,7 @@ import { http, launchBrowser, openPage, screenshot, TEST_ADMIN, type RunningServ
 
 /** The real app on a random port, allowed to deliver to the test's local receiver. */
 async function startServer(): Promise<RunningServer> {
-  const config = configFor('sqlite', { webhooksAllowPrivate: true, webhooksPollMs: 50, webhooksRetryBaseMs: 50 });
+  const config = configFor('sqlite', { webhooksDeliver: true, webhooksAllowPrivate: true, webhooksPollMs: 50, webhooksRetryBaseMs: 50 });
   const store = openStore(config);
   await store.migrate();
   await new OperatorsService(store, systemClock.now).ensureFirstOperator(config.adminEmail, config.adminPassword);

@@ -3,7 +3,7 @@ import { call, describeEachStore } from '../helpers/app.js';
 import { randomKey, seedTenant, type Tenant } from '../helpers/seed.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
-const FAST = { webhooksAllowPrivate: true, webhooksRetryBaseMs: 50, webhooksPollMs: 50 };
+const FAST = { webhooksDeliver: true, webhooksAllowPrivate: true, webhooksRetryBaseMs: 50, webhooksPollMs: 50 };
 
 describeEachStore('webhooks: signed delivery from the outbox', (ctx) => {
   const receiver = new WebhookReceiver();
@@ -127,4 +127,4 @@ describeEachStore('webhooks: signed delivery from the outbox', (ctx) => {
     await receiver.until((r) => r.some((e) => e.data.clientId === on));
     expect(receiver.received.filter((e) => e.data.clientId === quiet || e.data.name === 'Off')).toEqual([]);
   });
-}, FAST);
+}, FAST, { ownDatabase: true });

@@ -48,7 +48,7 @@ describeEachStore('webhooks: the receiver is down for a while, then up', (ctx) =
     const ep = await call(ctx().app, 'GET', `/admin/v1/businesses/${t.urlKey}/webhooks/${endpoint.id}`, { token: t.operator });
     expect(ep.body.data).toMatchObject({ enabled: true, disabledReason: null });
   }, 40_000);
-}, { webhooksAllowPrivate: true, webhooksRetryBaseMs: 20, webhooksPollMs: 20 });
+}, { webhooksDeliver: true, webhooksAllowPrivate: true, webhooksRetryBaseMs: 20, webhooksPollMs: 20 }, { ownDatabase: true });
 
 describeEachStore('webhooks: an endpoint failing for the whole schedule is disabled, and resumes when enabled', (ctx) => {
   const receiver = new WebhookReceiver();
@@ -84,7 +84,7 @@ describeEachStore('webhooks: an endpoint failing for the whole schedule is disab
     await receiver.until((r) => r.some((e) => e.data.clientId === after));
     expect(receiver.received.map((e) => e.data.clientId)).toEqual([after]);
   }, 40_000);
-}, { webhooksAllowPrivate: true, webhooksRetryBaseMs: 0, webhooksPollMs: 10 });
+}, { webhooksDeliver: true, webhooksAllowPrivate: true, webhooksRetryBaseMs: 0, webhooksPollMs: 10 }, { ownDatabase: true });
 
 describeEachStore('webhooks: destinations are checked again at every attempt', (ctx) => {
   const receiver = new WebhookReceiver();
@@ -112,4 +112,4 @@ describeEachStore('webhooks: destinations are checked again at every attempt', (
       ctx().config.webhooksAllowPrivate = true;
     }
   });
-}, { webhooksAllowPrivate: true, webhooksRetryBaseMs: 60_000, webhooksPollMs: 20 });
+}, { webhooksDeliver: true, webhooksAllowPrivate: true, webhooksRetryBaseMs: 60_000, webhooksPollMs: 20 }, { ownDatabase: true });

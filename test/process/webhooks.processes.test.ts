@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { randomKey } from '../helpers/seed.js';
-import { POSTGRES_URL, TEST_ADMIN, availableStores } from '../helpers/stores.js';
+import { TEST_ADMIN, availableStores, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
 import { WebhookReceiver, type Received } from '../helpers/webhook-receiver.js';
 
 const stores = await availableStores();
@@ -14,10 +14,20 @@ const HOOK_ENV = {
   WEBHOOKS_TIMEOUT_MS: '400', WEBHOOKS_CONNECT_TIMEOUT_MS: '200',
 };
 
-function envFor(store: string): Record<string, string> {
+const databases: PrivateDatabase[] = [];
+afterAll(() => Promise.all(databases.map((d) => d.drop())));
+
+/**
+ * A store of the test's own: on PostgreSQL a private database, since a server of another suite on the
+ * shared one would claim these events too, with its own settings.
+ */
+async function envFor(store: string): Promise<Record<string, string>> {
   const env: Record<string, string> = { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, AUTH_FAILURE_LIMIT: '1000', ...HOOK_ENV };
-  if (store === 'postgres') env.DATABASE_URL = POSTGRES_URL;
-  else env.DATA_DIR = mkdtempSync(join(tmpdir(), 'crmkit-hooks-'));
+  if (store === 'postgres') {
+    const database = await privatePostgresDatabase('crmkit_hooks');
+    databases.push(database);
+    env.DATABASE_URL = database.url;
+  } else env.DATA_DIR = mkdtempSync(join(tmpdir(), 'crmkit-hooks-'));
   return env;
 }
 
@@ -52,7 +62,7 @@ describe.each(stores)('webhooks survive kill -9 between commit and delivery [%s]
   afterAll(() => receiver.stop());
 
   it('every acknowledged create\'s event arrives after a restart, verified, under one webhook-id', async () => {
-    const env = envFor(store);
+    const env = await envFor(store);
     let server = await spawnServer(env);
     const t = await seed(server, receiver);
     // The destination hangs: events are committed, claimed and in flight (or waiting for a retry) when the process dies.
@@ -99,7 +109,7 @@ describe.skipIf(!stores.includes('postgres'))('webhooks with two instances on on
   it('each event is delivered by exactly one instance: every create arrives once', async () => {
     // A generous answer deadline: an attempt that times out after the receiver got it is (rightly) sent
     // again, and this test counts exact deliveries.
-    const env = { ...envFor('postgres'), WEBHOOKS_TIMEOUT_MS: '10000' };
+    const env = { ...(await envFor('postgres')), WEBHOOKS_TIMEOUT_MS: '10000' };
     const [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
     try {
       const t = await seed(a!, receiver);

@@ -1,22 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { randomKey } from '../helpers/seed.js';
-import { availableStores } from '../helpers/stores.js';
+import { availableStores, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
 
 const stores = await availableStores();
 
 describe.each(stores)('webhooks store [%s]', (storeName) => {
   let t: TestApp;
+  let own: PrivateDatabase | undefined;
   const urlKey = randomKey('ws');
   beforeAll(async () => {
-    t = await createTestApp(storeName, { webhooksDeliver: false });
+    // A database of its own: claims reach every due event of the database, and other suites' events are not ours to take.
+    if (storeName === 'postgres') own = await privatePostgresDatabase('crmkit_ws');
+    t = await createTestApp(storeName, { webhooksDeliver: false, ...(own && { databaseUrl: own.url }) });
     await t.store.accounts.createBusiness({ urlKey, name: urlKey, country: 'IN', currency: 'INR', customFieldsEnabled: false, createdAt: 1, updatedAt: 1 });
     await t.store.webhooks.create(urlKey, {
       id: randomKey('ep'), url: 'https://hooks.example.com/', description: null, eventTypes: ['client.created'], enabled: true, disabledReason: null,
       secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', previousSecret: null, previousSecretUntil: null, createdAt: 1, updatedAt: 1,
     });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await own?.drop();
+  });
 
   it('claims the oldest pending event of each resource only, skips what is not due, and leases what it claims', async () => {
     const [endpoint] = (await t.store.webhooks.subscriptions(urlKey)).endpoints;
