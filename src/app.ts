@@ -19,6 +19,7 @@ import { leadSettingsFeature } from './leads/lead-settings.routes.js';
 import { leadsFeature } from './leads/leads.routes.js';
 import { leadsListFeature } from './leads/leads-list.routes.js';
 import { createServices, type Services } from './services.js';
+import { webhooksFeature } from './webhooks/webhooks.routes.js';
 
 /** Feature modules, in one list: each registers its routes under the guard they need. */
 function features(deps: Deps, services: Services): Feature[] {
@@ -29,6 +30,7 @@ function features(deps: Deps, services: Services): Feature[] {
     leadSettingsFeature(deps, services),
     leadsFeature(deps, services),
     leadsListFeature(deps, services),
+    webhooksFeature(deps, services),
     healthFeature(deps),
     dashboardFeature(),
     openApiFeature(deps),

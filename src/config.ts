@@ -24,6 +24,12 @@ export interface Config {
   corsOrigins: string[];
   cacheTtlMs: number;
   metricsToken: string | null;
+  webhooksDeliver: boolean;
+  webhooksAllowPrivate: boolean;
+  webhooksRetryBaseMs: number;
+  webhooksPollMs: number;
+  webhooksConnectTimeoutMs: number;
+  webhooksTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -84,6 +90,12 @@ export const VARIABLES = {
   corsOrigins: { name: 'CORS_ORIGINS', default: [] as string[], parse: origins, describe: 'Comma-separated origins (`https://app.example.com`) allowed by CORS; empty turns CORS off.' },
   cacheTtlMs: { name: 'CACHE_TTL_MS', default: 500, parse: integer(0, 60000), describe: 'Safety-net lifetime of cached configuration and app records (changes are also pushed).' },
   metricsToken: { name: 'METRICS_TOKEN', default: null, parse: optionalText, describe: 'When set, `GET /metrics` needs `Authorization: Bearer <token>`.' },
+  webhooksDeliver: { name: 'WEBHOOKS_DELIVER', default: true, parse: bool, describe: 'Whether this process delivers webhooks from the outbox (every process writes events either way).' },
+  webhooksAllowPrivate: { name: 'WEBHOOKS_ALLOW_PRIVATE', default: false, parse: bool, describe: 'Allow webhook destinations on loopback, private and link-local addresses (cloud metadata addresses stay refused).' },
+  webhooksRetryBaseMs: { name: 'WEBHOOKS_RETRY_BASE_MS', default: 10000, parse: integer(0, 3600000), describe: 'First webhook retry delay; later ones grow ×3 up to 4,320 times this (12 hours), 13 retries in all (about 69 hours).' },
+  webhooksPollMs: { name: 'WEBHOOKS_POLL_MS', default: 1000, parse: integer(10, 60000), describe: 'How often the webhook worker looks for due deliveries (events written by this process are sent at once).' },
+  webhooksConnectTimeoutMs: { name: 'WEBHOOKS_CONNECT_TIMEOUT_MS', default: 5000, parse: integer(100, 60000), describe: 'Time a webhook destination has to accept the connection.' },
+  webhooksTimeoutMs: { name: 'WEBHOOKS_TIMEOUT_MS', default: 15000, parse: integer(100, 120000), describe: 'Time a webhook destination has to answer, connection included.' },
 } satisfies { [K in keyof Config]: VariableSpec<Config[K]> };
 
 export function loadConfig(env: Env = process.env): Config {

@@ -9,6 +9,7 @@ import { AppsService } from './operator/apps.service.js';
 import { AuditService } from './operator/audit.service.js';
 import { BusinessesService } from './operator/businesses.service.js';
 import { OperatorsService } from './operator/operators.service.js';
+import { WebhookEvents } from './webhooks/events.js';
 
 /** What feature modules share: built once per app. */
 export interface Services {
@@ -21,6 +22,8 @@ export interface Services {
   audit: AuditService;
   /** The one cached lead context per business (configuration lead writes and list filters resolve names against). */
   leadContexts: CachedLoader<LeadContext>;
+  /** Webhook events: what features that change a resource call inside their write transaction. */
+  events: WebhookEvents;
   /** Hit and miss counts of every cache, by name: feature modules add theirs; /metrics reads them. */
   caches: Record<string, () => { hits: number; misses: number }>;
 }
@@ -32,6 +35,7 @@ export async function createServices(deps: Deps): Promise<Services> {
   const tokens = new TokenService(config, registry, await store.accounts.signingKeys(), now);
   const limiter = new AuthFailureLimiter(store, config, now, deps.logger || undefined);
   const leadContexts = leadContextCache(store, config);
+  const events = new WebhookEvents(store, config, now);
   return {
     registry, tokens,
     auth: new AuthService(store, registry, tokens, limiter),
@@ -40,6 +44,7 @@ export async function createServices(deps: Deps): Promise<Services> {
     operators: new OperatorsService(store, now),
     audit: new AuditService(store, now),
     leadContexts,
-    caches: { apps: () => registry.stats, leadContext: () => leadContexts },
+    events,
+    caches: { apps: () => registry.stats, leadContext: () => leadContexts, webhooks: () => events.cache },
   };
 }

@@ -22,7 +22,7 @@ export function clientsFeature(deps: Deps, services: Services): Feature {
   const now = () => deps.clock.now();
   const contexts = businessContextCache(deps.store, deps.config);
   services.caches.businessContext = () => contexts;
-  const clients = new ClientsService(deps.store, contexts, deps.config, now);
+  const clients = new ClientsService(deps.store, contexts, deps.config, now, services.events);
   const customFields = new CustomFieldsService(deps.store, now);
 
   return {

@@ -1,7 +1,11 @@
 import type { CachedLoader } from '../cache/cached-loader.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors/app-error.js';
+import { insertedClient } from '../storage/client-batches.js';
 import type { ClientStatus, StoredClient } from '../storage/records.js';
+import type { OutboxRow } from '../storage/webhooks.store.js';
+import type { EventType } from '../webhooks/event-types.js';
+import type { WebhookEvents } from '../webhooks/events.js';
 import type { Store } from '../storage/store.js';
 import type { BusinessContext } from './business-context.js';
 import { sameClient } from './client.compare.js';
@@ -10,6 +14,8 @@ import type { ClientValue } from './client.types.js';
 import { validateClient } from './client.validate.js';
 
 export type CreateOutcome = { client: Record<string, unknown>; idempotent: boolean };
+
+const NO_EVENTS: OutboxRow[] = [];
 
 const notFound = () => new AppError('CLIENT_NOT_FOUND', 'Client not found');
 
@@ -20,7 +26,18 @@ export class ClientsService {
     private readonly contexts: CachedLoader<BusinessContext>,
     private readonly config: Pick<Config, 'enforceGstinChecksum'>,
     private readonly now: () => number,
+    private readonly events: WebhookEvents,
   ) {}
+
+  /**
+   * The outbox rows of one client event, or none (and no work: `present` is not even called) when no
+   * enabled endpoint of the business wants `type`, which the cached subscriptions answer from memory.
+   */
+  private async eventRows(urlKey: string, type: EventType, clientId: string | null, present: () => Record<string, unknown>, at: number): Promise<OutboxRow[]> {
+    const wanted = this.events.wants(urlKey, type);
+    if (!(wanted instanceof Promise ? await wanted : wanted)) return NO_EVENTS;
+    return this.events.rows(urlKey, { type, resourceId: clientId ?? '', data: present() }, at);
+  }
 
   async context(urlKey: string): Promise<BusinessContext> {
     const context = await this.contexts.get(urlKey);
@@ -47,9 +64,16 @@ export class ClientsService {
     const context = await this.context(urlKey);
     const value = this.validate(body, context, 'api');
     const clientId = (value as { clientId: string }).clientId;
-    const result = await this.store.data.insertClient(urlKey, clientId, 'API', value, this.now());
+    const now = this.now();
+    let presented: Record<string, unknown> | undefined;
+    const events = await this.eventRows(urlKey, 'client.created', clientId,
+      () => (presented = presentClient(insertedClient(clientId, 'API', value, now), context)), now);
+    const result = await this.store.data.insertClient(urlKey, clientId, 'API', value, now, events);
     if (result.outcome === 'no-business') throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
-    if (result.outcome === 'inserted') return { client: presentClient(result.client, context), idempotent: false };
+    if (result.outcome === 'inserted') {
+      if (events.length > 0) this.events.sent();
+      return { client: presented ?? presentClient(result.client, context), idempotent: false };
+    }
     const stored = result.client;
     if (stored.status !== 'active' || !sameClient(stored.data as ClientValue, value, context.liveFieldIds)) {
       throw new AppError('IDEMPOTENCY_CONFLICT', 'A client with this clientId already exists with different details');
@@ -70,11 +94,17 @@ export class ClientsService {
   }
 
   async setStatus(urlKey: string, clientId: string, status: Exclude<ClientStatus, 'active'>): Promise<{ clientId: string; status: ClientStatus }> {
-    await this.context(urlKey);
+    const context = await this.context(urlKey);
     const stored = await this.require(urlKey, clientId);
     // Deleted is final: archiving a deleted client does not bring it back to a lesser state.
     const next = stored.status === 'deleted' ? 'deleted' : status;
-    if (stored.status !== next) await this.store.data.setClientStatus(urlKey, clientId, next, this.now());
+    if (stored.status !== next) {
+      const now = this.now();
+      const events = await this.eventRows(urlKey, next === 'archived' ? 'client.archived' : 'client.deleted', clientId,
+        () => ({ ...presentClient({ ...stored, status: next, updatedAt: now }, context), status: next }), now);
+      await this.store.data.setClientStatus(urlKey, clientId, next, now, events);
+      if (events.length > 0) this.events.sent();
+    }
     return { clientId, status: next };
   }
 
@@ -92,8 +122,11 @@ export class ClientsService {
     const context = await this.context(urlKey);
     const value = this.validate(body, context, 'operator');
     const { source, ...data } = value as ClientValue & { source: string };
-    const result = await this.store.data.insertClient(urlKey, null, source, data, this.now());
+    const now = this.now();
+    const events = await this.eventRows(urlKey, 'client.created', null, () => presentClient(insertedClient(null, source, data, now), context), now);
+    const result = await this.store.data.insertClient(urlKey, null, source, data, now, events);
     if (result.outcome !== 'inserted') throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
+    if (events.length > 0) this.events.sent();
     return presentClient(result.client, context);
   }
 

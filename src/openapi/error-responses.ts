@@ -85,6 +85,8 @@ const CODES: Record<ErrorCode, { when: string; example: ErrorExample }> = {
   LEAD_NOT_FOUND: { when: 'an unknown, removed or other business\'s lead', example: { message: 'Lead not found' } },
   BUSINESS_NOT_FOUND: { when: 'no business with this urlKey', example: { message: 'No business with this urlKey' } },
   APP_NOT_FOUND: { when: 'no app with this appId', example: { message: 'No app with this appId' } },
+  WEBHOOK_NOT_FOUND: { when: 'no webhook endpoint with this id in this business', example: { message: 'No webhook endpoint with this id' } },
+  WEBHOOK_EVENT_NOT_FOUND: { when: 'no event with this id was ever queued for this endpoint', example: { message: 'No event with this id for this endpoint' } },
   NOT_FOUND: { when: 'no such route or file', example: { message: 'No such route' } },
   METHOD_NOT_ALLOWED: { when: 'an operation the interface does not offer', example: { message: 'This operation is not supported on pipelines' } },
   IDEMPOTENCY_CONFLICT: {

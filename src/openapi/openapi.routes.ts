@@ -17,10 +17,11 @@ import type { JsonSchema } from '../validation/json-schema.js';
 import { buildOpenApiDocument } from './openapi.document.js';
 import type { ApiSection } from './operation.js';
 import { referenceApi } from './reference.openapi.js';
+import { webhooksApi } from '../webhooks/webhooks.openapi.js';
 
 /** Every feature's section, in the order the reference page shows them: the public interface first. */
 export const API_SECTIONS: readonly ApiSection[] = [
-  authApi, pipelinesApi, clientsApi, leadsApi, leadsListApi, operatorApi, pipelinesOperatorApi, clientsOperatorApi, leadSettingsApi, leadsOperatorApi, leadsListOperatorApi,
+  authApi, pipelinesApi, clientsApi, leadsApi, leadsListApi, operatorApi, pipelinesOperatorApi, clientsOperatorApi, leadSettingsApi, leadsOperatorApi, leadsListOperatorApi, webhooksApi,
   opsApi, dashboardApi, referenceApi,
 ];
 

@@ -3,6 +3,7 @@ import { AppError } from '../errors/app-error.js';
 import { noBody, ok } from '../http/replies.js';
 import { entry } from '../validation/field-spec.js';
 import { readBody } from '../validation/read-body.js';
+import { PAGING, readPaging } from '../http/paging.js';
 import type { AppsService } from './apps.service.js';
 import type { AuditService } from './audit.service.js';
 import { readBusinessPatch, readNewBusiness, type BusinessesService } from './businesses.service.js';
@@ -14,6 +15,8 @@ export interface OperatorServices {
   operators: OperatorsService;
   audit: AuditService;
 }
+
+export { PAGING };
 
 type UrlKeyParams = { urlKey: string };
 type AppParams = { appId: string };
@@ -82,23 +85,4 @@ export async function registerOperatorRoutes(app: FastifyInstance, s: OperatorSe
     const { page, pageSize } = readPaging(request.query as Record<string, string>);
     return ok(await s.audit.list(page, pageSize));
   });
-}
-
-/** The audit log's query parameters: whole numbers from 1 to `max`. */
-export const PAGING = { page: { fallback: 1, max: 1_000_000 }, pageSize: { fallback: 50, max: 200 } } as const;
-
-function readPaging(query: Record<string, string>): { page: number; pageSize: number } {
-  for (const key of Object.keys(query)) {
-    if (!Object.hasOwn(PAGING, key)) throw new AppError('INVALID_QUERY_FIELD', `${key} is not an accepted query parameter`);
-  }
-  const number = (key: keyof typeof PAGING) => {
-    const { fallback, max } = PAGING[key];
-    const raw = query[key];
-    if (raw === undefined) return fallback;
-    if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
-      throw new AppError('INVALID_QUERY_VALUE', `${key} must be a whole number from 1 to ${max}`);
-    }
-    return Number(raw);
-  };
-  return { page: number('page'), pageSize: number('pageSize') };
 }

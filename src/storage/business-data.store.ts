@@ -4,6 +4,7 @@ import { Batcher, type Outcome } from './batcher.js';
 import type { WriteRunner } from './group-commit.js';
 import { canName } from './keys.js';
 import type { Database } from './schema.js';
+import { writeOutbox, type OutboxRow } from './webhooks.store.js';
 import type { AuditEntry, ClientStatus, StoredClient, VersionedDocument } from './records.js';
 
 type DocumentTable = 'pipeline_configs' | 'custom_field_sets';
@@ -63,7 +64,7 @@ export class BusinessDataStore {
 
   constructor(private readonly db: Kysely<Database>, private readonly writes: WriteRunner, reads: ClientReads) {
     this.batches = reads === 'batched-statement'
-      ? new PostgresClientBatches(db, (c) => this.writes.run((trx) => this.insertClientIn(trx, c.urlKey, c.clientId, c.source, c.data, c.now)))
+      ? new PostgresClientBatches(db, (c) => this.writes.run((trx) => this.insertClientIn(trx, c.urlKey, c.clientId, c.source, c.data, c.now, c.events ?? [])))
       : undefined;
     this.sharedReads = reads === 'shared-transaction' ? new Batcher((keys) => this.readTogether(keys)) : undefined;
     // The business as a subquery, not a join: PostgreSQL keeps a prepared statement's generic plan,
@@ -145,18 +146,25 @@ export class BusinessDataStore {
    * and fsyncs the commit; PostgreSQL burns a sequence value), and retries are the common repeat.
    * On PostgreSQL that read is part of the batched create's statement: one round trip, not two.
    */
-  async insertClient(urlKey: string, clientId: string | null, source: string, data: unknown, now: number): Promise<InsertClientResult> {
-    if (this.batches && clientId !== null && canName(urlKey, clientId)) return this.batches.create({ urlKey, clientId, source, data, now });
+  async insertClient(urlKey: string, clientId: string | null, source: string, data: unknown, now: number, events: OutboxRow[] = []): Promise<InsertClientResult> {
+    if (this.batches && clientId !== null && canName(urlKey, clientId)) return this.batches.create({ urlKey, clientId, source, data, now, events });
     const earlier = clientId === null ? undefined : await this.readFirst(urlKey, clientId);
     if (earlier) return { outcome: 'exists', client: earlier };
-    return this.writes.run((db) => this.insertClientIn(db, urlKey, clientId, source, data, now));
+    return this.writes.run((db) => this.insertClientIn(db, urlKey, clientId, source, data, now, events));
   }
 
-  private async insertClientIn(db: Kysely<Database>, urlKey: string, clientId: string | null, source: string, data: unknown, now: number): Promise<InsertClientResult> {
+  /** `events` (webhook outbox rows) are written only if the client is, in the same transaction. */
+  private insertClientIn(db: Kysely<Database>, urlKey: string, clientId: string | null, source: string, data: unknown, now: number, events: OutboxRow[]): Promise<InsertClientResult> {
+    if (events.length > 0 && !db.isTransaction) return db.transaction().execute((trx) => this.insertClientIn(trx, urlKey, clientId, source, data, now, events));
+    return this.insertClientAlone(db, urlKey, clientId, source, data, now, events);
+  }
+
+  private async insertClientAlone(db: Kysely<Database>, urlKey: string, clientId: string | null, source: string, data: unknown, now: number, events: OutboxRow[]): Promise<InsertClientResult> {
     const { rows: inserted } = await db.executeQuery(bindSlots(this.insertClientQuery, {
       [URL_KEY_SLOT]: urlKey, [CLIENT_ID_SLOT]: clientId, [SOURCE_SLOT]: source, [DATA_SLOT]: JSON.stringify(data), [NOW_SLOT]: now,
     }));
     if (inserted.length > 0) {
+      await writeOutbox(db, events);
       return { outcome: 'inserted', client: insertedClient(clientId, source, data, now) };
     }
     if (clientId === null) return { outcome: 'no-business' };
@@ -199,9 +207,19 @@ export class BusinessDataStore {
     return storedClientOf(rows);
   }
 
-  async setClientStatus(urlKey: string, clientId: string, status: ClientStatus, now: number): Promise<boolean> {
+  /** With `events` (webhook outbox rows): written in the same transaction, and only if the status changed. */
+  async setClientStatus(urlKey: string, clientId: string, status: ClientStatus, now: number, events: OutboxRow[] = []): Promise<boolean> {
     if (!canName(urlKey, clientId)) return false;
-    const result = await this.db.updateTable('clients')
+    if (events.length === 0) return this.setClientStatusIn(this.db, urlKey, clientId, status, now);
+    return this.db.transaction().execute(async (trx) => {
+      const changed = await this.setClientStatusIn(trx, urlKey, clientId, status, now);
+      if (changed) await writeOutbox(trx, events);
+      return changed;
+    });
+  }
+
+  private async setClientStatusIn(db: Kysely<Database>, urlKey: string, clientId: string, status: ClientStatus, now: number): Promise<boolean> {
+    const result = await db.updateTable('clients')
       .set({ status, updated_at: now })
       .where('client_id', '=', clientId)
       .where('business_pk', '=', (eb) => eb.selectFrom('businesses').select('id').where('url_key', '=', urlKey))

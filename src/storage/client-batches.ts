@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import { Batcher, type Outcome } from './batcher.js';
 import type { ClientStatus, StoredClient } from './records.js';
 import type { Database } from './schema.js';
+import type { OutboxRow } from './webhooks.store.js';
 
 /** One row of a client read: the client, and one of its balance members (or none). */
 export interface ClientRow {
@@ -58,7 +59,7 @@ export const BATCHED_CLIENT_READ = `select k.ordinal::int4 as ordinal,
  * after the statement's snapshot is left alone (ON CONFLICT DO NOTHING) and comes back neither found
  * nor inserted, for the caller to read again. Every row names its key by `ordinal`.
  */
-export const BATCHED_CLIENT_CREATE = `with k as (
+const CREATE_CTES = `with k as (
     select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int8[])
       with ordinality as k(url_key, client_id, source, data, created_at, ordinal)
   ),
@@ -77,13 +78,35 @@ export const BATCHED_CLIENT_CREATE = `with k as (
     where not exists (select from found f where f.ordinal = k.ordinal)
     on conflict (business_pk, client_id) do nothing
     returning business_pk, client_id
-  )
-  select f.ordinal::int4 as ordinal, false as inserted,
+  )`;
+
+const CREATE_SELECT = `  select f.ordinal::int4 as ordinal, false as inserted,
       f.client_id, f.status, f.source, f.data, f.created_at, f.updated_at, cb.member, cb.amount_e4
     from found f left join lateral (select cb.member, cb.amount_e4 from client_balances cb where cb.client_pk = f.id offset 0) cb on true
   union all
   select k.ordinal::int4, true, i.client_id, null, null, null, null, null, null, null
     from inserted i join k on k.client_id = i.client_id and k.url_key = (select b.url_key from businesses b where b.id = i.business_pk)`;
+
+export const BATCHED_CLIENT_CREATE = `${CREATE_CTES}
+${CREATE_SELECT}`;
+
+/**
+ * The same statement, writing the webhook outbox rows of the creates that inserted (one per event and
+ * endpoint, `ordinal` naming the create) in the same statement, hence the same transaction: an event
+ * exists exactly when its client does. Used only by batches that carry events, so that a business with
+ * no subscribed endpoint runs the plain statement.
+ */
+export const BATCHED_CLIENT_CREATE_WITH_EVENTS = `${CREATE_CTES},
+  outbox as (
+    insert into webhook_outbox (endpoint_pk, message_id, event_type, resource_key, payload, state, attempts, next_attempt_at, created_at)
+    select e.endpoint_pk, e.message_id, e.event_type, e.resource_key, e.payload, 'pending', 0, e.created_at, e.created_at
+    from unnest($6::int8[], $7::int8[], $8::text[], $9::text[], $10::text[], $11::text[], $12::int8[])
+      as e(ordinal, endpoint_pk, message_id, event_type, resource_key, payload, created_at)
+    join k on k.ordinal = e.ordinal
+    where exists (select from inserted i where i.client_id = k.client_id
+      and i.business_pk = (select b.id from businesses b where b.url_key = k.url_key))
+  )
+${CREATE_SELECT}`;
 
 export interface ClientInsert {
   urlKey: string;
@@ -91,6 +114,8 @@ export interface ClientInsert {
   source: string;
   data: unknown;
   now: number;
+  /** Webhook outbox rows to write if, and only if, this create inserts. */
+  events?: OutboxRow[];
 }
 
 const keyOf = (urlKey: string, clientId: string) => JSON.stringify([urlKey, clientId]);
@@ -153,10 +178,17 @@ export class PostgresClientBatches {
       if (!leads.has(key)) leads.set(key, create);
     }
     const sent = [...leads.values()].sort((a, b) => compare(a.urlKey, b.urlKey) || compare(a.clientId, b.clientId));
-    const { rows } = await this.db.executeQuery<ClientRow & { ordinal: number; inserted: boolean }>(CompiledQuery.raw(BATCHED_CLIENT_CREATE, [
+    const parameters: unknown[] = [
       sent.map((c) => c.urlKey), sent.map((c) => c.clientId), sent.map((c) => c.source),
       sent.map((c) => JSON.stringify(c.data)), sent.map((c) => c.now),
-    ]));
+    ];
+    const events = sent.flatMap((c, i) => (c.events ?? []).map((row) => ({ ordinal: i + 1, row })));
+    if (events.length > 0) {
+      parameters.push(events.map((e) => e.ordinal), events.map((e) => e.row.endpointPk), events.map((e) => e.row.messageId),
+        events.map((e) => e.row.eventType), events.map((e) => e.row.resourceKey), events.map((e) => e.row.payload), events.map((e) => e.row.createdAt));
+    }
+    const { rows } = await this.db.executeQuery<ClientRow & { ordinal: number; inserted: boolean }>(
+      CompiledQuery.raw(events.length > 0 ? BATCHED_CLIENT_CREATE_WITH_EVENTS : BATCHED_CLIENT_CREATE, parameters));
     const inserted = new Set<ClientInsert>();
     const found = new Map<string, ClientRow[]>();
     for (const row of rows) {

@@ -166,6 +166,48 @@ export interface LeadRequestIdsTable {
   client_request_id: string;
 }
 
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  business_pk: number;
+  public_id: string;
+  url: string;
+  description: string | null;
+  event_types: string;
+  enabled: number;
+  disabled_reason: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One event for one endpoint: `payload` is the exact body that is signed and sent. */
+export interface WebhookOutboxTable {
+  id: Generated<number>;
+  endpoint_pk: number;
+  message_id: string;
+  event_type: string;
+  resource_key: string;
+  payload: string;
+  state: string;
+  attempts: number;
+  next_attempt_at: number;
+  created_at: number;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  endpoint_pk: number;
+  message_id: string;
+  event_type: string;
+  attempt: number;
+  at: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
 export interface Database {
   operators: OperatorsTable;
   signing_keys: SigningKeysTable;
@@ -184,4 +226,7 @@ export interface Database {
   lead_tags: LeadTagsTable;
   lead_activities: LeadActivitiesTable;
   lead_request_ids: LeadRequestIdsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_outbox: WebhookOutboxTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

@@ -10,6 +10,7 @@ import { RateLimitStore } from './rate-limits.store.js';
 import { LeadListsStore } from './lead-lists.store.js';
 import { LeadSettingsStore } from './lead-settings.store.js';
 import { LeadsStore } from './leads.store.js';
+import { WebhooksStore } from './webhooks.store.js';
 
 /** The store behind one small interface: accounts, business data, and the change feed that keeps caches honest. */
 export interface Store {
@@ -20,6 +21,7 @@ export interface Store {
   readonly leads: LeadsStore;
   readonly leadLists: LeadListsStore;
   readonly leadSettings: LeadSettingsStore;
+  readonly webhooks: WebhooksStore;
   readonly changes: ChangeFeed;
   readonly sqlitePath: string | null;
   /** PostgreSQL only (undefined on the embedded store): for /metrics. */
@@ -47,6 +49,7 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'pgPo
     leads: new LeadsStore(db, opened.kind, groupCommit),
     leadLists: new LeadListsStore(db, opened.kind),
     leadSettings: new LeadSettingsStore(db),
+    webhooks: new WebhooksStore(db, opened.kind),
     changes,
     sqlitePath: opened.sqlitePath,
     ...(opened.poolStats && { poolStats: opened.poolStats }),

@@ -7,7 +7,7 @@ import { OperatorsService } from '../../src/operator/operators.service.js';
 import { openApiDocument } from '../../src/openapi/openapi.routes.js';
 import { openStore, type Store } from '../../src/storage/store.js';
 import { Conformance, type OpenApiDocument } from './openapi.js';
-import { availableStores, configFor, type StoreName } from './stores.js';
+import { availableStores, configFor, privatePostgresDatabase, type PrivateDatabase, type StoreName } from './stores.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -34,14 +34,19 @@ const stores = await availableStores();
  * Runs a suite once per available store, each with its own app. The callback receives a getter,
  * since the app exists only once `beforeAll` has run.
  */
-export function describeEachStore(title: string, suite: (ctx: () => TestApp) => void, overrides: Partial<Config> = {}): void {
+export function describeEachStore(title: string, suite: (ctx: () => TestApp) => void, overrides: Partial<Config> = {}, options: { ownDatabase?: boolean } = {}): void {
   describe.each(stores)(`${title} [%s]`, (storeName) => {
     let testApp: TestApp | undefined;
+    let own: PrivateDatabase | undefined;
     beforeAll(async () => {
-      testApp = await createTestApp(storeName, overrides);
+      // ownDatabase: a PostgreSQL database of the suite's own, for suites whose work reaches beyond
+      // their own rows (a webhook worker claims every due event of the database).
+      if (storeName === 'postgres' && options.ownDatabase) own = await privatePostgresDatabase('crmkit_own');
+      testApp = await createTestApp(storeName, { ...overrides, ...(own && { databaseUrl: own.url }) });
     });
     afterAll(async () => {
       await testApp?.close();
+      await own?.drop();
     });
     suite(() => {
       if (!testApp) throw new Error('test app not ready');

@@ -7,7 +7,7 @@ export type Guard = 'app' | 'operator' | 'open' | 'refused';
 
 export interface Endpoint {
   method: string;
-  /** A route pattern with `:urlKey`, `:clientId`, `:appId`, `:pipelineId`, `:leadId`, `*`. */
+  /** A route pattern with `:urlKey`, `:clientId`, `:appId`, `:pipelineId`, `:leadId`, `:endpointId`, `:eventId`, `*`. */
   path: string;
   guard: Guard;
   body?: unknown;
@@ -88,6 +88,17 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: '/admin/v1/businesses/:urlKey/clients/:clientId/restore', guard: 'operator' },
   { method: 'DELETE', path: '/admin/v1/businesses/:urlKey/clients/:clientId', guard: 'operator' },
   { method: 'POST', path: '/admin/v1/businesses/:urlKey/clients/:clientId/documents', guard: 'operator', body: { type: 'invoice', amount: 1250.5 } },
+  { method: 'GET', path: '/admin/v1/webhook-event-types', guard: 'operator' },
+  // Disabled: a fuzzed endpoint never receives anything (example.com is reserved in any case).
+  { method: 'POST', path: '/admin/v1/businesses/:urlKey/webhooks', guard: 'operator', body: { url: 'https://hooks.example.com/fuzz', eventTypes: ['client.created'], enabled: false, description: 'fuzz' } },
+  { method: 'GET', path: '/admin/v1/businesses/:urlKey/webhooks', guard: 'operator' },
+  { method: 'GET', path: '/admin/v1/businesses/:urlKey/webhooks/:endpointId', guard: 'operator' },
+  { method: 'PATCH', path: '/admin/v1/businesses/:urlKey/webhooks/:endpointId', guard: 'operator', body: { eventTypes: ['client.archived'], enabled: false } },
+  { method: 'DELETE', path: '/admin/v1/businesses/:urlKey/webhooks/:endpointId', guard: 'operator' },
+  { method: 'POST', path: '/admin/v1/businesses/:urlKey/webhooks/:endpointId/rotate-secret', guard: 'operator', body: {} },
+  { method: 'POST', path: '/admin/v1/businesses/:urlKey/webhooks/:endpointId/test', guard: 'operator', body: {} },
+  { method: 'GET', path: '/admin/v1/businesses/:urlKey/webhooks/:endpointId/deliveries', guard: 'operator' },
+  { method: 'POST', path: '/admin/v1/businesses/:urlKey/webhooks/:endpointId/events/:eventId/resend', guard: 'operator', body: {} },
 
   { method: 'GET', path: '/', guard: 'open' },
   { method: 'GET', path: '/assets/*', guard: 'open' },

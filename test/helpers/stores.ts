@@ -49,6 +49,9 @@ export function configFor(store: StoreName, overrides: Partial<Config> = {}): Co
     // Tests hammer /authentication from one address; the limiter has its own tests with a low limit.
     authFailureLimit: 1000,
     pgPoolSize: 5,
+    // Deliveries only where a test asks for them: a worker of another suite on the shared database
+    // would claim that suite's events, with its own settings.
+    webhooksDeliver: false,
     ...overrides,
   });
 }

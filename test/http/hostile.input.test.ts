@@ -86,6 +86,8 @@ function shots(world: World): fc.Arbitrary<Shot> {
       appId: segment([world.spareAppId]),
       pipelineId: segment(['pl_x']),
       leadId: segment(['ld_x']),
+      endpointId: segment(['ep_x']),
+      eventId: segment(['msg_x']),
       '*': segment(['app.js', 'styles.css', 'favicon.svg', 'index.html', '../package.json']),
     }),
     query: queryString,
@@ -134,7 +136,7 @@ describeEachStore('hostile input on every route', (ctx) => {
 
   it('every route, with no token, the wrong kind of token, and every kind of spoiled body: never a 5xx, always the envelope, no leak', async () => {
     for (const shot of matrix()) {
-      const params = { urlKey: world.tenant.urlKey, clientId: CLIENT_BODY.clientId, appId: world.spareAppId, pipelineId: 'pl_x', leadId: 'ld_x', '*': 'app.js' };
+      const params = { urlKey: world.tenant.urlKey, clientId: CLIENT_BODY.clientId, appId: world.spareAppId, pipelineId: 'pl_x', leadId: 'ld_x', endpointId: 'ep_x', eventId: 'msg_x', '*': 'app.js' };
       const request = toRequest(world, { ...shot, params });
       expectSafeAnswer(await sendRaw(ctx().app, request, sent), sent, `${request.method} ${request.url} ${JSON.stringify(shot.mutation).slice(0, 80)}`);
     }

@@ -53,6 +53,17 @@ describeEachStore('OpenAPI: every operation answers as documented', (ctx) => {
     return clientId;
   }
 
+  /** A disabled webhook endpoint (nothing is sent), and the id of a test event queued for it. */
+  let endpointId = '';
+  async function newEndpoint(): Promise<string> {
+    const created = await call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/webhooks`, { token: t.operator, body: { url: 'https://hooks.example.com/tour', eventTypes: ['client.created'], enabled: false } });
+    endpointId = created.body.data.id;
+    return endpointId;
+  }
+  async function queuedEvent(): Promise<string> {
+    return (await call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/webhooks/${endpointId}/test`, { token: t.operator })).body.data.eventId;
+  }
+
   /** A concrete request for an operation: its parameters filled from a fresh fixture, its first body example. */
   async function requestFor(path: string, op: OperationObject, example?: unknown) {
     let url = path;
@@ -61,6 +72,8 @@ describeEachStore('OpenAPI: every operation answers as documented', (ctx) => {
         : name === 'clientId' ? await newClient()
         : name === 'appId' ? (await createApp(ctx().app, t.operator)).appId
         : name === 'leadId' ? await newLead()
+        : name === 'endpointId' ? await newEndpoint()
+        : name === 'eventId' ? await queuedEvent()
         : name === 'file' ? FILES[path]!
         : 'pl_anything';
       url = url.replace(`{${name}}`, encodeURIComponent(value));

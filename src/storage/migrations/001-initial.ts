@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { StoreKind } from '../db.js';
+import { idColumn } from './id-column.js';
 
 /** The whole first schema. Later migrations must stay backward compatible for one release. */
 export function initialMigration(kind: StoreKind) {
-  // Row ids are internal: they never leave the store layer.
-  const id = (table: ReturnType<Kysely<unknown>['schema']['createTable']>) =>
-    kind === 'postgres'
-      ? table.addColumn('id', 'bigserial', (c) => c.primaryKey())
-      : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+  const id = idColumn(kind);
 
   return {
     async up(db: Kysely<unknown>): Promise<void> {

@@ -7,6 +7,7 @@ import { renderApps } from './view-apps.js';
 import { renderPipelines } from './view-pipelines.js';
 import { renderCustomFields } from './view-custom-fields.js';
 import { renderClients } from './view-clients.js';
+import { renderWebhooks } from './view-webhooks.js';
 
 const SECTIONS = [
   { route: 'businesses', label: 'Businesses', render: renderBusinesses, needsBusiness: false },
@@ -14,6 +15,7 @@ const SECTIONS = [
   { route: 'pipelines', label: 'Pipelines', render: renderPipelines, needsBusiness: true },
   { route: 'custom-fields', label: 'Custom fields', render: renderCustomFields, needsBusiness: true },
   { route: 'clients', label: 'Clients', render: renderClients, needsBusiness: true },
+  { route: 'webhooks', label: 'Webhooks', render: renderWebhooks, needsBusiness: true },
 ];
 
 const root = document.getElementById('root');

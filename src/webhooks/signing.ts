@@ -1,0 +1,25 @@
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+
+/** A new signing secret in the Standard Webhooks form: `whsec_` and 24 random bytes in base64. */
+export function newSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/** A new message id (`webhook-id`): the same for every attempt and every resend of one event. */
+export function newMessageId(): string {
+  return `msg_${randomBytes(16).toString('base64url')}`;
+}
+
+/**
+ * The three Standard Webhooks headers. During a rotation's overlap both secrets sign: the header then
+ * carries two space-separated `v1,` signatures and a receiver with either secret verifies.
+ */
+export function signedHeaders(messageId: string, body: string, secrets: string[], at: Date): Record<string, string> {
+  const signatures = secrets.map((secret) => new Webhook(secret).sign(messageId, at, body));
+  return {
+    'webhook-id': messageId,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': signatures.join(' '),
+  };
+}
