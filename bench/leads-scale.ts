@@ -3,7 +3,8 @@
 // through the HTTP layer (app.inject: routing, parsing, the query, the presenter, serialisation).
 // Not part of the test suite. Run: npx tsx bench/leads-scale.ts
 //   LEADS_SCALE_STORES=postgres,sqlite  LEADS_SCALE_PG=postgres://postgres@127.0.0.1:5432/postgres
-//   LEADS_SCALE_PG_COUNT=1000000  LEADS_SCALE_SQLITE_COUNT=100000  LEADS_SCALE_RUNS=100
+//   LEADS_SCALE_PG_COUNT=1000000  LEADS_SCALE_SQLITE_COUNT=100000  LEADS_SCALE_RUNS=100  LEADS_SCALE_WARMUP=10
+//   LEADS_SCALE_ONLY=regex (scenarios)  LEADS_SCALE_KEEP=1 (keep the PostgreSQL database)  LEADS_SCALE_REUSE=1 (measure it again)
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +20,11 @@ import { insertVolume, type VolumeConfig } from './leads-volume.js';
 
 const ADMIN = { email: 'bench@crmkit.test', password: 'bench-password-for-leads-scale' };
 const RUNS = Number(process.env.LEADS_SCALE_RUNS ?? 100);
-const WARMUP = 10;
+const WARMUP = Number(process.env.LEADS_SCALE_WARMUP ?? 10);
+/** A regular expression: only the scenarios it matches. */
+const ONLY = new RegExp(process.env.LEADS_SCALE_ONLY ?? '.');
+/** Measure an earlier run's PostgreSQL database again (kept with LEADS_SCALE_KEEP=1), without seeding. */
+const REUSE = process.env.LEADS_SCALE_REUSE === '1';
 
 async function inject(app: FastifyInstance, method: 'GET' | 'POST' | 'PUT', url: string, token?: string, body?: unknown): Promise<any> {
   const response = await app.inject({ method, url, headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) }, ...(body !== undefined && { payload: JSON.stringify(body) }) });
@@ -90,7 +95,7 @@ function percentile(sorted: number[], p: number): number {
 
 async function measure(app: FastifyInstance, urlKey: string, token: string): Promise<{ name: string; p50: number; p99: number; total: number | null }[]> {
   const out = [];
-  for (const [name, query] of SCENARIOS) {
+  for (const [name, query] of SCENARIOS.filter(([n]) => ONLY.test(n))) {
     const times: number[] = [];
     let total: number | null = null;
     for (let i = 0; i < WARMUP + RUNS; i++) {
@@ -104,6 +109,7 @@ async function measure(app: FastifyInstance, urlKey: string, token: string): Pro
     out.push({ name, p50: percentile(times, 50), p99: percentile(times, 99), total });
     console.log(`  ${name.padEnd(30)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms  p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms  total ${total}`);
   }
+  if (!ONLY.test('sync followed by cursor')) return out;
   // A sync followed through its cursor: every page of one run.
   const pages: number[] = [];
   let cursor: string | null = null;
@@ -121,6 +127,30 @@ async function measure(app: FastifyInstance, urlKey: string, token: string): Pro
   return out;
 }
 
+async function seeded(app: FastifyInstance, store: Store, kind: 'postgres' | 'sqlite', count: number): Promise<{ urlKey: string; token: string }> {
+  const t = await tenant(app, store);
+  const started = Date.now();
+  await insertVolume(store.leads.db, t.urlKey, t.config, {
+    to: count, prefix: 'lv', batch: kind === 'postgres' ? 2000 : 1000,
+    onBatch: (done) => { if (done % 100_000 === 0) console.log(`  ${kind}: ${done} leads seeded (${((Date.now() - started) / 1000).toFixed(0)} s)`); },
+  });
+  await sql.raw(kind === 'postgres' ? 'vacuum analyze' : 'analyze').execute(store.leads.db);
+  console.log(`${kind}: ${count} leads in one business, seeded in ${((Date.now() - started) / 1000).toFixed(0)} s; ${RUNS} timed requests per scenario after ${WARMUP} warm-up`);
+  return t;
+}
+
+/** The business an earlier run seeded, with a new app attached to it. */
+async function reused(app: FastifyInstance, store: Store): Promise<{ urlKey: string; token: string }> {
+  const { url_key: urlKey } = await store.leads.db.selectFrom('businesses').select('url_key').where('url_key', 'like', 'scale-%').executeTakeFirstOrThrow();
+  const operator = (await inject(app, 'POST', '/authentication', undefined, { strategy: 'local', ...ADMIN })).accessToken as string;
+  const created = (await inject(app, 'POST', '/admin/v1/apps', operator, { name: `scale-${Date.now()}` })).data;
+  await inject(app, 'PUT', `/admin/v1/apps/${created.appId}/businesses/${urlKey}`, operator);
+  const token = (await inject(app, 'POST', '/authentication', undefined, { strategy: 'app-secret', appId: created.appId, appSecret: created.appSecret })).accessToken as string;
+  const { count } = await store.leads.db.selectFrom('leads').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  console.log(`postgres: reusing ${urlKey} (${count} lead rows); ${RUNS} timed requests per scenario after ${WARMUP} warm-up`);
+  return { urlKey, token };
+}
+
 async function run(kind: 'postgres' | 'sqlite', count: number): Promise<void> {
   let databaseUrl: string | null = null;
   let drop = async () => undefined as void;
@@ -129,12 +159,14 @@ async function run(kind: 'postgres' | 'sqlite', count: number): Promise<void> {
     const name = 'crm_leadq_scale';
     const client = new pg.Client({ connectionString: admin });
     await client.connect();
-    await client.query(`drop database if exists ${name} with (force)`);
-    await client.query(`create database ${name}`);
+    if (!REUSE) {
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.query(`create database ${name}`);
+    }
     await client.end();
     databaseUrl = admin.replace(/\/[^/]*$/, `/${name}`);
     drop = async () => {
-      if (process.env.LEADS_SCALE_KEEP) return;
+      if (process.env.LEADS_SCALE_KEEP || REUSE) return;
       const c = new pg.Client({ connectionString: admin });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);
@@ -148,14 +180,7 @@ async function run(kind: 'postgres' | 'sqlite', count: number): Promise<void> {
   const app = await buildApp({ config, store, clock: systemClock });
   await app.ready();
   try {
-    const t = await tenant(app, store);
-    const started = Date.now();
-    await insertVolume(store.leads.db, t.urlKey, t.config, {
-      to: count, prefix: 'lv', batch: kind === 'postgres' ? 2000 : 1000,
-      onBatch: (done) => { if (done % 100_000 === 0) console.log(`  ${kind}: ${done} leads seeded (${((Date.now() - started) / 1000).toFixed(0)} s)`); },
-    });
-    await sql.raw(kind === 'postgres' ? 'vacuum analyze' : 'analyze').execute(store.leads.db);
-    console.log(`${kind}: ${count} leads in one business, seeded in ${((Date.now() - started) / 1000).toFixed(0)} s; ${RUNS} timed requests per scenario after ${WARMUP} warm-up`);
+    const t = REUSE && kind === 'postgres' ? await reused(app, store) : await seeded(app, store, kind, count);
     await measure(app, t.urlKey, t.token);
   } finally {
     await app.close();

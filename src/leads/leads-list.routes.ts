@@ -3,7 +3,6 @@ import type { Deps } from '../deps.js';
 import type { Feature } from '../feature.js';
 import { ok } from '../http/replies.js';
 import type { Services } from '../services.js';
-import { leadContextCache } from './lead-context.js';
 import { LeadsListService } from './leads-list.service.js';
 
 type BusinessParams = { urlKey: string };
@@ -13,9 +12,8 @@ export const ADMIN_LEADS_LIST = '/admin/v1/businesses/:urlKey/leads';
 
 /** GET /leads (leads-interface 4.4) for apps, and the same list for operators (section 7). */
 export function leadsListFeature(deps: Deps, services: Services): Feature {
-  const contexts = leadContextCache(deps.store, deps.config);
-  services.caches.leadListContext = () => contexts;
-  const leads = new LeadsListService(deps.store, contexts);
+  // The one lead context of the app, shared with lead writes.
+  const leads = new LeadsListService(deps.store, services.leadContexts);
   return {
     business(app: FastifyInstance) {
       app.get<{ Params: BusinessParams }>(LEADS_LIST, async (request) => ok([await leads.list(request.params.urlKey, request.query)]));
