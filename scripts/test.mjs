@@ -1,23 +1,62 @@
 #!/usr/bin/env node
-// Runs the whole suite with vitest and ends with the one line CI reads: "N passed, N failed".
+// Runs the whole suite with vitest, then the PostgreSQL behavioural suite once more through a real
+// PgBouncer in transaction mode, and ends with the one line CI reads: "N passed, N failed" (both passes).
 import { spawnSync } from 'node:child_process';
-import { readFileSync, mkdirSync, existsSync } from 'node:fs';
+import { readFileSync, mkdirSync, existsSync, rmSync } from 'node:fs';
+import { startPgBouncer } from './pgbouncer.mjs';
+
+const args = process.argv.slice(2);
+// `--no-pooled` skips the second pass (a quick local run); file filters also apply to the first pass only.
+const pooled = !args.includes('--no-pooled') && !args.some((a) => !a.startsWith('-'));
+const vitestArgs = args.filter((a) => a !== '--no-pooled');
+
+/** The suite's files that test PostgreSQL, run again behind the pooler: HTTP behaviour, storage, processes, client. */
+const POOLED_FILES = ['test/http/', 'test/storage/postgres-', 'test/storage/rate-limits', 'test/process/', 'test/reliability/', 'test/client/'];
+// Embedded-store-only files, and the three-instance tests (they start a PgBouncer of their own in the first pass).
+const POOLED_EXCLUDE = ['**/*three-instances*', 'test/process/hostile.socket*', 'test/process/limits.socket*', 'test/process/npm-start*', 'test/process/readme.integrate*'];
 
 mkdirSync('.test-artifacts', { recursive: true });
-const report = '.test-artifacts/vitest-report.json';
-const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)];
-const result = spawnSync('npx', args, { stdio: 'inherit', env: process.env });
 
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-if (existsSync(report)) {
-  const json = JSON.parse(readFileSync(report, 'utf8'));
-  passed = json.numPassedTests ?? 0;
-  failed = (json.numFailedTests ?? 0) + (json.numFailedTestSuites ?? 0);
-  skipped = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+function runVitest(name, extraArgs, env) {
+  const report = `.test-artifacts/vitest-report${name}.json`;
+  rmSync(report, { force: true });
+  const result = spawnSync('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extraArgs], { stdio: 'inherit', env });
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  if (existsSync(report)) {
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    counts.passed = json.numPassedTests ?? 0;
+    counts.failed = (json.numFailedTests ?? 0) + (json.numFailedTestSuites ?? 0);
+    counts.skipped = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+  }
+  if ((result.status !== 0 || counts.passed === 0) && counts.failed === 0) counts.failed = 1; // a crashed or empty run must not read as green
+  return counts;
 }
-const ok = result.status === 0 && failed === 0 && passed > 0;
-if (!ok && failed === 0) failed = 1; // a crashed or empty run must not read as green
+
+const total = runVitest('', vitestArgs, process.env);
+
+if (pooled) {
+  const direct = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const database = new URL(direct).pathname.slice(1);
+  // Fewer server connections than the instances' pools together (5 per test app, 10 per spawned server).
+  const bouncer = await startPgBouncer({ upstream: direct, poolSize: 6 }).catch((error) => {
+    console.error(`[test] PgBouncer pass: ${error.message}`);
+    return null;
+  });
+  if (!bouncer) total.failed += 1;
+  else {
+    console.log(`\n[test] the PostgreSQL suite again, through PgBouncer (transaction mode, pool ${bouncer.poolSize}) on port ${bouncer.port}\n`);
+    try {
+      const counts = runVitest('-pgbouncer', ['--project', 'UTC', ...POOLED_EXCLUDE.map((p) => `--exclude=${p}`), ...POOLED_FILES], {
+        ...process.env, TEST_DATABASE_URL: bouncer.url(database), TEST_DATABASE_DIRECT_URL: direct, TEST_STORES: 'postgres',
+      });
+      console.log(`[test] through PgBouncer: ${counts.passed} passed, ${counts.failed} failed`);
+      for (const key of Object.keys(total)) total[key] += counts[key];
+    } finally {
+      await bouncer.stop();
+    }
+  }
+}
+
+const { passed, failed, skipped } = total;
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-process.exit(ok ? 0 : 1);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);
