@@ -51,6 +51,8 @@ export async function startPgBouncer({ upstream, poolSize = 8, maxClients = 1000
     // A server connection idle for over 1 s is checked before it is lent (one killed under it is not).
     'server_check_delay = 1',
     'ignore_startup_parameters = extra_float_digits,options,statement_timeout',
+    // The upstream user may read SHOW POOLS on the `pgbouncer` console database (tests check the pool).
+    `stats_users = ${user}`,
     'log_connections = 0',
     'log_disconnections = 0',
     '',
