@@ -1,5 +1,7 @@
 export interface PgBouncer {
   port: number;
+  /** The pgbouncer process (for its CPU time). */
+  pid: number;
   poolSize: number;
   /** A URL to `database` through the pooler. */
   url(database: string): string;

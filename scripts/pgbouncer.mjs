@@ -81,6 +81,7 @@ export async function startPgBouncer({ upstream, poolSize = 8, maxClients = 1000
   const base = `postgres://${encodeURIComponent(user)}@127.0.0.1:${port}`;
   return {
     port,
+    pid: child.pid,
     poolSize,
     url: (database) => `${base}/${database}`,
     output: () => output,

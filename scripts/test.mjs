@@ -1,14 +1,19 @@
 #!/usr/bin/env node
 // Runs the whole suite with vitest, then the PostgreSQL behavioural suite once more through a real
-// PgBouncer in transaction mode, and ends with the one line CI reads: "N passed, N failed" (both passes).
+// PgBouncer in transaction mode, and with `--node24` (as .ci/run does) the whole suite once more on
+// Node 24 LTS. Ends with the one line CI reads: "N passed, N failed", counting every pass.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, mkdirSync, existsSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ensureNode } from './node24.mjs';
 import { startPgBouncer } from './pgbouncer.mjs';
 
+const OWN_FLAGS = ['--no-pooled', '--node24'];
 const args = process.argv.slice(2);
-// `--no-pooled` skips the second pass (a quick local run); file filters also apply to the first pass only.
+// `--no-pooled` skips the PgBouncer pass (a quick local run); file filters apply to the main and Node 24 passes.
 const pooled = !args.includes('--no-pooled') && !args.some((a) => !a.startsWith('-'));
-const vitestArgs = args.filter((a) => a !== '--no-pooled');
+const node24 = args.includes('--node24');
+const vitestArgs = args.filter((a) => !OWN_FLAGS.includes(a));
 
 /** The suite's files that test PostgreSQL, run again behind the pooler: HTTP behaviour, storage, processes, client. */
 const POOLED_FILES = ['test/http/', 'test/storage/postgres-', 'test/storage/rate-limits', 'test/process/', 'test/reliability/', 'test/client/'];
@@ -18,6 +23,8 @@ const POOLED_EXCLUDE = ['**/*three-instances*', 'test/process/hostile.socket*', 
 mkdirSync('.test-artifacts', { recursive: true });
 
 function runVitest(name, extraArgs, env) {
+  const version = spawnSync('node', ['--version'], { encoding: 'utf8', env }).stdout.trim();
+  console.log(`[test] ${name ? name.slice(1) : 'main'} pass: vitest on Node ${version}`);
   const report = `.test-artifacts/vitest-report${name}.json`;
   rmSync(report, { force: true });
   const result = spawnSync('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extraArgs], { stdio: 'inherit', env });
@@ -54,6 +61,20 @@ if (pooled) {
     } finally {
       await bouncer.stop();
     }
+  }
+}
+
+if (node24) {
+  // The whole suite (both stores) on Node 24; the PgBouncer pass above is not repeated.
+  try {
+    const target = ensureNode();
+    // First on PATH: vitest (through npx), the servers it spawns and `npm start` all run on it.
+    const counts = runVitest('-node24', vitestArgs, { ...process.env, PATH: `${dirname(target.node)}:${process.env.PATH}` });
+    console.log(`[test] on Node ${target.version}: ${counts.passed} passed, ${counts.failed} failed`);
+    for (const key of Object.keys(total)) total[key] += counts[key];
+  } catch (error) {
+    console.error(`[test] Node 24 pass: ${error.message}`);
+    total.failed += 1;
   }
 }
 

@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite, type SqliteDatabase } from '../storage/sqlite-driver.js';
 
 export class BackupError extends Error {}
 
@@ -11,7 +11,7 @@ export function sqliteFile(dataDir: string): string {
 
 /** A readable SQLite file that holds a crmkit schema and passes SQLite's own integrity check. */
 function checkCrmkitDatabase(file: string): void {
-  let db: SQLite.Database;
+  let db: SqliteDatabase;
   try {
     db = new SQLite(file, { readonly: true, fileMustExist: true });
   } catch (error) {

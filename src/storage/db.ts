@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite } from './sqlite-driver.js';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PreparingClient } from './postgres-client.js';

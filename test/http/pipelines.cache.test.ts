@@ -1,4 +1,4 @@
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../../src/storage/sqlite-driver.js';
 import pg from 'pg';
 import { afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { call, describeEachStore, type TestApp } from '../helpers/app.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../../src/storage/sqlite-driver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { http } from '../helpers/process.js';

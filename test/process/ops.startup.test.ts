@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../../src/storage/sqlite-driver.js';
 import { describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { sqliteFile } from '../../src/ops/sqlite-backup.js';

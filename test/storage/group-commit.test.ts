@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { SQLite as Database } from '../../src/storage/sqlite-driver.js';
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openSqlite } from '../../src/storage/db.js';
