@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SQLite } from './sqlite-driver.js';
+import { sqliteDriver } from './sqlite-driver.js';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PreparingClient } from './postgres-client.js';
@@ -54,7 +54,7 @@ const SQLITE_MMAP_BYTES = 2 * 1024 ** 3;
 export function openSqlite(dataDir: string): OpenDatabase {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, 'crmkit.sqlite');
-  const database = new SQLite(path);
+  const database = new (sqliteDriver())(path);
   // WAL + synchronous=FULL: an answered write is on disk (fsynced) before the answer goes out.
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = FULL');
