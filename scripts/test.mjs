@@ -8,11 +8,13 @@ import { dirname } from 'node:path';
 import { ensureNode } from './node24.mjs';
 import { startPgBouncer } from './pgbouncer.mjs';
 
-const OWN_FLAGS = ['--no-pooled', '--node24'];
+const OWN_FLAGS = ['--no-pooled', '--node24', '--only-pooled'];
 const args = process.argv.slice(2);
 // `--no-pooled` skips the PgBouncer pass (a quick local run); file filters apply to the main and Node 24 passes.
 const pooled = !args.includes('--no-pooled') && !args.some((a) => !a.startsWith('-'));
 const node24 = args.includes('--node24');
+// `--only-pooled`: the PgBouncer pass alone (to check it without the rest).
+const onlyPooled = args.includes('--only-pooled');
 const vitestArgs = args.filter((a) => !OWN_FLAGS.includes(a));
 
 /** The suite's files that test PostgreSQL, run again behind the pooler: HTTP behaviour, storage, processes, client. */
@@ -39,9 +41,9 @@ function runVitest(name, extraArgs, env) {
   return counts;
 }
 
-const total = runVitest('', vitestArgs, process.env);
+const total = onlyPooled ? { passed: 0, failed: 0, skipped: 0 } : runVitest('', vitestArgs, process.env);
 
-if (pooled) {
+if (pooled || onlyPooled) {
   const direct = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const database = new URL(direct).pathname.slice(1);
   // Fewer server connections than the instances' pools together (5 per test app, 10 per spawned server).
