@@ -156,7 +156,7 @@ async function run(kind: 'postgres' | 'sqlite', count: number): Promise<void> {
   let drop = async () => undefined as void;
   if (kind === 'postgres') {
     const admin = process.env.LEADS_SCALE_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-    const name = 'crm_leadq_scale';
+    const name = 'crmkit_leads_scale';
     const client = new pg.Client({ connectionString: admin });
     await client.connect();
     if (!REUSE) {

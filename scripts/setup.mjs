@@ -23,3 +23,12 @@ if (wantBrowser && !existsSync('/usr/bin/chromium')) {
   const sudo = process.getuid && process.getuid() === 0 ? '' : 'sudo ';
   run(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null`);
 }
+
+if (!existsSync('/usr/sbin/pgbouncer')) {
+  // `npm test` runs the PostgreSQL suite a second time through Debian's PgBouncer (transaction mode).
+  console.log('[setup] installing Debian pgbouncer for the pooled test pass ...');
+  const sudo = process.getuid && process.getuid() === 0 ? '' : 'sudo ';
+  run(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer >/dev/null`);
+  // The package enables a system PgBouncer on port 6432; the tests start their own on a free port.
+  execSync(`${sudo}systemctl disable --now pgbouncer 2>/dev/null || true`, { stdio: 'ignore', shell: '/bin/sh' });
+}

@@ -1,23 +1,85 @@
 #!/usr/bin/env node
-// Runs the whole suite with vitest and ends with the one line CI reads: "N passed, N failed".
+// Runs the whole suite with vitest, then the PostgreSQL behavioural suite once more through a real
+// PgBouncer in transaction mode, and with `--node24` (as .ci/run does) the whole suite once more on
+// Node 24 LTS. Ends with the one line CI reads: "N passed, N failed", counting every pass.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, mkdirSync, existsSync } from 'node:fs';
+import { readFileSync, mkdirSync, existsSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ensureNode } from './node24.mjs';
+import { startPgBouncer } from './pgbouncer.mjs';
+
+const OWN_FLAGS = ['--no-pooled', '--node24', '--only-pooled'];
+const args = process.argv.slice(2);
+// `--no-pooled` skips the PgBouncer pass (a quick local run); file filters apply to the main and Node 24 passes.
+const pooled = !args.includes('--no-pooled') && !args.some((a) => !a.startsWith('-'));
+const node24 = args.includes('--node24');
+// `--only-pooled`: the PgBouncer pass alone (to check it without the rest).
+const onlyPooled = args.includes('--only-pooled');
+const vitestArgs = args.filter((a) => !OWN_FLAGS.includes(a));
+
+/** The suite's files that test PostgreSQL, run again behind the pooler: HTTP behaviour, storage, processes, client. */
+const POOLED_FILES = ['test/http/', 'test/storage/postgres-', 'test/storage/rate-limits', 'test/process/', 'test/reliability/', 'test/client/'];
+// Embedded-store-only files, and the three-instance tests (they start a PgBouncer of their own in the first pass).
+const POOLED_EXCLUDE = ['**/*three-instances*', 'test/process/hostile.socket*', 'test/process/limits.socket*', 'test/process/npm-start*', 'test/process/readme.integrate*'];
 
 mkdirSync('.test-artifacts', { recursive: true });
-const report = '.test-artifacts/vitest-report.json';
-const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)];
-const result = spawnSync('npx', args, { stdio: 'inherit', env: process.env });
 
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-if (existsSync(report)) {
-  const json = JSON.parse(readFileSync(report, 'utf8'));
-  passed = json.numPassedTests ?? 0;
-  failed = (json.numFailedTests ?? 0) + (json.numFailedTestSuites ?? 0);
-  skipped = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+function runVitest(name, extraArgs, env) {
+  const version = spawnSync('node', ['--version'], { encoding: 'utf8', env }).stdout.trim();
+  console.log(`[test] ${name ? name.slice(1) : 'main'} pass: vitest on Node ${version}`);
+  const report = `.test-artifacts/vitest-report${name}.json`;
+  rmSync(report, { force: true });
+  const result = spawnSync('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extraArgs], { stdio: 'inherit', env });
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  if (existsSync(report)) {
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    counts.passed = json.numPassedTests ?? 0;
+    counts.failed = (json.numFailedTests ?? 0) + (json.numFailedTestSuites ?? 0);
+    counts.skipped = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+  }
+  if ((result.status !== 0 || counts.passed === 0) && counts.failed === 0) counts.failed = 1; // a crashed or empty run must not read as green
+  return counts;
 }
-const ok = result.status === 0 && failed === 0 && passed > 0;
-if (!ok && failed === 0) failed = 1; // a crashed or empty run must not read as green
+
+const total = onlyPooled ? { passed: 0, failed: 0, skipped: 0 } : runVitest('', vitestArgs, process.env);
+
+if (pooled || onlyPooled) {
+  const direct = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const database = new URL(direct).pathname.slice(1);
+  // Fewer server connections than the instances' pools together (5 per test app, 10 per spawned server).
+  const bouncer = await startPgBouncer({ upstream: direct, poolSize: 6 }).catch((error) => {
+    console.error(`[test] PgBouncer pass: ${error.message}`);
+    return null;
+  });
+  if (!bouncer) total.failed += 1;
+  else {
+    console.log(`\n[test] the PostgreSQL suite again, through PgBouncer (transaction mode, pool ${bouncer.poolSize}) on port ${bouncer.port}\n`);
+    try {
+      const counts = runVitest('-pgbouncer', ['--project', 'UTC', ...POOLED_EXCLUDE.map((p) => `--exclude=${p}`), ...POOLED_FILES], {
+        ...process.env, TEST_DATABASE_URL: bouncer.url(database), TEST_DATABASE_DIRECT_URL: direct, TEST_STORES: 'postgres',
+      });
+      console.log(`[test] through PgBouncer: ${counts.passed} passed, ${counts.failed} failed`);
+      for (const key of Object.keys(total)) total[key] += counts[key];
+    } finally {
+      await bouncer.stop();
+    }
+  }
+}
+
+if (node24) {
+  // The whole suite (both stores) on Node 24; the PgBouncer pass above is not repeated.
+  try {
+    const target = ensureNode();
+    // First on PATH: vitest (through npx), the servers it spawns and `npm start` all run on it.
+    const counts = runVitest('-node24', vitestArgs, { ...process.env, PATH: `${dirname(target.node)}:${process.env.PATH}` });
+    console.log(`[test] on Node ${target.version}: ${counts.passed} passed, ${counts.failed} failed`);
+    for (const key of Object.keys(total)) total[key] += counts[key];
+  } catch (error) {
+    console.error(`[test] Node 24 pass: ${error.message}`);
+    total.failed += 1;
+  }
+}
+
+const { passed, failed, skipped } = total;
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-process.exit(ok ? 0 : 1);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);

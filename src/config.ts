@@ -6,6 +6,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | null;
+  databaseDirectUrl: string | null;
+  databasePrepared: 'auto' | 'true' | 'false';
   dataDir: string;
   adminEmail: string | null;
   adminPassword: string | null;
@@ -72,6 +74,8 @@ export const VARIABLES = {
   port: { name: 'PORT', default: 3030, parse: integer(0, 65535), describe: 'HTTP port.' },
   host: { name: 'HOST', default: '127.0.0.1', parse: text, describe: 'Listen address.' },
   databaseUrl: { name: 'DATABASE_URL', default: null, parse: postgresUrl, describe: '`postgres://…` selects PostgreSQL; unset selects the embedded store.' },
+  databaseDirectUrl: { name: 'DATABASE_DIRECT_URL', default: null, parse: postgresUrl, describe: 'A direct (session) connection to the same PostgreSQL, for what a transaction-mode pooler cannot carry: the change feed\'s LISTEN and the migration lock. Set it when DATABASE_URL goes through PgBouncer; unset, DATABASE_URL serves both (docs/scaling.md).' },
+  databasePrepared: { name: 'DATABASE_PREPARED', default: 'auto', parse: oneOf('auto', 'true', 'false'), describe: 'Send queries as named prepared statements (`true`: parsed and planned once per connection) or unnamed (`false`: what a transaction-mode pooler needs). `auto`: named unless DATABASE_DIRECT_URL is set.' },
   dataDir: { name: 'DATA_DIR', default: './data', parse: text, describe: 'Where the embedded store keeps its files.' },
   adminEmail: { name: 'ADMIN_EMAIL', default: null, parse: optionalText, describe: 'With ADMIN_PASSWORD: first operator account, created at start when none exists.' },
   adminPassword: { name: 'ADMIN_PASSWORD', default: null, parse: optionalText, describe: 'With ADMIN_EMAIL: that operator\'s password.' },
@@ -117,7 +121,15 @@ export function loadConfig(env: Env = process.env): Config {
   if (result.workers > 1 && result.databaseUrl === null) {
     throw new ConfigError('WORKERS: more than one worker needs PostgreSQL (set DATABASE_URL); the embedded store serves one process');
   }
+  if (result.databaseDirectUrl !== null && result.databaseUrl === null) {
+    throw new ConfigError('DATABASE_DIRECT_URL: set only beside DATABASE_URL (the pooled connection the queries use)');
+  }
   return result;
+}
+
+/** Whether queries go out as named statements: a pooler in transaction mode cannot carry them between transactions. */
+export function usesPreparedStatements(config: Pick<Config, 'databaseDirectUrl' | 'databasePrepared'>): boolean {
+  return config.databasePrepared === 'auto' ? config.databaseDirectUrl === null : config.databasePrepared === 'true';
 }
 
 /** A config for tests and tools: defaults with overrides, no environment read. */

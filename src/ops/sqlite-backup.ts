@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import { sqliteDriver, type SqliteDatabase } from '../storage/sqlite-driver.js';
 
 export class BackupError extends Error {}
 
@@ -11,9 +11,9 @@ export function sqliteFile(dataDir: string): string {
 
 /** A readable SQLite file that holds a crmkit schema and passes SQLite's own integrity check. */
 function checkCrmkitDatabase(file: string): void {
-  let db: SQLite.Database;
+  let db: SqliteDatabase;
   try {
-    db = new SQLite(file, { readonly: true, fileMustExist: true });
+    db = new (sqliteDriver())(file, { readonly: true, fileMustExist: true });
   } catch (error) {
     throw new BackupError(`${file} cannot be opened as a SQLite database (${(error as Error).message})`);
   }
@@ -32,7 +32,7 @@ function checkCrmkitDatabase(file: string): void {
 
 /** The copy keeps the store's WAL mode; a backup is easier to move as one file with no -wal or -shm beside it. */
 function selfContained(file: string): void {
-  const db = new SQLite(file, { fileMustExist: true });
+  const db = new (sqliteDriver())(file, { fileMustExist: true });
   try {
     db.pragma('journal_mode = DELETE');
   } finally {
@@ -48,7 +48,7 @@ export async function backupSqlite(dataDir: string, target: string): Promise<{ p
   const source = sqliteFile(dataDir);
   if (!existsSync(source)) throw new BackupError(`no embedded store at ${source} (check DATA_DIR)`);
   const partial = `${target}.partial`;
-  const db = new SQLite(source, { fileMustExist: true });
+  const db = new (sqliteDriver())(source, { fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
     const progress = await db.backup(partial);
@@ -70,7 +70,7 @@ export async function backupSqlite(dataDir: string, target: string): Promise<{ p
  */
 function refuseWhileInUse(file: string): void {
   if (!existsSync(file)) return;
-  const db = new SQLite(file, { fileMustExist: true });
+  const db = new (sqliteDriver())(file, { fileMustExist: true });
   try {
     db.pragma('busy_timeout = 2000');
     db.pragma('wal_checkpoint(TRUNCATE)');

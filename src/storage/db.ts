@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import { sqliteDriver } from './sqlite-driver.js';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PreparingClient } from './postgres-client.js';
@@ -12,7 +12,7 @@ export type StoreKind = 'postgres' | 'sqlite';
 export interface OpenDatabase {
   db: Kysely<Database>;
   kind: StoreKind;
-  /** PostgreSQL only: a pool config for the change-feed listener connection. */
+  /** PostgreSQL only: a session-holding connection string for the change-feed's LISTEN and the migration lock. */
   postgresUrl: string | null;
   sqlitePath: string | null;
   /** PostgreSQL only: connections in the pool, idle ones, and callers waiting for one. */
@@ -32,12 +32,18 @@ function postgresTypes(): pg.CustomTypesConfig {
   };
 }
 
-export function openPostgres(url: string, poolSize: number): OpenDatabase {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: postgresTypes(), Client: PreparingClient });
+/**
+ * `url` carries the queries (directly or through a pooler); `directUrl`, when the queries go through a
+ * transaction-mode pooler, what needs a session of its own. `prepared`: named statements, which only a
+ * connection held for the session (or a pooler that tracks them) can carry.
+ */
+export function openPostgres(url: string, poolSize: number, options: { directUrl?: string | null; prepared?: boolean } = {}): OpenDatabase {
+  const Client = options.prepared ?? true ? PreparingClient : pg.Client;
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: postgresTypes(), Client });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   return {
-    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), kind: 'postgres', postgresUrl: url, sqlitePath: null,
+    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), kind: 'postgres', postgresUrl: options.directUrl ?? url, sqlitePath: null,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }
@@ -48,7 +54,7 @@ const SQLITE_MMAP_BYTES = 2 * 1024 ** 3;
 export function openSqlite(dataDir: string): OpenDatabase {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, 'crmkit.sqlite');
-  const database = new SQLite(path);
+  const database = new (sqliteDriver())(path);
   // WAL + synchronous=FULL: an answered write is on disk (fsynced) before the answer goes out.
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = FULL');

@@ -18,7 +18,8 @@ function migrations(kind: StoreKind): Record<string, Migration> {
 export const SCHEMA_VERSION = '003-webhooks';
 
 /**
- * Runs pending migrations under the store's lock (a PostgreSQL advisory lock; SQLite's write lock),
+ * Runs pending migrations under the store's lock (a PostgreSQL session advisory lock, so `db` must hold a
+ * session: never a transaction-mode pooler, see openStore; SQLite's write lock),
  * so that two processes starting at once do not collide. Twice is harmless.
  */
 export async function migrateToLatest(db: Kysely<unknown>, kind: StoreKind): Promise<void> {

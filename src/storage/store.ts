@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Config } from '../config.js';
+import { usesPreparedStatements, type Config } from '../config.js';
 import { AccountsStore } from './accounts.store.js';
 import { BusinessDataStore } from './business-data.store.js';
 import { GroupCommit, directWrites } from './group-commit.js';
@@ -31,8 +31,16 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'pgPoolSize'>): Store {
-  const opened: OpenDatabase = config.databaseUrl ? openPostgres(config.databaseUrl, config.pgPoolSize) : openSqlite(config.dataDir);
+type StoreConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'pgPoolSize'> & Partial<Pick<Config, 'databaseDirectUrl' | 'databasePrepared'>>;
+
+function open(config: StoreConfig): OpenDatabase {
+  if (!config.databaseUrl) return openSqlite(config.dataDir);
+  const direct = { databaseDirectUrl: config.databaseDirectUrl ?? null, databasePrepared: config.databasePrepared ?? 'auto' };
+  return openPostgres(config.databaseUrl, config.pgPoolSize, { directUrl: direct.databaseDirectUrl, prepared: usesPreparedStatements(direct) });
+}
+
+export function openStore(config: StoreConfig): Store {
+  const opened = open(config);
   const { db } = opened;
   const changes = new ChangeFeed(opened.postgresUrl, async (topic) => {
     await sql`select pg_notify(${CHANGE_CHANNEL}, ${topic})`.execute(db);
@@ -54,7 +62,7 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'pgPo
     sqlitePath: opened.sqlitePath,
     ...(opened.poolStats && { poolStats: opened.poolStats }),
     async migrate() {
-      await migrateToLatest(db as never, opened.kind);
+      await migrateWithSession(opened, config);
       await changes.start();
     },
     async ping() {
@@ -65,4 +73,22 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'pgPo
       await db.destroy();
     },
   };
+}
+
+/**
+ * The migration lock is PostgreSQL's advisory lock, held by a session: through a transaction-mode pooler
+ * it would be held by whichever server connection the pooler lent, so migrations take the direct
+ * connection when there is one (one connection, closed once the schema is current).
+ */
+async function migrateWithSession(opened: OpenDatabase, config: StoreConfig): Promise<void> {
+  if (opened.kind === 'sqlite' || !config.databaseDirectUrl) {
+    await migrateToLatest(opened.db as never, opened.kind);
+    return;
+  }
+  const direct = openPostgres(config.databaseDirectUrl, 1, { prepared: false });
+  try {
+    await migrateToLatest(direct.db as never, 'postgres');
+  } finally {
+    await direct.db.destroy();
+  }
 }

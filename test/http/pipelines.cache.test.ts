@@ -1,4 +1,4 @@
-import SQLite from 'better-sqlite3';
+import { sqliteDriver } from '../../src/storage/sqlite-driver.js';
 import pg from 'pg';
 import { afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { call, describeEachStore, type TestApp } from '../helpers/app.js';
@@ -7,7 +7,7 @@ import { seedTenant, type Tenant } from '../helpers/seed.js';
 const TTL_MS = 300;
 
 /** better-sqlite3's statement class: statements are prepared once and cached, so executions are what counts. */
-const Statement = Object.getPrototypeOf(new SQLite(':memory:').prepare('select 1')) as { all: () => unknown; run: () => unknown };
+const Statement = Object.getPrototypeOf(new (sqliteDriver())(':memory:').prepare('select 1')) as { all: () => unknown; run: () => unknown };
 
 /** Counts every statement executed by either store driver while `run` runs. */
 async function countQueries(run: () => Promise<unknown>): Promise<number> {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import { sqliteDriver } from '../../src/storage/sqlite-driver.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { http } from '../helpers/process.js';
@@ -144,7 +144,7 @@ describe('ops: crmkit backup and restore of the embedded store', () => {
     expect(result.stdout).toMatch(/backed up \d+ pages/);
     expect(duringBackup).toBeGreaterThan(0); // the server kept writing during the backup
     expect(existsSync(`${backupFile}-wal`)).toBe(false);
-    const copy = new SQLite(backupFile, { readonly: true, fileMustExist: true });
+    const copy = new (sqliteDriver())(backupFile, { readonly: true, fileMustExist: true });
     try {
       expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
       expect(copy.pragma('journal_mode', { simple: true })).toBe('delete');

@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import SQLite from 'better-sqlite3';
+import { sqliteDriver } from '../../src/storage/sqlite-driver.js';
 import { describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { sqliteFile } from '../../src/ops/sqlite-backup.js';
@@ -32,7 +32,7 @@ describe('ops: upgrades', () => {
     await store.migrate();
     await store.close();
     // What a newer crmkit would leave behind: a migration this build has never heard of.
-    const db = new SQLite(sqliteFile(dataDir));
+    const db = new (sqliteDriver())(sqliteFile(dataDir));
     db.prepare('insert into kysely_migration (name, timestamp) values (?, ?)').run('999-from-the-future', new Date().toISOString());
     db.close();
 

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { freePort } from '../helpers/process.js';
+import { withDirectUrl } from '../helpers/stores.js';
 
 export interface Finished {
   code: number | null;
@@ -11,7 +12,7 @@ export interface Finished {
 export function runNode(script: string, args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-      env: { ...process.env, ADMIN_EMAIL: '', ADMIN_PASSWORD: '', DATABASE_URL: '', LOG_LEVEL: 'warn', ...env },
+      env: { ...process.env, ADMIN_EMAIL: '', ADMIN_PASSWORD: '', DATABASE_URL: '', LOG_LEVEL: 'warn', ...withDirectUrl(env) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -48,7 +49,7 @@ export interface Running {
 export async function startProcess(script: string, args: string[], env: Record<string, string>): Promise<Running> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-    env: { ...process.env, ADMIN_EMAIL: '', ADMIN_PASSWORD: '', DATABASE_URL: '', LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, ADMIN_EMAIL: '', ADMIN_PASSWORD: '', DATABASE_URL: '', LOG_LEVEL: 'warn', ...withDirectUrl(env), PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { sqliteDriver } from '../../src/storage/sqlite-driver.js';
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openSqlite } from '../../src/storage/db.js';
@@ -49,7 +49,7 @@ it('concurrent client creates on the embedded store: one row per clientId, commi
     expect(results.filter((r) => r.outcome === 'inserted')).toHaveLength(80);
     expect(results.filter((r) => r.outcome === 'exists')).toHaveLength(20);
     // Another connection already sees every answered row: the answers came after the commit.
-    const reader = new Database(testApp.store.sqlitePath!, { readonly: true });
+    const reader = new (sqliteDriver())(testApp.store.sqlitePath!, { readonly: true });
     try {
       const count = reader.prepare('select count(*) from clients c join businesses b on b.id = c.business_pk where b.url_key = ?').pluck().get(t.urlKey);
       expect(count).toBe(80);

@@ -7,7 +7,7 @@ import { openPostgres } from '../../src/storage/db.js';
 import { directWrites } from '../../src/storage/group-commit.js';
 import type { Database } from '../../src/storage/schema.js';
 import { openStore, type Store } from '../../src/storage/store.js';
-import { availableStores, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
+import { availableStores, directUrlOf, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
 
 const stores = await availableStores();
 
@@ -23,9 +23,9 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
     // A database of its own: a fresh schema with no statistics, the state in which a prepared plan is
     // most tempted to scan.
     database = await privatePostgresDatabase('crmkit_batched_reads');
-    store = openStore({ databaseUrl: database.url, dataDir: '', pgPoolSize: 5 });
+    store = openStore({ databaseUrl: database.url, databaseDirectUrl: directUrlOf(database.url), dataDir: '', pgPoolSize: 5 });
     await store.migrate();
-    db = openPostgres(database.url, 1).db;
+    db = openPostgres(database.sessionUrl, 1).db;
     for (const urlKey of ['shop-a', 'shop-b']) await store.accounts.createBusiness(business(urlKey));
     for (let i = 0; i < 30; i++) await store.data.insertClient('shop-a', `a-${i}`, 'API', { name: `A ${i}` }, 1000 + i);
     await store.data.insertClient('shop-b', 'b-0', 'API', { name: 'B 0' }, 2000);
@@ -164,7 +164,7 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
   });
 
   it('a key committed by someone else while the statement waits is answered with their client', async () => {
-    const other = new pg.Client({ connectionString: database.url });
+    const other = new pg.Client({ connectionString: database.sessionUrl });
     await other.connect();
     try {
       await other.query('begin');

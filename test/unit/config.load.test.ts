@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, VARIABLES, loadConfig, type VariableSpec } from '../../src/config.js';
+import { ConfigError, VARIABLES, loadConfig, usesPreparedStatements, type VariableSpec } from '../../src/config.js';
 
 describe('config: defaults, values and refusals', () => {
   it('an empty environment gives the documented defaults', () => {
@@ -45,5 +45,15 @@ describe('config: defaults, values and refusals', () => {
     expect(() => loadConfig({ ADMIN_EMAIL: 'a@b.example' })).toThrow(/^ADMIN_EMAIL and ADMIN_PASSWORD/);
     expect(() => loadConfig({ WORKERS: '2' })).toThrow(/^WORKERS: .*PostgreSQL/);
     expect(loadConfig({ WORKERS: '2', DATABASE_URL: 'postgres://h/db' }).workers).toBe(2);
+  });
+
+  it('DATABASE_DIRECT_URL needs DATABASE_URL; DATABASE_PREPARED=auto sends named statements only with no pooler in between', () => {
+    expect(() => loadConfig({ DATABASE_DIRECT_URL: 'postgres://h/db' })).toThrow(/^DATABASE_DIRECT_URL: /);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://h/db', DATABASE_PREPARED: 'yes' })).toThrow(/^DATABASE_PREPARED: /);
+    const direct = loadConfig({ DATABASE_URL: 'postgres://h:5432/db' });
+    const pooled = loadConfig({ DATABASE_URL: 'postgres://h:6432/db', DATABASE_DIRECT_URL: 'postgres://h:5432/db' });
+    expect([usesPreparedStatements(direct), usesPreparedStatements(pooled)]).toEqual([true, false]);
+    expect(usesPreparedStatements({ ...pooled, databasePrepared: 'true' })).toBe(true);
+    expect(usesPreparedStatements({ ...direct, databasePrepared: 'false' })).toBe(false);
   });
 });
