@@ -23,3 +23,11 @@ if (wantBrowser && !existsSync('/usr/bin/chromium')) {
   const sudo = process.getuid && process.getuid() === 0 ? '' : 'sudo ';
   run(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null`);
 }
+
+if (!existsSync('/usr/bin/wrk')) {
+  // npm run bench (and its smoke test in npm test) drive the server with Debian's wrk, a C load
+  // generator; never a download.
+  console.log('[setup] installing Debian wrk for the bench ...');
+  const sudo = process.getuid && process.getuid() === 0 ? '' : 'sudo ';
+  run(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null`);
+}
