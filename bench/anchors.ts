@@ -10,7 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkOnce, type LoadSpec } from './wrk.js';
 
-export interface Target { name: string; pid: number; spec: LoadSpec; stop: () => Promise<void> }
+export interface Target {
+  name: string; pid: number; spec: LoadSpec; stop: () => Promise<void>;
+  /** Its requests reach the database: PostgreSQL's CPU time per answer is measured with its runs. */
+  usesDatabase?: boolean;
+}
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -89,5 +93,5 @@ export async function startDriver(store: 'postgres' | 'sqlite', databaseUrl: str
     ...read, name: `${store} driver, insert`,
     spec: { url: read.spec.url, method: 'POST', path: '/rows', headers: json, unique: { head, tail, prefix: `row-new-${Date.now()}` }, expect: { status: 201, text: '"id":"row-new-' } },
   };
-  return { read, insert };
+  return { read: { ...read, usesDatabase: true }, insert: { ...insert, usesDatabase: true } };
 }

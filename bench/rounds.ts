@@ -37,13 +37,14 @@ const describe = (name: string, f: Figures) => `${name}: ${f.requests} answers, 
 /** One timed run, with the CPU time per answer of the target's process and of PostgreSQL's backends. */
 async function timed(target: Target, s: Settings, databasePids?: () => Promise<number[]>): Promise<Run> {
   const server = cpuByProcess([target.pid]);
-  const database = databasePids ? cpuByProcess(await databasePids()) : undefined;
+  const pids = target.usesDatabase ? databasePids : undefined;
+  const database = pids ? cpuByProcess(await pids()) : undefined;
   const figures = runWrk(target.spec, { seconds: s.seconds, connections: s.connections });
   if (failed(figures)) throw new Error(describe(target.name, figures));
   const perAnswer = (micros: number) => Math.round(micros / figures.requests);
   const run: Run = { figures, serverCpuUs: perAnswer(cpuBetween(server, cpuByProcess([target.pid]))) };
   // The pools open and close connections: backends new since the start count in full.
-  if (database && databasePids) run.databaseCpuUs = perAnswer(cpuBetween(database, cpuByProcess(await databasePids())));
+  if (database && pids) run.databaseCpuUs = perAnswer(cpuBetween(database, cpuByProcess(await pids())));
   return run;
 }
 

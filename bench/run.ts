@@ -50,7 +50,7 @@ function print(row: Row): void {
 
 /** One scenario in paired rounds with its anchors; a failure (wrong answer, non-2xx, socket error) is its row's FAILED. */
 async function scenario(store: Store, name: string, spec: LoadSpec, server: Server, driver: { read: Target; insert: Target }, baseline: Target, storedClients: number): Promise<Row> {
-  const crmkit: Target = { name: 'crmkit', pid: server.pid, spec, stop: async () => undefined };
+  const crmkit: Target = { name: 'crmkit', pid: server.pid, spec, stop: async () => undefined, usesDatabase: true };
   const kind = PLANS[name]!.anchors;
   let started: Target[] = [];
   try {

@@ -66,7 +66,10 @@ export async function postgresBackends(): Promise<number[]> {
 
 export interface Server { url: string; pid: number; stop: () => Promise<void> }
 
-/** The built server, one process; BENCH_PROFILE=DIR writes its V8 CPU profile there (bench/profile-summary.mjs). */
+/**
+ * The built server, one process; BENCH_PROFILE=DIR writes its V8 CPU profile there (bench/profile-summary.mjs).
+ * BENCH_FROM_SOURCE=1 runs src/main.ts through tsx instead (the smoke test: no build needed, not for figures).
+ */
 export async function startServer(store: Store): Promise<Server> {
   const port = await freePort();
   const env: Record<string, string> = {
@@ -74,7 +77,8 @@ export async function startServer(store: Store): Promise<Server> {
     ...(store === 'postgres' ? { DATABASE_URL, PG_POOL_SIZE: '20' } : { DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-bench-')) }),
   };
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
-  const child = spawn(process.execPath, [...SERVER_FLAGS, ...profile, 'dist/main.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const entry = process.env.BENCH_FROM_SOURCE ? ['--import', 'tsx', 'src/main.ts'] : ['dist/main.js'];
+  const child = spawn(process.execPath, [...SERVER_FLAGS, ...profile, ...entry], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${url}/healthz`, child);

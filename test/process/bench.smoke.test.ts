@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkOnce, failed, runWrk, type LoadSpec } from '../../bench/wrk.js';
+
+// The bench's machinery on a tiny setting, so that CI catches a broken bench. No figure is judged here:
+// performance targets live in the bench (docs/performance.md), never in a timed test.
+
+// In a process of its own: wrk runs synchronously, which would stall a server in this one.
+const SERVER = `
+  let n = 0;
+  require('node:http').createServer((req, res) => {
+    if (req.url === '/reset') return req.socket.destroy();
+    const status = req.url === '/mixed' && n++ % 3 === 2 ? 503 : 200;
+    res.writeHead(status, { 'content-type': 'application/json' }).end('{"ok":true}');
+  }).listen(0, '127.0.0.1', function () { process.stdout.write(this.address().port + '\\n'); });
+`;
+
+describe('the bench counts what must fail a scenario', () => {
+  let server: ChildProcess;
+  let spec: LoadSpec;
+  beforeAll(async () => {
+    server = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const port = await new Promise<string>((resolve) => server.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim())));
+    spec = { url: `http://127.0.0.1:${port}`, method: 'GET', path: '/', headers: {}, expect: { status: 200, text: '"ok"' } };
+  });
+  afterAll(() => {
+    server.kill();
+  });
+
+  it('wrk counts every answer that is not 2xx, and such a run fails', () => {
+    const figures = runWrk({ ...spec, path: '/mixed' }, { seconds: 1, connections: 5 });
+    expect(figures.requests).toBeGreaterThan(0);
+    expect(figures.non2xx).toBeGreaterThan(0);
+    expect(figures.sample).toMatch(/^503 /);
+    expect(failed(figures)).toBe(true);
+    expect(failed(runWrk(spec, { seconds: 1, connections: 5 }))).toBe(false);
+  });
+
+  it('the check before timing rejects a wrong body', async () => {
+    await expect(checkOnce({ ...spec, expect: { status: 200, text: '"absent"' } })).rejects.toThrow(/no "absent" in the body/);
+    await expect(checkOnce(spec)).resolves.toEqual(Buffer.from('{"ok":true}'));
+  });
+
+  it('a connection the server drops is a socket error, and the run fails', () => {
+    const figures = runWrk({ ...spec, path: '/reset' }, { seconds: 1, connections: 2 });
+    expect(Object.keys(figures.socketErrors).length).toBeGreaterThan(0);
+    expect(failed(figures)).toBe(true);
+  });
+});
+
+it('the bench (bench/run.ts) runs one round of three scenarios with their anchors and writes its results', async () => {
+  const out = join(mkdtempSync(join(tmpdir(), 'crmkit-bench-smoke-')), 'results.json');
+  const env = {
+    ...process.env, BENCH_FROM_SOURCE: '1', BENCH_STORES: 'sqlite', BENCH_SCENARIOS: 'GET pipelines (issued),GET client,POST new client',
+    BENCH_ROUNDS: '1', BENCH_DURATION: '1', BENCH_WARMUP: '0', BENCH_CLIENTS: '20', BENCH_OUT: out,
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  expect(code, output).toBe(0);
+
+  const results = JSON.parse(readFileSync(out, 'utf8')) as { rows: { scenario: string; status: string; crmkit?: { requests?: number }; anchors?: { name: string }[]; checks: { target: string }[] }[] };
+  const row = (name: string) => results.rows.find((r) => r.scenario === name)!;
+  expect(results.rows.map((r) => [r.scenario, r.status === 'FAILED'])).toEqual([
+    ['GET pipelines (issued)', false], ['GET client', false], ['POST new client', false], ['server RSS MB', false],
+  ]);
+  expect(row('GET pipelines (issued)').anchors!.map((a) => a.name)).toEqual(['raw node:http, same answer', 'bare Fastify route, same answer']);
+  expect(row('GET client').anchors!.map((a) => a.name)).toEqual(['sqlite driver, point read']);
+  expect(row('POST new client').anchors!.map((a) => a.name)).toEqual(['sqlite driver, insert']);
+  expect(row('POST new client').checks.map((c) => c.target)).toEqual(['≥ 0.2 of the baseline', '≥ 2× sqlite driver, insert', 'p99 ≤ 25 ms']);
+  expect(output).toMatch(/anchor raw node:http, same answer: \d+ req\/s/);
+}, 60_000);
