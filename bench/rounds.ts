@@ -32,7 +32,7 @@ function cpuBetween(before: Map<number, number>, after: Map<number, number>): nu
   return total;
 }
 
-const describe = (name: string, f: Figures) => `${name}: ${f.requests} answers, ${f.non2xx} not 2xx${f.sample ? ` (first: ${f.sample.slice(0, 200)})` : ''}, socket errors ${JSON.stringify(f.socketErrors)}`;
+const describe = (name: string, f: Figures) => `${name}: ${f.requests} answers, ${f.non2xx} not 2xx, ${f.wrong} wrong${f.sample ? ` (first: ${f.sample.slice(0, 200)})` : ''}, socket errors ${JSON.stringify(f.socketErrors)}`;
 
 /** One timed run, with the CPU time per answer of the target's process and of PostgreSQL's backends. */
 async function timed(target: Target, s: Settings, databasePids?: () => Promise<number[]>): Promise<Run> {

@@ -58,7 +58,7 @@ export function scenarios(s: Seeded, url: string): [string, LoadSpec][] {
     ['GET pipelines (self-signed)', { url, method: 'GET', path: pipelines, headers: bearer(s.selfSigned), expect: { status: 200, text: '"stageReasons"' } }],
     ['GET pipelines (issued)', { url, method: 'GET', path: pipelines, headers: bearer(s.issued), expect: { status: 200, text: '"stageReasons"' } }],
     ['GET client', { url, method: 'GET', path: `${clients}/${s.clientIds[0]}`, paths: s.clientIds.map((id) => `${clients}/${encodeURIComponent(id)}`), headers: bearer(s.issued), expect: { status: 200, text: '"clientId"' } }],
-    ['POST new client', { url, method: 'POST', path: clients, headers: { ...json, ...bearer(s.issued) }, unique: { head, tail, prefix: `new-${Date.now()}` }, expect: created }],
+    ['POST new client', { url, method: 'POST', path: clients, headers: { ...json, ...bearer(s.issued) }, unique: { head, tail, prefix: `new-${Date.now()}` }, refuse: '"idempotent"', expect: created }],
     ['POST identical retry', { url, method: 'POST', path: clients, headers: { ...json, ...bearer(s.issued) }, body: JSON.stringify(s.retryBody), expect: { status: 201, text: '"idempotent":true' } }],
   ];
 }

@@ -1,10 +1,10 @@
 -- The bench's wrk script. bench/wrk.ts writes a small script that sets the global `bench` and then
 -- loads this file:
---   bench = { method, headers = {...}, body, pathsFile, unique = { head, tail, prefix }, amount }
+--   bench = { method, headers = {...}, body, pathsFile, unique = { head, tail, prefix }, refuse, amount }
 -- A fixed request is built once by wrk itself; `pathsFile` (one path a line, each thread walks them in
 -- its own shuffled order) or `unique` (body = head .. a clientId never sent before .. tail) make a
--- request per call. Every answer that is not 2xx is counted (and the first one kept), and `done`
--- prints one line of JSON for bench/wrk.ts.
+-- request per call. Every answer that is not 2xx, or whose body holds the text `refuse`, is counted
+-- (and the first one kept); `amount` stops after that many answers; `done` prints one line of JSON.
 
 local threads = {}
 
@@ -20,7 +20,7 @@ for name, value in pairs(bench.headers) do wrk.headers[name] = value end
 local paths, nextPath, sent = nil, 0, 0
 
 function init(args)
-  non2xx, answers, firstBad = 0, 0, ""
+  non2xx, refused, answers, firstBad = 0, 0, 0, ""
   math.randomseed(os.time() * 1000 + threadId)
   if bench.pathsFile then
     paths = {}
@@ -50,6 +50,9 @@ function response(status, headers, body)
   if status < 200 or status > 299 then
     non2xx = non2xx + 1
     if firstBad == "" then firstBad = status .. " " .. string.sub(body or "", 1, 300) end
+  elseif bench.refuse and string.find(body, bench.refuse, 1, true) then
+    refused = refused + 1
+    if firstBad == "" then firstBad = status .. " " .. string.sub(body, 1, 300) end
   end
   if bench.amount and answers == bench.amount then
     -- wrk sleeps out its whole duration otherwise: SIGINT ends the run (the shell's parent is wrk; in
@@ -64,14 +67,15 @@ local function clean(text)
 end
 
 function done(summary, latency, requests)
-  local bad, sample = 0, ""
+  local bad, wrong, sample = 0, 0, ""
   for _, thread in ipairs(threads) do
     bad = bad + thread:get("non2xx")
+    wrong = wrong + thread:get("refused")
     if sample == "" then sample = thread:get("firstBad") end
   end
   local e = summary.errors
   io.write(string.format(
-    '\nBENCH_RESULT {"requests":%d,"durationUs":%d,"bytes":%d,"socketErrors":{"connect":%d,"read":%d,"write":%d,"timeout":%d},"non2xx":%d,"sample":"%s","p50Us":%d,"p99Us":%d,"maxUs":%d}\n',
-    summary.requests, summary.duration, summary.bytes, e.connect, e.read, e.write, e.timeout, bad, clean(sample),
+    '\nBENCH_RESULT {"requests":%d,"durationUs":%d,"bytes":%d,"socketErrors":{"connect":%d,"read":%d,"write":%d,"timeout":%d},"non2xx":%d,"wrong":%d,"sample":"%s","p50Us":%d,"p99Us":%d,"maxUs":%d}\n',
+    summary.requests, summary.duration, summary.bytes, e.connect, e.read, e.write, e.timeout, bad, wrong, clean(sample),
     latency:percentile(50), latency:percentile(99), latency.max))
 end

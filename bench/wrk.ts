@@ -19,12 +19,14 @@ export interface LoadSpec {
   paths?: string[];
   /** Each request's body is head + an id never sent before + tail. */
   unique?: { head: string; tail: string; prefix: string };
+  /** While timing, an answer whose body holds this text is wrong (a "new" client answered as a retry). */
+  refuse?: string;
   expect: { status: number; text?: string; body?: Buffer };
 }
 
 export interface Figures {
   requestsPerSecond: number; requests: number; p50: number; p99: number; max: number;
-  socketErrors: Record<string, number>; non2xx: number; sample: string;
+  socketErrors: Record<string, number>; non2xx: number; wrong: number; sample: string;
 }
 
 const LIBRARY = resolve('bench', 'wrk.lua');
@@ -47,7 +49,10 @@ function script(spec: LoadSpec, amount?: number): string {
     writeFileSync(list, `${spec.paths.join('\n')}\n`);
     fields.push(`pathsFile = ${lua(list)}`);
   }
-  if (spec.unique) fields.push(`unique = { head = ${lua(spec.unique.head)}, tail = ${lua(spec.unique.tail)}, prefix = ${lua(spec.unique.prefix)} }`);
+  // Each run its own prefix: wrk's counters start again at 1 in every run, and a repeated clientId would
+  // be answered as an identical retry (or, by the bare driver, as a conflict).
+  if (spec.unique) fields.push(`unique = { head = ${lua(spec.unique.head)}, tail = ${lua(spec.unique.tail)}, prefix = ${lua(`${spec.unique.prefix}-${process.pid}-${written}`)} }`);
+  if (spec.refuse) fields.push(`refuse = ${lua(spec.refuse)}`);
   if (amount) fields.push(`amount = ${amount}`);
   writeFileSync(file, `bench = { ${fields.join(', ')} }\ndofile(${lua(LIBRARY)})\n`);
   return file;
@@ -62,16 +67,16 @@ export function runWrk(spec: LoadSpec, options: WrkOptions): Figures {
   if (out.error) throw new Error(`wrk did not run (${out.error.message}): \`node scripts/setup.mjs --no-browser\` installs it`);
   const line = /^BENCH_RESULT (.*)$/m.exec(out.stdout)?.[1];
   if (out.status !== 0 || !line) throw new Error(`wrk failed (${out.status}): ${out.stderr}${out.stdout}`);
-  const r = JSON.parse(line) as { requests: number; durationUs: number; socketErrors: Record<string, number>; non2xx: number; sample: string; p50Us: number; p99Us: number; maxUs: number };
+  const r = JSON.parse(line) as { requests: number; durationUs: number; socketErrors: Record<string, number>; non2xx: number; wrong: number; sample: string; p50Us: number; p99Us: number; maxUs: number };
   const ms = (us: number) => Math.round(us / 10) / 100;
   return {
     requestsPerSecond: r.requests / (r.durationUs / 1e6), requests: r.requests, p50: ms(r.p50Us), p99: ms(r.p99Us), max: ms(r.maxUs),
-    socketErrors: Object.fromEntries(Object.entries(r.socketErrors).filter(([, n]) => n > 0)), non2xx: r.non2xx, sample: r.sample,
+    socketErrors: Object.fromEntries(Object.entries(r.socketErrors).filter(([, n]) => n > 0)), non2xx: r.non2xx, wrong: r.wrong, sample: r.sample,
   };
 }
 
-/** A run fails on any socket error, any non-2xx answer, or no answer at all. */
-export const failed = (f: Figures) => f.non2xx > 0 || Object.keys(f.socketErrors).length > 0 || f.requests === 0;
+/** A run fails on any socket error, any non-2xx or wrong answer, or no answer at all. */
+export const failed = (f: Figures) => f.non2xx > 0 || f.wrong > 0 || Object.keys(f.socketErrors).length > 0 || f.requests === 0;
 
 /** The first request of a spec, as wrk would send it. */
 function firstRequest(spec: LoadSpec): { path: string; body?: string } {
@@ -94,6 +99,7 @@ export function checkOnce(spec: LoadSpec): Promise<Buffer> {
         const { status, text, body: bytes } = spec.expect;
         const wrong = response.statusCode !== status ? `status ${response.statusCode}, expected ${status}`
           : text !== undefined && !got.toString().includes(text) ? `no ${text} in the body`
+            : spec.refuse && got.toString().includes(spec.refuse) ? `${spec.refuse} in the body`
             : bytes && !bytes.equals(got) ? 'a body other than the expected bytes' : undefined;
         if (wrong) fail(new Error(`${spec.method} ${path}: ${wrong}: ${got.toString().slice(0, 300)}`));
         else done(got);

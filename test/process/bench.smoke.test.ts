@@ -11,8 +11,19 @@ import { checkOnce, failed, runWrk, type LoadSpec } from '../../bench/wrk.js';
 // In a process of its own: wrk runs synchronously, which would stall a server in this one.
 const SERVER = `
   let n = 0;
+  const seen = new Set();
   require('node:http').createServer((req, res) => {
     if (req.url === '/reset') return req.socket.destroy();
+    if (req.url === '/retry') return res.writeHead(201).end('{"idempotent":true}');
+    if (req.url === '/once') {
+      let body = '';
+      req.on('data', (d) => (body += d)).on('end', () => {
+        const repeat = seen.has(body);
+        seen.add(body);
+        res.writeHead(repeat ? 409 : 201).end('{}');
+      });
+      return;
+    }
     const status = req.url === '/mixed' && n++ % 3 === 2 ? 503 : 200;
     res.writeHead(status, { 'content-type': 'application/json' }).end('{"ok":true}');
   }).listen(0, '127.0.0.1', function () { process.stdout.write(this.address().port + '\\n'); });
@@ -37,6 +48,21 @@ describe('the bench counts what must fail a scenario', () => {
     expect(figures.sample).toMatch(/^503 /);
     expect(failed(figures)).toBe(true);
     expect(failed(runWrk(spec, { seconds: 1, connections: 5 }))).toBe(false);
+  });
+
+  it('an answer holding the refused text is wrong, and the run fails', () => {
+    const figures = runWrk({ ...spec, path: '/retry', refuse: '"idempotent"' }, { seconds: 1, connections: 5 });
+    expect(figures.wrong).toBe(figures.requests);
+    expect(failed(figures)).toBe(true);
+  });
+
+  it('per-request bodies are never repeated, across runs too', () => {
+    const unique = { head: '{"id":"', tail: '"}', prefix: 'smoke' };
+    for (let run = 0; run < 2; run++) {
+      const figures = runWrk({ ...spec, method: 'POST', path: '/once', unique }, { seconds: 1, connections: 5 });
+      expect(figures.requests).toBeGreaterThan(0);
+      expect(failed(figures), figures.sample).toBe(false);
+    }
   });
 
   it('the check before timing rejects a wrong body', async () => {
