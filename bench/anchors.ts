@@ -73,8 +73,8 @@ export async function startAnswerAnchors(answer: Answer, spec: LoadSpec, route: 
   const file = join(mkdtempSync(join(tmpdir(), 'crmkit-answer-')), 'answer.json');
   writeFileSync(file, JSON.stringify({ ...answer, body: answer.body.toString('base64') }));
   const same = (url: string): LoadSpec => ({ ...spec, url, headers: {}, expect: { status: answer.status, body: answer.body } });
-  const replay = await startScript('raw node:http, same answer', 'replay.mjs', [file], same);
-  const fastify = await startScript('bare Fastify route, same answer', 'fastify-route.mjs', [file, route], same);
+  const replay = await startScript('node:http replay', 'replay.mjs', [file], same);
+  const fastify = await startScript('bare Fastify route', 'fastify-route.mjs', [file, route], same);
   return [replay, fastify];
 }
 
@@ -83,14 +83,14 @@ export async function startDriver(store: 'postgres' | 'sqlite', databaseUrl: str
   const where = store === 'postgres' ? databaseUrl! : join(mkdtempSync(join(tmpdir(), 'crmkit-driver-')), 'driver.db');
   const paths = Array.from({ length: rows }, (_, i) => `/rows/row-${i + 1}`);
   const json = { 'content-type': 'application/json' };
-  const read = await startScript(`${store} driver, point read`, 'driver.mjs', [String(rows), store, where], (url) => ({
+  const read = await startScript(`${store} driver read`, 'driver.mjs', [String(rows), store, where], (url) => ({
     url, method: 'GET', path: paths[0]!, paths, headers: {}, expect: { status: 200, text: '"id":"row-' },
   }));
   // The insert body: a stored row, under a new id.
   const row = (JSON.parse((await checkOnce(read.spec)).toString()) as { data: Record<string, unknown> }).data;
   const [head, tail] = JSON.stringify({ ...row, id: '@ID@' }).split('@ID@') as [string, string];
   const insert: Target = {
-    ...read, name: `${store} driver, insert`,
+    ...read, name: `${store} driver insert`,
     spec: { url: read.spec.url, method: 'POST', path: '/rows', headers: json, unique: { head, tail, prefix: `row-new-${Date.now()}` }, expect: { status: 201, text: '"id":"row-new-' } },
   };
   return { read: { ...read, usesDatabase: true }, insert: { ...insert, usesDatabase: true } };

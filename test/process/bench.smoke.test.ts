@@ -95,9 +95,9 @@ it('the bench (bench/run.ts) runs one round of three scenarios with their anchor
   expect(results.rows.map((r) => [r.scenario, r.status === 'FAILED'])).toEqual([
     ['GET pipelines (issued)', false], ['GET client', false], ['POST new client', false], ['server RSS MB', false],
   ]);
-  expect(row('GET pipelines (issued)').anchors!.map((a) => a.name)).toEqual(['raw node:http, same answer', 'bare Fastify route, same answer']);
-  expect(row('GET client').anchors!.map((a) => a.name)).toEqual(['sqlite driver, point read']);
-  expect(row('POST new client').anchors!.map((a) => a.name)).toEqual(['sqlite driver, insert']);
-  expect(row('POST new client').checks.map((c) => c.target)).toEqual(['≥ 0.2 of the baseline', '≥ 2× sqlite driver, insert', 'p99 ≤ 25 ms']);
-  expect(output).toMatch(/anchor raw node:http, same answer: \d+ req\/s/);
+  expect(row('GET pipelines (issued)').anchors!.map((a) => a.name)).toEqual(['node:http replay', 'bare Fastify route']);
+  expect(row('GET client').anchors!.map((a) => a.name)).toEqual(['sqlite driver read']);
+  expect(row('POST new client').anchors!.map((a) => a.name)).toEqual(['sqlite driver insert']);
+  expect(row('POST new client').checks.map((c) => c.target)).toEqual(['≥ 0.2 of the baseline', '≥ 2× sqlite driver insert', 'p99 ≤ 25 ms']);
+  expect(output).toMatch(/anchor node:http replay: \d+ req\/s/);
 }, 60_000);
