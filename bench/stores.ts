@@ -89,7 +89,9 @@ export async function startServer(store: Store): Promise<Server> {
   return { url, pid: child.pid!, stop: () => stopChild(child) };
 }
 
-export function rssMb(pid: number): number {
+/** The server's resident memory, and its two parts: anonymous (heap, buffers) and file-backed (SQLite's memory map, code). */
+export function rssMb(pid: number): { rss: number; anon: number; file: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+  const mb = (field: string) => Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
+  return { rss: mb('VmRSS'), anon: mb('RssAnon'), file: mb('RssFile') };
 }
