@@ -9,13 +9,14 @@
  *   git stash && npm run build && cp -r dist .bench-before && git stash pop && npm run build
  *   npx tsx bench/compare.ts .bench-before "GET client" "POST new client"
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { seedBench, type Seeded } from './seed.js';
 import { SERVER_FLAGS, cpuByProcess, scenarios, serverEnv, waitFor } from './server.js';
+import { runWrk, type LoadSpec } from './wrk.js';
 
 const [other, ...wanted] = process.argv.slice(2);
 if (!other) throw new Error('usage: tsx bench/compare.ts OTHER_DIST_DIR [scenario ...]');
@@ -33,8 +34,8 @@ async function start(dist: string, port: number, databaseUrl: string | undefined
 }
 
 /** The bench's scenarios, and /healthz for the fixed cost of a request. */
-function specs(s: Seeded, url: string): Record<string, Record<string, unknown>> {
-  return { '/healthz': { url, method: 'GET', path: '/healthz', headers: {}, expectStatus: 200 }, ...Object.fromEntries(scenarios(s, url)) };
+function specs(s: Seeded, url: string): Record<string, LoadSpec> {
+  return { '/healthz': { url, method: 'GET', path: '/healthz', headers: {}, expect: { status: 200 } }, ...Object.fromEntries(scenarios(s, url)) };
 }
 
 const cpuOf = (pid: number) => cpuByProcess([pid]).get(pid) ?? 0;
@@ -68,7 +69,8 @@ try {
         if (!spec) throw new Error(`no scenario ${scenario}`);
         const before = cpuOf(server.child.pid!);
         const databaseBefore = await databaseWork(server.databaseUrl);
-        const result = JSON.parse(execFileSync(process.execPath, ['bench/load.mjs'], { input: JSON.stringify({ connections: 50, duration: 3, ...spec }) }).toString()) as { requestsPerSecond: number; total: number; errors: number; wrong: number };
+        const figures = runWrk(spec, { seconds: 3, connections: 50 });
+        const result = { requestsPerSecond: figures.requestsPerSecond, total: figures.requests, errors: Object.values(figures.socketErrors).reduce((a, b) => a + b, 0), wrong: figures.non2xx };
         const perRequest = (cpuOf(server.child.pid!) - before) / result.total;
         await new Promise((r) => setTimeout(r, server.databaseUrl ? 1500 : 0)); // for the commit counts to be flushed
         const databaseAfter = await databaseWork(server.databaseUrl);
@@ -77,7 +79,7 @@ try {
         for (const [pid, used] of databaseAfter.cpu) databaseCpu += used - (databaseBefore.cpu.get(pid) ?? 0);
         const databasePerRequest = databaseCpu / result.total;
         const requestsPerCommit = result.total / Math.max(1, databaseAfter.commits - databaseBefore.commits);
-        console.log(`${scenario.padEnd(24)} round ${round} ${name.padEnd(16)} ${String(Math.round(result.requestsPerSecond)).padStart(6)} req/s  CPU/req ${perRequest.toFixed(1)} us${server.databaseUrl ? ` + PostgreSQL ${databasePerRequest.toFixed(1)} us, ${requestsPerCommit.toFixed(1)} requests per commit` : ''}${result.errors + result.wrong > 0 ? `  ${result.errors} errors, ${result.wrong} wrong` : ''}`);
+        console.log(`${scenario.padEnd(24)} round ${round} ${name.padEnd(16)} ${String(Math.round(result.requestsPerSecond)).padStart(6)} req/s  CPU/req ${perRequest.toFixed(1)} us${server.databaseUrl ? ` + PostgreSQL ${databasePerRequest.toFixed(1)} us, ${requestsPerCommit.toFixed(1)} requests per commit` : ''}${result.errors + result.wrong > 0 ? `  ${result.errors} errors, ${result.wrong} not 2xx` : ''}`);
       }
     }
   }

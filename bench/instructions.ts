@@ -12,12 +12,13 @@
  *   git stash && npm run build && cp -r dist .bench-before && git stash pop && npm run build
  *   npx tsx bench/instructions.ts dist .bench-before -- "GET client" "GET pipelines (issued)"
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedBench } from './seed.js';
 import { scenarios, serverEnv, waitFor } from './server.js';
+import { failed, runWrk, type LoadSpec } from './wrk.js';
 
 const split = process.argv.indexOf('--');
 const builds = process.argv.slice(2, split < 0 ? undefined : split);
@@ -36,12 +37,11 @@ const OUT = process.env.BENCH_CALLGRIND_OUT;
 const VGDB = ['--vgdb=yes', `--vgdb-prefix=${join(tmpdir(), 'crmkit-vgdb')}`];
 const control = (args: string[]) => execFileSync('callgrind_control', [VGDB[1]!, ...args], { encoding: 'utf8', env: { ...process.env, HOST: '127.0.0.1' } });
 
-/** `amount` requests (a timeout of 60 s: under callgrind a request is slow, the first ones very slow). */
-function load(spec: Record<string, unknown>, amount: number, warmup: boolean): void {
-  const out = spawnSync(process.execPath, [join('bench', 'load.mjs')], { input: JSON.stringify({ connections: CONNECTIONS, ...spec, amount, timeout: 60 }), encoding: 'utf8', maxBuffer: 1 << 26 });
-  if (out.status !== 0) throw new Error(`load generator failed: ${out.stderr}`);
-  const figures = JSON.parse(out.stdout) as { errors: number; wrong: number; total: number; sample: string };
-  if (figures.wrong > 0 || (figures.errors > 0 && !warmup)) throw new Error(`errors or wrong answers: ${JSON.stringify(figures)}`);
+/** `amount` requests (a timeout of 60 s: under callgrind a request is slow, the first ones very slow); answers how many were answered. */
+function load(spec: LoadSpec, amount: number, warmup: boolean): number {
+  const figures = runWrk(spec, { seconds: 3600, connections: CONNECTIONS, amount, timeoutSeconds: 60 });
+  if (figures.non2xx > 0 || (failed(figures) && !warmup)) throw new Error(`errors or answers not 2xx: ${JSON.stringify(figures)}`);
+  return figures.requests;
 }
 
 /**
@@ -68,11 +68,11 @@ async function measure(dist: string, port: number): Promise<Map<string, number>>
       if (wanted.length > 0 ? !wanted.includes(scenario) : scenario === 'token by app-secret') continue;
       load(spec, WARMUP, true);
       control(['-z', String(child.pid)]);
-      load(spec, REQUESTS, false);
+      const answered = load(spec, REQUESTS, false);
       const counted = instructions(child.pid!);
       if (OUT) control([`--dump=${scenario}`, String(child.pid)]);
-      perRequest.set(scenario, counted.all / REQUESTS);
-      console.log(`${scenario.padEnd(28)} ${dist.padEnd(16)} ${Math.round(counted.all / REQUESTS / 1000)}k instructions per request (main thread ${Math.round(counted.main / REQUESTS / 1000)}k)`);
+      perRequest.set(scenario, counted.all / answered);
+      console.log(`${scenario.padEnd(28)} ${dist.padEnd(16)} ${Math.round(counted.all / answered / 1000)}k instructions per request (main thread ${Math.round(counted.main / answered / 1000)}k)`);
     }
   } finally {
     child.kill('SIGKILL');

@@ -1,7 +1,8 @@
-/** What bench/run.ts and bench/compare.ts share: the server started as `npm start` starts it, CPU readings, the scenarios. */
+/** What bench/run.ts, compare.ts and instructions.ts share: the server started as `npm start` starts it, CPU readings, the scenarios. */
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Seeded } from './seed.js';
+import type { LoadSpec } from './wrk.js';
 
 /** The server runs as `npm start` runs it: that script's environment assignments and node flags. */
 const START = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
@@ -43,23 +44,21 @@ export function cpuByProcess(pids: number[]): Map<number, number> {
   return used;
 }
 
-export function scenarios(s: Seeded, url: string): [string, Record<string, unknown>][] {
+/** The scenarios, in the order the bench runs them, as wrk sends them and with the answer a check expects. */
+export function scenarios(s: Seeded, url: string): [string, LoadSpec][] {
   const json = { 'content-type': 'application/json' };
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
   const clients = `/api/v1/businesses/${s.urlKey}/clients`;
-  const leads = `/api/v1/businesses/${s.urlKey}/leads`;
+  const pipelines = `/api/v1/businesses/${s.urlKey}/pipelines`;
+  const created = { status: 201, text: '"clientId"' };
+  // A new clientId in every request, with e-mail and GSTIN so that derivation runs.
+  const [head, tail] = JSON.stringify({ clientId: '@ID@', name: 'Bench Client', email: 'bench@example.com', gstin: '27AAPFU0939F1ZV' }).split('@ID@') as [string, string];
   return [
-    ['token by app-secret', { url, method: 'POST', path: '/authentication', headers: json, body: { strategy: 'app-secret', appId: s.appId, appSecret: s.appSecret }, expectStatus: 200, expectText: '"accessToken"' }],
-    ['GET pipelines (self-signed)', { url, method: 'GET', path: `/api/v1/businesses/${s.urlKey}/pipelines`, headers: bearer(s.selfSigned), expectStatus: 200, expectText: '"stageReasons"' }],
-    ['GET pipelines (issued)', { url, method: 'GET', path: `/api/v1/businesses/${s.urlKey}/pipelines`, headers: bearer(s.issued), expectStatus: 200, expectText: '"stageReasons"' }],
-    ['GET client', { url, method: 'GET', path: `${clients}/${s.clientIds[0]}`, randomPaths: s.clientIds.map((id) => `${clients}/${encodeURIComponent(id)}`), headers: bearer(s.issued), expectStatus: 200, expectText: '"clientId"' }],
-    ['POST new client', { url, method: 'POST', path: clients, headers: { ...json, ...bearer(s.issued) }, uniqueClients: `new-${Date.now()}`, expectStatus: 201, expectText: '"clientId"' }],
-    ['POST identical retry', { url, method: 'POST', path: clients, headers: { ...json, ...bearer(s.issued) }, body: s.retryBody, expectStatus: 201, expectText: '"idempotent":true' }],
-    ['GET lead', { url, method: 'GET', path: `${leads}/${s.leadIds[0]}`, randomPaths: s.leadIds.map((id) => `${leads}/${id}`), headers: bearer(s.issued), expectStatus: 200, expectText: '"leadId"' }],
-    ['POST new lead', { url, method: 'POST', path: leads, headers: { ...json, ...bearer(s.issued) }, uniqueLeads: `new-${Date.now()}`, expectStatus: 201, expectText: '"leadId"' }],
-    ['PATCH stage move', {
-      url, method: 'PATCH', path: `${leads}/${s.leadIds[0]}`, randomPaths: s.leadIds.map((id) => `${leads}/${id}`), headers: { ...json, ...bearer(s.issued) },
-      stageMoves: [2, 3, 4, 1].map((n) => ({ stage: `Stage ${n}`, stageReasons: [`Reason ${n}`] })), expectStatus: 200, expectText: '"stageReasons":["Reason',
-    }],
+    ['token by app-secret', { url, method: 'POST', path: '/authentication', headers: json, body: JSON.stringify({ strategy: 'app-secret', appId: s.appId, appSecret: s.appSecret }), expect: { status: 200, text: '"accessToken"' } }],
+    ['GET pipelines (self-signed)', { url, method: 'GET', path: pipelines, headers: bearer(s.selfSigned), expect: { status: 200, text: '"stageReasons"' } }],
+    ['GET pipelines (issued)', { url, method: 'GET', path: pipelines, headers: bearer(s.issued), expect: { status: 200, text: '"stageReasons"' } }],
+    ['GET client', { url, method: 'GET', path: `${clients}/${s.clientIds[0]}`, paths: s.clientIds.map((id) => `${clients}/${encodeURIComponent(id)}`), headers: bearer(s.issued), expect: { status: 200, text: '"clientId"' } }],
+    ['POST new client', { url, method: 'POST', path: clients, headers: { ...json, ...bearer(s.issued) }, unique: { head, tail, prefix: `new-${Date.now()}` }, refuse: '"idempotent"', expect: created }],
+    ['POST identical retry', { url, method: 'POST', path: clients, headers: { ...json, ...bearer(s.issued) }, body: JSON.stringify(s.retryBody), expect: { status: 201, text: '"idempotent":true' } }],
   ];
 }

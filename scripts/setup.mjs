@@ -5,7 +5,10 @@ import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 
-const wantBrowser = !process.argv.includes('--no-browser');
+// --deps-only (the quick start): npm packages only, nothing from apt, so that starting the service
+// needs no root. --no-browser (bench, crash test): no chromium and no PgBouncer (only npm test uses them).
+const depsOnly = process.argv.includes('--deps-only');
+const wantBrowser = !depsOnly && !process.argv.includes('--no-browser');
 const run = (cmd) => execSync(cmd, { stdio: 'inherit' });
 
 const lockHash = createHash('sha256').update(readFileSync('package-lock.json')).digest('hex');
@@ -24,11 +27,19 @@ if (wantBrowser && !existsSync('/usr/bin/chromium')) {
   run(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null`);
 }
 
-if (!existsSync('/usr/sbin/pgbouncer')) {
+if (wantBrowser && !existsSync('/usr/sbin/pgbouncer')) {
   // `npm test` runs the PostgreSQL suite a second time through Debian's PgBouncer (transaction mode).
   console.log('[setup] installing Debian pgbouncer for the pooled test pass ...');
   const sudo = process.getuid && process.getuid() === 0 ? '' : 'sudo ';
   run(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer >/dev/null`);
   // The package enables a system PgBouncer on port 6432; the tests start their own on a free port.
   execSync(`${sudo}systemctl disable --now pgbouncer 2>/dev/null || true`, { stdio: 'ignore', shell: '/bin/sh' });
+}
+
+if (!depsOnly && !existsSync('/usr/bin/wrk')) {
+  // npm run bench (and its smoke test in npm test) drive the server with Debian's wrk, a C load
+  // generator; never a download.
+  console.log('[setup] installing Debian wrk for the bench ...');
+  const sudo = process.getuid && process.getuid() === 0 ? '' : 'sudo ';
+  run(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null`);
 }

@@ -1,0 +1,81 @@
+-- The bench's wrk script. bench/wrk.ts writes a small script that sets the global `bench` and then
+-- loads this file:
+--   bench = { method, headers = {...}, body, pathsFile, unique = { head, tail, prefix }, refuse, amount }
+-- A fixed request is built once by wrk itself; `pathsFile` (one path a line, each thread walks them in
+-- its own shuffled order) or `unique` (body = head .. a clientId never sent before .. tail) make a
+-- request per call. Every answer that is not 2xx, or whose body holds the text `refuse`, is counted
+-- (and the first one kept); `amount` stops after that many answers; `done` prints one line of JSON.
+
+local threads = {}
+
+function setup(thread)
+  thread:set("threadId", #threads + 1)
+  table.insert(threads, thread)
+end
+
+wrk.method = bench.method
+wrk.body = bench.body
+for name, value in pairs(bench.headers) do wrk.headers[name] = value end
+
+local paths, nextPath, sent = nil, 0, 0
+
+function init(args)
+  non2xx, refused, answers, firstBad = 0, 0, 0, ""
+  math.randomseed(os.time() * 1000 + threadId)
+  if bench.pathsFile then
+    paths = {}
+    for line in io.lines(bench.pathsFile) do paths[#paths + 1] = line end
+    for i = #paths, 2, -1 do
+      local j = math.random(i)
+      paths[i], paths[j] = paths[j], paths[i]
+    end
+  end
+end
+
+if bench.pathsFile then
+  function request()
+    nextPath = nextPath % #paths + 1
+    return wrk.format(nil, paths[nextPath])
+  end
+elseif bench.unique then
+  local head, tail = bench.unique.head, bench.unique.tail
+  function request()
+    sent = sent + 1
+    return wrk.format(nil, nil, nil, head .. bench.unique.prefix .. "-" .. threadId .. "-" .. sent .. tail)
+  end
+end
+
+function response(status, headers, body)
+  answers = answers + 1
+  if status < 200 or status > 299 then
+    non2xx = non2xx + 1
+    if firstBad == "" then firstBad = status .. " " .. string.sub(body or "", 1, 300) end
+  elseif bench.refuse and string.find(body, bench.refuse, 1, true) then
+    refused = refused + 1
+    if firstBad == "" then firstBad = status .. " " .. string.sub(body, 1, 300) end
+  end
+  if bench.amount and answers == bench.amount then
+    -- wrk sleeps out its whole duration otherwise: SIGINT ends the run (the shell's parent is wrk; in
+    -- the background, since system() ignores SIGINT in its caller until the command ends).
+    wrk.thread:stop()
+    os.execute("(sleep 0.1; kill -INT $PPID) &")
+  end
+end
+
+local function clean(text)
+  return (string.gsub(text, '[%c"\\]', " "))
+end
+
+function done(summary, latency, requests)
+  local bad, wrong, sample = 0, 0, ""
+  for _, thread in ipairs(threads) do
+    bad = bad + thread:get("non2xx")
+    wrong = wrong + thread:get("refused")
+    if sample == "" then sample = thread:get("firstBad") end
+  end
+  local e = summary.errors
+  io.write(string.format(
+    '\nBENCH_RESULT {"requests":%d,"durationUs":%d,"bytes":%d,"socketErrors":{"connect":%d,"read":%d,"write":%d,"timeout":%d},"non2xx":%d,"wrong":%d,"sample":"%s","p50Us":%d,"p99Us":%d,"maxUs":%d}\n',
+    summary.requests, summary.duration, summary.bytes, e.connect, e.read, e.write, e.timeout, bad, wrong, clean(sample),
+    latency:percentile(50), latency:percentile(99), latency.max))
+end
