@@ -16,6 +16,7 @@ import { openApiFeature } from './openapi/openapi.routes.js';
 import { registerOperatorRoutes } from './operator/operator.routes.js';
 import { pipelinesFeature } from './pipelines/pipelines.routes.js';
 import { leadSettingsFeature } from './leads/lead-settings.routes.js';
+import { leadsListFeature } from './leads/leads-list.routes.js';
 import { createServices, type Services } from './services.js';
 
 /** Feature modules, in one list: each registers its routes under the guard they need. */
@@ -25,6 +26,7 @@ function features(deps: Deps, services: Services): Feature[] {
     clientsFeature(deps, services),
     pipelinesFeature(deps, services),
     leadSettingsFeature(deps, services),
+    leadsListFeature(deps, services),
     healthFeature(deps),
     dashboardFeature(),
     openApiFeature(deps),

@@ -1,8 +1,147 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { LeadListFilter, LeadListQuery, SortField } from '../leads/lead-list.types.js';
+import type { StoredLead } from '../leads/lead.types.js';
 import type { StoreKind } from './db.js';
+import { canName } from './keys.js';
+import { LEAD_COLUMNS, storedLeadOf, type LeadRow } from './lead-rows.js';
 import type { Database } from './schema.js';
 
-/** Lead lists: filters, sorts, free-text search and sync pages, per business. */
+export interface LeadListPage {
+  leads: StoredLead[];
+  /** Leads matching in all (null in sync mode). */
+  total: number | null;
+  /** Sync mode: whether another page follows. */
+  more: boolean;
+}
+
+type Fragment = RawBuilder<unknown>;
+
+/** Sort fields to columns; the nullable ones sort their leads without a value last in both directions. */
+const SORT_COLUMNS: Record<SortField, { column: string; nullable: boolean }> = {
+  createdAt: { column: 'leads.created_at', nullable: false },
+  updatedAt: { column: 'leads.updated_at', nullable: false },
+  followUpDate: { column: 'leads.follow_up_date', nullable: true },
+  'budget.amount': { column: 'leads.budget_amount', nullable: true },
+};
+
+const SELECT = sql.raw(LEAD_COLUMNS.join(', '));
+
+/**
+ * Lead lists: filters, sorts, free-text search and sync pages, per business (leads-interface 4.4).
+ * Statements are composed from fixed fragments with every value bound; each shape is served by an
+ * index of migration 002-leads-search (business first, removed leads outside the index).
+ */
 export class LeadListsStore {
   constructor(readonly db: Kysely<Database>, readonly kind: StoreKind) {}
+
+  async page(urlKey: string, query: LeadListQuery): Promise<LeadListPage> {
+    const conditions = this.conditions(urlKey, query.filter);
+    if (!conditions) return { leads: [], total: query.sync ? null : 0, more: false };
+    const from = this.fromClause(query.filter);
+    if (query.sync) {
+      const after = query.sync.after;
+      if (after) conditions.push(sql`(leads.updated_at, leads.lead_id) > (${after.updatedAt}, ${after.leadId})`);
+      const rows = await sql<LeadRow>`select ${SELECT} from ${from} where ${sql.join(conditions, sql` and `)}
+        order by leads.updated_at asc, leads.lead_id asc limit ${query.limit + 1}`.execute(this.db);
+      return { leads: rows.rows.slice(0, query.limit).map(storedLeadOf), total: null, more: rows.rows.length > query.limit };
+    }
+    const where = sql.join(conditions, sql` and `);
+    const [rows, count] = await Promise.all([
+      sql<LeadRow>`select ${SELECT} from ${from} where ${where} order by ${this.order(query)}
+        limit ${query.limit} offset ${query.skip}`.execute(this.db),
+      sql<{ total: number | string }>`select count(*) as total from ${from} where ${where}`.execute(this.db),
+    ]);
+    return { leads: rows.rows.map(storedLeadOf), total: Number(count.rows[0]?.total ?? 0), more: false };
+  }
+
+  /** The statement behind page() without running it, for the plan checks of the tests. */
+  compile(urlKey: string, query: LeadListQuery): { sql: string; parameters: readonly unknown[] } | undefined {
+    const conditions = this.conditions(urlKey, query.filter);
+    if (!conditions) return undefined;
+    const built = sql`select ${SELECT} from ${this.fromClause(query.filter)} where ${sql.join(conditions, sql` and `)}
+      order by ${query.sync ? sql`leads.updated_at asc, leads.lead_id asc` : this.order(query)} limit ${query.limit} offset ${query.skip}`;
+    return built.compile(this.db);
+  }
+
+  private fromClause(filter: LeadListFilter): Fragment {
+    // SQLite ranks through the FTS table's own row (bm25 needs it in the FROM clause).
+    return filter.words && this.kind === 'sqlite' ? sql`leads join leads_fts on leads_fts.rowid = leads.id` : sql`leads`;
+  }
+
+  /** Every condition of the filter, or undefined when one can match nothing (a status no stage carries). */
+  private conditions(urlKey: string, f: LeadListFilter): Fragment[] | undefined {
+    const inList = (column: string, values: readonly unknown[]) => sql`${sql.ref(column)} in (${sql.join(values)})`;
+    if (f.statusStageIds?.length === 0 || f.pipelineIds?.length === 0) return undefined;
+    // A value PostgreSQL cannot hold (NUL, a lone surrogate) names no stored lead: empty, on both stores.
+    const lookups = [f.externalId, f.clientId, f.contactId, f.contactName, f.contactEmail, f.contactPhone];
+    if (!canName(urlKey, ...lookups.filter((v): v is string => v !== undefined))) return undefined;
+    // `removed = 0` written as a constant, so that PostgreSQL matches the partial indexes.
+    const c: Fragment[] = [sql`leads.business_pk = (select id from businesses where url_key = ${urlKey})`, sql`leads.removed = 0`];
+    if (f.pipelineIds) c.push(inList('leads.pipeline_id', f.pipelineIds));
+    if (f.stageIds || f.unstaged) c.push(this.stageCondition(f));
+    if (f.statusStageIds) c.push(inList('leads.stage_id', f.statusStageIds));
+    if (f.tagIds) {
+      c.push(sql`leads.id in (select lead_tags.lead_pk from lead_tags where lead_tags.business_pk = leads.business_pk and ${inList('lead_tags.tag_id', f.tagIds)})`);
+    }
+    if (f.leadSourceKeys) c.push(inList('leads.lead_source_key', f.leadSourceKeys));
+    if (f.assigneeIds || f.unassigned) {
+      const parts = [...(f.assigneeIds?.length ? [inList('leads.assignee_id', f.assigneeIds)] : []), ...(f.unassigned ? [sql`leads.assignee_id is null`] : [])];
+      c.push(sql`(${sql.join(parts, sql` or `)})`);
+    }
+    const equal: [keyof LeadListFilter, string][] = [['externalId', 'external_id'], ['clientId', 'client_id'], ['contactId', 'contact_id'],
+      ['contactName', 'contact_name'], ['contactEmail', 'contact_email'], ['contactPhone', 'contact_phone']];
+    for (const [key, column] of equal) if (f[key] !== undefined) c.push(sql`${sql.ref(`leads.${column}`)} = ${f[key]}`);
+    if (f.createdFrom !== undefined) c.push(sql`leads.created_at >= ${f.createdFrom}`);
+    if (f.createdTo !== undefined) c.push(sql`leads.created_at <= ${f.createdTo}`);
+    if (f.updatedFrom !== undefined) c.push(sql`leads.updated_at >= ${f.updatedFrom}`);
+    if (f.followUpFrom !== undefined) c.push(sql`leads.follow_up_date >= ${f.followUpFrom}`);
+    if (f.followUpTo !== undefined) c.push(sql`leads.follow_up_date <= ${f.followUpTo}`);
+    if (f.followUpNone) c.push(sql`leads.follow_up_date is null`);
+    if (f.budgetMin !== undefined) c.push(sql`leads.budget_amount >= ${f.budgetMin}`);
+    if (f.budgetMax !== undefined) c.push(sql`leads.budget_amount <= ${f.budgetMax}`);
+    if (f.words) c.push(this.kind === 'postgres' ? sql`leads.search @@ to_tsquery('simple', ${tsQuery(f.words)})` : sql`leads_fts match ${ftsQuery(f.words)}`);
+    return c;
+  }
+
+  /** Named stages, or UNSTAGED: a lead of the pipeline whose stage is no longer in its configuration. */
+  private stageCondition(f: LeadListFilter): Fragment {
+    const parts: Fragment[] = [];
+    if (f.stageIds?.length) parts.push(sql`leads.stage_id in (${sql.join(f.stageIds)})`);
+    if (f.unstaged) {
+      const known = f.unstaged.knownStageIds;
+      parts.push(sql`(leads.pipeline_id in (${sql.join(f.unstaged.pipelineIds)})${known.length ? sql` and leads.stage_id not in (${sql.join(known)})` : sql``})`);
+    }
+    return sql`(${sql.join(parts, sql` or `)})`;
+  }
+
+  /** Relevance first when searching, then the sort sent (or the default), ties by leadId descending. */
+  private order(query: LeadListQuery): Fragment {
+    const keys: Fragment[] = [];
+    if (query.filter.words) {
+      keys.push(this.kind === 'postgres'
+        ? sql`ts_rank(leads.search, to_tsquery('simple', ${tsQuery(query.filter.words)})) desc`
+        : sql`bm25(leads_fts, 10.0, 4.0, 2.0, 2.0, 2.0) asc`);
+    }
+    const sort = query.sort.length > 0 ? [...query.sort] : [{ field: 'createdAt' as const, direction: -1 as const }];
+    if (query.filter.words && !sort.some((s) => s.field === 'createdAt')) sort.push({ field: 'createdAt', direction: -1 });
+    for (const { field, direction } of sort) {
+      const { column, nullable } = SORT_COLUMNS[field];
+      if (nullable) keys.push(sql`(${sql.ref(column)} is null)`);
+      keys.push(sql`${sql.ref(column)} ${sql.raw(direction === 1 ? 'asc' : 'desc')}`);
+    }
+    keys.push(sql`leads.lead_id desc`);
+    return sql.join(keys);
+  }
+}
+
+/** `'word':*` per word (all must match); `A` limits a word to the subject, `B` to the details. */
+function tsQuery(words: NonNullable<LeadListFilter['words']>): string {
+  const term = (word: string, weight: string) => `'${word.replace(/'/g, "''")}':*${weight}`;
+  return [...words.any.map((w) => term(w, '')), ...words.subject.map((w) => term(w, 'A')), ...words.details.map((w) => term(w, 'B'))].join(' & ');
+}
+
+/** `"word"*` per word (all must match), `subject :` / `details :` for the column-limited ones. */
+function ftsQuery(words: NonNullable<LeadListFilter['words']>): string {
+  const term = (word: string) => `"${word.replace(/"/g, '""')}"*`;
+  return [...words.any.map(term), ...words.subject.map((w) => `subject : ${term(w)}`), ...words.details.map((w) => `details : ${term(w)}`)].join(' AND ');
 }
