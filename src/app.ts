@@ -16,6 +16,7 @@ import { openApiFeature } from './openapi/openapi.routes.js';
 import { registerOperatorRoutes } from './operator/operator.routes.js';
 import { pipelinesFeature } from './pipelines/pipelines.routes.js';
 import { leadSettingsFeature } from './leads/lead-settings.routes.js';
+import { leadsFeature } from './leads/leads.routes.js';
 import { leadsListFeature } from './leads/leads-list.routes.js';
 import { createServices, type Services } from './services.js';
 
@@ -26,6 +27,7 @@ function features(deps: Deps, services: Services): Feature[] {
     clientsFeature(deps, services),
     pipelinesFeature(deps, services),
     leadSettingsFeature(deps, services),
+    leadsFeature(deps, services),
     leadsListFeature(deps, services),
     healthFeature(deps),
     dashboardFeature(),

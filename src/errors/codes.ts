@@ -40,6 +40,12 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * Codes a validation pass may report as a field error of a body, and so answer 400 whatever their own
+ * status (AppError.fromFieldErrors): a lead's customer.clientId that names no client.
+ */
+export const BODY_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['CLIENT_NOT_FOUND']);
+
 /** One failure of a validation pass, named by the path the caller sent (`shippingDetails[1].gstin`). */
 export interface FieldError {
   field: string;

@@ -38,9 +38,10 @@ export function errorEnvelope(
   extraData?: Record<string, unknown>,
 ): ErrorEnvelope {
   const [name, className] = errorNames(status);
-  const error: Record<string, unknown> = { message, code, status };
+  // Extra members belong to the error (a lead create's 409 carries existingLeadId there).
+  const error: Record<string, unknown> = { message, code, status, ...extraData };
   if (fieldErrors && fieldErrors.length > 0) error.errors = fieldErrors;
-  return { name, message, code: status, className, data: { success: false, error, ...extraData }, errors: {} };
+  return { name, message, code: status, className, data: { success: false, error }, errors: {} };
 }
 
 /** The shapes without `error.code`: 401 NotAuthenticated, and 405 on client routes. */

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode } from '../errors/codes.js';
+import { BODY_ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../errors/codes.js';
 import { bareEnvelope, errorEnvelope, errorNames } from '../errors/envelope.js';
 import type { JsonSchema } from '../validation/json-schema.js';
 import { ref, type ErrorExample, type OperationDoc } from './operation.js';
@@ -125,7 +125,10 @@ export function errorSchemas(): Record<string, JsonSchema> {
             success: { const: false },
             error: {
               type: 'object', additionalProperties: false, required: ['message', 'code', 'status'],
-              properties: { message: text, code: ref('ErrorCode'), status: { type: 'integer' }, errors: { type: 'array', items: ref('FieldError') } },
+              properties: {
+                message: text, code: ref('ErrorCode'), status: { type: 'integer' }, errors: { type: 'array', items: ref('FieldError') },
+                existingLeadId: { type: 'string', description: 'A lead create\'s 409: the lead stored under this externalId (absent when it was removed).' },
+              },
             },
           },
         },
@@ -169,7 +172,11 @@ export function errorResponses(op: OperationDoc): Record<string, JsonSchema> {
     responses['401'] = bareResponse(401, 'Not authenticated', 'NotAuthenticated: the token is missing, malformed, invalid, expired or of the wrong kind. No error code.');
   }
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of operationCodes(op)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  for (const code of operationCodes(op)) {
+    // On an operation with a body, a code of BODY_ERROR_CODES comes from the validation pass: a 400.
+    const status = op.body && BODY_ERROR_CODES.has(code) ? 400 : ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) responses[String(status)] = codedResponse(status, codes, op);
   return responses;
 }

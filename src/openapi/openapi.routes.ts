@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { authApi } from '../auth/auth.openapi.js';
 import { clientsApi, clientsOperatorApi } from '../clients/clients.openapi.js';
 import { leadSettingsApi } from '../leads/lead-settings.openapi.js';
+import { leadsApi, leadsOperatorApi } from '../leads/leads.openapi.js';
 import { leadsListApi, leadsListOperatorApi } from '../leads/leads-list.openapi.js';
 import type { Deps } from '../deps.js';
 import type { Feature } from '../feature.js';
@@ -19,7 +20,7 @@ import { referenceApi } from './reference.openapi.js';
 
 /** Every feature's section, in the order the reference page shows them: the public interface first. */
 export const API_SECTIONS: readonly ApiSection[] = [
-  authApi, pipelinesApi, clientsApi, leadsListApi, operatorApi, pipelinesOperatorApi, clientsOperatorApi, leadSettingsApi, leadsListOperatorApi,
+  authApi, pipelinesApi, clientsApi, leadsApi, leadsListApi, operatorApi, pipelinesOperatorApi, clientsOperatorApi, leadSettingsApi, leadsOperatorApi, leadsListOperatorApi,
   opsApi, dashboardApi, referenceApi,
 ];
 

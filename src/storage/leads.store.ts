@@ -1,7 +1,216 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import type { StoredActivity, StoredLead } from '../leads/lead.types.js';
+import type { StoreKind } from './db.js';
+import { canName } from './keys.js';
+import { activityData, leadColumns, LEAD_COLUMNS, storedActivityOf, storedLeadOf } from './lead-rows.js';
 import type { Database } from './schema.js';
 
-/** Lead writes and single-lead reads (create, edit, get, activities, remove): every method takes the business first. */
+export interface ContactRecord {
+  contactId: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  country: string;
+}
+
+/** A lead create: the lead, its create request (compared on a retry), and the records it creates with it. */
+export interface LeadInsert {
+  lead: StoredLead;
+  createRequest: unknown;
+  /** A client created by the lead (clientId `lead-<leadId>`), as the clients table stores one. */
+  newClient: { clientId: string; data: unknown } | null;
+  newContact: ContactRecord | null;
+  activity: StoredActivity;
+}
+
+export type InsertLeadResult =
+  | { outcome: 'inserted' }
+  | { outcome: 'exists'; lead: StoredLead; createRequest: unknown }
+  | { outcome: 'no-business' };
+
+/** What a PATCH decided against the locked row: the lead to store (null: the row does not change) and the entries to add. */
+export interface LeadChange {
+  lead: StoredLead | null;
+  activities: StoredActivity[];
+}
+
+/** Inside a PATCH's transaction: claims a comment batch's clientRequestId; false when an earlier PATCH holds it. */
+export interface LeadEditScope {
+  claimRequestId(kind: 'COMMENT' | 'INTERNAL_NOTE', clientRequestId: string): Promise<boolean>;
+}
+
+/** The business as a subquery: a lead is found only through its own business. */
+const businessOf = (db: Kysely<Database>, urlKey: string) => db.selectFrom('businesses').select('businesses.id').where('businesses.url_key', '=', urlKey);
+
+/**
+ * Lead writes and single-lead reads (create, edit, get, activities, remove). Every method takes the
+ * business first: another tenant's lead is simply not found. A create and the client and contact it
+ * makes are one transaction; an edit runs against the row it locked, so concurrent edits apply one
+ * after the other (PostgreSQL: SELECT … FOR UPDATE; SQLite: one connection holds the transaction).
+ */
 export class LeadsStore {
-  constructor(readonly db: Kysely<Database>) {}
+  constructor(readonly db: Kysely<Database>, private readonly kind: StoreKind = 'postgres') {}
+
+  /** Any state (removed too): the caller decides what is visible. */
+  async findLead(urlKey: string, leadId: string): Promise<StoredLead | undefined> {
+    if (!canName(urlKey, leadId)) return undefined;
+    const row = await this.db.selectFrom('leads').select(LEAD_COLUMNS)
+      .where('leads.business_pk', '=', businessOf(this.db, urlKey)).where('leads.lead_id', '=', leadId)
+      .executeTakeFirst();
+    return row && storedLeadOf(row);
+  }
+
+  async findByExternalId(urlKey: string, externalId: string): Promise<{ lead: StoredLead; createRequest: unknown } | undefined> {
+    if (!canName(urlKey, externalId)) return undefined;
+    return this.findByExternalIdIn(this.db, urlKey, externalId);
+  }
+
+  private async findByExternalIdIn(db: Kysely<Database>, urlKey: string, externalId: string) {
+    const row = await db.selectFrom('leads').select([...LEAD_COLUMNS, 'leads.create_request'])
+      .where('leads.business_pk', '=', businessOf(this.db, urlKey)).where('leads.external_id', '=', externalId)
+      .executeTakeFirst();
+    return row && { lead: storedLeadOf(row), createRequest: row.create_request === null ? null : JSON.parse(row.create_request) as unknown };
+  }
+
+  async findContact(urlKey: string, contactId: string): Promise<ContactRecord | undefined> {
+    if (!canName(urlKey, contactId)) return undefined;
+    const row = await this.db.selectFrom('contacts').select(['contact_id', 'name', 'email', 'phone', 'country'])
+      .where('business_pk', '=', businessOf(this.db, urlKey)).where('contact_id', '=', contactId)
+      .executeTakeFirst();
+    return row && { contactId: row.contact_id, name: row.name, email: row.email, phone: row.phone, country: row.country };
+  }
+
+  /**
+   * The lead first, INSERT … ON CONFLICT (business, externalId) DO NOTHING: of concurrent creates of
+   * one externalId exactly one inserts, and only that one goes on to create the client and contact.
+   * Every other one reads the stored lead (waiting on PostgreSQL for the winner's commit).
+   */
+  async insertLead(urlKey: string, insert: LeadInsert): Promise<InsertLeadResult> {
+    return this.db.transaction().execute(async (trx) => {
+      const found = await trx.selectFrom('businesses').select('id').where('url_key', '=', urlKey).executeTakeFirst();
+      if (!found) return { outcome: 'no-business' } as const;
+      const businessPk = Number(found.id);
+      const { lead } = insert;
+      const inserted = await trx.insertInto('leads').values({
+        business_pk: businessPk, lead_id: lead.leadId, external_id: lead.externalId, removed: 0, source: lead.source,
+        ...leadColumns(lead), create_request: JSON.stringify(insert.createRequest), version: 1,
+        created_at: lead.createdAt, updated_at: lead.updatedAt,
+      }).onConflict((oc) => oc.columns(['business_pk', 'external_id']).doNothing()).returning('id').executeTakeFirst();
+      if (!inserted) {
+        const existing = await this.findByExternalIdIn(trx, urlKey, lead.externalId!);
+        if (!existing) throw new Error('lead conflict without a stored lead');
+        return { outcome: 'exists', ...existing } as const;
+      }
+      const leadPk = Number(inserted.id);
+      const clientPk = await this.linkClient(trx, businessPk, insert);
+      if (insert.newContact) {
+        const c = insert.newContact;
+        await trx.insertInto('contacts').values({
+          business_pk: businessPk, contact_id: c.contactId, client_pk: clientPk, name: c.name, email: c.email, phone: c.phone,
+          country: c.country, created_at: lead.createdAt,
+        }).execute();
+      }
+      await this.writeTags(trx, leadPk, businessPk, lead.data.tagIds, false);
+      await this.writeActivities(trx, leadPk, [insert.activity]);
+      return { outcome: 'inserted' } as const;
+    });
+  }
+
+  /** The new client, or the linked one's row: a contact created by the lead belongs to it. */
+  private async linkClient(trx: Transaction<Database>, businessPk: number, insert: LeadInsert): Promise<number | null> {
+    const { lead, newClient } = insert;
+    if (newClient) {
+      const row = await trx.insertInto('clients').values({
+        business_pk: businessPk, client_id: newClient.clientId, status: 'active', source: 'API', data: JSON.stringify(newClient.data),
+        created_at: lead.createdAt, updated_at: lead.createdAt,
+      }).returning('id').executeTakeFirstOrThrow();
+      return Number(row.id);
+    }
+    if (!insert.newContact) return null;
+    const row = await trx.selectFrom('clients').select('id')
+      .where('business_pk', '=', businessPk).where('client_id', '=', lead.data.customer.clientId).executeTakeFirst();
+    return row ? Number(row.id) : null;
+  }
+
+  /**
+   * An edit: the live lead's row locked for the transaction, `decide` run against it (it may throw to
+   * refuse), then its change written with one version bump. Undefined when there is no live lead.
+   */
+  async editLead(urlKey: string, leadId: string, decide: (current: StoredLead, scope: LeadEditScope) => Promise<LeadChange>): Promise<StoredLead | undefined> {
+    if (!canName(urlKey, leadId)) return undefined;
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx.selectFrom('leads').select(['leads.id', 'leads.business_pk', ...LEAD_COLUMNS])
+        .where('leads.business_pk', '=', businessOf(this.db, urlKey)).where('leads.lead_id', '=', leadId).where('leads.removed', '=', 0);
+      if (this.kind === 'postgres') query = query.forUpdate();
+      const row = await query.executeTakeFirst();
+      if (!row) return undefined;
+      const leadPk = Number(row.id);
+      const current = storedLeadOf(row);
+      const change = await decide(current, {
+        claimRequestId: async (kind, clientRequestId) => {
+          const claimed = await trx.insertInto('lead_request_ids').values({ lead_pk: leadPk, kind, client_request_id: clientRequestId })
+            .onConflict((oc) => oc.columns(['lead_pk', 'kind', 'client_request_id']).doNothing()).returning('lead_pk').executeTakeFirst();
+          return claimed !== undefined;
+        },
+      });
+      await this.writeActivities(trx, leadPk, change.activities);
+      if (!change.lead) return current;
+      const next = { ...change.lead, version: current.version + 1 };
+      await trx.updateTable('leads').set({ ...leadColumns(next), version: next.version, updated_at: next.updatedAt })
+        .where('id', '=', leadPk).execute();
+      if (next.data.tagIds.join() !== current.data.tagIds.join()) await this.writeTags(trx, leadPk, Number(row.business_pk), next.data.tagIds, true);
+      return next;
+    });
+  }
+
+  private async writeTags(trx: Transaction<Database>, leadPk: number, businessPk: number, tagIds: readonly string[], replace: boolean): Promise<void> {
+    if (replace) await trx.deleteFrom('lead_tags').where('lead_pk', '=', leadPk).execute();
+    if (tagIds.length === 0) return;
+    await trx.insertInto('lead_tags').values(tagIds.map((tagId) => ({ lead_pk: leadPk, business_pk: businessPk, tag_id: tagId }))).execute();
+  }
+
+  private async writeActivities(trx: Transaction<Database>, leadPk: number, activities: readonly StoredActivity[]): Promise<void> {
+    if (activities.length === 0) return;
+    await trx.insertInto('lead_activities').values(activities.map((a) => ({
+      lead_pk: leadPk, activity_id: a.activityId, type: a.type, author: a.author, data: activityData(a), created_at: a.createdAt,
+    }))).execute();
+  }
+
+  /**
+   * A live lead's activity, oldest first, `limit` entries after the entry `after` (an activityId of
+   * this lead). Undefined when there is no live lead; `badCursor` when `after` is not one of its entries.
+   */
+  async listActivities(urlKey: string, leadId: string, after: string | null, limit: number): Promise<StoredActivity[] | 'badCursor' | undefined> {
+    if (!canName(urlKey, leadId) || (after !== null && !canName(after))) return undefined;
+    const lead = await this.db.selectFrom('leads').select('id')
+      .where('business_pk', '=', businessOf(this.db, urlKey)).where('lead_id', '=', leadId).where('removed', '=', 0).executeTakeFirst();
+    if (!lead) return undefined;
+    let from = 0;
+    if (after !== null) {
+      const cursor = await this.db.selectFrom('lead_activities').select('id')
+        .where('lead_pk', '=', lead.id).where('activity_id', '=', after).executeTakeFirst();
+      if (!cursor) return 'badCursor';
+      from = Number(cursor.id);
+    }
+    const rows = await this.db.selectFrom('lead_activities').select(['activity_id', 'type', 'author', 'data', 'created_at'])
+      .where('lead_pk', '=', lead.id).where('id', '>', from).orderBy('id').limit(limit).execute();
+    return rows.map(storedActivityOf);
+  }
+
+  /** Removes a live lead (operator): invisible to the interface; its externalId stays taken. */
+  async removeLead(urlKey: string, leadId: string, now: number): Promise<boolean> {
+    if (!canName(urlKey, leadId)) return false;
+    const result = await this.db.updateTable('leads')
+      .set((eb) => ({ removed: 1, version: eb('version', '+', 1), updated_at: now }))
+      .where('business_pk', '=', businessOf(this.db, urlKey)).where('lead_id', '=', leadId).where('removed', '=', 0)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Pipeline and stage ids that live leads of the business still carry (a pipelines PUT may not drop them). */
+  async pipelinesInUse(urlKey: string): Promise<{ pipelineIds: Set<string>; stageIds: Set<string> }> {
+    const rows = await this.db.selectFrom('leads').select(['pipeline_id', 'stage_id']).distinct()
+      .where('business_pk', '=', businessOf(this.db, urlKey)).where('removed', '=', 0).execute();
+    return { pipelineIds: new Set(rows.map((r) => r.pipeline_id)), stageIds: new Set(rows.map((r) => r.stage_id)) };
+  }
 }

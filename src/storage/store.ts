@@ -45,7 +45,7 @@ export function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'pgPo
       : new BusinessDataStore(db, directWrites(db), 'batched-statement'),
     clientLists: new ClientListsStore(db, opened.kind),
     rateLimits: new RateLimitStore(db),
-    leads: new LeadsStore(db),
+    leads: new LeadsStore(db, opened.kind),
     leadLists: new LeadListsStore(db, opened.kind),
     leadSettings: new LeadSettingsStore(db),
     changes,

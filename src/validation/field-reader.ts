@@ -82,7 +82,7 @@ export class FieldReader {
   }
 
   /** The read value, or undefined when the member is not set (null) or failed. */
-  private readMember(field: FieldSpec, raw: unknown, path: string): unknown {
+  readMember(field: FieldSpec, raw: unknown, path: string): unknown {
     // undefined cannot come from JSON; a programmatic caller's undefined means the same as omitting the key.
     if (raw === null || raw === undefined) {
       if (field.type === 'string' && field.required) this.valueError(path, `${path} is required`);

@@ -1,0 +1,180 @@
+import { opaqueId } from '../auth/secrets.js';
+import type { CachedLoader } from '../cache/cached-loader.js';
+import { buildUnderivedClient } from '../clients/client.build.js';
+import { deriveClient } from '../clients/client.derive.js';
+import { AppError } from '../errors/app-error.js';
+import type { FieldError } from '../errors/codes.js';
+import type { ContactRecord } from '../storage/leads.store.js';
+import type { Store } from '../storage/store.js';
+import type { LeadContext } from './lead-context.js';
+import type { BlockValues } from './lead.blocks.js';
+import { createRequestOf, sameCreateRequest, type CreateRequest } from './lead.compare.js';
+import { todayIn } from './lead.dates.js';
+import { applyEdit, inBodyOrder, type ClientRef, type EditRefs } from './lead.edit.js';
+import { presentActivity, presentLead } from './lead.present.js';
+import type { ContactSnapshot, CustomerSnapshot, StoredLead } from './lead.types.js';
+import { validateCreate, validatePatch, type CreateInput } from './lead.validate.js';
+
+export type Lead = Record<string, unknown>;
+export type CreateOutcome = { lead: Lead; idempotent: boolean };
+
+/** Who writes: the API (an app), or an operator in the dashboard (author: their e-mail). */
+export interface Author {
+  origin: 'API' | 'DASHBOARD';
+  author: string;
+}
+
+export const ACTIVITIES_PAGE = 50;
+
+const notFound = () => new AppError('LEAD_NOT_FOUND', 'Lead not found');
+
+/** Lead use cases (leads-interface 4.1 to 4.5 and the operator's create, edit, get and remove). */
+export class LeadsService {
+  constructor(private readonly store: Store, private readonly contexts: CachedLoader<LeadContext>, private readonly now: () => number) {}
+
+  async context(urlKey: string): Promise<LeadContext> {
+    const context = await this.contexts.get(urlKey);
+    if (!context) throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
+    return context;
+  }
+
+  /**
+   * Validation first (400 before 409), then the stored lead by externalId is compared; a new one is
+   * stored with the client and contact it makes in one transaction (INSERT … ON CONFLICT DO NOTHING:
+   * of concurrent creates exactly one stores, the others compare against it).
+   */
+  async create(urlKey: string, body: unknown, by: Author): Promise<CreateOutcome> {
+    const context = await this.context(urlKey);
+    const now = this.now();
+    const input = validateCreate(body, context, todayIn(context.timeZone, now), by.origin === 'API' ? 'api' : 'operator');
+    const refs = await this.references(urlKey, input.customer, input.contact, 'create', Object.keys(body as object));
+    const request = createRequestOf(input, { client: !!refs.client, contact: !!refs.contact }, context);
+    if (input.externalId !== null) {
+      const existing = await this.store.leads.findByExternalId(urlKey, input.externalId);
+      if (existing) return this.retried(existing.lead, existing.createRequest, request, context);
+    }
+    const lead = newLead(input, refs, context, by, now);
+    const result = await this.store.leads.insertLead(urlKey, {
+      lead, createRequest: request,
+      newClient: refs.client ? null : { clientId: lead.data.customer.clientId, data: newClientValue(lead.data.customer, context) },
+      newContact: refs.contact ? null : contactRecord(lead.data.contact),
+      activity: {
+        activityId: opaqueId('ac_'), type: 'CREATED', author: by.author, body: null, fromPipelineId: null, toPipelineId: lead.pipelineId,
+        fromStageId: null, toStageId: lead.stageId, reasonKeys: lead.data.reasonKeys, createdAt: now,
+      },
+    });
+    if (result.outcome === 'no-business') throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
+    if (result.outcome === 'exists') return this.retried(result.lead, result.createRequest, request, context);
+    return { lead: presentLead(lead, context), idempotent: false };
+  }
+
+  private retried(stored: StoredLead, storedRequest: unknown, request: CreateRequest, context: LeadContext): CreateOutcome {
+    if (stored.removed) throw new AppError('IDEMPOTENCY_CONFLICT', 'This externalId belonged to a lead that was removed');
+    if (!sameCreateRequest(storedRequest, request)) {
+      throw new AppError('IDEMPOTENCY_CONFLICT', 'A lead with this externalId already exists with different details', undefined, { existingLeadId: stored.leadId });
+    }
+    return { lead: presentLead(stored, context), idempotent: true };
+  }
+
+  /**
+   * The client and contact a block names by reference: visible clients only. On create an unknown
+   * reference falls back to the block's name (a new record); without a name, and always on edit, it is
+   * CLIENT_NOT_FOUND / CONTACT_NOT_FOUND, a 400 like every other body error.
+   */
+  private async references(urlKey: string, customer: BlockValues | undefined, contact: BlockValues | undefined, mode: 'create' | 'edit', order: string[]): Promise<EditRefs> {
+    const clientId = customer?.values.get('clientId');
+    const contactId = contact?.values.get('contactId');
+    const [client, found] = await Promise.all([
+      clientId === undefined ? undefined : this.store.data.findClient(urlKey, clientId),
+      contactId === undefined ? undefined : this.store.leads.findContact(urlKey, contactId),
+    ]);
+    const errors: FieldError[] = [];
+    const refs: EditRefs = {};
+    if (client && client.status === 'active') refs.client = clientRef(client.clientId!, client.data as Record<string, unknown>);
+    else if (clientId !== undefined && (mode === 'edit' || !customer!.values.has('name'))) {
+      errors.push({ field: 'customer.clientId', code: 'CLIENT_NOT_FOUND', message: 'customer.clientId does not name a client of this business' });
+    }
+    if (found) refs.contact = found;
+    else if (contactId !== undefined && (mode === 'edit' || !contact!.values.has('name'))) {
+      errors.push({ field: 'contact.contactId', code: 'CONTACT_NOT_FOUND', message: 'contact.contactId does not name a contact of this business' });
+    }
+    if (errors.length > 0) throw AppError.fromFieldErrors(inBodyOrder(errors, order));
+    return refs;
+  }
+
+  /** A partial edit applied to the locked lead: concurrent edits apply one after the other, none lost. */
+  async edit(urlKey: string, leadId: string, body: unknown, by: Author): Promise<Lead> {
+    const context = await this.context(urlKey);
+    const now = this.now();
+    const input = validatePatch(body, context, todayIn(context.timeZone, now));
+    const order = Object.keys(body as object);
+    const refs = await this.references(urlKey, input.customer, input.contact, 'edit', order);
+    const edited = await this.store.leads.editLead(urlKey, leadId, (current, scope) =>
+      applyEdit(current, input, refs, { context, author: by.author, now, order }, scope));
+    if (!edited) throw notFound();
+    return presentLead(edited, context);
+  }
+
+  async get(urlKey: string, leadId: string): Promise<Lead> {
+    const [context, stored] = await Promise.all([this.context(urlKey), this.store.leads.findLead(urlKey, leadId)]);
+    if (!stored || stored.removed) throw notFound();
+    return presentLead(stored, context);
+  }
+
+  /** Oldest first, a page at a time; `after` is the nextCursor of the page before. */
+  async activities(urlKey: string, leadId: string, after: string | null): Promise<{ items: Lead[]; nextCursor: string | null }> {
+    const context = await this.context(urlKey);
+    const page = await this.store.leads.listActivities(urlKey, leadId, after, ACTIVITIES_PAGE + 1);
+    if (page === undefined) throw notFound();
+    if (page === 'badCursor') throw new AppError('INVALID_QUERY_VALUE', 'after is not a cursor of this lead\'s activity');
+    const items = page.slice(0, ACTIVITIES_PAGE);
+    return { items: items.map((a) => presentActivity(a, context)), nextCursor: page.length > ACTIVITIES_PAGE ? items[items.length - 1]!.activityId : null };
+  }
+
+  async remove(urlKey: string, leadId: string): Promise<{ leadId: string; removed: true }> {
+    await this.context(urlKey);
+    if (!await this.store.leads.removeLead(urlKey, leadId, this.now())) throw notFound();
+    return { leadId, removed: true };
+  }
+}
+
+function clientRef(clientId: string, data: Record<string, unknown>): ClientRef {
+  return { clientId, name: String(data.name ?? ''), country: typeof data.country === 'string' ? data.country : 'IN', phone: typeof data.phone === 'string' ? data.phone : null };
+}
+
+function newLead(input: CreateInput, refs: EditRefs, context: LeadContext, by: Author, now: number): StoredLead {
+  const leadId = opaqueId('ld_');
+  const c = (key: string) => input.customer.values.get(key);
+  const k = (key: string) => input.contact.values.get(key);
+  const client = refs.client;
+  const customer: CustomerSnapshot = {
+    clientId: client?.clientId ?? `lead-${leadId}`, name: c('name') ?? client!.name, country: c('country') ?? client?.country ?? 'IN',
+    phone: c('phone') ?? client?.phone ?? null, address: c('address') ?? null, city: c('city') ?? null, state: c('state') ?? null, pincode: c('pincode') ?? null,
+  };
+  const found = refs.contact;
+  const contact: ContactSnapshot = {
+    contactId: found?.contactId ?? opaqueId('ct_'), name: k('name') ?? found!.name, email: k('email') ?? found?.email ?? null,
+    phone: k('phone') ?? found?.phone ?? null, country: k('country') ?? found?.country ?? 'IN', designation: k('designation') ?? null,
+  };
+  return {
+    leadId, externalId: input.externalId, removed: false, source: by.origin, pipelineId: input.pipeline.id, stageId: input.stage.id,
+    leadSourceKey: input.leadSourceKey ?? null, assigneeId: input.assigneeId ?? null, followUpDate: input.followUpDate ?? null,
+    data: {
+      customer, contact, subject: input.subject ?? null, details: input.details ?? null,
+      budget: input.budget ? { amount: input.budget.amount!, currency: input.budget.currency ?? context.business.currency } : null,
+      reasonKeys: input.reasonKeys, tagIds: [...(input.tagIds ?? [])].sort(), customFields: input.customFields ?? {},
+    },
+    version: 1, createdAt: now, updatedAt: now,
+  };
+}
+
+/** A client made by a lead: a client of service-interface 2.4 in every respect (derived fields included). */
+function newClientValue(customer: CustomerSnapshot, context: LeadContext): unknown {
+  const values = new Map<string, unknown>([['clientId', customer.clientId], ['name', customer.name], ['country', customer.country]]);
+  if (customer.phone !== null) values.set('phone', customer.phone);
+  return deriveClient(buildUnderivedClient(values, 'api'), context.business.country);
+}
+
+function contactRecord(contact: ContactSnapshot): ContactRecord {
+  return { contactId: contact.contactId, name: contact.name, email: contact.email, phone: contact.phone, country: contact.country };
+}
