@@ -119,6 +119,9 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
 
   it('lead custom fields: a choice without options is shown on its field, then saved', async () => {
     await tab('Lead custom fields');
+    await page.getByRole('button', { name: 'Enable custom fields' }).click();
+    await page.getByText('Custom fields enabled.').waitFor();
+    await page.getByText('No lead custom field yet.').waitFor();
     await page.getByRole('button', { name: '+ Add field' }).click();
     const row = group(page, 'Field 1');
     await row.getByLabel('Field name').fill('Product line');
@@ -208,14 +211,14 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
 
   it('filters the board by assignee, tag and text', async () => {
     const cards = () => page.locator('.lead-card').allTextContents();
-    await page.getByLabel('Assignee').selectOption('priya@example.com');
+    await page.getByLabel('Assignee', { exact: true }).selectOption('priya@example.com');
     await page.locator('.lead-card').first().waitFor();
     await expect.poll(async () => (await cards()).length).toBe(1);
     expect((await cards())[0]).toContain('Cardamom');
-    await page.getByLabel('Assignee').selectOption('');
-    await page.getByLabel('Tag').selectOption('Export');
+    await page.getByLabel('Assignee', { exact: true }).selectOption('');
+    await page.getByLabel('Tag', { exact: true }).selectOption('Export');
     await expect.poll(async () => (await cards()).join('|')).toMatch(/^[^|]*Kiran Stores[^|]*$/);
-    await page.getByLabel('Tag').selectOption('');
+    await page.getByLabel('Tag', { exact: true }).selectOption('');
     await page.getByLabel('Search').fill('saffron');
     await expect.poll(async () => (await cards()).join('|')).toMatch(/^[^|]*Saffron for Diwali[^|]*$/);
     await page.getByLabel('Search').fill('');
@@ -274,8 +277,8 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     await page.getByText('Lead saved.').waitFor();
     await heading('Cardamom, 300 kg');
     await page.locator('.timeline').getByText('Qualified → Won').waitFor();
-    await page.getByLabel('Comment or note').fill('Sent the quote by e-mail.');
-    await page.getByLabel('Kind').selectOption('addInternalNotes');
+    await page.getByLabel('Comment or note', { exact: true }).fill('Sent the quote by e-mail.');
+    await page.getByLabel('Kind', { exact: true }).selectOption('addInternalNotes');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.locator('.timeline').getByText('Sent the quote by e-mail.').waitFor();
     const stored = await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/leads/${leadIds['L-3']}`, { token: appToken });

@@ -26,7 +26,7 @@ function customValue(def, raw) {
 }
 
 /** Builds the form for lead; answers {element, diff()} where diff() is the PATCH body of what changed (or {}). */
-export function leadForm(lead, config) {
+export function leadForm(lead, config, business) {
   const c = {};
   c.subject = text('subject', lead.subject, { maxlength: 2500 });
   c.details = h('textarea', { rows: 4, maxlength: 10000, dataset: { field: 'details' } });
@@ -46,7 +46,7 @@ export function leadForm(lead, config) {
   const fillStages = () => {
     const pipeline = config.pipelines.find((p) => p.name === c.pipeline.value);
     const stages = (pipeline?.stages ?? []).filter((s) => !s.isArchived || (s.name === lead.stage && pipeline.name === lead.pipeline));
-    c.stage.replaceChildren(...options(stages.map((s) => [s.name, `${s.name} (${STATUS_LABELS[s.state] ?? s.state})`]), c.stage.value || lead.stage));
+    c.stage.replaceChildren(...options(stages.map((s) => [s.name, s.name === STATUS_LABELS[s.state] ? s.name : `${s.name} (${STATUS_LABELS[s.state] ?? s.state})`]), c.stage.value || lead.stage));
     fillReasons();
   };
   const fillReasons = () => {
@@ -65,7 +65,7 @@ export function leadForm(lead, config) {
     config.tags.length === 0 ? h('p', { class: 'muted small-text' }, 'No tag configured (Lead settings › Tags).') : null,
     liveOr(config.tags, null, 'name').concat(config.tags.filter((t) => t.isArchived && lead.tags.includes(t.name)))
       .map((t) => h('label', { class: 'chip' }, h('input', { type: 'checkbox', value: t.name, checked: lead.tags.includes(t.name) }), ' ', t.name)));
-  const custom = config.fields.filter((d) => !d.isArchived).map((def) => ({ def, control: customControl(def, lead.customFields?.[def.name]) }));
+  const custom = (business.customFieldsEnabled ? config.fields : []).filter((d) => !d.isArchived).map((def) => ({ def, control: customControl(def, lead.customFields?.[def.name]) }));
   const editable = lead.status === 'NEW' || lead.status === 'OPEN';
   const block = (key, rows) => rows.map(([k, label]) => ({ key: k, control: text(`${key}.${k}`, lead[key]?.[k], { readonly: !editable }), label }));
   const customer = block('customer', CUSTOMER);
@@ -79,7 +79,7 @@ export function leadForm(lead, config) {
       field('Lead source', c.source), field('Assigned to', c.assignee)),
     h('section', { class: 'card form-grid two-up', 'aria-labelledby': 'lead-stage-title' }, h('h2', { id: 'lead-stage-title' }, 'Stage and tags'),
       field('Pipeline', c.pipeline), field('Stage', c.stage), reasonsBox, tagsBox),
-    custom.length ? h('section', { class: 'card form-grid two-up', 'aria-labelledby': 'lead-cf-title' }, h('h2', { id: 'lead-cf-title' }, 'Custom fields'),
+    custom.length ? h('section', { class: 'card form-grid two-up', 'aria-labelledby': 'lead-cf-title', dataset: { field: 'customFields' } }, h('h2', { id: 'lead-cf-title' }, 'Custom fields'),
       custom.map(({ def, control }) => field(def.name, control))) : null,
     [['customer', 'Customer', customer], ['contact', 'Contact', contact]].map(([key, title, rows]) =>
       h('section', { class: 'card form-grid two-up', 'aria-labelledby': `lead-${key}-title`, dataset: { field: key } }, h('h2', { id: `lead-${key}-title` }, title),

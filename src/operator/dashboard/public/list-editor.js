@@ -8,7 +8,7 @@ import { boundInput } from './pipeline-editor.js';
 import { move } from './pipeline-model.js';
 
 /**
- * spec: {title, noun, listKey (the body key; also the error paths' root), path, intro, empty, saved,
+ * spec: {title, noun, notice?, listKey (the body key; also the error paths' root), path, intro, empty, saved,
  *   columns: [{key, label, type?: 'text'|'email'|'select', choices?, when?(item), attrs?, lockedOnceSaved?}],
  *   fromServer(data) → items, toBody(items) → body, blank() → a new item, isSaved(item)}
  * Answers {element, isDirty(), load()}.
@@ -59,6 +59,7 @@ export function listEditor(spec) {
   const element = h('section', { class: 'card', 'aria-labelledby': titleId },
     h('div', { class: 'card-head' },
       h('div', {}, h('h2', { id: titleId }, spec.title), h('p', { class: 'subtitle' }, spec.intro)), add),
+    spec.notice ?? null,
     message,
     list,
     h('div', { class: 'card-foot' }, status, h('div', { class: 'save-actions' }, discard, save)),

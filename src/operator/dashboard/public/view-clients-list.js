@@ -63,7 +63,7 @@ export async function renderClientsList(main, ctx) {
       if (error.status !== 401) mount(results, errorBanner(error.message));
     }
   };
-  const form = h('form', { class: 'card inline-form', role: 'search', 'aria-label': 'Search clients' },
+  const form = h('form', { class: 'card inline-form', role: 'search', 'aria-label': 'Find clients' },
     field('Search clients', search), h('button', { type: 'submit', class: 'primary' }, 'Search'));
   form.addEventListener('submit', (event) => { event.preventDefault(); view.q = search.value.trim(); view.skip = 0; load(); });
   mount(main,

@@ -46,7 +46,7 @@ export async function renderLeadDetail(main, ctx, leadId) {
   const show = (current) => {
     lead = current;
     mount(head, header(lead, ctx.business));
-    form = leadForm(lead, config);
+    form = leadForm(lead, config, ctx.business);
     mount(formSlot, form.element);
   };
   const save = actionButton('Save lead', async () => {

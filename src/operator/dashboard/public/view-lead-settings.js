@@ -10,7 +10,7 @@ const FIELD_TYPES = [
 ];
 const archived = (item) => Boolean(item.isArchived);
 
-function editors(base) {
+function editors(base, ctx) {
   return {
     sources: listEditor({
       title: 'Lead sources', noun: 'source', listKey: 'sources', path: `${base}/lead-sources`, saved: 'Lead sources saved.',
@@ -49,7 +49,7 @@ function editors(base) {
       isSaved: (item) => item.saved,
     }),
     fields: listEditor({
-      title: 'Lead custom fields', noun: 'field', listKey: 'fields', path: `${base}/lead-custom-fields`, saved: 'Lead custom fields saved.',
+      title: 'Lead custom fields', noun: 'field', listKey: 'fields', notice: enabledNotice(ctx), path: `${base}/lead-custom-fields`, saved: 'Lead custom fields saved.',
       intro: 'Extra fields of leads, apart from the client custom fields. A renamed field keeps its values.',
       empty: 'No lead custom field yet.',
       columns: [
@@ -69,6 +69,18 @@ function editors(base) {
       isSaved: (item) => Boolean(item.id),
     }),
   };
+}
+
+/** Lead custom fields follow the business's customFieldsEnabled, as client custom fields do (leads-interface 2.5). */
+function enabledNotice(ctx) {
+  if (ctx.business.customFieldsEnabled) return null;
+  return h('div', { class: 'banner banner-info', role: 'note' },
+    'Custom fields are turned off for this business: leads cannot carry values until they are enabled. ',
+    actionButton('Enable custom fields', async () => {
+      await api('PATCH', `/businesses/${seg(ctx.business.urlKey)}`, { customFieldsEnabled: true });
+      toast('Custom fields enabled.');
+      await ctx.refreshBusinesses();
+    }, { class: 'secondary small' }));
 }
 
 function timeZoneCard(ctx) {
@@ -105,7 +117,7 @@ let lastTab = 'sources';
 
 export async function renderLeadSettings(main, ctx) {
   const base = `/businesses/${seg(ctx.business.urlKey)}`;
-  const all = { ...editors(base), timeZone: timeZoneCard(ctx) };
+  const all = { ...editors(base, ctx), timeZone: timeZoneCard(ctx) };
   const panel = h('div', { class: 'tab-panel', role: 'region', 'aria-live': 'polite' });
   const tabs = h('div', { class: 'tabs', role: 'group', 'aria-label': 'Lead settings sections' });
   let current = null;
