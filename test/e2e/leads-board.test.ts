@@ -46,6 +46,7 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
   const group = (scope: Page | Locator, name: string) => scope.getByRole('group', { name, exact: true });
   /** The page at desktop width and at 390 px; at 390 px nothing may stick out sideways. */
   async function both(name: string): Promise<void> {
+    await page.evaluate(() => document.getElementById('toasts')?.replaceChildren());
     if (shots) await screenshot(page, `${name}`);
     await page.setViewportSize(PHONE);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -120,7 +121,8 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
   it('lead custom fields: a choice without options is shown on its field, then saved', async () => {
     await tab('Lead custom fields');
     await page.getByRole('button', { name: 'Enable custom fields' }).click();
-    await page.getByText('Custom fields enabled.').waitFor();
+    // The shell re-renders with the business re-read: wait for the new page, not the old one.
+    await page.getByRole('button', { name: 'Enable custom fields' }).waitFor({ state: 'detached' });
     await page.getByText('No lead custom field yet.').waitFor();
     await page.getByRole('button', { name: '+ Add field' }).click();
     const row = group(page, 'Field 1');
@@ -213,16 +215,16 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     const cards = () => page.locator('.lead-card').allTextContents();
     await page.getByLabel('Assignee', { exact: true }).selectOption('priya@example.com');
     await page.locator('.lead-card').first().waitFor();
-    await expect.poll(async () => (await cards()).length).toBe(1);
+    await expect.poll(async () => (await cards()).length, { timeout: 10_000 }).toBe(1);
     expect((await cards())[0]).toContain('Cardamom');
     await page.getByLabel('Assignee', { exact: true }).selectOption('');
     await page.getByLabel('Tag', { exact: true }).selectOption('Export');
-    await expect.poll(async () => (await cards()).join('|')).toMatch(/^[^|]*Kiran Stores[^|]*$/);
+    await expect.poll(async () => (await cards()).join('|'), { timeout: 10_000 }).toMatch(/^[^|]*Kiran Stores[^|]*$/);
     await page.getByLabel('Tag', { exact: true }).selectOption('');
     await page.getByLabel('Search').fill('saffron');
-    await expect.poll(async () => (await cards()).join('|')).toMatch(/^[^|]*Saffron for Diwali[^|]*$/);
+    await expect.poll(async () => (await cards()).join('|'), { timeout: 10_000 }).toMatch(/^[^|]*Saffron for Diwali[^|]*$/);
     await page.getByLabel('Search').fill('');
-    await expect.poll(async () => (await cards()).length).toBe(4);
+    await expect.poll(async () => (await cards()).length, { timeout: 10_000 }).toBe(4);
   });
 
   it('moves a lead by drag and drop', async () => {
@@ -259,7 +261,7 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     const stored = await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/leads/${leadIds['L-1']}`, { token: appToken });
     expect(stored.body.data).toMatchObject({ stage: 'Lost', status: 'DROPPED', stageReasons: ['Too expensive', 'No budget'] });
     // Focus comes back to the moved card's menu, so keyboard work goes on from there.
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Move Saffron for Diwali');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), { timeout: 10_000 }).toBe('Move Saffron for Diwali');
   });
 
   it('edits a lead on its page and shows the activity entries', async () => {
@@ -276,7 +278,7 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     await page.getByRole('button', { name: 'Save lead' }).click();
     await page.getByText('Lead saved.').waitFor();
     await heading('Cardamom, 300 kg');
-    await page.locator('.timeline').getByText('Qualified → Won').waitFor();
+    expect(await page.locator('.timeline .activity-stage_change').textContent()).toContain('Qualified → Won');
     await page.getByLabel('Comment or note', { exact: true }).fill('Sent the quote by e-mail.');
     await page.getByLabel('Kind', { exact: true }).selectOption('addInternalNotes');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
@@ -293,7 +295,7 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     expect(await page.locator('.client-row').count()).toBe(4);
     await page.getByLabel('Search clients').fill('meera');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await expect.poll(() => page.locator('.client-row').count()).toBe(1);
+    await expect.poll(() => page.locator('.client-row').count(), { timeout: 10_000 }).toBe(1);
     await page.getByRole('button', { name: 'Leads of Meera Handlooms' }).click();
     await page.getByRole('list', { name: 'Leads of Meera Handlooms' }).getByRole('link', { name: 'Saffron for Diwali' }).waitFor();
     await both('29-client-list');

@@ -9,7 +9,7 @@ const TYPE_LABELS = { COMMENT: 'Comment', INTERNAL_NOTE: 'Internal note', STAGE_
 function describe(entry) {
   if (entry.type !== 'STAGE_CHANGE') return entry.body ?? null;
   const parts = [];
-  if (entry.fromPipeline || entry.toPipeline) parts.push(`Pipeline ${entry.fromPipeline ?? '—'} → ${entry.toPipeline ?? '—'}`);
+  if (entry.fromPipeline !== entry.toPipeline && (entry.fromPipeline || entry.toPipeline)) parts.push(`Pipeline ${entry.fromPipeline ?? '—'} → ${entry.toPipeline ?? '—'}`);
   if (entry.fromStage || entry.toStage) parts.push(`${entry.fromStage ?? '—'} → ${entry.toStage ?? '—'}`);
   if (entry.reasons?.length) parts.push(`Reasons: ${entry.reasons.join(', ')}`);
   return parts.join(' · ') || 'Reasons changed';

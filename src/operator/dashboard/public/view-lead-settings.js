@@ -4,6 +4,8 @@ import { api, seg } from './api.js';
 import { actionButton, confirmAction, errorBanner, field, h, mount, toast } from './dom.js';
 import { clearFieldErrors, showFieldErrors } from './field-errors.js';
 import { listEditor } from './list-editor.js';
+// Lead custom fields follow the business's customFieldsEnabled, as client custom fields do (leads-interface 2.5).
+import { enabledNotice } from './view-custom-fields.js';
 
 const FIELD_TYPES = [
   ['TEXT', 'Text'], ['NUMBER', 'Number'], ['DATE', 'Date (YYYY-MM-DD)'], ['BOOLEAN', 'Yes / no'], ['SELECT', 'Choice from a list'],
@@ -69,18 +71,6 @@ function editors(base, ctx) {
       isSaved: (item) => Boolean(item.id),
     }),
   };
-}
-
-/** Lead custom fields follow the business's customFieldsEnabled, as client custom fields do (leads-interface 2.5). */
-function enabledNotice(ctx) {
-  if (ctx.business.customFieldsEnabled) return null;
-  return h('div', { class: 'banner banner-info', role: 'note' },
-    'Custom fields are turned off for this business: leads cannot carry values until they are enabled. ',
-    actionButton('Enable custom fields', async () => {
-      await api('PATCH', `/businesses/${seg(ctx.business.urlKey)}`, { customFieldsEnabled: true });
-      toast('Custom fields enabled.');
-      await ctx.refreshBusinesses();
-    }, { class: 'secondary small' }));
 }
 
 function timeZoneCard(ctx) {

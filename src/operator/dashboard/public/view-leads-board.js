@@ -27,7 +27,7 @@ export async function renderLeads(main, ctx) {
   const refresh = () => loadColumns(ctx, config, columns, message);
   mount(main,
     h('div', { class: 'page-head' }, h('h1', {}, 'Leads'),
-      h('p', { class: 'subtitle' }, `Drag a card to another stage, or use its Move button. Times and overdue dates follow ${ctx.business.timeZone ?? 'UTC'}.`)),
+      h('p', { class: 'subtitle' }, `Drag a card to another stage, or use its Move button. Follow-up dates are overdue after the day passes in ${ctx.business.timeZone ?? 'UTC'}.`)),
     filterBar(config, live, refresh),
     message,
     columns,
@@ -66,7 +66,11 @@ function query(pipeline, stage) {
   return params.toString();
 }
 
+// Filters can change faster than the answers come: only the latest load may draw the board.
+let loadGeneration = 0;
+
 async function loadColumns(ctx, config, container, message) {
+  const generation = ++loadGeneration;
   const pipeline = config.pipelines.find((p) => p.id === board.pipelineId);
   const stages = pipeline.stages.filter((s) => board.showArchived || !s.isArchived);
   mount(message);
@@ -74,10 +78,11 @@ async function loadColumns(ctx, config, container, message) {
   if (stages.length === 0) { mount(container, h('div', { class: 'empty card' }, h('p', {}, 'This pipeline has no live stage.'))); return; }
   try {
     const pages = await Promise.all(stages.map((stage) => api('GET', `${leadsBase(ctx.business)}?${query(pipeline, stage)}`)));
+    if (generation !== loadGeneration) return;
     const reload = () => loadColumns(ctx, config, container, message);
     mount(container, stages.map((stage, i) => column(ctx, config, pipeline, stage, pages[i]?.[0] ?? { items: [], total: 0 }, reload, message)));
   } catch (error) {
-    if (error.status !== 401) mount(message, errorBanner(error.message));
+    if (error.status !== 401 && generation === loadGeneration) mount(message, errorBanner(error.message));
   }
 }
 
