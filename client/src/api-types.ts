@@ -354,13 +354,276 @@ export interface CustomHeaderInput {
 }
 
 /** The stable error code (data.error.code); read this, not the message. */
-export type ErrorCode = "INVALID_FIELD" | "INVALID_FIELD_VALUE" | "INVALID_QUERY_FIELD" | "INVALID_QUERY_VALUE" | "CUSTOM_FIELDS_NOT_ENABLED" | "INVALID_CUSTOM_FIELD" | "INVALID_CUSTOM_FIELD_VALUE" | "PERMISSION_DENIED" | "CLIENT_NOT_FOUND" | "BUSINESS_NOT_FOUND" | "APP_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_CONFLICT" | "URL_KEY_TAKEN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "HEADERS_TOO_LARGE" | "SERVICE_ERROR";
+export type ErrorCode = string;
 
 export interface FieldError {
   /** The field as sent, by path: shippingDetails[0].gstin. */
   field: string;
   message: string;
   code: ErrorCode;
+}
+
+/** A lead (leads-interface 2.1). */
+export interface Lead {
+  /** Server-assigned, opaque, at most 64 characters. */
+  leadId: string;
+  /** As created; absent for a lead created in the dashboard. */
+  externalId?: string;
+  customer: LeadCustomerSnapshot;
+  contact: LeadContactSnapshot;
+  /** Absent when unset. */
+  subject?: string;
+  /** Absent when unset. */
+  details?: string;
+  /** Absent when unset. */
+  budget?: {
+    amount: number;
+    /** ISO 4217. */
+    currency: string;
+  };
+  /** The lead source's key. */
+  leadSource: string | null;
+  /** YYYY-MM-DDT00:00:00.000Z (the date at midnight UTC). */
+  followUpDate: string | null;
+  /** Current name of the lead's pipeline. */
+  pipeline: string;
+  /** Current name of the lead's stage. */
+  stage: string;
+  /** The stage's state. */
+  status: "NEW" | "OPEN" | "CLOSED" | "DROPPED" | "REJECTED";
+  /** Current labels, in the order set. */
+  stageReasons: string[];
+  /** The member's e-mail (lower case). */
+  assignedTo: string | null;
+  /** Current tag names, ordered by name. */
+  tags: string[];
+  /** By display name; absent when none is set. */
+  customFields?: {
+    [key: string]: string | number | boolean;
+  };
+  source: "API" | "DASHBOARD";
+  /** ISO 8601 UTC with milliseconds. */
+  createdAt: string;
+  /** Changes only when a stored value changes. */
+  updatedAt: string;
+}
+
+/** Amount and currency. */
+export interface LeadBudgetInput {
+  /** Greater than 0, at most 10^13, at most 4 decimal places. */
+  amount?: number | null;
+  /** ISO 4217 code, upper-cased; default the business currency. */
+  currency?: string | null;
+}
+
+/** The contact: an existing contact by contactId, or a new contact by name. */
+export interface LeadContactInput {
+  /** The id of an existing contact of the business. */
+  contactId?: string | null;
+  /** 1 to 500 characters after trimming. */
+  name?: string | null;
+  /** An e-mail address, stored lower-cased. */
+  email?: string | null;
+  /** Normalised as a client's phone. */
+  phone?: string | null;
+  /** ISO 3166-1 alpha-2, upper-cased; default IN. */
+  country?: string | null;
+  /** At most 500 characters. */
+  designation?: string | null;
+}
+
+/** The lead's snapshot of its contact (2.3). */
+export interface LeadContactSnapshot {
+  /** Server-assigned, opaque. */
+  contactId: string;
+  name: string;
+  /** Lower case, when set. */
+  email?: string;
+  /** When set. */
+  phone?: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  /** When set. */
+  designation?: string;
+}
+
+/** A lead create (leads-interface 4.1). */
+export interface LeadCreate {
+  /** The idempotency key: trimmed, 1 to 128 characters, unique per business. */
+  externalId: string;
+  /** The customer block (2.2). */
+  customer: LeadCustomerInput;
+  /** The contact block (2.3). */
+  contact: LeadContactInput;
+  /** At most 2,500 characters. */
+  subject?: string | null;
+  /** At most 10,000 characters. */
+  details?: string | null;
+  /** Amount and currency (2.4). */
+  budget?: LeadBudgetInput;
+  /** A lead source's key (ignoring case) or label. */
+  leadSource?: string | null;
+  /** A live member's e-mail. */
+  assignedTo?: string | null;
+  /** YYYY-MM-DD, or an ISO 8601 instant whose UTC date is taken; not before today in the business's time zone. */
+  followUpDate?: string | null;
+  /** A live pipeline's name (the first of that name, in configured order). */
+  pipeline: string;
+  /** A live stage's name inside that pipeline. */
+  stage: string;
+  /** Labels of reasons the destination stage lists; at most 20. */
+  stageReasons?: string[] | null;
+  /** Tag names (ignoring case); duplicates count once; at most 50. */
+  tags?: string[] | null;
+  /** Lead custom field values by display name. */
+  customFields?: {
+    [key: string]: string | number | boolean | null;
+  } | null;
+}
+
+/** The created lead; the lead as it is now with `idempotent: true` on an identical retry. */
+export interface LeadCreated {
+  /** Server-assigned, opaque, at most 64 characters. */
+  leadId: string;
+  /** As created; absent for a lead created in the dashboard. */
+  externalId?: string;
+  customer: LeadCustomerSnapshot;
+  contact: LeadContactSnapshot;
+  /** Absent when unset. */
+  subject?: string;
+  /** Absent when unset. */
+  details?: string;
+  /** Absent when unset. */
+  budget?: {
+    amount: number;
+    /** ISO 4217. */
+    currency: string;
+  };
+  /** The lead source's key. */
+  leadSource: string | null;
+  /** YYYY-MM-DDT00:00:00.000Z (the date at midnight UTC). */
+  followUpDate: string | null;
+  /** Current name of the lead's pipeline. */
+  pipeline: string;
+  /** Current name of the lead's stage. */
+  stage: string;
+  /** The stage's state. */
+  status: "NEW" | "OPEN" | "CLOSED" | "DROPPED" | "REJECTED";
+  /** Current labels, in the order set. */
+  stageReasons: string[];
+  /** The member's e-mail (lower case). */
+  assignedTo: string | null;
+  /** Current tag names, ordered by name. */
+  tags: string[];
+  /** By display name; absent when none is set. */
+  customFields?: {
+    [key: string]: string | number | boolean;
+  };
+  source: "API" | "DASHBOARD";
+  /** ISO 8601 UTC with milliseconds. */
+  createdAt: string;
+  /** Changes only when a stored value changes. */
+  updatedAt: string;
+  /** Only on an identical retry. */
+  idempotent?: true;
+}
+
+/** The customer: an existing client by clientId, or a new client by name. */
+export interface LeadCustomerInput {
+  /** The clientId of an existing, visible client of the business. */
+  clientId?: string | null;
+  /** 1 to 500 characters after trimming. */
+  name?: string | null;
+  /** ISO 3166-1 alpha-2, upper-cased; default IN. */
+  country?: string | null;
+  /** Normalised as a client's phone; at most 30 characters. */
+  phone?: string | null;
+  /** Snapshot only. */
+  address?: string | null;
+  /** Snapshot only. */
+  city?: string | null;
+  /** Snapshot only. */
+  state?: string | null;
+  /** Snapshot only. */
+  pincode?: string | null;
+}
+
+/** The lead's snapshot of its customer (2.2). */
+export interface LeadCustomerSnapshot {
+  /** The linked client's clientId (`lead-<leadId>` for a client the lead created). */
+  clientId: string;
+  name: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  /** When set. */
+  phone?: string;
+  /** When set. */
+  address?: string;
+  /** When set. */
+  city?: string;
+  /** When set. */
+  state?: string;
+  /** When set. */
+  pincode?: string;
+}
+
+/** A batch of comments or internal notes. */
+export interface LeadNotesInput {
+  /** 1 to 20 entries of 1 to 500 characters; each becomes one activity entry. */
+  body: string[];
+  /** Makes the batch retry-safe: a later PATCH with the same id appends nothing. */
+  clientRequestId?: string | null;
+}
+
+export interface LeadPage {
+  /** Leads, each as GET /leads/{leadId} answers it. */
+  items: Lead[];
+  /** Leads matching in all; null in sync mode. */
+  total: number | null;
+  limit: number;
+  skip: number;
+  /** Sync mode only: pass as after for the next page; null on the last page. */
+  nextCursor?: string | null;
+}
+
+/** A partial edit (leads-interface 4.2): only the fields sent change; null clears. */
+export interface LeadPatch {
+  /** At most 2,500 characters. */
+  subject?: string | null;
+  /** At most 10,000 characters. */
+  details?: string | null;
+  /** Amount and currency (2.4). */
+  budget?: LeadBudgetInput | null;
+  /** A lead source's key (ignoring case) or label. */
+  leadSource?: string | null;
+  /** A live member's e-mail. */
+  assignedTo?: string | null;
+  /** YYYY-MM-DD, or an ISO 8601 instant whose UTC date is taken; not before today in the business's time zone. */
+  followUpDate?: string | null;
+  /** A live pipeline's name (the first of that name, in configured order). */
+  pipeline?: string | null;
+  /** A live stage's name inside that pipeline. */
+  stage?: string | null;
+  /** Labels of reasons the destination stage lists; at most 20. */
+  stageReasons?: string[] | null;
+  /** Tag names (ignoring case); duplicates count once; at most 50. */
+  tags?: string[] | null;
+  /** Lead custom field values by display name. */
+  customFields?: {
+    [key: string]: string | number | boolean | null;
+  } | null;
+  /** Tag names to add, keeping the rest. */
+  tagsAdd?: string[] | null;
+  /** Tag names to remove; a tag the lead does not carry is no error. */
+  tagsRemove?: string[] | null;
+  /** Snapshot changes, or a relink by clientId; only while the lead is NEW or OPEN. */
+  customer?: LeadCustomerInput | null;
+  /** Snapshot changes, or a relink by contactId; only while the lead is NEW or OPEN. */
+  contact?: LeadContactInput | null;
+  /** COMMENT entries. */
+  addComments?: LeadNotesInput | null;
+  /** INTERNAL_NOTE entries (the business only). */
+  addInternalNotes?: LeadNotesInput | null;
 }
 
 export interface Pipeline {

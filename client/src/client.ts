@@ -1,5 +1,6 @@
-import type { Client, ClientCreate, ClientCreated, PipelineConfiguration } from './api-types.js';
+import type { Client, ClientCreate, ClientCreated, Lead, LeadCreate, LeadCreated, LeadPage, LeadPatch, PipelineConfiguration } from './api-types.js';
 import { CrmkitError } from './errors.js';
+import { leadQueryString, syncPages, type LeadListQuery, type LeadSyncPage, type LeadSyncQuery } from './lead-list.js';
 import { secretTokens, selfSignedTokens, TokenKeeper } from './tokens.js';
 import { Transport, type Call, type RetryOptions } from './transport.js';
 
@@ -37,6 +38,20 @@ export interface CrmkitClient {
     /** Creates a client, or answers the stored one with `idempotent: true` when this is an identical retry. */
     create(body: ClientCreate): Promise<ClientCreated>;
     get(clientId: string): Promise<Client>;
+  };
+  leads: {
+    /** Creates a lead, or answers it as it is now with `idempotent: true` when this is an identical retry (same externalId). */
+    create(body: LeadCreate): Promise<LeadCreated>;
+    /** A partial edit: only the fields sent change; null clears. Answers the whole lead. */
+    update(leadId: string, body: LeadPatch): Promise<Lead>;
+    get(leadId: string): Promise<Lead>;
+    /** One page of leads (filters, free text, $sort, $limit/$skip): `{items, total, limit, skip}`. */
+    list(query?: LeadListQuery): Promise<LeadPage>;
+    /**
+     * A sync by updatedAt (from `updatedAtFrom`, or resuming at `after`; from the start when neither):
+     * `for await (const page of crm.leads.sync({updatedAtFrom}))`. Keep the last page's nextCursor to resume.
+     */
+    sync(query?: LeadSyncQuery): AsyncGenerator<LeadSyncPage>;
   };
   /** The same app (and token) for another business it is attached to. */
   forBusiness(urlKey: string): CrmkitClient;
@@ -76,6 +91,13 @@ export function createClient(options: CreateClientOptions): CrmkitClient {
       clients: {
         create: (body) => send<ClientCreated>({ method: 'POST', path: `${base}/clients`, body }),
         get: (clientId) => send<Client>({ method: 'GET', path: `${base}/clients/${encodeURIComponent(clientId)}` }),
+      },
+      leads: {
+        create: (body) => send<LeadCreated>({ method: 'POST', path: `${base}/leads`, body }),
+        update: (leadId, body) => send<Lead>({ method: 'PATCH', path: `${base}/leads/${encodeURIComponent(leadId)}`, body }),
+        get: (leadId) => send<Lead>({ method: 'GET', path: `${base}/leads/${encodeURIComponent(leadId)}` }),
+        list: async (query = {}) => (await send<LeadPage[]>({ method: 'GET', path: `${base}/leads${leadQueryString(query)}` }))[0]!,
+        sync: (query = {}) => syncPages(async (q) => (await send<LeadSyncPage[]>({ method: 'GET', path: `${base}/leads${leadQueryString(q)}` }))[0]!, query),
       },
       forBusiness,
       token: () => tokens.get(),

@@ -12,7 +12,7 @@ export interface RetryOptions {
 }
 
 export interface Call {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   path: string;
   token?: string;
   body?: unknown;

@@ -9,7 +9,7 @@ import type { BlockValues } from './lead.blocks.js';
 import { pipelineById, resolveStage, stageById } from './lead.resolve.js';
 import { LIMITS } from './lead.schema.js';
 import type { ContactSnapshot, CustomerSnapshot, LeadData, StoredActivity, StoredLead } from './lead.types.js';
-import { reasonKeysFor, type NotesInput, type PatchInput } from './lead.validate.js';
+import { inBodyOrder, reasonKeysFor, type NotesInput, type PatchInput } from './lead.validate.js';
 
 /** A visible client as a lead's customer block refills from it. */
 export interface ClientRef {
@@ -172,9 +172,4 @@ async function notes(type: 'COMMENT' | 'INTERNAL_NOTE', batch: NotesInput | unde
     activityId: opaqueId('ac_'), type, author: facts.author, body, fromPipelineId: null, toPipelineId: null,
     fromStageId: null, toStageId: null, reasonKeys: null, createdAt: facts.now,
   }));
-}
-
-export function inBodyOrder(errors: FieldError[], order: string[]): FieldError[] {
-  const rank = (e: FieldError) => order.indexOf(e.field.split(/[.[]/)[0]!);
-  return errors.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map(({ e }) => e);
 }

@@ -90,8 +90,9 @@ export function validateCreate(raw: unknown, context: LeadContext, today: string
   const input: Partial<CreateInput> = { externalId: null };
   forEachKey(pass, spec, (key, value) => {
     if (key === 'externalId') input.externalId = readExternalId(value, reader) ?? null;
-    else if (key === 'customer') input.customer = readCreateBlock('customer', value, reader);
-    else if (key === 'contact') input.contact = readCreateBlock('contact', value, reader);
+    // null is "not sent": reported once, as missing, below.
+    else if (key === 'customer') input.customer = value === null ? undefined : readCreateBlock('customer', value, reader);
+    else if (key === 'contact') input.contact = value === null ? undefined : readCreateBlock('contact', value, reader);
     else readCommon(pass, key, value, input, 'create');
   });
   const missing = (key: string, code: FieldError['code'], message: string) => {
@@ -117,7 +118,7 @@ export function validatePatch(raw: unknown, context: LeadContext, today: string)
   if (keys.length === 0) reader.nameError('body', 'The request body must name at least one field to change');
   const input: PatchInput = {};
   forEachKey(pass, PATCH_SPEC, (key, value) => {
-    if (key === 'customer' || key === 'contact') input[key] = readEditBlock(key, value, reader);
+    if (key === 'customer' || key === 'contact') input[key] = value === null ? undefined : readEditBlock(key, value, reader);
     else if (key === 'tagsAdd' || key === 'tagsRemove') input[key] = readTagNames(pass, key, value, key === 'tagsRemove');
     else if (key === 'addComments') input.comments = readNotes(pass, key, value);
     else if (key === 'addInternalNotes') input.notes = readNotes(pass, key, value);
@@ -257,12 +258,13 @@ export function reasonKeysFor(context: LeadContext, stage: StoredStage, labels: 
   return keys;
 }
 
-/** Errors in body order (by their top-level key; fields not sent come first), then the 400. */
+/** The 400 of a pass that found failures. */
 function finish(pass: Pass): void {
-  const { errors } = pass.reader;
-  if (errors.length === 0) return;
-  const keys = Object.keys(pass.body);
-  const rank = (e: FieldError) => keys.indexOf(e.field.split(/[.[]/)[0]!);
-  const ordered = errors.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map(({ e }) => e);
-  throw AppError.fromFieldErrors(ordered);
+  if (pass.reader.errors.length > 0) throw AppError.fromFieldErrors(inBodyOrder(pass.reader.errors, Object.keys(pass.body)));
+}
+
+/** Errors in body order, by the top-level key each belongs to (fields not sent first), stable otherwise. */
+export function inBodyOrder(errors: FieldError[], order: string[]): FieldError[] {
+  const rank = (e: FieldError) => order.indexOf(e.field.split(/[.[]/)[0]!);
+  return errors.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map(({ e }) => e);
 }

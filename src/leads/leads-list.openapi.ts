@@ -1,4 +1,4 @@
-import { success, type ApiSection, type OperationDoc } from '../openapi/operation.js';
+import { ref, success, type ApiSection, type OperationDoc } from '../openapi/operation.js';
 import { STAGE_STATES } from '../pipelines/pipelines.types.js';
 import type { JsonSchema } from '../validation/json-schema.js';
 import { SORT_FIELDS } from './lead-list.types.js';
@@ -52,7 +52,7 @@ const SCHEMAS: Record<string, JsonSchema> = {
   LeadPage: {
     type: 'object', additionalProperties: false, required: ['items', 'total', 'limit', 'skip'],
     properties: {
-      items: { type: 'array', items: { type: 'object', description: 'A lead (as GET /leads/{leadId} answers it).' } },
+      items: { type: 'array', items: ref('Lead'), description: 'Leads, each as GET /leads/{leadId} answers it.' },
       total: { type: ['integer', 'null'], description: 'Leads matching in all; null in sync mode.' },
       limit: { type: 'integer' },
       skip: { type: 'integer' },
@@ -66,7 +66,7 @@ const ERRORS: OperationDoc['errors'] = [
   'INVALID_PIPELINE', 'INVALID_STAGE', 'INVALID_TAG', 'INVALID_LEAD_SOURCE', 'INVALID_ASSIGNEE',
 ];
 
-const page = success({ type: 'array', minItems: 1, maxItems: 1, items: { $ref: '#/components/schemas/LeadPage' }, description: 'Always exactly one page object: read data[0].' });
+const page = success({ type: 'array', minItems: 1, maxItems: 1, items: ref('LeadPage'), description: 'Always exactly one page object: read data[0].' });
 
 const DESCRIPTION = 'Structured filters (any of their values), exact lookups, ranges and free text, all of them to match. '
   + 'A filter matching nothing answers an empty page, never 404. Free text needs no search engine on either store.';

@@ -14,8 +14,23 @@ const byName: EntrySchemaWriter = (entry) => ref(`${entry.title}Input`);
 const text = (description: string): JsonSchema => ({ type: 'string', description });
 const instant = (description: string): JsonSchema => ({ type: 'string', format: 'date-time', description });
 
+/** Required members take no null (the reader's null means "not sent"). */
 function withRequired(schema: JsonSchema, required: string[]): JsonSchema {
-  return { ...schema, required };
+  const properties = { ...(schema.properties as Record<string, JsonSchema>) };
+  for (const key of required) {
+    const type = properties[key]!.type;
+    if (Array.isArray(type)) properties[key] = { ...properties[key], type: type.filter((t) => t !== 'null') };
+  }
+  return { ...schema, properties, required };
+}
+
+/** In a PATCH, null clears a block (budget) or is "not sent" (the others): every object member accepts it. */
+function nullableObjects(schema: JsonSchema): JsonSchema {
+  const properties = { ...(schema.properties as Record<string, JsonSchema>) };
+  for (const [key, member] of Object.entries(properties)) {
+    if (member.$ref) properties[key] = { oneOf: [{ $ref: member.$ref }, { type: 'null' }], description: member.description };
+  }
+  return { ...schema, properties };
 }
 
 const CUSTOMER: JsonSchema = closedObject({
@@ -65,7 +80,7 @@ const SCHEMAS: Record<string, JsonSchema> = {
   LeadNotesInput: withRequired(entryInputSchema(NOTES_SPEC, byName), ['body']),
   LeadCreate: withRequired(entryInputSchema(CREATE_SPEC, byName), ['externalId', 'customer', 'contact', 'pipeline', 'stage']),
   OperatorLeadCreate: withRequired(entryInputSchema(OPERATOR_CREATE_SPEC, byName), ['customer', 'contact', 'pipeline', 'stage']),
-  LeadPatch: { ...entryInputSchema(PATCH_SPEC, byName), minProperties: 1 },
+  LeadPatch: { ...nullableObjects(entryInputSchema(PATCH_SPEC, byName)), minProperties: 1 },
   LeadCustomerSnapshot: CUSTOMER,
   LeadContactSnapshot: CONTACT,
   Lead: closedObject(LEAD_PROPERTIES, LEAD_REQUIRED, { title: 'Lead', description: 'A lead (leads-interface 2.1).' }),

@@ -10,10 +10,10 @@ import type { LeadContext } from './lead-context.js';
 import type { BlockValues } from './lead.blocks.js';
 import { createRequestOf, sameCreateRequest, type CreateRequest } from './lead.compare.js';
 import { todayIn } from './lead.dates.js';
-import { applyEdit, inBodyOrder, type ClientRef, type EditRefs } from './lead.edit.js';
+import { applyEdit, type ClientRef, type EditRefs } from './lead.edit.js';
 import { presentActivity, presentLead } from './lead.present.js';
 import type { ContactSnapshot, CustomerSnapshot, StoredLead } from './lead.types.js';
-import { validateCreate, validatePatch, type CreateInput } from './lead.validate.js';
+import { inBodyOrder, validateCreate, validatePatch, type CreateInput } from './lead.validate.js';
 
 export type Lead = Record<string, unknown>;
 export type CreateOutcome = { lead: Lead; idempotent: boolean };

@@ -1,4 +1,6 @@
 import { opaqueId } from '../auth/secrets.js';
+import { AppError } from '../errors/app-error.js';
+import type { FieldError } from '../errors/codes.js';
 import { topicCache, type CachedLoader, type MaybePromise } from '../cache/cached-loader.js';
 import type { Config } from '../config.js';
 import type { BusinessesService } from '../operator/businesses.service.js';
@@ -53,11 +55,35 @@ export class PipelinesService {
   /** One write replaces everything; a failing body changes nothing. Other processes hear of it through the change feed. */
   async replace(urlKey: string, body: unknown) {
     await this.businesses.require(urlKey);
-    const input = readPipelineConfig(body, knownIds(await this.load(urlKey)));
+    const current = await this.load(urlKey);
+    const input = readPipelineConfig(body, knownIds(current));
     const config = withIds(input);
+    await this.refuseDroppingUsed(urlKey, current, config);
     await this.store.data.putPipelineConfig(urlKey, config, this.now());
     await this.store.changes.publish(`${PIPELINES_TOPIC}:${urlKey}`);
     return listAnswer(config, true).data;
+  }
+
+  /**
+   * Leads keep their pipeline and stage by id and answer their current names, so a PUT may archive
+   * them but not leave them out while a live lead still uses them (leads-interface 2.1).
+   */
+  private async refuseDroppingUsed(urlKey: string, current: PipelineConfig, next: PipelineConfig): Promise<void> {
+    const kept = knownIds(next);
+    const droppedPipelines = current.pipelines.filter((p) => !kept.pipelines.has(p.id));
+    const droppedStages = current.pipelines.flatMap((p) => p.stages.filter((s) => !kept.stages.has(s.id)).map((s) => ({ pipeline: p, stage: s })));
+    if (droppedPipelines.length === 0 && droppedStages.length === 0) return;
+    const used = await this.store.leads.pipelinesInUse(urlKey);
+    const errors: FieldError[] = [];
+    for (const p of droppedPipelines) {
+      if (used.pipelineIds.has(p.id)) errors.push({ field: 'pipelines', code: 'INVALID_FIELD_VALUE', message: `pipeline ${JSON.stringify(p.name)} (id ${p.id}) is used by leads: keep it with isArchived true instead of leaving it out` });
+    }
+    for (const { pipeline, stage } of droppedStages) {
+      if (used.stageIds.has(stage.id) && !droppedPipelines.includes(pipeline)) {
+        errors.push({ field: 'pipelines', code: 'INVALID_FIELD_VALUE', message: `stage ${JSON.stringify(stage.name)} (id ${stage.id}) of pipeline ${JSON.stringify(pipeline.name)} is used by leads: keep it with isArchived true instead of leaving it out` });
+      }
+    }
+    if (errors.length > 0) throw AppError.fromFieldErrors(errors);
   }
 
   private async load(urlKey: string): Promise<PipelineConfig> {

@@ -54,13 +54,16 @@ export class LeadListsStore {
     return { leads: rows.rows.map(storedLeadOf), total: Number(count.rows[0]?.total ?? 0), more: false };
   }
 
-  /** The statement behind page() without running it, for the plan checks of the tests. */
-  compile(urlKey: string, query: LeadListQuery): { sql: string; parameters: readonly unknown[] } | undefined {
+  /** The statements behind page() without running them (page, and count outside sync), for the plan checks of the tests. */
+  compile(urlKey: string, query: LeadListQuery): { sql: string; parameters: readonly unknown[] }[] {
     const conditions = this.conditions(urlKey, query.filter);
-    if (!conditions) return undefined;
-    const built = sql`select ${SELECT} from ${this.fromClause(query.filter)} where ${sql.join(conditions, sql` and `)}
-      order by ${query.sync ? sql`leads.updated_at asc, leads.lead_id asc` : this.order(query)} limit ${query.limit} offset ${query.skip}`;
-    return built.compile(this.db);
+    if (!conditions) return [];
+    const from = this.fromClause(query.filter);
+    if (query.sync?.after) conditions.push(sql`(leads.updated_at, leads.lead_id) > (${query.sync.after.updatedAt}, ${query.sync.after.leadId})`);
+    const where = sql.join(conditions, sql` and `);
+    const order = query.sync ? sql`leads.updated_at asc, leads.lead_id asc` : this.order(query);
+    const page = sql`select ${SELECT} from ${from} where ${where} order by ${order} limit ${query.limit} offset ${query.skip}`.compile(this.db);
+    return query.sync ? [page] : [page, sql`select count(*) as total from ${from} where ${where}`.compile(this.db)];
   }
 
   private fromClause(filter: LeadListFilter): Fragment {
@@ -76,12 +79,14 @@ export class LeadListsStore {
     const lookups = [f.externalId, f.clientId, f.contactId, f.contactName, f.contactEmail, f.contactPhone];
     if (!canName(urlKey, ...lookups.filter((v): v is string => v !== undefined))) return undefined;
     // `removed = 0` written as a constant, so that PostgreSQL matches the partial indexes.
-    const c: Fragment[] = [sql`leads.business_pk = (select id from businesses where url_key = ${urlKey})`, sql`leads.removed = 0`];
+    const business = sql`(select id from businesses where url_key = ${urlKey})`;
+    const c: Fragment[] = [sql`leads.business_pk = ${business}`, sql`leads.removed = 0`];
     if (f.pipelineIds) c.push(inList('leads.pipeline_id', f.pipelineIds));
     if (f.stageIds || f.unstaged) c.push(this.stageCondition(f));
     if (f.statusStageIds) c.push(inList('leads.stage_id', f.statusStageIds));
     if (f.tagIds) {
-      c.push(sql`leads.id in (select lead_tags.lead_pk from lead_tags where lead_tags.business_pk = leads.business_pk and ${inList('lead_tags.tag_id', f.tagIds)})`);
+      // Not correlated with the outer row, so that it is planned as one semi-join (a correlated one ran per lead).
+      c.push(sql`leads.id in (select lead_tags.lead_pk from lead_tags where lead_tags.business_pk = ${business} and ${inList('lead_tags.tag_id', f.tagIds)})`);
     }
     if (f.leadSourceKeys) c.push(inList('leads.lead_source_key', f.leadSourceKeys));
     if (f.assigneeIds || f.unassigned) {

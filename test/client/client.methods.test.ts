@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { createClient, CrmkitError, type Client, type ClientCreate, type CrmkitClient, type PipelineConfiguration } from '../../client/src/index.js';
+import { createClient, CrmkitError, type Client, type ClientCreate, type CrmkitClient, type Lead, type LeadCreate, type PipelineConfiguration } from '../../client/src/index.js';
 import { call, describeEachStore } from '../helpers/app.js';
 import { randomKey, seedTenant, type Tenant } from '../helpers/seed.js';
 
@@ -8,7 +8,7 @@ import { randomKey, seedTenant, type Tenant } from '../helpers/seed.js';
 
 const CONFIGURATION = {
   pipelines: [
-    { name: 'Sales', isPrimary: true, stages: [{ name: 'New', state: 'NEW' }, { name: 'Old', state: 'OPEN', isArchived: true }] },
+    { name: 'Sales', isPrimary: true, stages: [{ name: 'New', state: 'NEW' }, { name: 'Old', state: 'OPEN', isArchived: true }, { name: 'Won', state: 'CLOSED', reasons: ['price'] }] },
     { name: 'Retired', isArchived: true, stages: [] },
   ],
   stageReasons: [{ key: 'price', label: 'Price too high' }],
@@ -37,11 +37,11 @@ describeEachStore('TypeScript client against a real server', (ctx) => {
   it.each([['app secret', () => bySecret], ['self-signed ES256 key', () => byKey]])('pipelines.list with a token from the %s, live only and with archived entries', async (_kind, crm) => {
     const live: PipelineConfiguration = await crm().pipelines.list();
     expect(live.pipelines.map((p) => p.name)).toEqual(['Sales']);
-    expect(live.pipelines[0]!.stages.map((s) => s.name)).toEqual(['New']);
+    expect(live.pipelines[0]!.stages.map((s) => s.name)).toEqual(['New', 'Won']);
     expect(live.stageReasons).toEqual([{ key: 'price', label: 'Price too high', isArchived: false }]);
     const all = await crm().pipelines.list({ includeArchived: true });
     expect(all.pipelines.map((p) => [p.name, p.isArchived])).toEqual([['Sales', false], ['Retired', true]]);
-    expect(all.pipelines[0]!.stages).toHaveLength(2);
+    expect(all.pipelines[0]!.stages).toHaveLength(3);
   });
 
   it.each([['app secret', () => bySecret], ['self-signed ES256 key', () => byKey]])('clients.create, an identical retry, then clients.get, with the %s', async (_kind, crm) => {
@@ -54,6 +54,19 @@ describeEachStore('TypeScript client against a real server', (ctx) => {
     const fetched: Client = await crm().clients.get(body.clientId);
     expect(fetched).toEqual({ ...created });
     expect(fetched.balance.currency).toBe('INR');
+  });
+
+  it('leads.create, an identical retry, leads.update (stage move with a reason) and leads.get', async () => {
+    const body: LeadCreate = { externalId: randomKey('lead'), customer: { name: 'Lead Co' }, contact: { name: 'Lead Person', email: 'Lead@Example.com' }, pipeline: 'Sales', stage: 'New' };
+    const created = await bySecret.leads.create(body);
+    expect(created).toMatchObject({ externalId: body.externalId, pipeline: 'Sales', stage: 'New', status: 'NEW', source: 'API', contact: { email: 'lead@example.com' } });
+    expect((await byKey.leads.create(body)).idempotent).toBe(true);
+    const moved: Lead = await bySecret.leads.update(created.leadId, { stage: 'Won', stageReasons: ['Price too high'], budget: { amount: 1200 } });
+    expect(moved).toMatchObject({ stage: 'Won', status: 'CLOSED', stageReasons: ['Price too high'], budget: { amount: 1200, currency: 'INR' } });
+    expect(await byKey.leads.get(created.leadId)).toEqual(moved);
+    const refused = await refusal(bySecret.leads.update(created.leadId, { stage: 'Old' }));
+    expect([refused.status, refused.code]).toEqual([400, 'INVALID_STAGE']);
+    expect((await refusal(bySecret.leads.get('ld_missing'))).code).toBe('LEAD_NOT_FOUND');
   });
 
   it('a clientId with characters that need encoding in the path reads back', async () => {

@@ -7,7 +7,7 @@ export type Guard = 'app' | 'operator' | 'open' | 'refused';
 
 export interface Endpoint {
   method: string;
-  /** A route pattern with `:urlKey`, `:clientId`, `:appId`, `:pipelineId`, `*`. */
+  /** A route pattern with `:urlKey`, `:clientId`, `:appId`, `:pipelineId`, `:leadId`, `*`. */
   path: string;
   guard: Guard;
   body?: unknown;
@@ -26,6 +26,12 @@ const PIPELINES_BODY = {
   stageReasons: [{ key: 'cold', label: 'Went cold' }],
 };
 
+const LEAD_BODY = {
+  externalId: 'fuzz-lead', customer: { name: 'Fuzz Co', phone: '+91 98765-43210' }, contact: { name: 'Fuzz Person', email: 'fuzz@example.com' },
+  pipeline: 'Sales', stage: 'New', subject: 'Fuzz', budget: { amount: 10 }, tags: [], customFields: {},
+};
+const LEAD_PATCH = { subject: 'Edited', stage: 'New', addComments: { body: ['A note'], clientRequestId: 'fuzz' } };
+
 export const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: '/authentication', guard: 'open', body: { strategy: 'app-secret', appId: 'app_x', appSecret: 'secret' } },
   { method: 'GET', path: '/api/v1/businesses/:urlKey/pipelines', guard: 'app' },
@@ -35,6 +41,30 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: '/api/v1/businesses/:urlKey/clients', guard: 'refused' },
   { method: 'GET', path: '/api/v1/businesses/:urlKey/clients/:clientId', guard: 'app' },
   ...['PUT', 'PATCH', 'DELETE'].map((method) => ({ method, path: '/api/v1/businesses/:urlKey/clients/:clientId', guard: 'refused' as const })),
+  // Leads (src/leads/leads.routes.ts): create, edit, get, activity, and the 405s of leads-interface 4.6.
+  { method: 'POST', path: '/api/v1/businesses/:urlKey/leads', guard: 'app', body: LEAD_BODY },
+  { method: 'GET', path: '/api/v1/businesses/:urlKey/leads/:leadId', guard: 'app' },
+  { method: 'PATCH', path: '/api/v1/businesses/:urlKey/leads/:leadId', guard: 'app', body: LEAD_PATCH },
+  { method: 'GET', path: '/api/v1/businesses/:urlKey/leads/:leadId/activities', guard: 'app' },
+  ...['PUT', 'PATCH', 'DELETE'].map((method) => ({ method, path: '/api/v1/businesses/:urlKey/leads', guard: 'refused' as const })),
+  ...['PUT', 'DELETE', 'POST'].map((method) => ({ method, path: '/api/v1/businesses/:urlKey/leads/:leadId', guard: 'refused' as const })),
+  ...['POST', 'PUT', 'PATCH', 'DELETE'].map((method) => ({ method, path: '/api/v1/businesses/:urlKey/leads/:leadId/activities', guard: 'refused' as const })),
+  { method: 'POST', path: '/admin/v1/businesses/:urlKey/leads', guard: 'operator', body: { ...LEAD_BODY, externalId: undefined } },
+  { method: 'GET', path: '/admin/v1/businesses/:urlKey/leads/:leadId', guard: 'operator' },
+  { method: 'PATCH', path: '/admin/v1/businesses/:urlKey/leads/:leadId', guard: 'operator', body: LEAD_PATCH },
+  { method: 'GET', path: '/admin/v1/businesses/:urlKey/leads/:leadId/activities', guard: 'operator' },
+  { method: 'DELETE', path: '/admin/v1/businesses/:urlKey/leads/:leadId', guard: 'operator' },
+  // Lead lists and the lead configuration (leads-list.routes.ts, lead-settings.routes.ts).
+  { method: 'GET', path: '/api/v1/businesses/:urlKey/leads', guard: 'app' },
+  { method: 'GET', path: '/admin/v1/businesses/:urlKey/leads', guard: 'operator' },
+  { method: 'GET', path: '/admin/v1/businesses/:urlKey/lead-sources', guard: 'operator' },
+  { method: 'PUT', path: '/admin/v1/businesses/:urlKey/lead-sources', guard: 'operator', body: { sources: [{ key: 'WEBSITE', label: 'Website' }, { key: 'FAIR', label: 'Trade fair' }] } },
+  { method: 'GET', path: '/admin/v1/businesses/:urlKey/tags', guard: 'operator' },
+  { method: 'PUT', path: '/admin/v1/businesses/:urlKey/tags', guard: 'operator', body: { tags: [{ name: 'Hot' }, { name: 'VIP', isArchived: false }] } },
+  { method: 'GET', path: '/admin/v1/businesses/:urlKey/members', guard: 'operator' },
+  { method: 'PUT', path: '/admin/v1/businesses/:urlKey/members', guard: 'operator', body: { members: [{ email: 'asha@example.com', name: 'Asha' }] } },
+  { method: 'GET', path: '/admin/v1/businesses/:urlKey/lead-custom-fields', guard: 'operator' },
+  { method: 'PUT', path: '/admin/v1/businesses/:urlKey/lead-custom-fields', guard: 'operator', body: { fields: [{ name: 'Team size', type: 'NUMBER' }] } },
 
   { method: 'POST', path: '/admin/v1/businesses', guard: 'operator', body: { name: 'Fuzz Business', country: 'IN', customFieldsEnabled: true } },
   { method: 'GET', path: '/admin/v1/businesses', guard: 'operator' },

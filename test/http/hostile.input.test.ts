@@ -85,6 +85,7 @@ function shots(world: World): fc.Arbitrary<Shot> {
       clientId: segment([CLIENT_BODY.clientId, 'fuzz-other']),
       appId: segment([world.spareAppId]),
       pipelineId: segment(['pl_x']),
+      leadId: segment(['ld_x']),
       '*': segment(['app.js', 'styles.css', 'favicon.svg', 'index.html', '../package.json']),
     }),
     query: queryString,
@@ -133,7 +134,7 @@ describeEachStore('hostile input on every route', (ctx) => {
 
   it('every route, with no token, the wrong kind of token, and every kind of spoiled body: never a 5xx, always the envelope, no leak', async () => {
     for (const shot of matrix()) {
-      const params = { urlKey: world.tenant.urlKey, clientId: CLIENT_BODY.clientId, appId: world.spareAppId, pipelineId: 'pl_x', '*': 'app.js' };
+      const params = { urlKey: world.tenant.urlKey, clientId: CLIENT_BODY.clientId, appId: world.spareAppId, pipelineId: 'pl_x', leadId: 'ld_x', '*': 'app.js' };
       const request = toRequest(world, { ...shot, params });
       expectSafeAnswer(await sendRaw(ctx().app, request, sent), sent, `${request.method} ${request.url} ${JSON.stringify(shot.mutation).slice(0, 80)}`);
     }

@@ -123,6 +123,8 @@ describeEachStore('4.1 POST leads', (ctx) => {
       ['externalId of the wrong type', minimalLead({ externalId: 12 }), 'INVALID_FIELD', 'externalId'],
       ['customer missing', { ...minimalLead(), customer: undefined }, 'INVALID_CUSTOMER', 'customer'],
       ['customer not an object', minimalLead({ customer: 'Asha' }), 'INVALID_CUSTOMER', 'customer'],
+      ['customer null (not sent)', minimalLead({ customer: null }), 'INVALID_CUSTOMER', 'customer'],
+      ['externalId null (not sent)', minimalLead({ externalId: null }), 'EXTERNAL_ID_REQUIRED', 'externalId'],
       ['customer without clientId or name', minimalLead({ customer: { phone: '+911234' } }), 'INVALID_CUSTOMER', 'customer'],
       ['contact without contactId or name', minimalLead({ contact: {} }), 'INVALID_CONTACT', 'contact'],
       ['unknown key inside customer', minimalLead({ customer: { name: 'A', gstin: 'x' } }), 'INVALID_FIELD', 'customer.gstin'],
@@ -158,6 +160,7 @@ describeEachStore('4.1 POST leads', (ctx) => {
       expect(r.status).toBe(400);
       expect(r.body.data.error.code).toBe(code);
       expect(r.body.data.error.errors[0].field).toBe(field);
+      expect(r.body.data.error.errors).toHaveLength(1);
     });
 
     it('2.4 budget currency upper-cased; default the business currency; amount kept exactly', async () => {

@@ -79,23 +79,17 @@ describeEachStore('GET /leads: filters and paging (leads-interface 4.4)', (ctx) 
     expect(await listed(query)).toEqual(expected);
   });
 
-  it('stage UNSTAGED: leads of the pipeline whose stage is no longer in it', async () => {
-    const sales = t.pipelines.Sales!;
-    // Drop stage Lost from the configuration, then move L2 onto its id, as a lead left there would be.
-    await ctx().store.leads.db.updateTable('leads').set({ stage_id: sales.stages.Lost! }).where('lead_id', '=', ids.L2!).execute();
-    const without = { pipelines: [
-      { id: sales.id, name: 'Sales', isPrimary: true, stages: ['New', 'Talking', 'Won'].map((name) => ({ id: sales.stages[name], name, state: name === 'New' ? 'NEW' : name === 'Won' ? 'CLOSED' : 'OPEN' })) },
-      { id: t.pipelines.Partners!.id, name: 'Partners', stages: [{ id: t.pipelines.Partners!.stages.New, name: 'New', state: 'NEW' }, { id: t.pipelines.Partners!.stages.Signed, name: 'Signed', state: 'CLOSED' }] },
-      { id: t.pipelines.Legacy!.id, name: 'Legacy', isArchived: true, stages: [{ id: t.pipelines.Legacy!.stages.Old, name: 'Old', state: 'OPEN' }] },
-    ], stageReasons: [] };
-    const replaced = await call(ctx().app, 'PUT', `/admin/v1/businesses/${t.urlKey}/pipelines`, { token: t.operator, body: without });
-    expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+  it('stage UNSTAGED: leads of the pipeline whose stage is not in its configuration', async () => {
+    // Operators cannot drop a stage leads use (they archive it), so only a row written past that rule
+    // (an import, an older version) can carry one: L2 gets a stage id no pipeline lists.
+    const db = ctx().store.leads.db;
+    await db.updateTable('leads').set({ stage_id: 'st_gone' }).where('lead_id', '=', ids.L2!).execute();
     try {
       expect(await listed('pipeline=Sales&stage=UNSTAGED')).toEqual(['L2']);
       expect(await listed('pipeline=Sales&stage=UNSTAGED,New')).toEqual(['L2', 'L1']);
       expect(await listed('pipeline=Partners&stage=UNSTAGED')).toEqual([]);
     } finally {
-      await ctx().store.leads.db.updateTable('leads').set({ stage_id: sales.stages.Talking! }).where('lead_id', '=', ids.L2!).execute();
+      await db.updateTable('leads').set({ stage_id: t.pipelines.Sales!.stages.Talking! }).where('lead_id', '=', ids.L2!).execute();
     }
   });
 

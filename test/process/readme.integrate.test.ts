@@ -67,7 +67,10 @@ describe('README: Integrate in five minutes', () => {
     expect((await http(server.url, 'POST', '/admin/v1/businesses', { token: operator, body: { name: 'Asha Traders', country: 'IN', urlKey } })).status).toBe(201);
     const app = (await http(server.url, 'POST', '/admin/v1/apps', { token: operator, body: { name: 'Storefront' } })).body.data;
     expect((await http(server.url, 'PUT', `/admin/v1/apps/${app.appId}/businesses/${urlKey}`, { token: operator })).status).toBe(200);
-    const pipelines = { pipelines: [{ name: 'Sales', isPrimary: true, stages: [{ name: 'New', state: 'NEW' }] }], stageReasons: [] };
+    const pipelines = {
+      pipelines: [{ name: 'Sales', isPrimary: true, stages: [{ name: 'New', state: 'NEW' }, { name: 'Won', state: 'CLOSED', reasons: ['price'] }] }],
+      stageReasons: [{ key: 'price', label: 'Good price' }],
+    };
     expect((await http(server.url, 'PUT', `/admin/v1/businesses/${urlKey}/pipelines`, { token: operator, body: pipelines })).status).toBe(200);
     p = { base: server.url, urlKey, appId: app.appId, appSecret: app.appSecret };
   });
@@ -75,15 +78,19 @@ describe('README: Integrate in five minutes', () => {
     await server?.stop();
   });
 
-  it('the curl session gets a token, lists the pipelines, creates the client and reads it back', async () => {
+  it('the curl session gets a token, lists the pipelines, creates the client and reads it back, creates a lead, moves it and lists it', async () => {
     const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', fillShell(snippets().sh, p)]);
-    const [pipelines, created, fetched] = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const [pipelines, created, fetched, lead, moved, listed] = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lead.data).toMatchObject({ externalId: 'web-form-42', pipeline: 'Sales', stage: 'New', status: 'NEW', contact: { name: 'Asha Rao' } });
+    expect(moved.data).toMatchObject({ leadId: lead.data.leadId, stage: 'Won', status: 'CLOSED', stageReasons: ['Good price'] });
+    expect(listed.data[0].items).toEqual([moved.data]);
     expect(pipelines.data[0].pipelines[0].name).toBe('Sales');
     expect(created.success).toBe(true);
     expect(created.data).toMatchObject({ clientId: 'crm-000123', name: 'Asha Traders', panNumber: 'AAPFU0939F', gstState: '27', phone: '+919820012345' });
     expect(fetched.data).toEqual(created.data);
     const again = await run('bash', ['-euo', 'pipefail', '-c', fillShell(snippets().sh, p)]);
     expect(JSON.parse(again.stdout.trim().split('\n')[1]!).data.idempotent).toBe(true);
+    expect(JSON.parse(again.stdout.trim().split('\n')[3]!).data.idempotent).toBe(true);
   });
 
   it('the TypeScript snippet type-checks under strict settings, does the same with the client, and prints a typed 404', async () => {
@@ -97,6 +104,7 @@ describe('README: Integrate in five minutes', () => {
     expect(stdout.trim().split('\n')).toEqual([
       'pipelines: Sales',
       'derived from the GSTIN: AAPFU0939F 27',
+      'lead: CLOSED Good price',
       'not found: 404 CLIENT_NOT_FOUND',
     ]);
   });

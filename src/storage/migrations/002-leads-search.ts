@@ -36,6 +36,8 @@ const INDEXES: readonly (readonly [string, string])[] = [
   ['leads_list_stage', 'business_pk, stage_id, created_at desc, lead_id desc'],
   ['leads_list_source', 'business_pk, lead_source_key, created_at desc, lead_id desc'],
   ['leads_list_assignee', 'business_pk, assignee_id, created_at desc, lead_id desc'],
+  // The tag filter's join from lead_tags: live leads of the business by row id, read without the table.
+  ['leads_list_live_id', 'business_pk, id'],
   // Exact lookups: few rows each, sorted after the fact. externalId has its unique index already.
   ['leads_list_client', 'business_pk, client_id'],
   ['leads_list_contact', 'business_pk, contact_id'],
