@@ -313,6 +313,25 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     expect((await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/leads/${leadIds['L-4']}`, { token: appToken })).status).toBe(404);
   });
 
+  it('creates a lead on the board: a missing customer is shown on its field, then the lead appears', async () => {
+    await page.getByRole('button', { name: '+ New lead' }).click();
+    const form = page.getByRole('form', { name: 'New lead in Sales' });
+    await form.getByLabel('Subject').fill('Turmeric, trial order');
+    await form.getByLabel('Contact name').fill('Sunita');
+    await form.getByLabel('Stage').selectOption('Qualified');
+    await form.getByLabel('Budget amount (optional)').fill('2500');
+    await form.getByLabel('Assigned to').selectOption('ravi@example.com');
+    await form.getByRole('button', { name: 'Create lead' }).click();
+    await form.locator('.field').filter({ has: page.getByLabel('Customer name') }).locator('.field-error').waitFor();
+    if (shots) await screenshot(page, '30-new-lead-error');
+    await form.getByLabel('Customer name').fill('Lakshmi Foods');
+    await form.getByRole('button', { name: 'Create lead' }).click();
+    await page.getByRole('region', { name: 'Qualified', exact: true }).getByRole('article', { name: 'Turmeric, trial order' }).waitFor();
+    const listed = await http(server.url, 'GET', `/admin/v1/businesses/${urlKey}/leads?q=turmeric`, { token: operator });
+    expect(listed.body.data[0].items).toEqual([expect.objectContaining({ source: 'DASHBOARD', stage: 'Qualified', assignedTo: 'ravi@example.com', budget: { amount: 2500, currency: 'INR' } })]);
+    expect(listed.body.data[0].items[0].externalId).toBeUndefined();
+  });
+
   it('ran without script errors or Content-Security-Policy violations', () => {
     expect(problems.filter((p) => !p.includes('Failed to load resource'))).toEqual([]);
   });

@@ -5,6 +5,7 @@ import { api } from './api.js';
 import { errorBanner, field, h, mount, toast } from './dom.js';
 import { STATUS_LABELS, followUpBadge, formatMoney, formatBudget, leadsBase, loadLeadConfig, memberLabel } from './lead-config.js';
 import { cardTitle, chooseStage, moveLead } from './lead-move.js';
+import { newLeadForm } from './lead-new.js';
 import { renderLeadDetail } from './view-lead-detail.js';
 
 const PAGE = 50;
@@ -24,10 +25,22 @@ export async function renderLeads(main, ctx) {
   if (!live.some((p) => p.id === board.pipelineId)) board.pipelineId = (live.find((p) => p.isPrimary) ?? live[0]).id;
   const columns = h('div', { class: 'board', role: 'region', 'aria-label': 'Leads board' });
   const message = h('div');
+  const creating = h('div');
   const refresh = () => loadColumns(ctx, config, columns, message);
+  const add = h('button', { type: 'button', class: 'primary', 'aria-expanded': 'false' }, '+ New lead');
+  const close = () => { mount(creating); add.setAttribute('aria-expanded', 'false'); add.focus(); };
+  add.addEventListener('click', () => {
+    if (creating.childElementCount > 0) { close(); return; }
+    add.setAttribute('aria-expanded', 'true');
+    const pipeline = config.pipelines.find((p) => p.id === board.pipelineId);
+    mount(creating, newLeadForm(ctx, config, pipeline, async () => { close(); await refresh(); }, close));
+  });
   mount(main,
-    h('div', { class: 'page-head' }, h('h1', {}, 'Leads'),
-      h('p', { class: 'subtitle' }, `Drag a card to another stage, or use its Move button. Follow-up dates are overdue after the day passes in ${ctx.business.timeZone ?? 'UTC'}.`)),
+    h('div', { class: 'page-head board-head' },
+      h('div', {}, h('h1', {}, 'Leads'),
+        h('p', { class: 'subtitle' }, `Drag a card to another stage, or use its Move button. Follow-up dates are overdue after the day passes in ${ctx.business.timeZone ?? 'UTC'}.`)),
+      add),
+    creating,
     filterBar(config, live, refresh),
     message,
     columns,
