@@ -1,6 +1,8 @@
 import { AppRegistry } from './auth/app-registry.js';
 import { AuthFailureLimiter } from './auth/auth-failures.js';
 import { AuthService } from './auth/auth.service.js';
+import type { CachedLoader } from './cache/cached-loader.js';
+import { leadContextCache, type LeadContext } from './leads/lead-context.js';
 import { TokenService } from './auth/token.service.js';
 import type { Deps } from './deps.js';
 import { AppsService } from './operator/apps.service.js';
@@ -17,6 +19,8 @@ export interface Services {
   apps: AppsService;
   operators: OperatorsService;
   audit: AuditService;
+  /** The one cached lead context per business (configuration lead writes and list filters resolve names against). */
+  leadContexts: CachedLoader<LeadContext>;
   /** Hit and miss counts of every cache, by name: feature modules add theirs; /metrics reads them. */
   caches: Record<string, () => { hits: number; misses: number }>;
 }
@@ -27,6 +31,7 @@ export async function createServices(deps: Deps): Promise<Services> {
   const registry = new AppRegistry(store, config.cacheTtlMs);
   const tokens = new TokenService(config, registry, await store.accounts.signingKeys(), now);
   const limiter = new AuthFailureLimiter(store, config, now, deps.logger || undefined);
+  const leadContexts = leadContextCache(store, config);
   return {
     registry, tokens,
     auth: new AuthService(store, registry, tokens, limiter),
@@ -34,6 +39,7 @@ export async function createServices(deps: Deps): Promise<Services> {
     apps: new AppsService(store, registry, config, now),
     operators: new OperatorsService(store, now),
     audit: new AuditService(store, now),
-    caches: { apps: () => registry.stats },
+    leadContexts,
+    caches: { apps: () => registry.stats, leadContext: () => leadContexts },
   };
 }

@@ -3,6 +3,7 @@ import { AppError } from '../errors/app-error.js';
 import type { FieldError } from '../errors/codes.js';
 import type { LeadListPage } from '../storage/lead-lists.store.js';
 import type { Store } from '../storage/store.js';
+import type { StoredPipeline } from '../pipelines/pipelines.types.js';
 import type { LeadContext } from './lead-context.js';
 import type { LeadListFilter } from './lead-list.types.js';
 import { presentLead } from './lead.present.js';
@@ -47,7 +48,7 @@ export class LeadsListService {
 function resolveNames(context: LeadContext, parsed: ParsedLeadList): LeadListFilter {
   const { names } = parsed;
   const errors: FieldError[] = [];
-  const fail = (field: string, code: FieldError['code'], message: string) => errors.push({ field, code, message });
+  const fail: Fail = (field, code, message) => { errors.push({ field, code, message }); };
   const filter: LeadListFilter = {};
 
   const pipelines = (names.pipeline ?? []).flatMap((name) => {
@@ -58,19 +59,7 @@ function resolveNames(context: LeadContext, parsed: ParsedLeadList): LeadListFil
   if (names.pipeline) filter.pipelineIds = [...new Set(pipelines.map((p) => p.id))];
 
   if (names.stage && !names.pipeline) fail('stage', 'INVALID_STAGE', 'stage filters inside a pipeline: send pipeline with it');
-  else if (names.stage) {
-    const stageIds = new Set<string>();
-    for (const name of names.stage) {
-      if (name === 'UNSTAGED') {
-        filter.unstaged = { pipelineIds: pipelines.map((p) => p.id), knownStageIds: pipelines.flatMap((p) => p.stages.map((s) => s.id)) };
-        continue;
-      }
-      const ids = pipelines.flatMap((p) => resolveStage(p, name, ARCHIVED_TOO)?.id ?? []);
-      if (ids.length === 0 && pipelines.length === names.pipeline?.length) fail('stage', 'INVALID_STAGE', `stage "${name}" names no stage of the pipeline sent`);
-      for (const id of ids) stageIds.add(id);
-    }
-    if (stageIds.size > 0 || !filter.unstaged) filter.stageIds = [...stageIds];
-  }
+  else if (names.stage) Object.assign(filter, resolveStages(pipelines, names.stage, pipelines.length === names.pipeline?.length ? fail : () => undefined));
 
   if (names.tags) {
     const { ids, unknown } = resolveTags(context, names.tags, ARCHIVED_TOO);
@@ -96,6 +85,31 @@ function resolveNames(context: LeadContext, parsed: ParsedLeadList): LeadListFil
     const wanted = new Set(parsed.statuses);
     filter.statusStageIds = context.pipelines.pipelines.flatMap((p) => p.stages.filter((s) => wanted.has(s.state)).map((s) => s.id));
   }
-  if (errors.length > 0) throw AppError.fromFieldErrors(errors);
+  if (errors.length > 0) {
+    // In the order the parameters were sent (names holds them in that order).
+    const sent = Object.keys(names);
+    const rank = (field: string) => (field === 'status' ? sent.length : sent.indexOf(field));
+    throw AppError.fromFieldErrors(errors.sort((a, b) => rank(a.field) - rank(b.field)));
+  }
   return filter;
+}
+
+type Fail = (field: string, code: FieldError['code'], message: string) => void;
+
+/** Stage names inside the pipelines sent (any of them), and UNSTAGED: a stage none of them lists. */
+function resolveStages(pipelines: StoredPipeline[], names: string[], fail: Fail): Pick<LeadListFilter, 'stageIds' | 'unstaged'> {
+  const out: Pick<LeadListFilter, 'stageIds' | 'unstaged'> = {};
+  const stageIds = new Set<string>();
+  for (const name of names) {
+    if (name === 'UNSTAGED') {
+      out.unstaged = { pipelineIds: pipelines.map((p) => p.id), knownStageIds: pipelines.flatMap((p) => p.stages.map((s) => s.id)) };
+      continue;
+    }
+    const ids = pipelines.flatMap((p) => resolveStage(p, name, ARCHIVED_TOO)?.id ?? []);
+    // With a pipeline unresolved, that error stands alone: the stage may well be in it.
+    if (ids.length === 0) fail('stage', 'INVALID_STAGE', `stage "${name}" names no stage of the pipeline sent`);
+    for (const id of ids) stageIds.add(id);
+  }
+  if (stageIds.size > 0 || !out.unstaged) out.stageIds = [...stageIds];
+  return out;
 }

@@ -152,7 +152,7 @@ function leadOperations(base: string, guard: 'app' | 'operator', prefix: string)
       method: 'patch', path: `${base}/:leadId`, operationId: `${prefix}updateLead`, guard, pathParams: leadKey,
       summary: 'Edit a lead (partial)',
       description: 'Only the fields sent change; null clears. Concurrent edits apply one after the other. A request that changes nothing keeps updatedAt and adds no entry.',
-      body: { required: true, schema: ref('LeadPatch'), examples: { move: { summary: 'Move to another stage with a reason', value: { stage: 'Lost', stageReasons: ['Price too high'] } } } },
+      body: { required: true, schema: ref('LeadPatch'), examples: { move: { summary: 'Move to another stage with a reason', value: { stage: 'Won', stageReasons: ['Good price'] } } } },
       answers: [{ status: 200, description: 'The whole lead.', schema: success(ref('Lead')) }],
       errors: ['INVALID_QUERY_FIELD', ...EDIT_CODES, 'LEAD_NOT_FOUND', ...(operator ? ['BUSINESS_NOT_FOUND' as const] : [])],
     },

@@ -4,7 +4,6 @@ import { AppError, BareMethodNotAllowedError } from '../errors/app-error.js';
 import type { Feature } from '../feature.js';
 import { noBody, ok, rejectQuery } from '../http/replies.js';
 import type { Services } from '../services.js';
-import { leadContextCache } from './lead-context.js';
 import { LeadsService, type Author } from './leads.service.js';
 
 type LeadParams = { urlKey: string; leadId: string };
@@ -32,9 +31,7 @@ function activitiesCursor(request: FastifyRequest): string | null {
  * lead-lists feature's.
  */
 export function leadsFeature(deps: Deps, services: Services): Feature {
-  const contexts = leadContextCache(deps.store, deps.config);
-  services.caches.leadContext = () => contexts;
-  const leads = new LeadsService(deps.store, contexts, () => deps.clock.now());
+  const leads = new LeadsService(deps.store, services.leadContexts, () => deps.clock.now());
 
   return {
     business(app: FastifyInstance) {

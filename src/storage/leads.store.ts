@@ -181,12 +181,13 @@ export class LeadsStore {
    * this lead). Undefined when there is no live lead; `badCursor` when `after` is not one of its entries.
    */
   async listActivities(urlKey: string, leadId: string, after: string | null, limit: number): Promise<StoredActivity[] | 'badCursor' | undefined> {
-    if (!canName(urlKey, leadId) || (after !== null && !canName(after))) return undefined;
+    if (!canName(urlKey, leadId)) return undefined;
     const lead = await this.db.selectFrom('leads').select('id')
       .where('business_pk', '=', businessOf(this.db, urlKey)).where('lead_id', '=', leadId).where('removed', '=', 0).executeTakeFirst();
     if (!lead) return undefined;
     let from = 0;
     if (after !== null) {
+      if (!canName(after)) return 'badCursor';
       const cursor = await this.db.selectFrom('lead_activities').select('id')
         .where('lead_pk', '=', lead.id).where('activity_id', '=', after).executeTakeFirst();
       if (!cursor) return 'badCursor';

@@ -80,6 +80,7 @@ describeEachStore('4.3, 4.5, 4.6 and the operator\'s leads', (ctx) => {
       expect((await get(`${t.leads}/${other.leadId}/activities?after=${page.nextCursor}`)).body.data.error.code).toBe('INVALID_QUERY_VALUE');
       expect((await get(`${t.leads}/${lead.leadId}/activities?$limit=5`)).body.data.error.code).toBe('INVALID_QUERY_FIELD');
       expect((await get(`${t.leads}/${lead.leadId}/activities?after=a&after=b`)).body.data.error.code).toBe('INVALID_QUERY_VALUE');
+      expect((await get(`${t.leads}/${lead.leadId}/activities?after=%00`)).body.data.error.code).toBe('INVALID_QUERY_VALUE');
       expect((await get(`${t.leads}/ld_unknown/activities`)).body.data.error.code).toBe('LEAD_NOT_FOUND');
     });
   });
