@@ -9,7 +9,8 @@ import { newLeadForm } from './lead-new.js';
 import { renderLeadDetail } from './view-lead-detail.js';
 
 const PAGE = 50;
-const board = { pipelineId: null, showArchived: false, filters: { assignedTo: '', tags: '', leadSource: '', status: '', q: '' } };
+const noFilters = () => ({ assignedTo: '', tags: '', leadSource: '', status: '', q: '' });
+const board = { urlKey: null, pipelineId: null, showArchived: false, filters: noFilters() };
 
 export async function renderLeads(main, ctx) {
   if (ctx.param) return renderLeadDetail(main, ctx, ctx.param);
@@ -22,6 +23,8 @@ export async function renderLeads(main, ctx) {
       h('a', { href: '#/pipelines', class: 'button primary' }, 'Set up a pipeline')));
     return;
   }
+  // Filters name another business's configuration: a switch of business starts from none.
+  if (board.urlKey !== ctx.business.urlKey) Object.assign(board, { urlKey: ctx.business.urlKey, filters: noFilters() });
   if (!live.some((p) => p.id === board.pipelineId)) board.pipelineId = (live.find((p) => p.isPrimary) ?? live[0]).id;
   const columns = h('div', { class: 'board', role: 'region', 'aria-label': 'Leads board' });
   const message = h('div');
