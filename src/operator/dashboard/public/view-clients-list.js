@@ -7,7 +7,7 @@ import { cardTitle } from './lead-move.js';
 
 const PAGE = 20;
 const STATUS_BADGE = { active: 'badge-ok', archived: 'badge-muted', deleted: 'badge-danger' };
-const view = { q: '', skip: 0 };
+const view = { urlKey: null, q: '', skip: 0 };
 
 async function leadsOf(ctx, client, slot, button) {
   if (slot.childElementCount > 0) { mount(slot); button.setAttribute('aria-expanded', 'false'); return; }
@@ -42,6 +42,7 @@ function clientRow(ctx, client) {
 }
 
 export async function renderClientsList(main, ctx) {
+  if (view.urlKey !== ctx.business.urlKey) Object.assign(view, { urlKey: ctx.business.urlKey, q: '', skip: 0 });
   const base = `/businesses/${seg(ctx.business.urlKey)}/clients`;
   const search = h('input', { type: 'search', name: 'q', value: view.q, maxlength: 200, placeholder: 'Name or clientId' });
   const results = h('div', { 'aria-live': 'polite' });
