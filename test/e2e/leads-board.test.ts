@@ -49,8 +49,20 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     await page.evaluate(() => document.getElementById('toasts')?.replaceChildren());
     if (shots) await screenshot(page, `${name}`);
     await page.setViewportSize(PHONE);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow, `${name} is wider than 390 px`).toBeLessThanOrEqual(0);
+    // Nothing sticks out sideways: not the page, not a control. The board's columns scroll inside
+    // the board (one column and the edge of the next on screen), so controls in it are exempt.
+    const outside = await page.evaluate(() => {
+      const width = window.innerWidth;
+      const out: string[] = [];
+      if (document.documentElement.scrollWidth > width) out.push(`document is ${document.documentElement.scrollWidth}px wide`);
+      for (const el of document.querySelectorAll('button, input, select, textarea, a, code')) {
+        const rect = el.getBoundingClientRect();
+        if (rect.width === 0 || el.closest('.board')) continue;
+        if (rect.left < -1 || rect.right > width + 1) out.push(`${el.tagName} “${(el.textContent ?? '').trim().slice(0, 30)}” spans ${Math.round(rect.left)}-${Math.round(rect.right)}px`);
+      }
+      return out;
+    });
+    expect(outside, name).toEqual([]);
     if (shots) await screenshot(page, `${name}-390`);
     await page.setViewportSize(DESKTOP);
   }
