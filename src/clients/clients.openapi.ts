@@ -11,6 +11,7 @@ import {
 import { entryInputSchema, entryOutputSchema, type EntrySchemaWriter } from '../validation/field-spec.js';
 import { OPERATOR_SOURCES } from './client.types.js';
 import { ADMIN_CLIENTS, CLIENTS } from './clients.routes.js';
+import { CLIENT_LIST_LIMITS } from './clients-list.js';
 
 /** Clients in the OpenAPI document: bodies and answers generated from client.schema.ts's descriptors. */
 
@@ -67,6 +68,17 @@ const SCHEMAS: Record<string, JsonSchema> = {
   OperatorClient: clientAnswer('OperatorClient', 'A client as the operator sees it, with its status.', 'operator', {
     status: { enum: ['active', 'archived', 'deleted'], description: 'Archived and deleted clients are hidden from the public get.' },
   }, ['status']),
+  ClientSummary: closedObject({
+    clientId: { type: ['string', 'null'], description: 'The caller\'s reference; null for a client made in the dashboard.' },
+    name: { type: ['string', 'null'] }, email: { type: ['string', 'null'] }, phone: { type: ['string', 'null'] },
+    city: { type: ['string', 'null'] }, country: { type: ['string', 'null'] },
+    status: { enum: ['active', 'archived', 'deleted'] }, source: SERVER_SET.source!,
+    createdAt: timestamp('ISO 8601 UTC with milliseconds.'), updatedAt: timestamp('ISO 8601 UTC with milliseconds.'),
+  }, ['clientId', 'name', 'email', 'phone', 'city', 'country', 'status', 'source', 'createdAt', 'updatedAt'], { title: 'ClientSummary', description: 'One row of the operator\'s client list.' }),
+  ClientPage: closedObject({
+    items: { type: 'array', items: ref('ClientSummary') }, total: { type: 'integer', description: 'Clients matching q, over every page.' },
+    limit: { type: 'integer' }, skip: { type: 'integer' },
+  }, ['items', 'total', 'limit', 'skip'], { title: 'ClientPage', description: 'One page of the operator\'s client list.' }),
   ClientStatus: closedObject({ clientId: { type: 'string' }, status: { enum: ['active', 'archived', 'deleted'] } }, ['clientId', 'status']),
   DocumentInput: bodyJsonSchema(DOCUMENT_RULES, 'A document adding an amount to one member of the client\'s balance.'),
   DocumentAdded: closedObject({ type: { enum: [...BALANCE_MEMBERS] }, amount: { type: 'number' }, balance: ref('Balance') }, ['type', 'amount', 'balance']),
@@ -153,6 +165,19 @@ export const clientsOperatorApi: ApiSection = {
       body: { required: true, schema: ref('OperatorClientCreate'), examples: { invoice: { summary: 'A client made by an invoice', value: { source: 'INVOICE', name: 'Walk-in customer' } } } },
       answers: [{ status: 201, description: 'The client as stored (clientId null).', schema: success(ref('OperatorClient')) }],
       errors: ['BUSINESS_NOT_FOUND', ...VALIDATION_CODES],
+    },
+    {
+      method: 'get', path: ADMIN_CLIENTS, operationId: 'listClientsAsOperator', guard: 'operator', pathParams: urlKey,
+      summary: 'List the clients of a business, newest first, searchable by name or clientId',
+      description: 'Every client whatever its status (archived and deleted ones are marked), dashboard clients included. '
+        + '`data` holds exactly one page object, as the leads list does.',
+      query: [
+        { name: 'q', description: `Text the client's name or clientId contains, ignoring case; at most ${CLIENT_LIST_LIMITS.maxQ} characters.`, schema: { type: 'string' } },
+        { name: '$limit', description: `Page size, 1 to ${CLIENT_LIST_LIMITS.maxLimit}; default ${CLIENT_LIST_LIMITS.defaultLimit}.`, schema: { type: 'integer', minimum: 1, maximum: CLIENT_LIST_LIMITS.maxLimit } },
+        { name: '$skip', description: `Clients to skip, 0 to ${CLIENT_LIST_LIMITS.maxSkip}; default 0.`, schema: { type: 'integer', minimum: 0, maximum: CLIENT_LIST_LIMITS.maxSkip } },
+      ],
+      answers: [{ status: 200, description: 'One page.', schema: success({ type: 'array', items: ref('ClientPage'), minItems: 1, maxItems: 1 }) }],
+      errors: ['INVALID_QUERY_FIELD', 'INVALID_QUERY_VALUE', 'INVALID_PAGINATION_LIMIT', 'INVALID_PAGINATION_SKIP', 'BUSINESS_NOT_FOUND'],
     },
     {
       method: 'get', path: `${ADMIN_CLIENTS}/:clientId`, operationId: 'getClientAsOperator', guard: 'operator', pathParams: clientKey,

@@ -9,6 +9,7 @@ import { CustomFieldsService } from '../custom-fields/custom-fields.service.js';
 import { businessContextCache } from './business-context.js';
 import { DOCUMENT_RULES } from './client.documents.js';
 import { ClientsService } from './clients.service.js';
+import { listClients, readClientListQuery } from './clients-list.js';
 
 type ClientParams = { urlKey: string; clientId: string };
 type BusinessParams = { urlKey: string };
@@ -56,6 +57,11 @@ export function clientsFeature(deps: Deps, services: Services): Feature {
         await services.audit.record(request, 'client.create', request.params.urlKey, { source: client.source });
         reply.code(201);
         return ok(client);
+      });
+      app.get<{ Params: BusinessParams }>(ADMIN_CLIENTS, async (request) => {
+        const query = readClientListQuery(request.query as Record<string, unknown>);
+        await services.businesses.require(request.params.urlKey);
+        return ok(await listClients(deps.store, request.params.urlKey, query));
       });
       app.get<{ Params: ClientParams }>(`${ADMIN_CLIENTS}/:clientId`, async (request) =>
         ok(await clients.getForOperator(request.params.urlKey, request.params.clientId)));

@@ -39,7 +39,7 @@ function listOperations(path: string, key: string, entryTitle: string, bodyTitle
 }
 
 export const leadSettingsApi: ApiSection = {
-  tag: { name: 'Operator: lead configuration', description: 'What lead writes resolve names against (leads-interface 7); needs an operator session.' },
+  tag: { name: 'Operator: lead configuration', description: 'What lead writes resolve names against: lead sources, tags, members, lead custom fields; needs an operator session.' },
   schemas: { ...schemas(), LeadCustomFieldsInput: { ...CUSTOM_FIELDS_BODY_SCHEMA, title: 'LeadCustomFieldsInput' } },
   operations: [
     ...listOperations('lead-sources', 'sources', 'LeadSource', 'LeadSources', 'lead sources', { sources: [{ key: 'WEBSITE', label: 'Website' }, { key: 'TRADE_FAIR', label: 'Trade fair' }] }),

@@ -53,7 +53,7 @@ export const NOTES_SPEC: EntrySpec = entry('LeadNotes', 'A batch of comments or 
 const COMMON: [string, FieldSpec][] = [
   ['subject', text('At most 2,500 characters.', LIMITS.subject)],
   ['details', text('At most 10,000 characters.', LIMITS.details)],
-  ['budget', { type: 'object', description: 'Amount and currency (2.4).', entry: BUDGET_SPEC }],
+  ['budget', { type: 'object', description: 'Amount and currency.', entry: BUDGET_SPEC }],
   ['leadSource', text('A lead source\'s key (ignoring case) or label.')],
   ['assignedTo', text('A live member\'s e-mail.')],
   ['followUpDate', text('YYYY-MM-DD, or an ISO 8601 instant whose UTC date is taken; not before today in the business\'s time zone.')],
@@ -64,10 +64,10 @@ const COMMON: [string, FieldSpec][] = [
   ['customFields', { type: 'customFields', description: 'Lead custom field values by display name.' }],
 ];
 
-export const CREATE_SPEC: EntrySpec = entry('LeadCreate', 'A lead create (leads-interface 4.1).', [
+export const CREATE_SPEC: EntrySpec = entry('LeadCreate', 'A lead create.', [
   ['externalId', text('The idempotency key: trimmed, 1 to 128 characters, unique per business.', LIMITS.externalId, true)],
-  ['customer', { type: 'object', description: 'The customer block (2.2).', entry: CUSTOMER_SPEC }],
-  ['contact', { type: 'object', description: 'The contact block (2.3).', entry: CONTACT_SPEC }],
+  ['customer', { type: 'object', description: 'The customer: an existing client by clientId, or a new one by name.', entry: CUSTOMER_SPEC }],
+  ['contact', { type: 'object', description: 'The contact: an existing contact by contactId, or a new one by name.', entry: CONTACT_SPEC }],
   ...COMMON,
 ]);
 
@@ -75,7 +75,7 @@ export const CREATE_SPEC: EntrySpec = entry('LeadCreate', 'A lead create (leads-
 export const OPERATOR_CREATE_SPEC: EntrySpec = entry('OperatorLeadCreate', 'A lead created by an operator: as the public create, without externalId.',
   [...CREATE_SPEC.fields].filter(([key]) => key !== 'externalId'));
 
-export const PATCH_SPEC: EntrySpec = entry('LeadPatch', 'A partial edit (leads-interface 4.2): only the fields sent change; null clears.', [
+export const PATCH_SPEC: EntrySpec = entry('LeadPatch', 'A partial edit: only the fields sent change; null clears.', [
   ...COMMON,
   ['tagsAdd', names('Tag names to add, keeping the rest.', LIMITS.tags, LIMITS.tagName)],
   ['tagsRemove', names('Tag names to remove; a tag the lead does not carry is no error.', LIMITS.tags, LIMITS.tagName)],

@@ -72,7 +72,7 @@ const DESCRIPTION = 'Structured filters (any of their values), exact lookups, ra
   + 'A filter matching nothing answers an empty page, never 404. Free text needs no search engine on either store.';
 
 export const leadsListApi: ApiSection = {
-  tag: { name: 'Lead lists', description: 'List, filter, search and sync a business\'s leads (leads-interface 4.4).' },
+  tag: { name: 'Lead lists', description: 'List, filter, search and sync a business\'s leads.' },
   schemas: SCHEMAS,
   operations: [{
     method: 'get', path: LEADS_LIST, operationId: 'listLeads', guard: 'app', pathParams: { urlKey: 'The business key.' },

@@ -36,12 +36,12 @@ function nullableObjects(schema: JsonSchema): JsonSchema {
 const CUSTOMER: JsonSchema = closedObject({
   clientId: text('The linked client\'s clientId (`lead-<leadId>` for a client the lead created).'), name: text(''), country: text('ISO 3166-1 alpha-2.'),
   phone: text('When set.'), address: text('When set.'), city: text('When set.'), state: text('When set.'), pincode: text('When set.'),
-}, ['clientId', 'name', 'country'], { description: 'The lead\'s snapshot of its customer (2.2).' });
+}, ['clientId', 'name', 'country'], { description: 'The lead\'s snapshot of its customer.' });
 
 const CONTACT: JsonSchema = closedObject({
   contactId: text('Server-assigned, opaque.'), name: text(''), email: text('Lower case, when set.'), phone: text('When set.'),
   country: text('ISO 3166-1 alpha-2.'), designation: text('When set.'),
-}, ['contactId', 'name', 'country'], { description: 'The lead\'s snapshot of its contact (2.3).' });
+}, ['contactId', 'name', 'country'], { description: 'The lead\'s snapshot of its contact.' });
 
 const LEAD_PROPERTIES: Record<string, JsonSchema> = {
   leadId: text('Server-assigned, opaque, at most 64 characters.'),
@@ -71,7 +71,7 @@ const ACTIVITY: JsonSchema = closedObject({
   fromStage: text(''), toStage: text(''), fromPipeline: text(''), toPipeline: text(''),
   reasons: { type: 'array', items: { type: 'string' }, description: 'Reason labels after the change.' },
   author: text('API, or the operator\'s e-mail.'), createdAt: instant(''),
-}, ['activityId', 'type', 'author', 'createdAt'], { description: 'An activity entry (2.6).' });
+}, ['activityId', 'type', 'author', 'createdAt'], { description: 'An activity entry.' });
 
 const SCHEMAS: Record<string, JsonSchema> = {
   LeadCustomerInput: entryInputSchema(CUSTOMER_SPEC, byName),
@@ -83,7 +83,7 @@ const SCHEMAS: Record<string, JsonSchema> = {
   LeadPatch: { ...nullableObjects(entryInputSchema(PATCH_SPEC, byName)), minProperties: 1 },
   LeadCustomerSnapshot: CUSTOMER,
   LeadContactSnapshot: CONTACT,
-  Lead: closedObject(LEAD_PROPERTIES, LEAD_REQUIRED, { title: 'Lead', description: 'A lead (leads-interface 2.1).' }),
+  Lead: closedObject(LEAD_PROPERTIES, LEAD_REQUIRED, { title: 'Lead', description: 'A lead.' }),
   LeadCreated: closedObject<string>({ ...LEAD_PROPERTIES, idempotent: { const: true, description: 'Only on an identical retry.' } }, LEAD_REQUIRED,
     { description: 'The created lead; the lead as it is now with `idempotent: true` on an identical retry.' }),
   LeadActivity: ACTIVITY,
@@ -124,7 +124,7 @@ function bareRefusal(method: OperationDoc['method'], path: string, pathParams: R
   return {
     method, path, operationId: `${method}${path.endsWith('activities') ? 'LeadActivities' : path.endsWith(':leadId') ? 'Lead' : 'Leads'}Refused`,
     guard: 'open', pathParams, refusal: 'bare', summary: 'Not supported (405)',
-    description: 'Not offered by the leads interface (4.6); answered 405, the status alone, before any authentication.',
+    description: 'Not offered by the leads interface; answered 405, the status alone, before any authentication.',
   };
 }
 
@@ -136,7 +136,7 @@ function leadOperations(base: string, guard: 'app' | 'operator', prefix: string)
     {
       method: 'post', path: base, operationId: `${prefix}createLead`, guard, pathParams: urlKey,
       summary: operator ? 'Create a lead in the dashboard (source DASHBOARD, no externalId)' : 'Create a lead (idempotent by externalId)',
-      description: 'Names resolve as section 3 says. A customer or contact given by name is created with the lead, in one transaction. '
+      description: 'Names resolve to the live configuration (pipeline first, then the stage inside it; reasons by label on that stage). A customer or contact given by name is created with the lead, in one transaction. '
         + (operator ? '' : 'The same externalId with the same details (normalised) answers 201 with the lead as it is now and `idempotent: true`; with different details 409 with `data.error.existingLeadId`; a body that fails is 400 first.'),
       body: { required: true, schema: ref(operator ? 'OperatorLeadCreate' : 'LeadCreate'), examples: { byName: { summary: 'A new customer and contact, by name', value: operator ? withoutExternalId(EXAMPLE_CREATE) : EXAMPLE_CREATE } } },
       answers: [{ status: 201, description: 'The lead.', schema: success(ref(operator ? 'Lead' : 'LeadCreated')), example: { success: true, data: operator ? { ...withoutExternalId(EXAMPLE_LEAD), source: 'DASHBOARD' } : EXAMPLE_LEAD } }],
@@ -168,7 +168,7 @@ function leadOperations(base: string, guard: 'app' | 'operator', prefix: string)
 }
 
 export const leadsApi: ApiSection = {
-  tag: { name: 'Leads', description: 'Lead create (idempotent by externalId), edit, get and activity (leads-interface 4.1 to 4.6).' },
+  tag: { name: 'Leads', description: 'Lead create (idempotent by externalId), edit, get and activity.' },
   schemas: SCHEMAS,
   operations: [
     ...leadOperations(LEADS, 'app', ''),

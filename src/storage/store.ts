@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { usesPreparedStatements, type Config } from '../config.js';
 import { AccountsStore } from './accounts.store.js';
+import { ClientListsStore } from './client-lists.store.js';
 import { BusinessDataStore } from './business-data.store.js';
 import { GroupCommit, directWrites } from './group-commit.js';
 import { CHANGE_CHANNEL, ChangeFeed } from './change-feed.js';
@@ -17,6 +18,7 @@ export interface Store {
   readonly kind: StoreKind;
   readonly accounts: AccountsStore;
   readonly data: BusinessDataStore;
+  readonly clientLists: ClientListsStore;
   readonly rateLimits: RateLimitStore;
   readonly leads: LeadsStore;
   readonly leadLists: LeadListsStore;
@@ -53,6 +55,7 @@ export function openStore(config: StoreConfig): Store {
     data: groupCommit
       ? new BusinessDataStore(db, groupCommit, 'shared-transaction')
       : new BusinessDataStore(db, directWrites(db), 'batched-statement'),
+    clientLists: new ClientListsStore(db, opened.kind),
     rateLimits: new RateLimitStore(db),
     leads: new LeadsStore(db, opened.kind, groupCommit),
     leadLists: new LeadListsStore(db, opened.kind),

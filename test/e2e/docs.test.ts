@@ -72,7 +72,7 @@ describe('API reference page /docs in headless chromium', () => {
     // Real operations first, refused ones after.
     expect(items.findIndex(([cls]) => cls === 'nav-refused')).toBe(items.length - refused.length);
     const text = await s.page.locator('main').innerText();
-    expect(text).not.toMatch(/service-interface|operator-interface|[Ss]ection \d|\(\d\.\d|see \d\.\d|decisions\.md/);
+    expect(text).not.toMatch(/service-interface|operator-interface|leads-interface|[Ss]ection \d|\(\d\.\d|see \d\.\d|decisions\.md/);
   });
 
   it('3: the reference fits a 390 px screen; desktop and phone screenshots', async () => {

@@ -7,7 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { systemClock } from '../../src/deps.js';
 import { OperatorsService } from '../../src/operator/operators.service.js';
 import { openStore, type Store } from '../../src/storage/store.js';
-import { configFor, TEST_ADMIN } from '../helpers/stores.js';
+import { configFor, TEST_ADMIN, type StoreName } from '../helpers/stores.js';
 
 export { TEST_ADMIN };
 
@@ -21,9 +21,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The real app, in this process, on a random port, over a fresh SQLite data dir. */
-export async function startServer(): Promise<RunningServer> {
-  const config = configFor('sqlite');
+/** The real app, in this process, on a random port, over a fresh SQLite data dir (or the test PostgreSQL database). */
+export async function startServer(storeName: StoreName = 'sqlite'): Promise<RunningServer> {
+  const config = configFor(storeName);
   const store = openStore(config);
   await store.migrate();
   await new OperatorsService(store, systemClock.now).ensureFirstOperator(config.adminEmail, config.adminPassword);

@@ -83,6 +83,7 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: '/admin/v1/businesses/:urlKey/custom-fields', guard: 'operator' },
   { method: 'PUT', path: '/admin/v1/businesses/:urlKey/custom-fields', guard: 'operator', body: { fields: [{ name: 'Tier', type: 'SELECT', options: ['Gold', 'Silver'] }, { name: 'Since', type: 'DATE' }] } },
   { method: 'POST', path: '/admin/v1/businesses/:urlKey/clients', guard: 'operator', body: { name: 'Walk-in', source: 'DASHBOARD', email: 'walkin@example.com' } },
+  { method: 'GET', path: '/admin/v1/businesses/:urlKey/clients', guard: 'operator' },
   { method: 'GET', path: '/admin/v1/businesses/:urlKey/clients/:clientId', guard: 'operator' },
   { method: 'POST', path: '/admin/v1/businesses/:urlKey/clients/:clientId/archive', guard: 'operator' },
   { method: 'POST', path: '/admin/v1/businesses/:urlKey/clients/:clientId/restore', guard: 'operator' },

@@ -8,12 +8,18 @@ import { renderPipelines } from './view-pipelines.js';
 import { renderCustomFields } from './view-custom-fields.js';
 import { renderClients } from './view-clients.js';
 import { renderWebhooks } from './view-webhooks.js';
+import { renderLeads } from './view-leads-board.js';
+import { renderLeadSettings } from './view-lead-settings.js';
+import { renderClientsList } from './view-clients-list.js';
 
 const SECTIONS = [
   { route: 'businesses', label: 'Businesses', render: renderBusinesses, needsBusiness: false },
   { route: 'apps', label: 'Apps', render: renderApps, needsBusiness: false },
+  { route: 'leads', label: 'Leads', render: renderLeads, needsBusiness: true },
   { route: 'pipelines', label: 'Pipelines', render: renderPipelines, needsBusiness: true },
+  { route: 'lead-settings', label: 'Lead settings', render: renderLeadSettings, needsBusiness: true },
   { route: 'custom-fields', label: 'Custom fields', render: renderCustomFields, needsBusiness: true },
+  { route: 'client-list', label: 'Client list', render: renderClientsList, needsBusiness: true },
   { route: 'clients', label: 'Clients', render: renderClients, needsBusiness: true },
   { route: 'webhooks', label: 'Webhooks', render: renderWebhooks, needsBusiness: true },
 ];
@@ -27,9 +33,12 @@ async function canLeave() {
   return confirmAction('Discard unsaved changes?', 'This page has changes that are not saved yet. Leave it and lose them?', 'Discard changes', true);
 }
 
+// A route may carry one parameter after its section: #/leads/<leadId> opens that lead.
+const sectionOf = (route) => route.split('/')[0];
+
 function currentRoute() {
   const route = location.hash.replace(/^#\/?/, '');
-  return SECTIONS.some((s) => s.route === route) ? route : 'businesses';
+  return SECTIONS.some((s) => s.route === sectionOf(route)) ? route : 'businesses';
 }
 
 function renderLogin() {
@@ -131,7 +140,7 @@ function renderShell() {
   const route = currentRoute();
   const nav = h('nav', { class: 'sidebar', 'aria-label': 'Sections' },
     h('ul', {}, SECTIONS.map((s) => h('li', {},
-      h('a', { href: `#/${s.route}`, 'aria-current': s.route === route ? 'page' : false }, s.label)))),
+      h('a', { href: `#/${s.route}`, 'aria-current': s.route === sectionOf(route) ? 'page' : false }, s.label)))),
   );
   const header = h('header', { class: 'topbar' },
     h('div', { class: 'brand' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, 'c'), 'crmkit'),
@@ -147,11 +156,13 @@ function renderShell() {
 function renderSection(main, route) {
   state.route = route;
   state.leaveGuard = null;
-  const section = SECTIONS.find((s) => s.route === route);
+  const section = SECTIONS.find((s) => s.route === sectionOf(route));
   const business = state.businesses.find((b) => b.urlKey === getCurrentBusiness()) ?? null;
   const ctx = {
     business,
     businesses: state.businesses,
+    /** The route's parameter (#/leads/<leadId> → the leadId), or null. */
+    param: route.includes('/') ? decodeURIComponent(route.slice(route.indexOf('/') + 1)) : null,
     refreshBusinesses: async () => { await loadBusinesses(); renderShell(); },
     /** Re-reads the list without re-rendering: the businesses view shows fresh data each time it opens. */
     reloadBusinesses: async () => { await loadBusinesses(); return state.businesses; },

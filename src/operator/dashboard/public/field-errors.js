@@ -69,6 +69,7 @@ export function describePath(path) {
     .replace(/\.stages\[(\d+)\]/g, (_, i) => ` › stage ${Number(i) + 1}`)
     .replace(/^stageReasons\[(\d+)\]/, (_, i) => `Reason ${Number(i) + 1}`)
     .replace(/^fields\[(\d+)\]/, (_, i) => `Field ${Number(i) + 1}`)
+    .replace(/^(sources|tags|members)\[(\d+)\]/, (_, list, i) => `${{ sources: 'Source', tags: 'Tag', members: 'Member' }[list]} ${Number(i) + 1}`)
     .replace(/\.(\w+)/g, ' › $1');
 }
 

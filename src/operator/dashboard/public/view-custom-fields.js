@@ -59,7 +59,7 @@ function fieldRow(index, ctl) {
   );
 }
 
-function enabledNotice(ctx) {
+export function enabledNotice(ctx) {
   if (ctx.business.customFieldsEnabled) return null;
   return h('div', { class: 'banner banner-info', role: 'note' },
     'Custom fields are turned off for this business: apps cannot send values until they are enabled. ',

@@ -1,0 +1,74 @@
+// What the leads board and the lead page read besides leads: the pipelines with their stage
+// reasons, and the lead settings (sources, tags, members, lead custom fields). Plus the few
+// formatting rules both pages share (budget, follow-up dates against the business's "today").
+import { api, seg } from './api.js';
+import { h } from './dom.js';
+
+export const leadsBase = (business) => `/businesses/${seg(business.urlKey)}/leads`;
+
+export async function loadLeadConfig(business) {
+  const base = `/businesses/${seg(business.urlKey)}`;
+  const [pipelines, sources, tags, members, fields] = await Promise.all([
+    api('GET', `${base}/pipelines`), api('GET', `${base}/lead-sources`), api('GET', `${base}/tags`),
+    api('GET', `${base}/members`), api('GET', `${base}/lead-custom-fields`),
+  ]);
+  const config = Array.isArray(pipelines) ? pipelines[0] : pipelines;
+  return {
+    pipelines: config?.pipelines ?? [],
+    stageReasons: config?.stageReasons ?? [],
+    sources: sources?.sources ?? [],
+    tags: tags?.tags ?? [],
+    members: members?.members ?? [],
+    fields: fields ?? [],
+  };
+}
+
+/** The live reasons a stage offers, as catalog entries {key, label}. */
+export function reasonsOf(config, stage) {
+  const byKey = new Map(config.stageReasons.filter((r) => !r.isArchived).map((r) => [r.key, r]));
+  return (stage?.reasons ?? []).map((key) => byKey.get(key)).filter(Boolean);
+}
+
+export function formatMoney(amount, currency) {
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency, maximumFractionDigits: 2 }).format(amount);
+  } catch {
+    return `${amount.toLocaleString()} ${currency}`;
+  }
+}
+
+export const formatBudget = (budget) => (budget ? formatMoney(budget.amount, budget.currency) : null);
+
+/** Today's date (YYYY-MM-DD) in the business's time zone: follow-up dates before it are overdue. */
+export function todayIn(timeZone) {
+  try {
+    return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  } catch {
+    return new Date().toISOString().slice(0, 10);
+  }
+}
+
+/** "2026-12-01T00:00:00.000Z" → "2026-12-01"; null stays null. */
+export const dateOnly = (value) => (value ? String(value).slice(0, 10) : null);
+
+export function formatDay(day) {
+  const date = new Date(`${day}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? day : date.toLocaleDateString(undefined, { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' });
+}
+
+/** The follow-up date as text, with "Overdue" marked in words (not by colour alone). */
+export function followUpBadge(lead, timeZone) {
+  const day = dateOnly(lead.followUpDate);
+  if (!day) return null;
+  const overdue = day < todayIn(timeZone);
+  return h('span', { class: `badge ${overdue ? 'badge-danger' : 'badge-muted'}`, title: overdue ? 'Follow-up date has passed' : 'Follow-up date' },
+    overdue ? `Overdue · ${formatDay(day)}` : `Follow up ${formatDay(day)}`);
+}
+
+export function memberLabel(config, email) {
+  if (!email) return null;
+  const member = config.members.find((m) => m.email === email);
+  return member ? member.name : email;
+}
+
+export const STATUS_LABELS = { NEW: 'New', OPEN: 'Open', CLOSED: 'Won', DROPPED: 'Dropped', REJECTED: 'Rejected' };

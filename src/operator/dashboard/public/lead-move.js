@@ -1,0 +1,53 @@
+// Moving a lead to another stage: the same steps whether the card was dropped on a column or the
+// stage was picked from the card's menu. A stage that offers reasons asks for them first.
+import { api, seg } from './api.js';
+import { h, openDialog, uid } from './dom.js';
+import { STATUS_LABELS, reasonsOf } from './lead-config.js';
+
+/** The card's keyboard menu: every live stage of the pipeline, the current one marked. Resolves a stage or undefined. */
+export async function chooseStage(pipeline, lead) {
+  const name = uid('stage');
+  const stages = pipeline.stages.filter((s) => !s.isArchived);
+  const radios = stages.map((stage) => {
+    const input = h('input', { type: 'radio', name, value: stage.id, checked: stage.name === lead.stage });
+    return { stage, input, label: h('label', { class: 'choice' }, input, ' ', stage.name, ' ', h('span', { class: 'muted' }, `(${STATUS_LABELS[stage.state] ?? stage.state})`)) };
+  });
+  const body = h('fieldset', { class: 'choices' }, h('legend', {}, `Move “${cardTitle(lead)}” to`), radios.map((r) => r.label));
+  queueMicrotask(() => (radios.find((r) => r.input.checked) ?? radios[0])?.input.focus());
+  const answer = await openDialog({ title: 'Move to stage', body, actions: [
+    { label: 'Cancel', value: false, class: 'secondary' }, { label: 'Move', value: true, class: 'primary' }] });
+  if (answer !== true) return undefined;
+  const picked = radios.find((r) => r.input.checked)?.stage;
+  return picked && picked.name !== lead.stage ? picked : undefined;
+}
+
+/** Asks which reasons apply when moving into a stage that offers some. Resolves labels, or undefined when cancelled. */
+export async function askReasons(stage, reasons, lead) {
+  const boxes = reasons.map((reason) => ({ reason, input: h('input', { type: 'checkbox', value: reason.label }) }));
+  const body = h('div', {},
+    h('p', {}, `“${stage.name}” asks why “${cardTitle(lead)}” moves there. Choose every reason that applies.`),
+    h('fieldset', { class: 'choices' }, h('legend', {}, 'Reasons'),
+      boxes.map(({ reason, input }) => h('label', { class: 'choice' }, input, ' ', reason.label))));
+  queueMicrotask(() => boxes[0]?.input.focus());
+  const answer = await openDialog({ title: `Reasons for ${stage.name}`, body, actions: [
+    { label: 'Cancel', value: false, class: 'secondary' }, { label: 'Move with these reasons', value: true, class: 'primary' }] });
+  if (answer !== true) return undefined;
+  return boxes.filter((b) => b.input.checked).map((b) => b.reason.label);
+}
+
+export const cardTitle = (lead) => lead.subject ?? lead.customer?.name ?? 'Lead';
+
+/**
+ * Moves lead into stage (of its pipeline), asking for reasons when the stage has some.
+ * Resolves the updated lead, or null when the operator cancelled.
+ */
+export async function moveLead(business, config, lead, stage) {
+  const reasons = reasonsOf(config, stage);
+  const body = { stage: stage.name };
+  if (reasons.length > 0) {
+    const labels = await askReasons(stage, reasons, lead);
+    if (labels === undefined) return null;
+    body.stageReasons = labels;
+  }
+  return api('PATCH', `/businesses/${seg(business.urlKey)}/leads/${seg(lead.leadId)}`, body);
+}

@@ -1,0 +1,71 @@
+// "New lead" on the board: the operator create (leads-interface 7, POST …/leads without externalId),
+// into a stage of the pipeline on screen. Errors stay in the form, next to the field they name.
+import { api } from './api.js';
+import { field, h, mount, toast } from './dom.js';
+import { clearFieldErrors, errorSummary, showFieldErrors } from './field-errors.js';
+import { leadsBase } from './lead-config.js';
+
+const input = (path, attrs = {}) => h('input', { type: 'text', ...attrs, dataset: { field: path } });
+
+/** A labelled field whose wrapper also answers for `block` (an error naming `customer` lands here). */
+function blockField(label, control, block) {
+  const el = field(label, control);
+  el.dataset.field = block;
+  return el;
+}
+
+/** The form; onCreated(lead) runs after a create. Answers the form element (hidden until opened). */
+export function newLeadForm(ctx, config, pipeline, onCreated, onCancel) {
+  const c = {
+    subject: input('subject', { maxlength: 2500 }),
+    customer: input('customer.name', { maxlength: 500 }),
+    contact: input('contact.name', { maxlength: 500 }),
+    email: input('contact.email', { type: 'email', maxlength: 254 }),
+    stage: h('select', { dataset: { field: 'stage' } }, pipeline.stages.filter((s) => !s.isArchived).map((s) => h('option', { value: s.name }, s.name))),
+    amount: h('input', { type: 'number', min: 0, step: 'any', dataset: { field: 'budget.amount' } }),
+    assignee: h('select', { dataset: { field: 'assignedTo' } }, h('option', { value: '' }, 'Unassigned'),
+      config.members.filter((m) => !m.isArchived).map((m) => h('option', { value: m.email }, m.name))),
+  };
+  const message = h('div');
+  const submit = h('button', { type: 'submit', class: 'primary' }, 'Create lead');
+  const cancel = h('button', { type: 'button', class: 'secondary', onclick: onCancel }, 'Cancel');
+  const form = h('form', { class: 'card form-grid two-up new-lead', 'aria-labelledby': 'new-lead-title' },
+    h('h2', { id: 'new-lead-title' }, `New lead in ${pipeline.name}`),
+    message,
+    field('Subject', c.subject),
+    blockField('Customer name', c.customer, 'customer'),
+    blockField('Contact name', c.contact, 'contact'),
+    field('Contact e-mail (optional)', c.email),
+    field('Stage', c.stage),
+    field('Budget amount (optional)', c.amount),
+    field('Assigned to', c.assignee),
+    h('div', { class: 'form-actions' }, cancel, ' ', submit));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    mount(message);
+    clearFieldErrors(form);
+    const value = (el) => el.value.trim();
+    const body = {
+      pipeline: pipeline.name, stage: c.stage.value,
+      customer: value(c.customer) ? { name: value(c.customer) } : {},
+      contact: { ...(value(c.contact) ? { name: value(c.contact) } : {}), ...(value(c.email) ? { email: value(c.email) } : {}) },
+      ...(value(c.subject) ? { subject: value(c.subject) } : {}),
+      ...(value(c.amount) ? { budget: { amount: Number(value(c.amount)) } } : {}),
+      ...(c.assignee.value ? { assignedTo: c.assignee.value } : {}),
+    };
+    submit.disabled = true;
+    try {
+      const lead = await api('POST', leadsBase(ctx.business), body);
+      toast(`Lead “${lead.subject ?? lead.customer.name}” created.`);
+      await onCreated(lead);
+    } catch (error) {
+      if (error.status === 401) return;
+      showFieldErrors(form, error.fieldErrors);
+      mount(message, errorSummary(error.message, error.fieldErrors.length ? error.fieldErrors : [{ message: error.message }]));
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  queueMicrotask(() => c.subject.focus());
+  return form;
+}
