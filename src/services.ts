@@ -1,6 +1,8 @@
 import { AppRegistry } from './auth/app-registry.js';
 import { AuthFailureLimiter } from './auth/auth-failures.js';
 import { AuthService } from './auth/auth.service.js';
+import { LastUsedRecorder } from './auth/last-used.js';
+import { OperatorRegistry } from './auth/operator-registry.js';
 import { TokenService } from './auth/token.service.js';
 import type { Deps } from './deps.js';
 import { AppsService } from './operator/apps.service.js';
@@ -11,6 +13,8 @@ import { OperatorsService } from './operator/operators.service.js';
 /** What feature modules share: built once per app. */
 export interface Services {
   registry: AppRegistry;
+  operatorRegistry: OperatorRegistry;
+  lastUsed: LastUsedRecorder;
   tokens: TokenService;
   auth: AuthService;
   businesses: BusinessesService;
@@ -27,10 +31,12 @@ export async function createServices(deps: Deps): Promise<Services> {
   const registry = new AppRegistry(store, config.cacheTtlMs);
   const tokens = new TokenService(config, registry, await store.accounts.signingKeys(), now);
   const limiter = new AuthFailureLimiter(store, config, now, deps.logger || undefined);
+  const operatorRegistry = new OperatorRegistry(store, config.cacheTtlMs);
+  const lastUsed = new LastUsedRecorder(store, now);
   return {
-    registry, tokens,
-    auth: new AuthService(store, registry, tokens, limiter),
-    businesses: new BusinessesService(store, now),
+    registry, operatorRegistry, lastUsed, tokens,
+    auth: new AuthService(store, registry, tokens, limiter, lastUsed, operatorRegistry),
+    businesses: new BusinessesService(store, registry, now),
     apps: new AppsService(store, registry, config, now),
     operators: new OperatorsService(store, now),
     audit: new AuditService(store, now),

@@ -33,6 +33,13 @@ export class OperatorsService {
     return { email: normalised };
   }
 
+  /** Every operator account, never with a password hash; `isCurrent` marks the caller's own. */
+  async list(currentOperatorId: string) {
+    return (await this.store.accounts.listOperators()).map((op) => ({
+      email: op.email, createdAt: new Date(op.createdAt).toISOString(), isCurrent: op.publicId === currentOperatorId,
+    }));
+  }
+
   /**
    * At start: the configured first operator, or, with none configured and none existing, a generated
    * one whose password is handed back once to be printed on the console (never logged).

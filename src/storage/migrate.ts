@@ -2,15 +2,19 @@ import { Migrator, type Kysely, type Migration } from 'kysely';
 import type { StoreKind } from './db.js';
 import { initialMigration } from './migrations/001-initial.js';
 import { leadsMigration } from './migrations/002-leads.js';
+import { operatorMigration } from './migrations/004-operator.js';
 
 export class SchemaTooNewError extends Error {}
 
 function migrations(kind: StoreKind): Record<string, Migration> {
-  return { '001-initial': initialMigration(kind), '002-leads': leadsMigration(kind) };
+  return { '001-initial': initialMigration(kind), '002-leads': leadsMigration(kind),
+    // Listed last: other branches add 002-* and 003-* migrations before it.
+    '004-operator': operatorMigration(kind),
+  };
 }
 
 /** The newest migration this build knows: reported by /healthz. */
-export const SCHEMA_VERSION = '002-leads';
+export const SCHEMA_VERSION = '004-operator';
 
 /**
  * Runs pending migrations under the store's lock (a PostgreSQL advisory lock; SQLite's write lock),
