@@ -7,6 +7,8 @@ import { renderApps } from './view-apps.js';
 import { renderPipelines } from './view-pipelines.js';
 import { renderCustomFields } from './view-custom-fields.js';
 import { renderClients } from './view-clients.js';
+import { renderAudit } from './view-audit.js';
+import { renderOperators } from './view-operators.js';
 
 const SECTIONS = [
   { route: 'businesses', label: 'Businesses', render: renderBusinesses, needsBusiness: false },
@@ -14,6 +16,8 @@ const SECTIONS = [
   { route: 'pipelines', label: 'Pipelines', render: renderPipelines, needsBusiness: true },
   { route: 'custom-fields', label: 'Custom fields', render: renderCustomFields, needsBusiness: true },
   { route: 'clients', label: 'Clients', render: renderClients, needsBusiness: true },
+  { route: 'audit', label: 'Audit log', render: renderAudit, needsBusiness: false },
+  { route: 'operators', label: 'Operators', render: renderOperators, needsBusiness: false },
 ];
 
 const root = document.getElementById('root');
