@@ -62,11 +62,15 @@ export class OperatorsService {
     }
   }
 
+  /** From the command line: a new password, which also ends the operator's sessions in every process. */
   async resetPassword(email: string): Promise<string> {
     const password = randomSecret(18);
-    if (!(await this.store.accounts.setOperatorPassword(email.trim().toLowerCase(), await hashSecret(password)))) {
+    const account = email.trim().toLowerCase();
+    if (!(await this.store.accounts.setOperatorPassword(account, await hashSecret(password)))) {
       throw new Error(`no operator with e-mail ${email}`);
     }
+    const operator = await this.store.accounts.findOperatorByEmail(account);
+    if (operator) await this.store.changes.publish(`operator:${operator.publicId}`);
     return password;
   }
 }
