@@ -11,11 +11,8 @@ export class OperatorRegistry {
   private readonly operators: CachedLoader<OperatorRecord>;
 
   constructor(private readonly store: Store, ttlMs: number) {
-    this.operators = new CachedLoader((publicId) => store.accounts.findOperatorByPublicId(publicId), { max: 1_000, ttlMs });
-    store.changes.onChange((topic) => {
-      if (topic === '*') this.operators.clear();
-      else if (topic.startsWith('operator:')) this.operators.invalidate(topic.slice(9));
-    });
+    this.operators = new CachedLoader((publicId) => store.accounts.findOperatorByPublicId(publicId), { max: 1_000, ttlMs })
+      .followChanges(store.changes, 'operator:');
   }
 
   get(publicId: string): Promise<OperatorRecord | undefined> {

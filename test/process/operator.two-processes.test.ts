@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, spawnServer, type ServerProcess } from '../helpers/process.js';
+import { http, seenBy, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { randomKey } from '../helpers/seed.js';
 import { POSTGRES_URL, TEST_ADMIN, availableStores } from '../helpers/stores.js';
 
@@ -22,15 +22,7 @@ describe.runIf(stores.includes('postgres'))('freshness: archive and password cha
   const statusOf = async (server: ServerProcess, bearer: string) => (await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/pipelines`, { token: bearer })).status;
   const admin = (method: string, path: string, body?: unknown, bearer = operator) => http(a.url, method, `/admin/v1${path}`, { token: bearer, ...(body !== undefined && { body }) });
 
-  async function seenBy(probe: (server: ServerProcess) => Promise<boolean>): Promise<void> {
-    const started = performance.now();
-    expect(await probe(a), 'the process that made the change sees it at once').toBe(true);
-    while (performance.now() - started < LIMIT_MS) {
-      if (await probe(b)) return;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`the other process did not see the change within ${LIMIT_MS} ms`);
-  }
+  const seen = (probe: (server: ServerProcess) => Promise<boolean>) => seenBy(a, b, probe, LIMIT_MS);
 
   beforeAll(async () => {
     const env = { DATABASE_URL: POSTGRES_URL, ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, AUTH_FAILURE_LIMIT: '1000', CACHE_TTL_MS: '60000' };
@@ -50,17 +42,17 @@ describe.runIf(stores.includes('postgres'))('freshness: archive and password cha
   it('archiving a business: B answers 403 within 1 s; restoring: 200 again', async () => {
     expect([await statusOf(a, token), await statusOf(b, token)]).toEqual([200, 200]);
     expect((await admin('POST', `/businesses/${urlKey}/archive`)).status).toBe(200);
-    await seenBy(async (s) => (await statusOf(s, token)) === 403);
+    await seen(async (s) => (await statusOf(s, token)) === 403);
     expect((await admin('POST', `/businesses/${urlKey}/restore`)).status).toBe(200);
-    await seenBy(async (s) => (await statusOf(s, token)) === 200);
+    await seen(async (s) => (await statusOf(s, token)) === 200);
   });
 
   it('archiving an app: B refuses its token within 1 s; restoring: accepted again', async () => {
     expect(await statusOf(b, token)).toBe(200);
     expect((await admin('POST', `/apps/${appId}/archive`)).status).toBe(200);
-    await seenBy(async (s) => (await statusOf(s, token)) === 401);
+    await seen(async (s) => (await statusOf(s, token)) === 401);
     expect((await admin('POST', `/apps/${appId}/restore`)).status).toBe(200);
-    await seenBy(async (s) => (await statusOf(s, token)) === 200);
+    await seen(async (s) => (await statusOf(s, token)) === 200);
   });
 
   it('a password change through A ends the operator\'s session on B within 1 s', async () => {
@@ -72,7 +64,7 @@ describe.runIf(stores.includes('postgres'))('freshness: archive and password cha
     expect([await operatorsOn(a), await operatorsOn(b)]).toEqual([200, 200]);
     const changed = await admin('POST', '/operators/me/password', { currentPassword: account.password, newPassword: 'second password 456' }, other);
     expect(changed.status).toBe(200);
-    await seenBy(async (s) => (await operatorsOn(s)) === 401);
+    await seen(async (s) => (await operatorsOn(s)) === 401);
     expect((await http(b.url, 'GET', '/admin/v1/operators', { token: changed.body.data.accessToken })).status).toBe(200);
   });
 });
