@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, describeEachStore, type TestApp } from '../helpers/app.js';
 import { appSecretToken, createApp, operatorToken, randomKey, seedTenant, selfSignedToken } from '../helpers/seed.js';
 import { availableStores } from '../helpers/stores.js';
+import { OperatorsService } from '../../src/operator/operators.service.js';
 
 const stores = await availableStores();
 
@@ -62,6 +63,14 @@ describeEachStore('operator accounts, archive and restore (issue 26 item 12)', (
     const entry = audit.body.data.entries.find((e: { action: string; operator: string }) => e.action === 'operator.change-password' && e.operator === op.email);
     expect(entry).toMatchObject({ business: null, detail: { email: op.email } });
     expect(JSON.stringify(audit.body)).not.toContain('second password 456');
+  });
+
+  it('reset-password (the command line\'s way back in) ends every session of that operator', async () => {
+    const op = await newOperator(await operatorToken(ctx().app));
+    expect((await call(ctx().app, 'GET', '/admin/v1/operators', { token: op.token })).status).toBe(200);
+    const password = await new OperatorsService(ctx().store, Date.now).resetPassword(op.email.toUpperCase());
+    expect((await call(ctx().app, 'GET', '/admin/v1/operators', { token: op.token })).status).toBe(401);
+    expect((await call(ctx().app, 'POST', '/authentication', { body: { strategy: 'local', email: op.email, password } })).status).toBe(200);
   });
 
   it('an archived business answers 403 to its apps, is hidden from the list unless asked, keeps its data, and comes back on restore', async () => {
