@@ -155,7 +155,7 @@ export interface Client {
   gstin: string | null;
   /** Indian GST state code (two digits). Derived from gstin when omitted. */
   gstState: string | null;
-  /** Indian PAN: five letters, four digits, one letter. Derived from gstin when omitted (null for GSTIN forms without a PAN). */
+  /** Indian PAN: 10 alphanumeric characters. Derived from gstin when omitted (null for GSTIN forms without a PAN). */
   panNumber: string | null;
   /** UAE TRN: 15 digits beginning with 1. */
   trnNumber: string | null;
@@ -232,7 +232,7 @@ export interface ClientCreate {
   gstin?: string | null;
   /** Indian GST state code (two digits). Derived from gstin when omitted. */
   gstState?: string | null;
-  /** Indian PAN: five letters, four digits, one letter. Derived from gstin when omitted (null for GSTIN forms without a PAN). */
+  /** Indian PAN: 10 alphanumeric characters. Derived from gstin when omitted (null for GSTIN forms without a PAN). */
   panNumber?: string | null;
   /** UAE TRN: 15 digits beginning with 1. */
   trnNumber?: string | null;
@@ -302,7 +302,7 @@ export interface ClientCreated {
   gstin: string | null;
   /** Indian GST state code (two digits). Derived from gstin when omitted. */
   gstState: string | null;
-  /** Indian PAN: five letters, four digits, one letter. Derived from gstin when omitted (null for GSTIN forms without a PAN). */
+  /** Indian PAN: 10 alphanumeric characters. Derived from gstin when omitted (null for GSTIN forms without a PAN). */
   panNumber: string | null;
   /** UAE TRN: 15 digits beginning with 1. */
   trnNumber: string | null;

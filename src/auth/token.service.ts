@@ -191,8 +191,4 @@ export class TokenService {
       return undefined;
     }
   }
-
-  get cacheSize(): number {
-    return this.verified.size;
-  }
 }

@@ -8,6 +8,7 @@ import type { Store } from '../storage/store.js';
 export interface BusinessContext {
   business: BusinessRecord;
   customFields: CustomFieldDefinition[];
+  /** Fields whose values an idempotent retry compares: live ones, and none while custom fields are off. */
   liveFieldIds: Set<string>;
 }
 
@@ -20,6 +21,8 @@ export function businessContextCache(store: Store, config: Pick<Config, 'cacheTt
     ]);
     if (!business) return undefined;
     const customFields = fields?.document ?? [];
-    return { business, customFields, liveFieldIds: new Set(customFields.filter((f) => !f.isArchived).map((f) => f.id)) };
+    // Turned off, the feature's stored values take no part in an idempotent comparison, as archived fields' do.
+    const live = business.customFieldsEnabled ? customFields.filter((f) => !f.isArchived) : [];
+    return { business, customFields, liveFieldIds: new Set(live.map((f) => f.id)) };
   }, { max: 10_000, ttlMs: config.cacheTtlMs });
 }

@@ -1,111 +1,69 @@
 import type { ReadValues } from '../validation/field-reader.js';
+import { defaultOf, type EntrySpec } from '../validation/field-spec.js';
 import type { UnderivedClient } from './client.derive.js';
-import type {
-  AdditionalIdValue, BankAccountValue, ClientType, CustomFieldValue, CustomHeaderValue, OperatorSource,
-  ShippingDetailValue, ValidationMode,
-} from './client.types.js';
+import { ADDITIONAL_ID_SPEC, CLIENT_SPEC } from './client.schema.js';
+import type { AdditionalIdValue, OperatorSource, ValidationMode } from './client.types.js';
 
 /**
- * Turns the members read from a valid body into the stored shape: every field present, null for unset
- * scalars, defaults for booleans, arrays for lists. Runs only when validation found no error.
+ * Turns the members read from a valid body into the stored shape by walking the field table
+ * (client.schema.ts): every field of CLIENT_SPEC present, in its order, unset ones as their default
+ * (defaultOf: the spec's default, empty lists and maps, null). Runs only when validation found no error.
  */
-
-const text = (values: ReadValues, key: string): string | null => (values.get(key) as string | undefined) ?? null;
-const flag = (values: ReadValues, key: string, defaultValue: boolean): boolean => (values.get(key) as boolean | undefined) ?? defaultValue;
-const entries = (values: ReadValues, key: string): ReadValues[] => (values.get(key) as ReadValues[] | undefined) ?? [];
-
 export function buildUnderivedClient(values: ReadValues, mode: ValidationMode): UnderivedClient {
-  const client: UnderivedClient = {
-    clientId: mode === 'api' ? text(values, 'clientId') : null,
-    name: text(values, 'name') ?? '',
-    alias: text(values, 'alias'),
-    clientType: text(values, 'clientType') as ClientType | null,
-    isClient: flag(values, 'isClient', true),
-    isVendor: flag(values, 'isVendor', false),
-    email: text(values, 'email'),
-    phone: text(values, 'phone'),
-    phoneShowInInvoice: flag(values, 'phoneShowInInvoice', false),
-    emailShowInInvoice: flag(values, 'emailShowInInvoice', false),
-    dueInDays: (values.get('dueInDays') as number | undefined) ?? null,
-    locale: text(values, 'locale'),
-    ...addressOf(values),
-    gstin: text(values, 'gstin'),
-    gstState: text(values, 'gstState'),
-    panNumber: text(values, 'panNumber'),
-    trnNumber: text(values, 'trnNumber'),
-    tinNumber: text(values, 'tinNumber'),
-    sstNumber: text(values, 'sstNumber'),
-    taxPayerType: text(values, 'taxPayerType'),
-    vatNumber: text(values, 'vatNumber'),
-    vatLabel: text(values, 'vatLabel') ?? 'VAT Number',
-    additionalIds: buildAdditionalIds(entries(values, 'additionalIds')),
-    shippingDetails: entries(values, 'shippingDetails').map(buildShippingDetail),
-    bankAccounts: entries(values, 'bankAccounts').map(buildBankAccount),
-    customFields: (values.get('customFields') as Record<string, CustomFieldValue> | undefined) ?? {},
-  };
-  if (mode === 'operator') client.source = text(values, 'source') as OperatorSource;
+  // Operator clients have no clientId: the table's own entry, unsent, stores null.
+  const client = buildEntry(CLIENT_SPEC, values) as unknown as UnderivedClient;
+  if (mode === 'operator') client.source = values.get('source') as OperatorSource;
   return client;
 }
 
-function addressOf(values: ReadValues) {
-  return {
-    street: text(values, 'street'),
-    building: text(values, 'building'),
-    city: text(values, 'city'),
-    district: text(values, 'district'),
-    state: text(values, 'state'),
-    pincode: text(values, 'pincode'),
-    country: text(values, 'country'),
-  };
+/**
+ * An entry's plan, made once per spec: a template holding every member's default in the table's order,
+ * copied per entry, and the members that need a fresh value each time (lists, maps). Measured (CPU per
+ * validate + JSON.stringify of a typical create, 50,000 in a loop): forty keyed stores per client
+ * 16-18 µs, the copied fast template 9.6-10.0 µs, the hand-written literal it replaces 9.1-10.6 µs.
+ */
+interface EntryPlan {
+  template: Record<string, unknown>;
+  lists: [string, EntrySpec][];
+  maps: string[];
+}
+
+const PLANS = new Map<EntrySpec, EntryPlan>();
+
+function planOf(spec: EntrySpec): EntryPlan {
+  let plan = PLANS.get(spec);
+  if (plan) return plan;
+  plan = { template: {}, lists: [], maps: [] };
+  for (const [key, field] of spec.fields) {
+    plan.template[key] = field.type === 'array' || field.type === 'customFields' ? null : defaultOf(field);
+    if (field.type === 'array') plan.lists.push([key, field.items]);
+    if (field.type === 'customFields') plan.maps.push(key);
+  }
+  // Built by keyed stores, the template is a dictionary-mode object, and so is every copy of it; JSON.parse
+  // builds objects with fast properties, which a spread then copies in one step.
+  plan.template = JSON.parse(JSON.stringify(plan.template)) as Record<string, unknown>;
+  PLANS.set(spec, plan);
+  return plan;
+}
+
+function buildEntry(spec: EntrySpec, values: ReadValues): Record<string, unknown> {
+  const { template, lists, maps } = planOf(spec);
+  const out: Record<string, unknown> = { ...template };
+  for (const [key, value] of values) if (Object.hasOwn(template, key)) out[key] = value;
+  for (const [key, items] of lists) {
+    const list = ((values.get(key) as ReadValues[] | undefined) ?? []).map((entry) => buildEntry(items, entry));
+    out[key] = items === ADDITIONAL_ID_SPEC ? firstEInvoiceFlagOnly(list as unknown as AdditionalIdValue[]) : list;
+  }
+  for (const key of maps) out[key] = values.get(key) ?? {};
+  return out;
 }
 
 /** Only the first entry flagged useForEInvoice keeps the flag (2.5); e-invoicing reads one identifier. */
-export function buildAdditionalIds(list: ReadValues[]): AdditionalIdValue[] {
+function firstEInvoiceFlagOnly(list: AdditionalIdValue[]): AdditionalIdValue[] {
   let flagTaken = false;
-  return list.map((values) => {
-    const wantsFlag = flag(values, 'useForEInvoice', false);
-    const useForEInvoice = wantsFlag && !flagTaken;
-    if (wantsFlag) flagTaken = true;
-    return {
-      label: text(values, 'label') ?? '',
-      value: text(values, 'value') ?? '',
-      showInInvoice: flag(values, 'showInInvoice', false),
-      useForEInvoice,
-    };
+  return list.map((entry) => {
+    const useForEInvoice = entry.useForEInvoice && !flagTaken;
+    if (entry.useForEInvoice) flagTaken = true;
+    return { ...entry, useForEInvoice };
   });
-}
-
-function buildShippingDetail(values: ReadValues): ShippingDetailValue {
-  return {
-    name: text(values, 'name'),
-    ...addressOf(values),
-    gstin: text(values, 'gstin'),
-    gstState: text(values, 'gstState'),
-    sstNumber: text(values, 'sstNumber'),
-    tinNumber: text(values, 'tinNumber'),
-    taxId: text(values, 'taxId'),
-    taxPayerType: text(values, 'taxPayerType'),
-    additionalIds: buildAdditionalIds(entries(values, 'additionalIds')),
-    customHeaders: entries(values, 'customHeaders').map(buildCustomHeader),
-  };
-}
-
-function buildCustomHeader(values: ReadValues): CustomHeaderValue {
-  return { label: text(values, 'label') ?? '', value: text(values, 'value') };
-}
-
-function buildBankAccount(values: ReadValues): BankAccountValue {
-  return {
-    bankAccountName: text(values, 'bankAccountName'),
-    bankAccountHolderName: text(values, 'bankAccountHolderName'),
-    bankAccountNumber: text(values, 'bankAccountNumber'),
-    ifscCode: text(values, 'ifscCode'),
-    iban: text(values, 'iban'),
-    sortCode: text(values, 'sortCode'),
-    swift: text(values, 'swift'),
-    bankAccountType: text(values, 'bankAccountType') as BankAccountValue['bankAccountType'],
-    bankCountry: text(values, 'bankCountry'),
-    bankCurrency: text(values, 'bankCurrency'),
-    isPrimary: flag(values, 'isPrimary', false),
-  };
 }

@@ -1,30 +1,39 @@
 import { emailComparisonKey } from '../validation/email.js';
+import { comparisonOf, type CompareMode } from '../validation/field-spec.js';
+import { CLIENT_SPEC } from './client.schema.js';
 import type { ClientValue } from './client.types.js';
 
 /**
  * Idempotency comparison (service-interface 4.4 rules 1 to 6, decisions.md "Idempotency details").
  * Both sides are normalised and derived ClientValues, so omitted derived values, restated derived
  * values, omitted defaults and phone formatting already compare equal. What remains: e-mail case,
- * list order (multisets, nested lists too), and custom fields only for fields still live. `source`
- * is never compared (rule 3; createdAt, updatedAt and balance are not part of a ClientValue).
+ * list order (multisets, nested lists too), and custom fields only for fields still live: each field's
+ * mode comes from the table (CLIENT_SPEC, comparisonOf). `source` is not in the table, so never compared
+ * (rule 3; createdAt, updatedAt and balance are not part of a ClientValue).
  */
 
-type ComparedKey = Exclude<keyof ClientValue, 'source'>;
+/** Every field of the table with its comparison mode: a new field is compared without a hand list. */
+const COMPARED: [string, CompareMode][] = [...CLIENT_SPEC.fields].map(([key, field]) => [key, comparisonOf(field)]);
 
-const EXACT_KEYS = [
-  'clientId', 'name', 'alias', 'clientType', 'isClient', 'isVendor', 'phone', 'phoneShowInInvoice',
-  'emailShowInInvoice', 'dueInDays', 'locale', 'street', 'building', 'city', 'district', 'state', 'pincode',
-  'country', 'gstin', 'gstState', 'panNumber', 'trnNumber', 'tinNumber', 'sstNumber', 'taxPayerType',
-  'vatNumber', 'vatLabel',
-] as const satisfies readonly ComparedKey[];
+export function sameClient(stored: ClientValue, candidate: ClientValue, liveCustomFieldIds: ReadonlySet<string>): boolean {
+  const a = stored as unknown as Record<string, unknown>;
+  const b = candidate as unknown as Record<string, unknown>;
+  return COMPARED.every(([key, mode]) => sameMember(mode, a[key], b[key], liveCustomFieldIds));
+}
 
-const LIST_KEYS = ['additionalIds', 'shippingDetails', 'bankAccounts'] as const satisfies readonly ComparedKey[];
-
-export function sameClient(stored: ClientValue, candidate: ClientValue, liveCustomFieldIds: Set<string>): boolean {
-  return EXACT_KEYS.every((key) => (stored[key] ?? null) === (candidate[key] ?? null))
-    && sameEmail(stored.email, candidate.email)
-    && LIST_KEYS.every((key) => canonical(stored[key] ?? []) === canonical(candidate[key] ?? []))
-    && sameLiveCustomFields(stored.customFields ?? {}, candidate.customFields ?? {}, liveCustomFieldIds);
+function sameMember(mode: CompareMode, stored: unknown, candidate: unknown, live: ReadonlySet<string>): boolean {
+  switch (mode) {
+    case 'exact':
+      return (stored ?? null) === (candidate ?? null);
+    case 'email':
+      return sameEmail((stored as string | undefined) ?? null, (candidate as string | undefined) ?? null);
+    case 'multiset':
+      return canonical(stored ?? []) === canonical(candidate ?? []);
+    case 'liveCustomFields':
+      return sameLiveCustomFields((stored ?? {}) as Record<string, unknown>, (candidate ?? {}) as Record<string, unknown>, live);
+    case 'never':
+      return true;
+  }
 }
 
 function sameEmail(stored: string | null, candidate: string | null): boolean {
@@ -33,7 +42,7 @@ function sameEmail(stored: string | null, candidate: string | null): boolean {
 }
 
 /** Values under archived or removed fields take no part (decisions.md): compare live field ids only. */
-function sameLiveCustomFields(stored: Record<string, unknown>, candidate: Record<string, unknown>, live: Set<string>): boolean {
+function sameLiveCustomFields(stored: Record<string, unknown>, candidate: Record<string, unknown>, live: ReadonlySet<string>): boolean {
   for (const id of live) {
     const a = Object.hasOwn(stored, id) ? stored[id] : null;
     const b = Object.hasOwn(candidate, id) ? candidate[id] : null;

@@ -51,7 +51,7 @@ const IDENTITY_FIELDS: [string, FieldSpec][] = [
   ['clientType', { type: 'string', enum: ['INDIVIDUAL', 'COMPANY'], description: 'INDIVIDUAL or COMPANY; derived from the tax ids when omitted.' }],
   ['isClient', flag(true, 'Customer. Default true. isClient and isVendor cannot both be false.')],
   ['isVendor', flag(false, 'Vendor. Default false.')],
-  ['email', { ...formatted('email'), maxLength: 254 }],
+  ['email', { ...formatted('email'), maxLength: 254, compare: 'email' }],
   ['phone', formatted('phone')],
   ['phoneShowInInvoice', flag(false, 'Default false.')],
   ['emailShowInInvoice', flag(false, 'Default false.')],

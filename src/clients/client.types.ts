@@ -1,3 +1,5 @@
+import type { PartyKind, TaxIds } from '../tax/tax-country.js';
+
 /**
  * The client as stored: validated, normalised (trimmed clientId/name, normalised phone) and derived
  * (country, locale, panNumber, gstState, clientType, taxPayerType). Every accepted field of
@@ -5,7 +7,7 @@
  * lists are arrays. Plain JSON, so either store can keep it as a document and compare it later.
  */
 
-export type ClientType = 'INDIVIDUAL' | 'COMPANY';
+export type ClientType = PartyKind;
 
 /** Origins of clients made outside this interface (operator "dashboard-created" clients). */
 export const OPERATOR_SOURCES = [
@@ -64,7 +66,8 @@ export interface BankAccountValue {
 /** TEXT and SELECT store strings, NUMBER a finite number, DATE a YYYY-MM-DD string, BOOLEAN a boolean. */
 export type CustomFieldValue = string | number | boolean;
 
-export interface ClientValue {
+/** The tax ids (gstin, gstState, panNumber, trnNumber, tinNumber, sstNumber, vatNumber) are TaxIds (src/tax/). */
+export interface ClientValue extends TaxIds {
   /** Null only for operator-created clients, which have no caller reference. */
   clientId: string | null;
   name: string;
@@ -86,15 +89,8 @@ export interface ClientValue {
   state: string | null;
   pincode: string | null;
   country: string | null;
-  gstin: string | null;
-  gstState: string | null;
-  panNumber: string | null;
-  trnNumber: string | null;
-  tinNumber: string | null;
-  sstNumber: string | null;
   /** Null for businesses outside IN and AE, where the field is not accepted. */
   taxPayerType: string | null;
-  vatNumber: string | null;
   vatLabel: string;
   additionalIds: AdditionalIdValue[];
   shippingDetails: ShippingDetailValue[];

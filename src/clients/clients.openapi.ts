@@ -1,6 +1,6 @@
 import { CUSTOM_FIELD_TYPES, CUSTOM_FIELDS_BODY_SCHEMA } from '../custom-fields/custom-fields.schema.js';
 import { ref, success, type ApiSection, type OperationDoc } from '../openapi/operation.js';
-import { bodyJsonSchema } from '../operator/body-shape.js';
+import { bodyJsonSchema, EMPTY_BODY } from '../validation/read-body.js';
 import { closedObject, type JsonSchema } from '../validation/json-schema.js';
 import { DOCUMENT_RULES } from './client.documents.js';
 import { exampleClientAnswer, EXAMPLE_CLIENT } from './clients.openapi-examples.js';
@@ -91,7 +91,7 @@ function bareRefusal(method: OperationDoc['method'], path: string, operationId: 
   };
 }
 
-const bodyless = { required: false, schema: bodyJsonSchema({}, 'No body, an empty body or {}.') };
+const bodyless = { required: false, schema: bodyJsonSchema(EMPTY_BODY, 'No body, an empty body or {}.') };
 
 export const clientsApi: ApiSection = {
   tag: { name: 'Clients', description: 'Idempotent client create and get by the caller\'s clientId; list, edit and delete are not offered (405).' },

@@ -3,7 +3,7 @@ import type { Services } from '../services.js';
 import type { Deps } from '../deps.js';
 import { AppError, BareMethodNotAllowedError } from '../errors/app-error.js';
 import type { Feature } from '../feature.js';
-import { readBody } from '../operator/body-shape.js';
+import { readBody } from '../validation/read-body.js';
 import { noBody, ok, rejectQuery } from '../http/replies.js';
 import { CustomFieldsService } from '../custom-fields/custom-fields.service.js';
 import { businessContextCache } from './business-context.js';

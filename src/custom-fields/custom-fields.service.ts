@@ -2,76 +2,57 @@ import { opaqueId } from '../auth/secrets.js';
 import { AppError } from '../errors/app-error.js';
 import type { FieldError } from '../errors/codes.js';
 import type { Store } from '../storage/store.js';
-import { isStorableString } from '../validation/strings.js';
+import type { EntryRules, FieldReader, ReadValues } from '../validation/field-reader.js';
+import { readBodyValues } from '../validation/read-body.js';
 
 import type { CustomFieldDefinition, CustomFieldType } from '../clients/client.types.js';
-import { CUSTOM_FIELD_ENTRY_KEYS, CUSTOM_FIELD_LIMITS, CUSTOM_FIELD_TYPES } from './custom-fields.schema.js';
+import { CUSTOM_FIELDS_BODY_SPEC } from './custom-fields.schema.js';
 
 export type { CustomFieldDefinition };
-
-const { fields: MAX_FIELDS, name: MAX_NAME, option: MAX_OPTION } = CUSTOM_FIELD_LIMITS;
 
 /**
  * Replaces a business's client custom field definitions. An entry carrying the id of an existing
  * field keeps that field (and so the values stored under it) even when renamed.
  */
 export function readCustomFieldSet(body: unknown, existing: CustomFieldDefinition[]): CustomFieldDefinition[] {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('INVALID_FIELD', 'Request body must be a JSON object');
-  const errors: FieldError[] = [];
-  const bad = (field: string, message: string, code: FieldError['code'] = 'INVALID_FIELD_VALUE') => errors.push({ field, message, code });
-  for (const key of Object.keys(body)) if (key !== 'fields') bad(key, `${key} is not an accepted field`, 'INVALID_FIELD');
-  const fields = (body as { fields?: unknown }).fields;
-  if (!Array.isArray(fields)) {
-    bad('fields', 'fields must be an array', fields === undefined ? 'INVALID_FIELD_VALUE' : 'INVALID_FIELD');
-    throw AppError.fromFieldErrors(errors);
-  }
-  if (fields.length > MAX_FIELDS) bad('fields', `at most ${MAX_FIELDS} custom fields`);
-  const known = new Map(existing.map((f) => [f.id, f]));
-  const seenNames = new Set<string>();
-  const seenIds = new Set<string>();
-  const result: CustomFieldDefinition[] = [];
-  fields.forEach((entry: unknown, i) => {
-    const at = `fields[${i}]`;
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return void bad(at, `${at} must be an object`, 'INVALID_FIELD');
-    const e = entry as Record<string, unknown>;
-    for (const key of Object.keys(e)) if (!CUSTOM_FIELD_ENTRY_KEYS.has(key)) bad(`${at}.${key}`, `${at}.${key} is not an accepted field`, 'INVALID_FIELD');
-    let id: string | undefined;
-    if (e.id !== undefined && e.id !== null) {
-      if (typeof e.id !== 'string') bad(`${at}.id`, `${at}.id must be a string`, 'INVALID_FIELD');
-      else if (!known.has(e.id)) bad(`${at}.id`, `${at}.id is not a custom field of this business`);
-      else if (seenIds.has(e.id)) bad(`${at}.id`, `${at}.id appears twice`);
-      else id = e.id;
-      if (id) seenIds.add(id);
-    }
-    const name = typeof e.name === 'string' ? e.name.trim() : '';
-    if (typeof e.name !== 'string' && e.name !== undefined && e.name !== null) bad(`${at}.name`, `${at}.name must be a string`, 'INVALID_FIELD');
-    else if (name.length === 0 || [...name].length > MAX_NAME) bad(`${at}.name`, `${at}.name must be 1 to ${MAX_NAME} characters`);
-    else if (!isStorableString(name)) bad(`${at}.name`, `${at}.name must not contain NUL characters or unpaired surrogates`);
-    else if (seenNames.has(name.toLowerCase())) bad(`${at}.name`, `${at}.name is used by another custom field (names compare case-insensitively)`);
-    seenNames.add(name.toLowerCase());
-    const type = e.type as CustomFieldType;
-    if (!CUSTOM_FIELD_TYPES.includes(type)) bad(`${at}.type`, `${at}.type must be one of ${CUSTOM_FIELD_TYPES.join(', ')}`);
-    const options = readOptions(e.options, type, `${at}.options`, bad);
-    if (e.isArchived !== undefined && e.isArchived !== null && typeof e.isArchived !== 'boolean') bad(`${at}.isArchived`, `${at}.isArchived must be a boolean`, 'INVALID_FIELD');
-    result.push({ id: id ?? opaqueId('cf_'), name, type, options, isArchived: e.isArchived === true });
-  });
-  if (errors.length > 0) throw AppError.fromFieldErrors(errors);
-  return result;
+  const known = new Set(existing.map((f) => f.id));
+  const values = readBodyValues(body, CUSTOM_FIELDS_BODY_SPEC, { rulesForList: (_spec, reader) => definitionRules(known, reader) });
+  return (values.get('fields') as ReadValues[]).map((entry) => ({
+    id: (entry.get('id') as string | undefined) ?? opaqueId('cf_'),
+    name: entry.get('name') as string,
+    type: entry.get('type') as CustomFieldType,
+    options: (entry.get('options') as string[] | undefined) ?? null,
+    isArchived: entry.get('isArchived') === true,
+  }));
 }
 
-function readOptions(value: unknown, type: CustomFieldType, at: string, bad: (f: string, m: string, c?: FieldError['code']) => void): string[] | null {
-  if (type !== 'SELECT') {
-    if (value !== undefined && value !== null) bad(at, `${at} is only for SELECT fields`);
-    return null;
-  }
-  if (!Array.isArray(value) || value.length === 0) {
-    bad(at, `${at} must be a non-empty array of strings for a SELECT field`);
-    return null;
-  }
-  if (value.some((o) => typeof o !== 'string' || o.length === 0 || [...o].length > MAX_OPTION)) bad(at, `${at} must hold strings of 1 to ${MAX_OPTION} characters`);
-  else if (!value.every(isStorableString)) bad(at, `${at} must not contain NUL characters or unpaired surrogates`);
-  else if (new Set(value).size !== value.length) bad(at, `${at} must not repeat an option`);
-  return value as string[];
+/** Rules across the definitions of one body: ids of this business once each, names unique ignoring case, options for SELECT only. */
+function definitionRules(known: ReadonlySet<string>, reader: FieldReader): EntryRules {
+  const seenIds = new Set<string>();
+  const seenNames = new Set<string>();
+  return {
+    afterMember(key, value, path) {
+      if (key === 'id') {
+        const id = value as string;
+        if (!known.has(id)) reader.valueError(path, `${path} is not a custom field of this business`);
+        else if (seenIds.has(id)) reader.valueError(path, `${path} appears twice`);
+        seenIds.add(id);
+      }
+      if (key === 'name') {
+        const name = (value as string).toLowerCase();
+        if (seenNames.has(name)) reader.valueError(path, `${path} is used by another custom field (names compare case-insensitively)`);
+        seenNames.add(name);
+      }
+    },
+    afterEntry(values, path) {
+      const at = `${path}.options`;
+      const isSelect = values.get('type') === 'SELECT';
+      if (isSelect && !values.has('options') && !reader.errors.some((e) => e.field === at)) {
+        reader.valueError(at, `${at} must be a non-empty array of strings for a SELECT field`);
+      }
+      if (!isSelect && values.has('type') && values.has('options')) reader.valueError(at, `${at} is only for SELECT fields`);
+    },
+  };
 }
 
 export class CustomFieldsService {

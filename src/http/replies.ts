@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.js';
-import { readBody } from '../operator/body-shape.js';
+import { EMPTY_BODY, readBody } from '../validation/read-body.js';
 
 /** The success envelope of every answer (service-interface section 7). */
 export const ok = <T>(data: T) => ({ success: true as const, data });
@@ -13,5 +13,5 @@ export function rejectQuery(request: FastifyRequest): void {
 
 /** Bodyless actions accept no body, an empty body or `{}` (decisions.md). */
 export function noBody(request: FastifyRequest): void {
-  readBody(request.body, {}, { allowEmpty: true });
+  readBody(request.body, EMPTY_BODY, { allowEmpty: true });
 }

@@ -4,7 +4,8 @@ import type { AppRegistry } from '../auth/app-registry.js';
 import type { Store } from '../storage/store.js';
 import type { BusinessRecord } from '../storage/records.js';
 import { COUNTRY_CODES, CURRENCY_CODES, defaultCurrencyForCountry } from '../validation/countries.js';
-import { choiceRule, readBody, stringRule, textRule, type MemberRule } from './body-shape.js';
+import { entry, type BooleanSpec, type StringSpec } from '../validation/field-spec.js';
+import { readBody } from '../validation/read-body.js';
 
 const URL_KEY = /^[a-z0-9][a-z0-9-]{2,62}$/;
 
@@ -18,22 +19,29 @@ export interface NewBusiness {
 
 export type BusinessPatch = Partial<Pick<NewBusiness, 'name' | 'currency' | 'customFieldsEnabled'>>;
 
-const nameRule = textRule(500, 'Display name of the business; 1 to 500 characters, trimmed.');
-const currencyRule = choiceRule(CURRENCY_CODES, 'currency must be an ISO 4217 code', 'ISO 4217 currency of the business\'s documents; on create, defaults to the country\'s currency.');
-const flagRule: MemberRule = { type: 'boolean', schema: { description: 'Whether clients may carry custom fields; false on create unless sent.' } };
+const name: StringSpec = { type: 'string', trim: true, minLength: 1, maxLength: 500, description: 'Display name of the business; 1 to 500 characters, trimmed.' };
+const currency: StringSpec = {
+  type: 'string', enum: CURRENCY_CODES, message: 'must be an ISO 4217 code',
+  description: 'ISO 4217 currency of the business\'s documents; on create, defaults to the country\'s currency.',
+};
+const customFieldsEnabled: BooleanSpec = { type: 'boolean', description: 'Whether clients may carry custom fields; false on create unless sent.' };
 
 /** POST /admin/v1/businesses (operator-interface "Businesses", decisions.md "urlKey"). */
-export const NEW_BUSINESS_RULES: Record<string, MemberRule> = {
-  name: { ...nameRule, required: true },
-  country: { ...choiceRule(COUNTRY_CODES, 'country must be an ISO 3166-1 alpha-2 code', 'ISO 3166-1 alpha-2 country of the business; selects tax rules.'), required: true },
-  urlKey: stringRule({ pattern: URL_KEY }, 'urlKey must be 3 to 63 characters of a-z, 0-9 and -, starting with a letter or digit',
-    'The business key used in paths; generated from the name when omitted. 3 to 63 characters of a-z, 0-9 and -.'),
-  currency: currencyRule,
-  customFieldsEnabled: flagRule,
-};
+export const NEW_BUSINESS_RULES = entry('BusinessInput', 'A new business.', [
+  ['name', { ...name, required: true }],
+  ['country', { type: 'string', required: true, enum: COUNTRY_CODES, message: 'must be an ISO 3166-1 alpha-2 code', description: 'ISO 3166-1 alpha-2 country of the business; selects tax rules.' }],
+  ['urlKey', {
+    type: 'string', pattern: URL_KEY, message: 'must be 3 to 63 characters of a-z, 0-9 and -, starting with a letter or digit',
+    description: 'The business key used in paths; generated from the name when omitted. 3 to 63 characters of a-z, 0-9 and -.',
+  }],
+  ['currency', currency],
+  ['customFieldsEnabled', customFieldsEnabled],
+]);
 
 /** PATCH /admin/v1/businesses/:urlKey: a subset of what can change (country and urlKey cannot). */
-export const BUSINESS_PATCH_RULES: Record<string, MemberRule> = { name: nameRule, currency: currencyRule, customFieldsEnabled: flagRule };
+export const BUSINESS_PATCH_RULES = entry('BusinessPatch', 'What changes; country and urlKey cannot.', [
+  ['name', name], ['currency', currency], ['customFieldsEnabled', customFieldsEnabled],
+]);
 
 export function readNewBusiness(body: unknown): NewBusiness {
   return readBody<NewBusiness>(body, NEW_BUSINESS_RULES);

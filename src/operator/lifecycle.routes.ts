@@ -4,7 +4,8 @@ import { AppError } from '../errors/app-error.js';
 import { noBody, ok, rejectQuery } from '../http/replies.js';
 import type { AppsService } from './apps.service.js';
 import type { AuditService } from './audit.service.js';
-import { readBody, stringRule, type MemberRule } from './body-shape.js';
+import { entry } from '../validation/field-spec.js';
+import { readBody } from '../validation/read-body.js';
 import type { BusinessesService } from './businesses.service.js';
 import { MIN_PASSWORD_LENGTH, type OperatorsService } from './operators.service.js';
 
@@ -12,14 +13,13 @@ type UrlKeyParams = { urlKey: string };
 type AppParams = { appId: string };
 
 /** POST /admin/v1/operators/me/password. */
-export const PASSWORD_CHANGE_RULES: Record<string, MemberRule> = {
-  currentPassword: { ...stringRule({ min: 1, max: 1024 }, 'currentPassword is required', 'The password this account signs in with now.'), required: true },
-  newPassword: {
-    ...stringRule({ min: MIN_PASSWORD_LENGTH, max: 1024 }, `newPassword must be ${MIN_PASSWORD_LENGTH} to 1024 characters`,
-      `${MIN_PASSWORD_LENGTH} to 1024 characters, different from the current one.`),
-    required: true,
-  },
-};
+export const PASSWORD_CHANGE_RULES = entry('PasswordChange', 'The current password and the new one.', [
+  ['currentPassword', { type: 'string', required: true, minLength: 1, maxLength: 1024, message: 'must not be empty', description: 'The password this account signs in with now.' }],
+  ['newPassword', {
+    type: 'string', required: true, minLength: MIN_PASSWORD_LENGTH, maxLength: 1024,
+    message: `must be ${MIN_PASSWORD_LENGTH} to 1024 characters`, description: `${MIN_PASSWORD_LENGTH} to 1024 characters, different from the current one.`,
+  }],
+]);
 
 /** `includeArchived=true|false`, the only query parameter of the operator lists. */
 export function readIncludeArchived(query: unknown): boolean {

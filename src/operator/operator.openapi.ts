@@ -1,6 +1,6 @@
 import { ref, success, type ApiSection, type OperationDoc } from '../openapi/operation.js';
 import { closedObject, type JsonSchema } from '../validation/json-schema.js';
-import { bodyJsonSchema } from './body-shape.js';
+import { bodyJsonSchema, EMPTY_BODY } from '../validation/read-body.js';
 import { BUSINESS_PATCH_RULES, NEW_BUSINESS_RULES } from './businesses.service.js';
 import { NEW_APP_RULES, PAGING } from './operator.routes.js';
 import { NEW_OPERATOR_RULES } from './operators.service.js';
@@ -62,7 +62,7 @@ const SCHEMAS: Record<string, JsonSchema> = {
 
 const urlKey = { urlKey: 'The business key.' };
 const appId = { appId: 'The app\'s id.' };
-const bodyless = { required: false, schema: bodyJsonSchema({}, 'No body, an empty body or {}.') };
+const bodyless = { required: false, schema: bodyJsonSchema(EMPTY_BODY, 'No body, an empty body or {}.') };
 const includeArchived = (what: string) => [{ name: 'includeArchived', description: `true also lists archived ${what}.`, schema: { type: 'string', enum: ['true', 'false'], default: 'false' } }];
 const lifecycle = (kind: 'business' | 'app', verb: 'archive' | 'restore', description: string): OperationDoc => ({
   method: 'post', guard: 'operator', body: bodyless, description,

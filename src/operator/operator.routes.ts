@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.js';
 import { noBody, ok } from '../http/replies.js';
+import { entry } from '../validation/field-spec.js';
+import { readBody } from '../validation/read-body.js';
 import type { AppsService } from './apps.service.js';
 import type { AuditService } from './audit.service.js';
-import { readBody, textRule, type MemberRule } from './body-shape.js';
 import { readBusinessPatch, readNewBusiness, type BusinessesService } from './businesses.service.js';
 import { readNewOperator, type OperatorsService } from './operators.service.js';
 import { readIncludeArchived, registerLifecycleRoutes } from './lifecycle.routes.js';
@@ -22,9 +23,9 @@ type AppParams = { appId: string };
 
 
 /** POST /admin/v1/apps. */
-export const NEW_APP_RULES: Record<string, MemberRule> = {
-  name: { ...textRule(200, 'Display name of the app; 1 to 200 characters, trimmed.'), required: true },
-};
+export const NEW_APP_RULES = entry('AppInput', 'A new app.', [
+  ['name', { type: 'string', required: true, trim: true, maxLength: 200, description: 'Display name of the app; 1 to 200 characters, trimmed.' }],
+]);
 
 /** Businesses, apps, operators and the audit log, under the operator guard. */
 export async function registerOperatorRoutes(app: FastifyInstance, s: OperatorServices): Promise<void> {

@@ -1,17 +1,21 @@
 import { hashSecret, opaqueId, randomSecret } from '../auth/secrets.js';
 import { AppError } from '../errors/app-error.js';
 import type { Store } from '../storage/store.js';
-import { readBody, stringRule, type MemberRule } from './body-shape.js';
+import { entry } from '../validation/field-spec.js';
+import { readBody } from '../validation/read-body.js';
 
 // No NUL, no control character: an e-mail is a key looked up at sign-in (see storage/keys.ts).
 const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
 export const MIN_PASSWORD_LENGTH = 10;
 
 /** POST /admin/v1/operators. */
-export const NEW_OPERATOR_RULES: Record<string, MemberRule> = {
-  email: { ...stringRule({ pattern: EMAIL, max: 320 }, 'email must be an e-mail address', 'E-mail address to sign in with; stored lower-case.'), required: true },
-  password: { ...stringRule({ min: MIN_PASSWORD_LENGTH, max: 1024 }, `password must be ${MIN_PASSWORD_LENGTH} to 1024 characters`, `${MIN_PASSWORD_LENGTH} to 1024 characters.`), required: true },
-};
+export const NEW_OPERATOR_RULES = entry('OperatorInput', 'A new operator account.', [
+  ['email', { type: 'string', required: true, pattern: EMAIL, maxLength: 320, message: 'must be an e-mail address', description: 'E-mail address to sign in with; stored lower-case.' }],
+  ['password', {
+    type: 'string', required: true, minLength: MIN_PASSWORD_LENGTH, maxLength: 1024,
+    message: `must be ${MIN_PASSWORD_LENGTH} to 1024 characters`, description: `${MIN_PASSWORD_LENGTH} to 1024 characters.`,
+  }],
+]);
 
 export function readNewOperator(body: unknown): { email: string; password: string } {
   return readBody(body, NEW_OPERATOR_RULES);

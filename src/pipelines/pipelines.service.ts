@@ -68,10 +68,6 @@ export class PipelinesService {
     const config = await this.load(urlKey);
     return { live: Buffer.from(JSON.stringify(listAnswer(config, false))), all: Buffer.from(JSON.stringify(listAnswer(config, true))) };
   }
-
-  get cacheStats() {
-    return { hits: this.answers.hits, misses: this.answers.misses };
-  }
 }
 
 function knownIds(config: PipelineConfig): KnownIds {

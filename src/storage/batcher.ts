@@ -12,6 +12,9 @@ interface Waiting<T, R> {
  * event loop and, while `maxInFlight` batches are out, for one of them to come back. A batch starts
  * after every call in it was made, so a read in it sees every write committed before it was asked
  * for, exactly as a statement of its own would. If `runBatch` throws, every call of that batch fails.
+ * Measured on PostgreSQL when creates began to share one INSERT through it (autocannon, 50 connections,
+ * 2 s, commit 56bc484): POST new client 4.4k -> 8.2-9.6k req/s, server 166 -> 81-110 µs and
+ * PostgreSQL 134 -> 36 µs per request.
  */
 export class Batcher<T, R> {
   private queue: Waiting<T, R>[] = [];

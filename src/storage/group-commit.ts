@@ -22,6 +22,8 @@ export const directWrites = (db: Kysely<Database>): WriteRunner => ({ run: (work
  * thousand commits a second. Writes that arrive in the same turn of the event loop run in one
  * transaction and are answered after its commit: each is exactly as durable as alone, for a share of
  * one fsync. A batch that fails is replayed one write at a time, so one bad write fails only itself.
+ * Measured against the store (a script, 2,000 concurrent operations, commit 562d61e): new inserts
+ * ~470 -> ~50-65 µs each when 50 arrive together.
  */
 export class GroupCommit implements WriteRunner {
   private queue: Pending[] = [];

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import countries from 'i18n-iso-countries/index.js';
 import currencyCodes from 'currency-codes';
+import { LANGUAGE_BY_COUNTRY } from './locales.js';
 
 // The package's main entry registers all of its ~80 languages (11 MB resident); we read English names only.
 countries.registerLocale(createRequire(import.meta.url)('i18n-iso-countries/langs/en.json') as countries.LocaleData);
@@ -57,29 +58,10 @@ export function defaultCurrencyForCountry(country: string): string {
   return CURRENCY_BY_COUNTRY.get(country) ?? FALLBACK_CURRENCY;
 }
 
-/**
- * Countries whose documents default to English although CLDR's most likely language differs:
- * English is the language of commerce and of tax invoices there (India's GST invoices, UAE and
- * Malaysian B2B invoicing, Pakistan, the Philippines, Kenya).
- */
-const ENGLISH_DOCUMENT_COUNTRIES = new Set(['IN', 'AE', 'MY', 'PK', 'PH', 'KE']);
-
-/** Default document locale for a country, in xx-XX form: CLDR's likely language unless overridden above. */
+/** Default document locale for a country, in xx-XX form, from the fixed table in locales.ts. */
 export function defaultLocaleForCountry(country: string): string | null {
   if (!isCountryCode(country)) return null;
-  if (ENGLISH_DOCUMENT_COUNTRIES.has(country)) return `en-${country}`;
-  const language = likelyLanguage(country);
-  return `${language ?? 'en'}-${country}`;
-}
-
-function likelyLanguage(country: string): string | null {
-  try {
-    const likely = new Intl.Locale(`und-${country}`).maximize();
-    // A three-letter language (fil, haw) does not fit the xx-XX form; English is the safe fallback.
-    return likely.region === country && /^[a-z]{2}$/.test(likely.language) ? likely.language : null;
-  } catch {
-    return null;
-  }
+  return `${LANGUAGE_BY_COUNTRY.get(country) ?? 'en'}-${country}`;
 }
 
 const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });

@@ -17,13 +17,18 @@ export interface EntryRules {
   refuseKey?(key: string): string | null;
   /** Called after a member was read and set (not null, no error), with the raw entry for peeking at siblings. */
   afterMember?(key: string, value: unknown, path: string, entry: Record<string, unknown>): void;
+  /** Called once the whole entry was read, for rules that need several members (or a missing one). */
+  afterEntry?(values: ReadValues, path: string, entry: Record<string, unknown>): void;
 }
 
 export interface ReaderHooks {
   /** Rules for one list occurrence (fresh state per list, e.g. duplicate codes). */
-  rulesForList(spec: ListSpec, reader: FieldReader): EntryRules | undefined;
-  readCustomFields(raw: unknown, path: string, reader: FieldReader): unknown;
+  rulesForList?(spec: ListSpec, reader: FieldReader): EntryRules | undefined;
+  readCustomFields?(raw: unknown, path: string, reader: FieldReader): unknown;
 }
+
+/** For bodies without formats that depend on the business (operator bodies, pipelines, custom field definitions). */
+const NO_BUSINESS: FormatContext = { businessCountry: '', enforceGstinChecksum: true };
 
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -34,7 +39,7 @@ export const memberPath = (parent: string, key: string): string => (parent === '
 export class FieldReader {
   readonly errors: FieldError[] = [];
 
-  constructor(private readonly formatContext: FormatContext, private readonly hooks: ReaderHooks) {}
+  constructor(private readonly formatContext: FormatContext = NO_BUSINESS, private readonly hooks: ReaderHooks = {}) {}
 
   fail(field: string, code: ErrorCode, message: string): void {
     this.errors.push({ field, message, code });
@@ -69,12 +74,13 @@ export class FieldReader {
       values.set(key, value);
       rules?.afterMember?.(key, value, at, raw);
     }
+    rules?.afterEntry?.(values, path, raw);
     return values;
   }
 
   private reportMissingRequired(spec: EntrySpec, raw: Record<string, unknown>, path: string): void {
     for (const [key, field] of spec.fields) {
-      if (field.type === 'string' && field.required && !Object.hasOwn(raw, key)) {
+      if (field.required && !Object.hasOwn(raw, key)) {
         const at = memberPath(path, key);
         this.valueError(at, `${at} is required`);
       }
@@ -85,7 +91,7 @@ export class FieldReader {
   private readMember(field: FieldSpec, raw: unknown, path: string): unknown {
     // undefined cannot come from JSON; a programmatic caller's undefined means the same as omitting the key.
     if (raw === null || raw === undefined) {
-      if (field.type === 'string' && field.required) this.valueError(path, `${path} is required`);
+      if (field.required) this.valueError(path, `${path} is required`);
       return undefined;
     }
     switch (field.type) {
@@ -106,7 +112,8 @@ export class FieldReader {
       case 'object':
         return this.readEntry(field.entry, raw, path);
       case 'customFields':
-        return this.hooks.readCustomFields(raw, path, this);
+        if (this.hooks.readCustomFields) return this.hooks.readCustomFields(raw, path, this);
+        return void this.nameError(path, `${path} is not an accepted field`);
     }
   }
 
@@ -114,15 +121,27 @@ export class FieldReader {
     if (typeof raw !== 'string') return void this.nameError(path, `${path} must be a string`);
     if (!isStorableString(raw)) return void this.valueError(path, `${path} must not contain NUL characters or unpaired surrogates`);
     const value = field.trim ? raw.trim() : raw;
-    if (field.required && value.length === 0) return void this.valueError(path, `${path} must not be empty${field.trim ? ' after trimming' : ''}`);
-    if (field.maxLength !== undefined && codePointLength(value) > field.maxLength) {
-      return void this.valueError(path, `${path} must be at most ${field.maxLength} characters${field.trim ? ' after trimming' : ''}`);
-    }
-    if (field.enum && !field.enum.includes(value)) return void this.valueError(path, `${path} must be one of ${field.enum.join(', ')}`);
+    const problem = this.stringProblem(field, value);
+    if (problem !== null) return void this.valueError(path, `${path} ${problem}`);
     if (!field.format) return value;
     const result = FORMATS[field.format].check(value, this.formatContext);
     if (!result.ok) return void this.valueError(path, `${path} ${result.reason}`);
     return result.value;
+  }
+
+  /** What is wrong with a storable string of this field, as the text after its path; null when nothing. */
+  private stringProblem(field: StringSpec, value: string): string | null {
+    const after = field.trim ? ' after trimming' : '';
+    if (field.required && value.length === 0) return `must not be empty${after}`;
+    // Counting code points walks the string: only for fields with a length limit.
+    const length = field.minLength !== undefined || field.maxLength !== undefined ? codePointLength(value) : 0;
+    if (field.minLength !== undefined && length < field.minLength) {
+      return field.message ?? (field.minLength === 1 ? `must not be empty${after}` : `must be at least ${field.minLength} characters${after}`);
+    }
+    if (field.maxLength !== undefined && length > field.maxLength) return field.message ?? `must be at most ${field.maxLength} characters${after}`;
+    if (field.enum && !field.enum.includes(value)) return field.message ?? `must be one of ${field.enum.join(', ')}`;
+    if (field.pattern && !field.pattern.test(value)) return field.message ?? `must match ${field.pattern.source}`;
+    return null;
   }
 
   private readInteger(field: IntegerSpec, raw: unknown, path: string): number | undefined {
@@ -135,8 +154,9 @@ export class FieldReader {
 
   private readNumber(field: NumberSpec, raw: unknown, path: string): number | undefined {
     if (typeof raw !== 'number' || !Number.isFinite(raw)) return void this.nameError(path, `${path} must be a number`);
-    if (raw <= field.exclusiveMinimum || raw > field.maximum) {
-      return void this.valueError(path, `${path} must be greater than ${field.exclusiveMinimum} and at most ${field.maximum}`);
+    const { minimum = -Infinity, exclusiveMinimum = -Infinity, maximum = Infinity, exclusiveMaximum = Infinity } = field;
+    if (raw < minimum || raw <= exclusiveMinimum || raw > maximum || raw >= exclusiveMaximum) {
+      return void this.valueError(path, `${path} ${field.message ?? boundsText(field)}`);
     }
     if (field.maxDecimals !== undefined && !hasAtMostDecimals(raw, field.maxDecimals)) {
       return void this.valueError(path, `${path} must have at most ${field.maxDecimals} decimal places`);
@@ -147,20 +167,31 @@ export class FieldReader {
   /** Strings of a list: a null entry or a failed one is an error of its own, named by index. */
   private readStrings(field: StringListSpec, raw: unknown, path: string): string[] | undefined {
     if (!Array.isArray(raw)) return void this.nameError(path, `${path} must be an array`);
-    if (raw.length > field.maxItems) return void this.valueError(path, `${path} must hold at most ${field.maxItems} entries`);
+    if (field.maxItems !== undefined && raw.length > field.maxItems) return void this.valueError(path, `${path} must hold at most ${field.maxItems} entries`);
+    if (field.minItems !== undefined && raw.length < field.minItems) {
+      return void this.valueError(path, `${path} must hold at least ${field.minItems} ${field.minItems === 1 ? 'entry' : 'entries'}`);
+    }
     const before = this.errors.length;
     const values: string[] = [];
     raw.forEach((item, index) => {
-      const value = this.readString({ ...field.items, required: true }, item, `${path}[${index}]`);
+      const at = `${path}[${index}]`;
+      const value = this.readString({ ...field.items, required: true }, item, at);
+      if (value !== undefined && field.unique && values.includes(value)) this.valueError(at, `${at} repeats an earlier entry`);
       if (value !== undefined) values.push(value);
     });
-    return this.errors.length === before ? values : undefined;
+    if (this.errors.length === before) return values;
+    // The message still names the item ("options[2] must be a string"); the error is filed under the list.
+    if (field.errorsAtList) {
+      const [first] = this.errors.splice(before);
+      this.fail(path, first!.code, first!.message);
+    }
+    return undefined;
   }
 
   private readList(field: ListSpec, raw: unknown, path: string): ReadValues[] | undefined {
     if (!Array.isArray(raw)) return void this.nameError(path, `${path} must be an array`);
     if (field.maxItems !== undefined && raw.length > field.maxItems) return void this.valueError(path, `${path} must hold at most ${field.maxItems} entries`);
-    const rules = this.hooks.rulesForList(field, this);
+    const rules = this.hooks.rulesForList?.(field, this);
     const entries: ReadValues[] = [];
     for (let index = 0; index < raw.length; index += 1) {
       const entry = this.readEntry(field.items, raw[index], `${path}[${index}]`, rules);
@@ -168,6 +199,18 @@ export class FieldReader {
     }
     return entries;
   }
+}
+
+/** "must be from 0 to 100", "must be greater than 0 and at most 9999": the bounds a NumberSpec sets. */
+function boundsText(field: NumberSpec): string {
+  if (field.minimum !== undefined && field.maximum !== undefined) return `must be from ${field.minimum} to ${field.maximum}`;
+  const parts = [
+    field.minimum !== undefined && `at least ${field.minimum}`,
+    field.exclusiveMinimum !== undefined && `greater than ${field.exclusiveMinimum}`,
+    field.maximum !== undefined && `at most ${field.maximum}`,
+    field.exclusiveMaximum !== undefined && `less than ${field.exclusiveMaximum}`,
+  ].filter(Boolean);
+  return `must be ${parts.join(' and ')}`;
 }
 
 /** Decimal places as written in the shortest round-trip form (1e-7 has seven). */

@@ -43,7 +43,7 @@ describe('dashboard: what a new operator runs into (issue 26)', () => {
     await s.page.getByRole('button', { name: 'Create business' }).click();
     const nameField = s.page.locator('.field').filter({ has: s.page.getByLabel('Business name') });
     await nameField.locator('.field-error').waitFor();
-    expect(await nameField.locator('.field-error').textContent()).toBe('Must not be empty');
+    expect(await nameField.locator('.field-error').textContent()).toBe('Must not be empty after trimming');
     expect(await s.page.getByLabel('Business name').getAttribute('aria-invalid')).toBe('true');
     expect(await s.page.getByLabel('Country (ISO code)').getAttribute('aria-invalid')).toBe('true');
     const text = await summary().textContent();

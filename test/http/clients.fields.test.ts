@@ -32,7 +32,9 @@ describeEachStore('2.4-2.8 client field rules', (ctx) => {
     const r = await post(t, body);
     expect(r.status, JSON.stringify(r.body)).toBe(400);
     expect(r.body.data.error.code).toBe(code);
-    expect(r.body.data.error.errors?.[0]?.field ?? field).toBe(field);
+    // A 400 always lists its failures (7): a missing list is a failure of its own, not a pass.
+    expect(r.body.data.error.errors, JSON.stringify(r.body)).toBeInstanceOf(Array);
+    expect(r.body.data.error.errors[0].field).toBe(field);
     expect(r.body.data.success).toBe(false);
     expect(r.body).toMatchObject({ name: 'BadRequest', code: 400, className: 'bad-request', errors: {} });
     return r.body;
@@ -110,7 +112,11 @@ describeEachStore('2.4-2.8 client field rules', (ctx) => {
     await rejected(india, client({ gstin: '27AAPFU0939F1Z' }), 'gstin');
     await rejected(india, client({ gstin: 'XXAAPFU0939F1ZV' }), 'gstin');
     await rejected(india, client({ gstState: '123' }), 'gstState');
-    await rejected(india, client({ panNumber: 'ABCDE12345' }), 'panNumber');
+  });
+
+  it('panNumber: 10 alphanumeric characters, as 2.4 says (not only the AAAAA9999A shape)', async () => {
+    for (const pan of ['ABCDE12345', '1234567890', 'abcpe1234f']) expect((await accepted(india, { panNumber: pan })).panNumber).toBe(pan);
+    for (const pan of ['ABCDE1234', 'ABCDE123456', 'ABCDE-1234']) await rejected(india, client({ panNumber: pan }), 'panNumber');
   });
 
   it('UAE TRN, Malaysian TIN and SST formats', async () => {
@@ -257,6 +263,22 @@ describeEachStore('2.4-2.8 client field rules', (ctx) => {
     const retry = await post(t, { clientId: c.clientId, name: 'Field Test', customFields: { ...values, Region: undefined, Zone: 'West' } });
     expect(retry.status, JSON.stringify(retry.body)).toBe(201);
     expect(retry.body.data.idempotent).toBe(true);
+  });
+
+  it('custom fields turned off: the stored values take no part, so a retry without them is identical (issue 27)', async () => {
+    const t = await seedTenant(ctx().app, { country: 'IN', customFieldsEnabled: true });
+    const put = await call(ctx().app, 'PUT', `/admin/v1/businesses/${t.urlKey}/custom-fields`, { token: t.operator, body: { fields: [{ name: 'Region', type: 'TEXT' }] } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const c = await accepted(t, { customFields: { Region: 'West' } });
+    const off = await call(ctx().app, 'PATCH', `/admin/v1/businesses/${t.urlKey}`, { token: t.operator, body: { customFieldsEnabled: false } });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    // The same body still names a custom field: refused as a request (400), never a conflict.
+    await rejected(t, { clientId: c.clientId, name: 'Field Test', customFields: { Region: 'West' } }, 'customFields', 'CUSTOM_FIELDS_NOT_ENABLED');
+    const retry = await post(t, { clientId: c.clientId, name: 'Field Test' });
+    expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+    expect(retry.body.data.idempotent).toBe(true);
+    // Any other difference is still a conflict.
+    expect((await post(t, { clientId: c.clientId, name: 'Field Test', alias: 'x' })).status).toBe(409);
   });
 });
 

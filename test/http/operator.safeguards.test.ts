@@ -83,12 +83,12 @@ describeEachStore('operator safeguards', (ctx) => {
     });
   });
 
-  it('operator body errors name their field: a blank business or app name is "name must not be empty"', async () => {
+  it('operator body errors name their field: a blank business or app name is "name must not be empty after trimming"', async () => {
     const t = await seedTenant(ctx().app);
     for (const [path, body] of [['/admin/v1/businesses', { name: '  ', country: 'IN' }], ['/admin/v1/apps', { name: '  ' }]] as const) {
       const r = await call(ctx().app, 'POST', path, { token: t.operator, body });
       expect(r.status, path).toBe(400);
-      expect(r.body.data.error.errors, path).toEqual([{ field: 'name', code: 'INVALID_FIELD_VALUE', message: 'name must not be empty' }]);
+      expect(r.body.data.error.errors, path).toEqual([{ field: 'name', code: 'INVALID_FIELD_VALUE', message: 'name must not be empty after trimming' }]);
     }
   });
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BusinessDataStore } from '../../src/storage/business-data.store.js';
 import { BATCHED_CLIENT_CREATE, BATCHED_CLIENT_READ, PostgresClientBatches } from '../../src/storage/client-batches.js';
 import { openPostgres } from '../../src/storage/db.js';
+import { directWrites } from '../../src/storage/group-commit.js';
 import type { Database } from '../../src/storage/schema.js';
 import { openStore, type Store } from '../../src/storage/store.js';
 import { availableStores, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
@@ -85,7 +86,7 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
   }
 
   it('the batched and the single read look each key up by index, even on tables with no statistics', async () => {
-    const single = (new BusinessDataStore(db) as unknown as { findClientQuery: CompiledQuery }).findClientQuery.sql;
+    const single = (new BusinessDataStore(db, directWrites(db), 'batched-statement') as unknown as { findClientQuery: CompiledQuery }).findClientQuery.sql;
     for (const plan of [
       await genericPlan(BATCHED_CLIENT_READ, 'text[], text[]', "'{shop-a}', '{a-0}'"),
       await genericPlan(single, 'text, text', "'shop-a', 'a-0'"),
@@ -203,7 +204,7 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
 
   it('when a batched create statement fails, each create is made on its own', async () => {
     const flaky = failingWhere((query) => query.sql.includes('insert into clients'));
-    const alone = new BusinessDataStore(db);
+    const alone = new BusinessDataStore(db, directWrites(db), 'batched-statement');
     const batches = new PostgresClientBatches(flaky, (c) => alone.insertClient(c.urlKey, c.clientId, c.source, c.data, c.now));
     const outcomes = await Promise.all([
       batches.create({ urlKey: 'shop-a', clientId: 'alone-1', source: 'API', data: { n: 1 }, now: 7000 }),

@@ -113,6 +113,7 @@ describe('derivation: taxPayerType for a UAE business', () => {
 
 describe('derivation: taxPayerType elsewhere', () => {
   it.each(['GB', 'US', 'SA', 'MY', ''])('business %s → null', (country) => {
-    expect(deriveTaxPayerType(country, { country: 'IN', clientType: 'COMPANY', gstinForm: 'REGULAR', trnNumber: null, vatNumber: null })).toBeNull();
+    const ids = { gstin: '27AAPFU0939F1ZV', gstState: null, panNumber: null, trnNumber: null, tinNumber: null, sstNumber: null, vatNumber: null };
+    expect(deriveTaxPayerType(country, { country: 'IN', clientType: 'COMPANY', ids })).toBeNull();
   });
 });

@@ -21,3 +21,15 @@ it('an answer handed over in a later turn waits only for that turn', async () =>
   expect(await writeWithOthers('second')).toBe('second');
   expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(50);
 });
+
+it('answers handed over in one turn go out together, even with another task queued between them', async () => {
+  // Released one by one (a setImmediate each), the task queued after "a" would run before "b" and "c".
+  const writeWithOthers = coalescedSends();
+  const order: string[] = [];
+  const first = writeWithOthers('a').then((value) => order.push(value));
+  setImmediate(() => order.push('a task queued in between'));
+  const rest = ['b', 'c'].map((answer) => writeWithOthers(answer).then((value) => order.push(value)));
+  await Promise.all([first, ...rest]);
+  await nextTurn();
+  expect(order).toEqual(['a', 'b', 'c', 'a task queued in between']);
+});

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   COUNTRY_CODES, defaultCurrencyForCountry, defaultLocaleForCountry, isCountryCode, isCurrencyCode, isLocale,
 } from '../../src/validation/countries.js';
@@ -25,6 +25,17 @@ describe('default document locale per country (docs/derivation.md)', () => {
   });
 
   it('has no locale for a non-country', () => expect(defaultLocaleForCountry('ZZ')).toBeNull());
+
+  it('issue 27: comes from a fixed table, not the runtime\'s ICU data (a Node upgrade cannot move a derived locale)', () => {
+    const spy = vi.spyOn(Intl.Locale.prototype, 'maximize').mockImplementation(function (this: Intl.Locale) {
+      return { language: 'eo', region: this.region } as Intl.Locale;
+    });
+    try {
+      expect(['DE', 'FR', 'SA', 'JP'].map(defaultLocaleForCountry)).toEqual(['de-DE', 'fr-FR', 'ar-SA', 'ja-JP']);
+    } finally {
+      spy.mockRestore();
+    }
+  });
 
   it.each([['en-IN', true], ['ar-AE', true], ['EN-IN', false], ['en_IN', false], ['en-ZZ', false], ['qq-IN', false], ['en', false], ['fil-PH', false]])(
     'isLocale(%s) → %s', (locale, ok) => expect(isLocale(locale)).toBe(ok),
