@@ -67,11 +67,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(async (scope) => registerAuthRoutes(scope, services.auth));
   const list = features(deps, services);
   await app.register(async (scope) => {
-    scope.addHook('onRequest', appGuard(services.tokens));
+    scope.addHook('onRequest', appGuard(services.tokens, services.lastUsed));
     for (const feature of list) await feature.business?.(scope);
   });
   await app.register(async (scope) => {
-    scope.addHook('onRequest', operatorGuard(services.tokens));
+    scope.addHook('onRequest', operatorGuard(services.tokens, services.operatorRegistry));
     for (const feature of list) await feature.operator?.(scope);
   });
   for (const feature of list) await feature.open?.(app);

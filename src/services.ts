@@ -3,6 +3,8 @@ import { AuthFailureLimiter } from './auth/auth-failures.js';
 import { AuthService } from './auth/auth.service.js';
 import type { CachedLoader } from './cache/cached-loader.js';
 import { leadContextCache, type LeadContext } from './leads/lead-context.js';
+import { LastUsedRecorder } from './auth/last-used.js';
+import { OperatorRegistry } from './auth/operator-registry.js';
 import { TokenService } from './auth/token.service.js';
 import type { Deps } from './deps.js';
 import { AppsService } from './operator/apps.service.js';
@@ -14,6 +16,8 @@ import { WebhookEvents } from './webhooks/events.js';
 /** What feature modules share: built once per app. */
 export interface Services {
   registry: AppRegistry;
+  operatorRegistry: OperatorRegistry;
+  lastUsed: LastUsedRecorder;
   tokens: TokenService;
   auth: AuthService;
   businesses: BusinessesService;
@@ -36,10 +40,12 @@ export async function createServices(deps: Deps): Promise<Services> {
   const limiter = new AuthFailureLimiter(store, config, now, deps.logger || undefined);
   const leadContexts = leadContextCache(store, config);
   const events = new WebhookEvents(store, config, now);
+  const operatorRegistry = new OperatorRegistry(store, config.cacheTtlMs);
+  const lastUsed = new LastUsedRecorder(store, now);
   return {
-    registry, tokens,
-    auth: new AuthService(store, registry, tokens, limiter),
-    businesses: new BusinessesService(store, now),
+    registry, operatorRegistry, lastUsed, tokens,
+    auth: new AuthService(store, registry, tokens, limiter, lastUsed, operatorRegistry),
+    businesses: new BusinessesService(store, registry, now),
     apps: new AppsService(store, registry, config, now),
     operators: new OperatorsService(store, now),
     audit: new AuditService(store, now),

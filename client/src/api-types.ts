@@ -363,7 +363,7 @@ export interface FieldError {
   code: ErrorCode;
 }
 
-/** A lead (leads-interface 2.1). */
+/** A lead. */
 export interface Lead {
   /** Server-assigned, opaque, at most 64 characters. */
   leadId: string;
@@ -432,7 +432,7 @@ export interface LeadContactInput {
   designation?: string | null;
 }
 
-/** The lead's snapshot of its contact (2.3). */
+/** The lead's snapshot of its contact. */
 export interface LeadContactSnapshot {
   /** Server-assigned, opaque. */
   contactId: string;
@@ -447,19 +447,19 @@ export interface LeadContactSnapshot {
   designation?: string;
 }
 
-/** A lead create (leads-interface 4.1). */
+/** A lead create. */
 export interface LeadCreate {
   /** The idempotency key: trimmed, 1 to 128 characters, unique per business. */
   externalId: string;
-  /** The customer block (2.2). */
+  /** The customer: an existing client by clientId, or a new one by name. */
   customer: LeadCustomerInput;
-  /** The contact block (2.3). */
+  /** The contact: an existing contact by contactId, or a new one by name. */
   contact: LeadContactInput;
   /** At most 2,500 characters. */
   subject?: string | null;
   /** At most 10,000 characters. */
   details?: string | null;
-  /** Amount and currency (2.4). */
+  /** Amount and currency. */
   budget?: LeadBudgetInput;
   /** A lead source's key (ignoring case) or label. */
   leadSource?: string | null;
@@ -548,7 +548,7 @@ export interface LeadCustomerInput {
   pincode?: string | null;
 }
 
-/** The lead's snapshot of its customer (2.2). */
+/** The lead's snapshot of its customer. */
 export interface LeadCustomerSnapshot {
   /** The linked client's clientId (`lead-<leadId>` for a client the lead created). */
   clientId: string;
@@ -586,13 +586,13 @@ export interface LeadPage {
   nextCursor?: string | null;
 }
 
-/** A partial edit (leads-interface 4.2): only the fields sent change; null clears. */
+/** A partial edit: only the fields sent change; null clears. */
 export interface LeadPatch {
   /** At most 2,500 characters. */
   subject?: string | null;
   /** At most 10,000 characters. */
   details?: string | null;
-  /** Amount and currency (2.4). */
+  /** Amount and currency. */
   budget?: LeadBudgetInput | null;
   /** A lead source's key (ignoring case) or label. */
   leadSource?: string | null;

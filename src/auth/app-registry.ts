@@ -13,11 +13,7 @@ export class AppRegistry {
   private readonly publicKeys = new LRUCache<string, KeyObject>({ max: 10_000 });
 
   constructor(private readonly store: Store, ttlMs: number) {
-    this.apps = new CachedLoader((appId) => store.accounts.findApp(appId), { max: 10_000, ttlMs });
-    store.changes.onChange((topic) => {
-      if (topic === '*') this.apps.clear();
-      else if (topic.startsWith('app:')) this.apps.invalidate(topic.slice(4));
-    });
+    this.apps = new CachedLoader((appId) => store.accounts.findApp(appId), { max: 10_000, ttlMs }).followChanges(store.changes, 'app:');
   }
 
   get(appId: string): Promise<AppRecord | undefined> {

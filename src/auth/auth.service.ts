@@ -3,7 +3,9 @@ import type { FieldError } from '../errors/codes.js';
 import type { Store } from '../storage/store.js';
 import type { AppRegistry } from './app-registry.js';
 import type { AuthFailureLimiter } from './auth-failures.js';
-import { DUMMY_HASH, fingerprint, verifySecret } from './secrets.js';
+import type { LastUsedRecorder } from './last-used.js';
+import type { OperatorRegistry } from './operator-registry.js';
+import { DUMMY_HASH, fingerprint, hashSecret, verifySecret } from './secrets.js';
 import type { AppTokenKind, TokenService } from './token.service.js';
 import { LRUCache } from 'lru-cache';
 
@@ -62,13 +64,15 @@ export class AuthService {
     private readonly registry: Pick<AppRegistry, 'get'>,
     private readonly tokens: TokenService,
     private readonly limiter: AuthFailureLimiter,
+    private readonly lastUsed: LastUsedRecorder,
+    private readonly operators: OperatorRegistry,
   ) {}
 
   async login(email: string, password: string, address: string) {
     const account = email.trim().toLowerCase();
     const operator = await this.store.accounts.findOperatorByEmail(account);
     await this.checkCredential(account, address, async () => (await verifySecret(password, operator?.passwordHash ?? DUMMY_HASH)) && operator !== undefined, 'Invalid login');
-    const session = await this.tokens.issueOperatorSession(operator!.publicId, operator!.email);
+    const session = await this.tokens.issueOperatorSession(operator!.publicId, operator!.email, operator!.sessionVersion);
     return {
       accessToken: session.token,
       expiresAt: new Date(session.expiresAt).toISOString(),
@@ -87,20 +91,43 @@ export class AuthService {
       await this.checkCredential(appId, address, async () => (await verifySecret(appSecret, app?.secretHash ?? DUMMY_HASH)) && app !== undefined, 'Invalid app credentials');
       this.checkedSecrets.set(cacheKey!, true);
     }
+    // An archived app keeps its secret (a restore brings it back) but gets no token meanwhile.
+    if (app!.archivedAt !== null) throw new NotAuthenticatedError('Invalid app credentials');
+    await this.lastUsed.note(app!.appId);
     const issued = await this.tokens.issueAppToken(app!);
     return this.tokenBody(issued.token, app!.name, app!.appId, issued.expiresAt, 'app-secret', issued.payload);
   }
 
+  /**
+   * The signed-in operator's own password: the current one checked like a sign-in (scrypt, constant
+   * time, under the failure limiter), then a new session version ends every other session of the
+   * operator in every process; the caller gets a fresh session so that this tab stays signed in.
+   */
+  async changeOperatorPassword(operatorId: string, currentPassword: string, newPassword: string, address: string) {
+    const operator = await this.store.accounts.findOperatorByPublicId(operatorId);
+    if (!operator) throw new NotAuthenticatedError();
+    const wrong = 'currentPassword is not the password of this account';
+    await this.checkCredential(operator.email, address, () => verifySecret(currentPassword, operator.passwordHash),
+      AppError.fromFieldErrors([{ field: 'currentPassword', message: wrong, code: 'INVALID_FIELD_VALUE' }]));
+    if (newPassword === currentPassword) throw AppError.fromFieldErrors([{ field: 'newPassword', message: 'newPassword must differ from the current password', code: 'INVALID_FIELD_VALUE' }]);
+    await this.store.accounts.setOperatorPassword(operator.email, await hashSecret(newPassword));
+    await this.operators.changed(operator.publicId);
+    const fresh = await this.store.accounts.findOperatorByPublicId(operatorId);
+    const session = await this.tokens.issueOperatorSession(operator.publicId, operator.email, fresh!.sessionVersion);
+    return { accessToken: session.token, expiresAt: new Date(session.expiresAt).toISOString(), user: { email: operator.email } };
+  }
+
   /** One credential check under the failure limiter: counted first, given back when it succeeds. */
-  private async checkCredential(account: string, address: string, check: () => Promise<boolean>, failure: string): Promise<void> {
+  private async checkCredential(account: string, address: string, check: () => Promise<boolean>, failure: string | Error): Promise<void> {
     const release = await this.limiter.reserve(account, address);
-    if (!(await check())) throw new NotAuthenticatedError(failure);
+    if (!(await check())) throw typeof failure === 'string' ? new NotAuthenticatedError(failure) : failure;
     await release();
   }
 
   async validate(kind: AppTokenKind, token: string | undefined) {
     const verified = token ? await this.tokens.verifyAppToken(token, kind) : undefined;
     if (!verified) throw new NotAuthenticatedError('Invalid token');
+    await this.lastUsed.note(verified.app.appId);
     return this.tokenBody(token!, verified.app.name, verified.app.appId, verified.exp * 1000, kind, verified.payload);
   }
 

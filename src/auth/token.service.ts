@@ -34,6 +34,8 @@ interface CachedAppToken {
 export interface OperatorSession {
   operatorId: string;
   email: string;
+  /** The operator's session version when it was issued (0 for sessions older than versions). */
+  sessionVersion: number;
   payload: JWTPayload;
 }
 
@@ -78,9 +80,9 @@ export class TokenService {
     return { token: await this.sign(payload), payload, expiresAt: payload.exp * 1000 };
   }
 
-  async issueOperatorSession(operatorId: string, email: string): Promise<{ token: string; payload: JWTPayload; expiresAt: number }> {
+  async issueOperatorSession(operatorId: string, email: string, sessionVersion: number): Promise<{ token: string; payload: JWTPayload; expiresAt: number }> {
     const iat = this.nowSeconds;
-    const payload = { sub: operatorId, email, typ: 'operator', iat, exp: iat + this.config.operatorSessionTtlSeconds, iss: ISSUER, aud: OPERATOR_AUDIENCE };
+    const payload = { sub: operatorId, email, ov: sessionVersion, typ: 'operator', iat, exp: iat + this.config.operatorSessionTtlSeconds, iss: ISSUER, aud: OPERATOR_AUDIENCE };
     return { token: await this.sign(payload), payload, expiresAt: payload.exp * 1000 };
   }
 
@@ -117,7 +119,8 @@ export class TokenService {
   }
 
   private ofVersion(entry: CachedAppToken, app: AppRecord | undefined): VerifiedAppToken | undefined {
-    if (!app) return undefined;
+    // An archived app's tokens stop at once: the registry entry is dropped in every process on archive.
+    if (!app || app.archivedAt !== null) return undefined;
     const current = entry.kind === 'app-token' ? app.secretVersion : app.keyVersion;
     if (current !== entry.version) return undefined;
     return { kind: entry.kind, app, payload: entry.payload, exp: entry.exp };
@@ -171,7 +174,8 @@ export class TokenService {
     if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return undefined;
     const payload = await this.verifyOwn(token, OPERATOR_AUDIENCE);
     if (!payload || payload.typ !== 'operator' || typeof payload.sub !== 'string') return undefined;
-    return { operatorId: payload.sub, email: typeof payload.email === 'string' ? payload.email : '', payload };
+    const sessionVersion = typeof payload.ov === 'number' ? payload.ov : 0;
+    return { operatorId: payload.sub, email: typeof payload.email === 'string' ? payload.email : '', sessionVersion, payload };
   }
 
   private async verifyOwn(token: string, audience: string): Promise<JWTPayload | undefined> {

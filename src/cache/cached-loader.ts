@@ -49,6 +49,15 @@ export class CachedLoader<V extends object> {
     }
   }
 
+  /** Drops the entry a change-feed topic `<prefix><key>` names, and everything on `*` (a lost connection). */
+  followChanges(changes: { onChange(handler: (topic: string) => void): void }, prefix: string): this {
+    changes.onChange((topic) => {
+      if (topic === '*') this.clear();
+      else if (topic.startsWith(prefix)) this.invalidate(topic.slice(prefix.length));
+    });
+    return this;
+  }
+
   invalidate(key: string): void {
     this.cache.delete(key);
     this.inflight.delete(key);

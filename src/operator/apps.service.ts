@@ -4,7 +4,7 @@ import { hashSecret, opaqueId, randomSecret } from '../auth/secrets.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors/app-error.js';
 import type { Store } from '../storage/store.js';
-import type { AppRecord } from '../storage/records.js';
+import type { ListedApp } from '../storage/records.js';
 
 /** Apps: created with a secret and a key pair shown once; the service keeps a hash and the public key. */
 export class AppsService {
@@ -20,8 +20,21 @@ export class AppsService {
     return { appId, name, appSecret, privateKeyPem, audience: this.config.jwtAudience };
   }
 
-  async list() {
-    return (await this.store.accounts.listApps()).map(present);
+  /** Archived apps only when asked for. */
+  async list(includeArchived = false) {
+    return (await this.store.accounts.listApps()).filter((a) => includeArchived || a.archivedAt === null).map(present);
+  }
+
+  /**
+   * Archive (or restore): an archived app's tokens and secret stop working at once in this process
+   * and within the change feed's delay in others; its key, secret, attachments and history stay, so
+   * a restore brings back the same credentials. Repeating either is harmless.
+   */
+  async setArchived(appId: string, archived: boolean) {
+    const current = await this.require(appId);
+    if (!(await this.store.accounts.setAppArchived(appId, archived ? (current.archivedAt ?? this.now()) : null, this.now()))) throw appNotFound();
+    await this.registry.changed(appId);
+    return present(await this.require(appId));
   }
 
   async rotateSecret(appId: string) {
@@ -42,18 +55,25 @@ export class AppsService {
     await this.requireBoth(appId, urlKey);
     await this.store.accounts.attach(appId, urlKey, this.now());
     await this.registry.changed(appId);
-    return present((await this.store.accounts.findApp(appId))!);
+    return present(await this.require(appId));
   }
 
   async detach(appId: string, urlKey: string) {
     await this.requireBoth(appId, urlKey);
     await this.store.accounts.detach(appId, urlKey);
     await this.registry.changed(appId);
-    return present((await this.store.accounts.findApp(appId))!);
+    return present(await this.require(appId));
+  }
+
+  /** The app as listed (with its last-used time), straight from the store. */
+  private async require(appId: string): Promise<ListedApp> {
+    const app = (await this.store.accounts.listApps(appId))[0];
+    if (!app) throw appNotFound();
+    return app;
   }
 
   private async requireBoth(appId: string, urlKey: string): Promise<void> {
-    if (!(await this.store.accounts.findApp(appId))) throw appNotFound();
+    await this.require(appId);
     if (!(await this.store.accounts.findBusiness(urlKey))) throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
   }
 }
@@ -62,6 +82,11 @@ function appNotFound(): AppError {
   return new AppError('APP_NOT_FOUND', 'No app with this appId');
 }
 
-function present(app: AppRecord) {
-  return { appId: app.appId, name: app.name, businesses: app.attachedUrlKeys, createdAt: new Date(app.createdAt).toISOString() };
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function present(app: ListedApp) {
+  return {
+    appId: app.appId, name: app.name, businesses: app.attachedUrlKeys, archivedBusinesses: app.archivedUrlKeys, createdAt: iso(app.createdAt),
+    isArchived: app.archivedAt !== null, archivedAt: iso(app.archivedAt), lastUsedAt: iso(app.lastUsedAt),
+  };
 }

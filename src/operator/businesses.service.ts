@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors/app-error.js';
+import type { AppRegistry } from '../auth/app-registry.js';
 import type { Store } from '../storage/store.js';
 import type { BusinessRecord } from '../storage/records.js';
 import { defaultTimeZone } from '../leads/lead-settings.types.js';
@@ -63,7 +64,7 @@ export function urlKeyFromName(name: string): string {
 }
 
 export class BusinessesService {
-  constructor(private readonly store: Store, private readonly now: () => number) {}
+  constructor(private readonly store: Store, private readonly registry: Pick<AppRegistry, 'changed'>, private readonly now: () => number) {}
 
   async create(input: NewBusiness) {
     const now = this.now();
@@ -82,8 +83,23 @@ export class BusinessesService {
     throw new AppError('URL_KEY_TAKEN', 'Could not find a free urlKey for this name; send one');
   }
 
-  async list() {
-    return (await this.store.accounts.listBusinesses()).map(present);
+  /** Archived businesses only when asked for. */
+  async list(includeArchived = false) {
+    return (await this.store.accounts.listBusinesses()).filter((b) => includeArchived || !b.archivedAt).map(present);
+  }
+
+  /**
+   * Archive (or restore): apps attached to it get 403 PERMISSION_DENIED, as if detached, until it is
+   * restored; its data, urlKey and attachments stay. The attached apps' registry entries are dropped in
+   * every process, since the guard reads the archived state from them. Repeating either is harmless.
+   */
+  async setArchived(urlKey: string, archived: boolean) {
+    const current = await this.require(urlKey);
+    const archivedAt = archived ? (current.archivedAt ?? this.now()) : null;
+    await this.store.accounts.setBusinessArchived(urlKey, archivedAt, this.now());
+    for (const appId of await this.store.accounts.appIdsAttachedTo(urlKey)) await this.registry.changed(appId);
+    await this.store.changes.publish(`business:${urlKey}`);
+    return present({ ...current, archivedAt });
   }
 
   async get(urlKey: string) {
@@ -108,5 +124,6 @@ export function present(b: BusinessRecord) {
   return {
     urlKey: b.urlKey, name: b.name, country: b.country, currency: b.currency, customFieldsEnabled: b.customFieldsEnabled,
     timeZone: b.timeZone ?? defaultTimeZone(b.country),
+    isArchived: Boolean(b.archivedAt), archivedAt: b.archivedAt ? new Date(b.archivedAt).toISOString() : null,
   };
 }

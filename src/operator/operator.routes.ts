@@ -8,12 +8,15 @@ import type { AppsService } from './apps.service.js';
 import type { AuditService } from './audit.service.js';
 import { readBusinessPatch, readNewBusiness, type BusinessesService } from './businesses.service.js';
 import { readNewOperator, type OperatorsService } from './operators.service.js';
+import { readIncludeArchived, registerLifecycleRoutes } from './lifecycle.routes.js';
+import type { AuthService } from '../auth/auth.service.js';
 
 export interface OperatorServices {
   businesses: BusinessesService;
   apps: AppsService;
   operators: OperatorsService;
   audit: AuditService;
+  auth: AuthService;
 }
 
 export { PAGING };
@@ -34,7 +37,7 @@ export async function registerOperatorRoutes(app: FastifyInstance, s: OperatorSe
     await s.audit.record(request, 'business.create', business.urlKey, { name: business.name });
     return reply.code(201).send(ok(business));
   });
-  app.get('/admin/v1/businesses', async () => ok(await s.businesses.list()));
+  app.get('/admin/v1/businesses', async (request) => ok(await s.businesses.list(readIncludeArchived(request.query))));
   app.get<{ Params: UrlKeyParams }>('/admin/v1/businesses/:urlKey', async (request) => ok(await s.businesses.get(request.params.urlKey)));
   app.patch<{ Params: UrlKeyParams }>('/admin/v1/businesses/:urlKey', async (request) => {
     const business = await s.businesses.update(request.params.urlKey, readBusinessPatch(request.body));
@@ -48,7 +51,7 @@ export async function registerOperatorRoutes(app: FastifyInstance, s: OperatorSe
     await s.audit.record(request, 'app.create', null, { appId: created.appId });
     return reply.header('cache-control', 'no-store').code(201).send(ok(created));
   });
-  app.get('/admin/v1/apps', async () => ok(await s.apps.list()));
+  app.get('/admin/v1/apps', async (request) => ok(await s.apps.list(readIncludeArchived(request.query))));
   app.post<{ Params: AppParams }>('/admin/v1/apps/:appId/rotate-secret', async (request, reply) => {
     noBody(request);
     const rotated = await s.apps.rotateSecret(request.params.appId);
@@ -80,6 +83,8 @@ export async function registerOperatorRoutes(app: FastifyInstance, s: OperatorSe
     await s.audit.record(request, 'operator.create', null, { email: created.email });
     return reply.code(201).send(ok(created));
   });
+
+  await registerLifecycleRoutes(app, s);
 
   app.get('/admin/v1/audit', async (request) => {
     const { page, pageSize } = readPaging(request.query as Record<string, string>);

@@ -37,6 +37,13 @@ export class OperatorsService {
     return { email: normalised };
   }
 
+  /** Every operator account, never with a password hash; `isCurrent` marks the caller's own. */
+  async list(currentOperatorId: string) {
+    return (await this.store.accounts.listOperators()).map((op) => ({
+      email: op.email, createdAt: new Date(op.createdAt).toISOString(), isCurrent: op.publicId === currentOperatorId,
+    }));
+  }
+
   /**
    * At start: the configured first operator, or, with none configured and none existing, a generated
    * one whose password is handed back once to be printed on the console (never logged).
@@ -59,11 +66,15 @@ export class OperatorsService {
     }
   }
 
+  /** From the command line: a new password, which also ends the operator's sessions in every process. */
   async resetPassword(email: string): Promise<string> {
     const password = randomSecret(18);
-    if (!(await this.store.accounts.setOperatorPassword(email.trim().toLowerCase(), await hashSecret(password)))) {
+    const account = email.trim().toLowerCase();
+    if (!(await this.store.accounts.setOperatorPassword(account, await hashSecret(password)))) {
       throw new Error(`no operator with e-mail ${email}`);
     }
+    const operator = await this.store.accounts.findOperatorByEmail(account);
+    if (operator) await this.store.changes.publish(`operator:${operator.publicId}`);
     return password;
   }
 }

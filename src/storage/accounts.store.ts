@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import type { AppRecord, BusinessRecord, OperatorRecord } from './records.js';
+import type { AppRecord, BusinessRecord, ListedApp, OperatorRecord } from './records.js';
 import { isUniqueViolation } from './errors.js';
 import { canName } from './keys.js';
 
@@ -15,10 +15,10 @@ export class AccountsStore {
     return Number(row.n);
   }
 
-  async createOperator(op: OperatorRecord, now: number): Promise<Created<OperatorRecord>> {
+  async createOperator(op: Omit<OperatorRecord, 'sessionVersion' | 'createdAt'>, now: number): Promise<Created<OperatorRecord>> {
     try {
       await this.db.insertInto('operators').values({ public_id: op.publicId, email: op.email, password_hash: op.passwordHash, created_at: now }).execute();
-      return { ok: true, record: op };
+      return { ok: true, record: { ...op, sessionVersion: 0, createdAt: now } };
     } catch (error) {
       if (isUniqueViolation(error)) return { ok: false, reason: 'taken' };
       throw error;
@@ -27,18 +27,29 @@ export class AccountsStore {
 
   async findOperatorByEmail(email: string): Promise<OperatorRecord | undefined> {
     if (!canName(email)) return undefined;
-    const row = await this.db.selectFrom('operators').select(['public_id', 'email', 'password_hash']).where('email', '=', email).executeTakeFirst();
-    return row && { publicId: row.public_id, email: row.email, passwordHash: row.password_hash };
+    const row = await this.operatorQuery().where('email', '=', email).executeTakeFirst();
+    return row && toOperator(row);
   }
 
   async findOperatorByPublicId(publicId: string): Promise<OperatorRecord | undefined> {
     if (!canName(publicId)) return undefined;
-    const row = await this.db.selectFrom('operators').select(['public_id', 'email', 'password_hash']).where('public_id', '=', publicId).executeTakeFirst();
-    return row && { publicId: row.public_id, email: row.email, passwordHash: row.password_hash };
+    const row = await this.operatorQuery().where('public_id', '=', publicId).executeTakeFirst();
+    return row && toOperator(row);
   }
 
+  async listOperators(): Promise<OperatorRecord[]> {
+    return (await this.operatorQuery().orderBy('created_at').orderBy('email').execute()).map(toOperator);
+  }
+
+  private operatorQuery() {
+    return this.db.selectFrom('operators').select(['public_id', 'email', 'password_hash', 'session_version', 'created_at']);
+  }
+
+  /** A new password ends every session issued before it (the session version goes up). */
   async setOperatorPassword(email: string, passwordHash: string): Promise<boolean> {
-    const result = await this.db.updateTable('operators').set({ password_hash: passwordHash }).where('email', '=', email).executeTakeFirst();
+    const result = await this.db.updateTable('operators')
+      .set((eb) => ({ password_hash: passwordHash, session_version: eb('session_version', '+', 1) }))
+      .where('email', '=', email).executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
@@ -81,11 +92,18 @@ export class AccountsStore {
     return this.findBusiness(urlKey);
   }
 
-  private businessQuery() {
-    return this.db.selectFrom('businesses').select(['url_key', 'name', 'country', 'currency', 'custom_fields_enabled', 'time_zone', 'created_at', 'updated_at']);
+  /** Archive (a time) or restore (null); false when no such business. */
+  async setBusinessArchived(urlKey: string, archivedAt: number | null, now: number): Promise<boolean> {
+    if (!canName(urlKey)) return false;
+    const result = await this.db.updateTable('businesses').set({ archived_at: archivedAt, updated_at: now }).where('url_key', '=', urlKey).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
-  async createApp(app: Omit<AppRecord, 'attachedUrlKeys'>): Promise<void> {
+  private businessQuery() {
+    return this.db.selectFrom('businesses').select(['url_key', 'name', 'country', 'currency', 'custom_fields_enabled', 'time_zone', 'created_at', 'updated_at', 'archived_at']);
+  }
+
+  async createApp(app: Omit<AppRecord, 'attachedUrlKeys' | 'archivedUrlKeys' | 'archivedAt'>): Promise<void> {
     await this.db.insertInto('apps').values({
       app_id: app.appId, name: app.name, secret_hash: app.secretHash, secret_version: app.secretVersion,
       public_key_pem: app.publicKeyPem, key_version: app.keyVersion, created_at: app.createdAt, updated_at: app.createdAt,
@@ -98,15 +116,42 @@ export class AccountsStore {
     return toApps(rows)[0];
   }
 
-  async listApps(): Promise<AppRecord[]> {
-    return toApps(await this.appQuery().orderBy('apps.created_at').orderBy('apps.app_id').execute());
+  /** Every app, or the one named. */
+  async listApps(appId?: string): Promise<ListedApp[]> {
+    if (appId !== undefined && !canName(appId)) return [];
+    const query = appId === undefined ? this.appQuery() : this.appQuery().where('apps.app_id', '=', appId);
+    return toApps(await query.orderBy('apps.created_at').orderBy('apps.app_id').execute());
   }
 
   private appQuery() {
     return this.db.selectFrom('apps')
       .leftJoin('app_businesses', 'app_businesses.app_pk', 'apps.id')
       .leftJoin('businesses', 'businesses.id', 'app_businesses.business_pk')
-      .select(['apps.app_id', 'apps.name', 'apps.secret_hash', 'apps.secret_version', 'apps.public_key_pem', 'apps.key_version', 'apps.created_at', 'businesses.url_key']);
+      .select(['apps.app_id', 'apps.name', 'apps.secret_hash', 'apps.secret_version', 'apps.public_key_pem', 'apps.key_version', 'apps.created_at',
+        'apps.archived_at', 'apps.last_used_at', 'businesses.url_key', 'businesses.archived_at as business_archived_at']);
+  }
+
+  /** Archive (a time) or restore (null); false when no such app. */
+  async setAppArchived(appId: string, archivedAt: number | null, now: number): Promise<boolean> {
+    if (!canName(appId)) return false;
+    const result = await this.db.updateTable('apps').set({ archived_at: archivedAt, updated_at: now }).where('app_id', '=', appId).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Moves the last-used time forward only: two processes writing out of order never set it back. */
+  async noteAppUsed(appId: string, at: number): Promise<void> {
+    if (!canName(appId)) return;
+    await this.db.updateTable('apps').set({ last_used_at: at }).where('app_id', '=', appId)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)])).execute();
+  }
+
+  /** The apps attached to a business: archiving the business must drop them from every process's cache. */
+  async appIdsAttachedTo(urlKey: string): Promise<string[]> {
+    if (!canName(urlKey)) return [];
+    const rows = await this.db.selectFrom('app_businesses')
+      .innerJoin('apps', 'apps.id', 'app_businesses.app_pk').innerJoin('businesses', 'businesses.id', 'app_businesses.business_pk')
+      .select('apps.app_id').where('businesses.url_key', '=', urlKey).execute();
+    return rows.map((r) => r.app_id);
   }
 
   /** Replaces the secret hash and bumps its version, which invalidates every token issued with the old one. */
@@ -143,31 +188,44 @@ export class AccountsStore {
   }
 }
 
-function toBusiness(row: { url_key: string; name: string; country: string; currency: string; custom_fields_enabled: number; time_zone: string | null; created_at: number; updated_at: number }): BusinessRecord {
+const orNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
+
+function toOperator(row: { public_id: string; email: string; password_hash: string; session_version: number; created_at: number }): OperatorRecord {
+  return { publicId: row.public_id, email: row.email, passwordHash: row.password_hash, sessionVersion: Number(row.session_version), createdAt: Number(row.created_at) };
+}
+
+function toBusiness(row: { url_key: string; name: string; country: string; currency: string; custom_fields_enabled: number; time_zone: string | null; created_at: number; updated_at: number; archived_at: number | null }): BusinessRecord {
   return {
     urlKey: row.url_key, name: row.name, country: row.country, currency: row.currency,
     customFieldsEnabled: Number(row.custom_fields_enabled) === 1, timeZone: row.time_zone, createdAt: Number(row.created_at), updatedAt: Number(row.updated_at),
+    archivedAt: orNull(row.archived_at),
   };
 }
 
 interface AppRow {
   app_id: string; name: string; secret_hash: string; secret_version: number; public_key_pem: string;
-  key_version: number; created_at: number; url_key: string | null;
+  key_version: number; created_at: number; archived_at: number | null; last_used_at: number | null;
+  url_key: string | null; business_archived_at: number | null;
 }
 
-function toApps(rows: AppRow[]): AppRecord[] {
-  const apps = new Map<string, AppRecord>();
+function toApps(rows: AppRow[]): ListedApp[] {
+  const apps = new Map<string, ListedApp>();
   for (const row of rows) {
     let app = apps.get(row.app_id);
     if (!app) {
       app = {
         appId: row.app_id, name: row.name, secretHash: row.secret_hash, secretVersion: Number(row.secret_version),
-        publicKeyPem: row.public_key_pem, keyVersion: Number(row.key_version), attachedUrlKeys: [], createdAt: Number(row.created_at),
+        publicKeyPem: row.public_key_pem, keyVersion: Number(row.key_version), attachedUrlKeys: [], archivedUrlKeys: [],
+        createdAt: Number(row.created_at), archivedAt: orNull(row.archived_at), lastUsedAt: orNull(row.last_used_at),
       };
       apps.set(row.app_id, app);
     }
     if (row.url_key !== null) app.attachedUrlKeys.push(row.url_key);
+    if (row.url_key !== null && row.business_archived_at !== null) app.archivedUrlKeys.push(row.url_key);
   }
-  for (const app of apps.values()) app.attachedUrlKeys.sort();
+  for (const app of apps.values()) {
+    app.attachedUrlKeys.sort();
+    app.archivedUrlKeys.sort();
+  }
   return [...apps.values()];
 }

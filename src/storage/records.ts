@@ -9,6 +9,8 @@ export interface BusinessRecord {
   timeZone: string | null;
   createdAt: number;
   updatedAt: number;
+  /** Set while archived: apps get 403 on it, the operator list hides it unless asked. Always read from the store; optional for new records. */
+  archivedAt?: number | null;
 }
 
 export interface AppRecord {
@@ -18,14 +20,27 @@ export interface AppRecord {
   secretVersion: number;
   publicKeyPem: string;
   keyVersion: number;
+  /** Every business the app is attached to, archived ones included. */
   attachedUrlKeys: string[];
+  /** Those of `attachedUrlKeys` whose business is archived: the guard refuses them. */
+  archivedUrlKeys: string[];
   createdAt: number;
+  /** Set while archived: none of the app's tokens or credentials work. */
+  archivedAt: number | null;
+}
+
+/** An app as the operator list shows it: with when it last used its credentials (not cached, not fresh in the registry). */
+export interface ListedApp extends AppRecord {
+  lastUsedAt: number | null;
 }
 
 export interface OperatorRecord {
   publicId: string;
   email: string;
   passwordHash: string;
+  /** Sessions carry it; a password change bumps it. */
+  sessionVersion: number;
+  createdAt: number;
 }
 
 export type ClientStatus = 'active' | 'archived' | 'deleted';

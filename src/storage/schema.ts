@@ -10,6 +10,8 @@ export interface OperatorsTable {
   email: string;
   password_hash: string;
   created_at: number;
+  /** Bumped by a password change: sessions carrying an older one are refused. */
+  session_version: Generated<number>;
 }
 
 export interface SigningKeysTable {
@@ -29,6 +31,7 @@ export interface BusinessesTable {
   time_zone: string | null;
   created_at: number;
   updated_at: number;
+  archived_at: number | null;
 }
 
 export interface AppsTable {
@@ -41,6 +44,9 @@ export interface AppsTable {
   key_version: number;
   created_at: number;
   updated_at: number;
+  archived_at: number | null;
+  /** Written at most once a minute per app and process (auth/last-used.ts), never per request. */
+  last_used_at: number | null;
 }
 
 export interface AppBusinessesTable {

@@ -78,6 +78,13 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'DELETE', path: '/admin/v1/apps/:appId/businesses/:urlKey', guard: 'operator' },
   { method: 'POST', path: '/admin/v1/operators', guard: 'operator', body: { email: 'fuzz-operator@example.com', password: 'fuzz-operator-password' } },
   { method: 'GET', path: '/admin/v1/audit', guard: 'operator' },
+  { method: 'POST', path: '/admin/v1/businesses/:urlKey/archive', guard: 'operator' },
+  { method: 'POST', path: '/admin/v1/businesses/:urlKey/restore', guard: 'operator' },
+  { method: 'POST', path: '/admin/v1/apps/:appId/archive', guard: 'operator' },
+  { method: 'POST', path: '/admin/v1/apps/:appId/restore', guard: 'operator' },
+  { method: 'GET', path: '/admin/v1/operators', guard: 'operator' },
+  // Never the real password: a fuzzed change must not end the suite's own operator session.
+  { method: 'POST', path: '/admin/v1/operators/me/password', guard: 'operator', body: { currentPassword: 'not-the-operator-password', newPassword: 'fuzz new password' } },
   { method: 'GET', path: '/admin/v1/businesses/:urlKey/pipelines', guard: 'operator' },
   { method: 'PUT', path: '/admin/v1/businesses/:urlKey/pipelines', guard: 'operator', body: PIPELINES_BODY },
   { method: 'GET', path: '/admin/v1/businesses/:urlKey/custom-fields', guard: 'operator' },

@@ -69,3 +69,17 @@ export async function http(url: string, method: string, path: string, options: {
   }
   return { status: response.status, body };
 }
+
+/**
+ * decisions.md freshness: after a change through `a`, `a` sees it at once and `b` within `limitMs`
+ * (polled every 10 ms). Answers b's delay; throws naming which process was late.
+ */
+export async function seenBy(a: ServerProcess, b: ServerProcess, probe: (server: ServerProcess) => Promise<boolean>, limitMs = 1000): Promise<number> {
+  const started = performance.now();
+  if (!(await probe(a))) throw new Error('the process that made the change does not see it at once');
+  while (performance.now() - started < limitMs) {
+    if (await probe(b)) return performance.now() - started;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`the other process did not see the change within ${limitMs} ms`);
+}

@@ -1,6 +1,6 @@
 import { SignJWT, importPKCS8 } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, spawnServer, type ServerProcess } from '../helpers/process.js';
+import { http, seenBy, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { randomKey } from '../helpers/seed.js';
 import { POSTGRES_URL, TEST_ADMIN, availableStores } from '../helpers/stores.js';
 
@@ -30,15 +30,7 @@ describe.runIf(stores.includes('postgres'))('freshness: app and business changes
   const admin = (method: string, path: string, body?: unknown) => http(a.url, method, `/admin/v1${path}`, { token: operator, ...(body !== undefined && { body }) });
 
   /** After a change through A: A sees it at once, B within LIMIT_MS (polled); answers B's delay. */
-  async function seenBy(probe: (server: ServerProcess) => Promise<boolean>): Promise<number> {
-    const started = performance.now();
-    expect(await probe(a), 'the process that made the change sees it at once').toBe(true);
-    while (performance.now() - started < LIMIT_MS) {
-      if (await probe(b)) return performance.now() - started;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`the other process did not see the change within ${LIMIT_MS} ms`);
-  }
+  const seen = (probe: (server: ServerProcess) => Promise<boolean>) => seenBy(a, b, probe, LIMIT_MS);
 
   beforeAll(async () => {
     const env = { DATABASE_URL: POSTGRES_URL, ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, AUTH_FAILURE_LIMIT: '1000', CACHE_TTL_MS: '60000' };
@@ -57,9 +49,9 @@ describe.runIf(stores.includes('postgres'))('freshness: app and business changes
   it('detaching and attaching again: B answers 403, then 200, each within 1 s', async () => {
     expect([await statusOf(a, token), await statusOf(b, token)]).toEqual([200, 200]); // both caches warm
     expect((await admin('DELETE', `/apps/${app.appId}/businesses/${urlKey}`)).status).toBe(200);
-    await seenBy(async (s) => (await statusOf(s, token)) === 403);
+    await seen(async (s) => (await statusOf(s, token)) === 403);
     expect((await admin('PUT', `/apps/${app.appId}/businesses/${urlKey}`)).status).toBe(200);
-    await seenBy(async (s) => (await statusOf(s, token)) === 200);
+    await seen(async (s) => (await statusOf(s, token)) === 200);
   });
 
   it('rotating the secret: B refuses the old issued token and the old secret within 1 s, and takes the new one', async () => {
@@ -69,7 +61,7 @@ describe.runIf(stores.includes('postgres'))('freshness: app and business changes
     expect((await signIn(b, app.appSecret)).status).toBe(200);
     const rotated = await admin('POST', `/apps/${app.appId}/rotate-secret`);
     expect(rotated.status).toBe(200);
-    await seenBy(async (s) => (await statusOf(s, token)) === 401 && (await signIn(s, app.appSecret)).status === 401);
+    await seen(async (s) => (await statusOf(s, token)) === 401 && (await signIn(s, app.appSecret)).status === 401);
     token = (await signIn(b, rotated.body.data.appSecret)).body.accessToken;
     expect(await statusOf(a, token)).toBe(200);
   });
@@ -80,7 +72,7 @@ describe.runIf(stores.includes('postgres'))('freshness: app and business changes
     const rotated = await admin('POST', `/apps/${app.appId}/rotate-key`);
     expect(rotated.status).toBe(200);
     const fresh = await selfSigned(rotated.body.data.privateKeyPem);
-    await seenBy(async (s) => (await statusOf(s, old)) === 401 && (await statusOf(s, fresh)) === 200);
+    await seen(async (s) => (await statusOf(s, old)) === 401 && (await statusOf(s, fresh)) === 200);
   });
 
   it('enabling custom fields and defining one: B accepts a client carrying it within 1 s', async () => {
@@ -89,8 +81,8 @@ describe.runIf(stores.includes('postgres'))('freshness: app and business changes
     });
     expect((await create(b)).body.data.error.code).toBe('CUSTOM_FIELDS_NOT_ENABLED');
     expect((await admin('PATCH', `/businesses/${urlKey}`, { customFieldsEnabled: true })).status).toBe(200);
-    await seenBy(async (s) => (await create(s)).body.data.error?.code === 'INVALID_CUSTOM_FIELD');
+    await seen(async (s) => (await create(s)).body.data.error?.code === 'INVALID_CUSTOM_FIELD');
     expect((await admin('PUT', `/businesses/${urlKey}/custom-fields`, { fields: [{ name: 'Tier', type: 'SELECT', options: ['Gold'] }] })).status).toBe(200);
-    await seenBy(async (s) => (await create(s)).status === 201);
+    await seen(async (s) => (await create(s)).status === 201);
   });
 });

@@ -27,6 +27,12 @@ export function getSession() {
   }
 }
 
+/** After a password change: the server ended the old session and handed this tab a new one. */
+export function replaceSessionToken(token, expiresAt) {
+  const session = getSession();
+  if (session) sessionStorage.setItem(SESSION_KEY, JSON.stringify({ ...session, token, expiresAt }));
+}
+
 export function clearSession() {
   sessionStorage.removeItem(SESSION_KEY);
   sessionStorage.removeItem(BUSINESS_KEY);

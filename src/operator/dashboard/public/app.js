@@ -11,6 +11,8 @@ import { renderWebhooks } from './view-webhooks.js';
 import { renderLeads } from './view-leads-board.js';
 import { renderLeadSettings } from './view-lead-settings.js';
 import { renderClientsList } from './view-clients-list.js';
+import { renderAudit } from './view-audit.js';
+import { renderOperators } from './view-operators.js';
 
 const SECTIONS = [
   { route: 'businesses', label: 'Businesses', render: renderBusinesses, needsBusiness: false },
@@ -22,6 +24,8 @@ const SECTIONS = [
   { route: 'client-list', label: 'Client list', render: renderClientsList, needsBusiness: true },
   { route: 'clients', label: 'Clients', render: renderClients, needsBusiness: true },
   { route: 'webhooks', label: 'Webhooks', render: renderWebhooks, needsBusiness: true },
+  { route: 'audit', label: 'Audit log', render: renderAudit, needsBusiness: false },
+  { route: 'operators', label: 'Operators', render: renderOperators, needsBusiness: false },
 ];
 
 const root = document.getElementById('root');

@@ -1,5 +1,5 @@
 // Apps: create (secret and private key shown once), rotate secret or key, attach to and
-// detach from the current business.
+// detach from the current business, archive and restore; when each was last used.
 import { api, seg } from './api.js';
 import { actionButton, confirmAction, copyText, field, formatDate, h, mount, openDialog, toast, uid } from './dom.js';
 import { clearFormError, errorSummary, errorsOf, reportFormError } from './field-errors.js';
@@ -113,20 +113,51 @@ function rowActions(app, ctx, reload, message) {
         kind === 'secret' ? [['App secret', result.appSecret, false]] : [['Private key (PEM)', result.privateKeyPem, true]]);
     } catch (error) { fail(error); }
   }, { class: 'secondary small' });
-  return h('td', { class: 'actions' }, toggle, rotate('secret'), rotate('key'));
+  if (app.isArchived) return h('td', { class: 'actions' }, archiveButton(app, reload, fail));
+  return h('td', { class: 'actions' }, toggle, rotate('secret'), rotate('key'), archiveButton(app, reload, fail));
+}
+
+/** Archive stops every token and the secret of the app at once; restore brings back the same credentials. */
+function archiveButton(app, reload, fail) {
+  const archived = app.isArchived;
+  return actionButton(archived ? 'Restore' : 'Archive', async () => {
+    if (!archived) {
+      const ok = await confirmAction(`Archive app “${app.name}”`,
+        `Its tokens and its secret stop working at once, on every business. Its secret, key and attachments are kept: Restore makes the same credentials work again.`,
+        'Archive app', true);
+      if (!ok) return;
+    }
+    try {
+      await api('POST', `/apps/${seg(app.appId)}/${archived ? 'restore' : 'archive'}`);
+      toast(`“${app.name}” ${archived ? 'restored' : 'archived'}.`);
+      await reload();
+      refocus(app.appId, archived ? 'Archive' : 'Restore');
+    } catch (error) { fail(error); }
+  }, { class: archived ? 'primary small' : 'secondary small', 'aria-label': `${archived ? 'Restore' : 'Archive'} ${app.name}` });
+}
+
+/** "3 minutes ago" for recent times, the date beyond a day; the API writes it at most once a minute. */
+function lastUsed(iso) {
+  if (!iso) return h('span', { class: 'muted' }, 'Never');
+  const minutes = Math.floor((Date.now() - Date.parse(iso)) / 60_000);
+  const text = minutes < 2 ? 'Just now' : minutes < 60 ? `${minutes} minutes ago` : minutes < 1440 ? `${Math.floor(minutes / 60)} h ago` : formatDate(iso);
+  return h('time', { datetime: iso, title: formatDate(iso) }, text);
 }
 
 function appsTable(apps, ctx, reload, message) {
   if (apps.length === 0) return h('div', { class: 'empty' }, h('p', {}, 'No app yet. An app holds the credentials an integration uses to call the API.'));
   // data-label: on a phone each row becomes a card and the cell shows its column name (styles.css .stack).
   return h('table', { class: 'data-table stack', 'aria-label': 'Apps' },
-    h('thead', {}, h('tr', {}, ['Name', 'App ID', 'Attached to', 'Created', 'Actions'].map((t) => h('th', { scope: 'col' }, t)))),
-    h('tbody', {}, apps.map((app) => h('tr', { dataset: { appId: app.appId } },
-      h('td', { dataset: { label: 'Name' } }, app.name),
+    h('thead', {}, h('tr', {}, ['Name', 'App ID', 'Attached to', 'Created', 'Last used', 'Actions'].map((t) => h('th', { scope: 'col' }, t)))),
+    h('tbody', {}, apps.map((app) => h('tr', { dataset: { appId: app.appId }, class: app.isArchived ? 'archived-row' : '' },
+      h('td', { dataset: { label: 'Name' } }, app.name, app.isArchived ? [' ', h('span', { class: 'badge badge-muted' }, 'Archived')] : null),
       h('td', { dataset: { label: 'App ID' } }, h('code', { class: 'id' }, app.appId)),
       h('td', { dataset: { label: 'Attached to' } }, attachedKeys(app).length === 0 ? h('span', { class: 'muted' }, 'No business')
-        : attachedKeys(app).map((k) => h('span', { class: k === ctx.business?.urlKey ? 'badge badge-ok' : 'badge' }, k))),
+        : attachedKeys(app).map((k) => (app.archivedBusinesses ?? []).includes(k)
+          ? h('span', { class: 'badge badge-muted', title: 'This business is archived: the app gets “permission denied” on it.' }, `${k} (archived)`)
+          : h('span', { class: k === ctx.business?.urlKey ? 'badge badge-ok' : 'badge' }, k))),
       h('td', { class: 'muted', dataset: { label: 'Created' } }, app.createdAt ? formatDate(app.createdAt) : '—'),
+      h('td', { dataset: { label: 'Last used' } }, lastUsed(app.lastUsedAt)),
       rowActions(app, ctx, reload, message),
     ))),
   );
@@ -135,10 +166,16 @@ function appsTable(apps, ctx, reload, message) {
 export async function renderApps(main, ctx) {
   const message = h('div');
   const list = h('section', { class: 'card' });
+  const showArchived = h('input', { type: 'checkbox', name: 'showArchivedApps', checked: sessionStorage.getItem('crmkit.showArchivedApps') === '1' });
   const reload = async () => {
-    const apps = (await api('GET', '/apps')) ?? [];
-    mount(list, appsTable(apps, ctx, reload, message));
+    sessionStorage.setItem('crmkit.showArchivedApps', showArchived.checked ? '1' : '0');
+    const apps = (await api('GET', showArchived.checked ? '/apps?includeArchived=true' : '/apps')) ?? [];
+    mount(list, appsTable(apps, ctx, reload, message),
+      h('div', { class: 'field checkbox' }, h('label', {}, showArchived, ' Show archived apps')));
   };
+  showArchived.addEventListener('change', () => reload().then(() => showArchived.focus(), (error) => {
+    if (error.status !== 401) mount(message, errorSummary(error.message, errorsOf(error)));
+  }));
   mount(main,
     h('div', { class: 'page-head' }, h('h1', {}, 'Apps'),
       h('p', { class: 'subtitle' }, ctx.business

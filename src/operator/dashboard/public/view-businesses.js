@@ -1,6 +1,6 @@
 // Businesses: the list (switch with "Use"), create, and the current business's settings.
 import { api, seg, setCurrentBusiness } from './api.js';
-import { actionButton, field, h, mount, toast } from './dom.js';
+import { actionButton, confirmAction, errorBanner, field, formatDate, h, mount, toast } from './dom.js';
 import { clearFormError, reportFormError } from './field-errors.js';
 
 /** The form's labels for the API's field names, so that errors name what the operator sees. */
@@ -79,33 +79,72 @@ function settingsCard(ctx) {
   return card;
 }
 
-function table(ctx) {
-  if (ctx.businesses.length === 0) {
+/** Archive hides the business from apps (403, as if detached) and from lists; everything is kept, and restore undoes it. */
+function archiveButton(b, ctx, message) {
+  const archived = b.isArchived;
+  return actionButton(archived ? 'Restore' : 'Archive', async () => {
+    mount(message);
+    if (!archived) {
+      const ok = await confirmAction(`Archive ${b.name}`,
+        `Apps attached to ${b.urlKey} get “permission denied” on it at once, and it leaves the business list. Its clients, pipelines, custom fields, app attachments and URL key are kept; Restore brings it back as it was.`,
+        'Archive business', true);
+      if (!ok) return;
+    }
+    try {
+      await api('POST', `/businesses/${seg(b.urlKey)}/${archived ? 'restore' : 'archive'}`);
+      toast(`${b.name} ${archived ? 'restored' : 'archived'}.`);
+      await ctx.refreshBusinesses();
+    } catch (error) {
+      if (error.status !== 401) mount(message, errorBanner(error.message));
+    }
+  }, { class: archived ? 'primary small' : 'secondary small', 'aria-label': `${archived ? 'Restore' : 'Archive'} ${b.name}` });
+}
+
+function table(ctx, businesses, message) {
+  if (businesses.length === 0) {
     return h('div', { class: 'empty' }, h('p', {}, 'No business yet. Create the first one below.'));
   }
   const current = ctx.business?.urlKey;
   // data-label: on a phone each row becomes a card and the cell shows its column name (styles.css .stack).
   return h('table', { class: 'data-table stack', 'aria-label': 'Businesses' },
     h('thead', {}, h('tr', {}, ['Name', 'URL key', 'Country', 'Currency', 'Custom fields', 'Actions'].map((t) => h('th', { scope: 'col' }, t)))),
-    h('tbody', {}, ctx.businesses.map((b) => h('tr', { class: b.urlKey === current ? 'current' : '' },
-      h('td', { dataset: { label: 'Name' } }, b.name),
+    h('tbody', {}, businesses.map((b) => h('tr', { class: b.isArchived ? 'archived-row' : b.urlKey === current ? 'current' : '' },
+      h('td', { dataset: { label: 'Name' } }, b.name, b.isArchived ? [' ', h('span', { class: 'badge badge-muted', title: `Archived ${formatDate(b.archivedAt)}` }, 'Archived')] : null),
       h('td', { dataset: { label: 'URL key' } }, h('code', {}, b.urlKey)),
       h('td', { dataset: { label: 'Country' } }, b.country),
       h('td', { dataset: { label: 'Currency' } }, b.currency ?? '—'),
       h('td', { dataset: { label: 'Custom fields' } }, b.customFieldsEnabled ? 'Enabled' : 'Off'),
-      h('td', { class: 'actions' }, b.urlKey === current
+      h('td', { class: 'actions' }, b.isArchived ? null : b.urlKey === current
         ? h('span', { class: 'badge badge-ok' }, 'Current')
-        : h('button', { type: 'button', class: 'secondary small', 'aria-label': `Use ${b.name}`, onclick: () => ctx.selectBusiness(b.urlKey) }, 'Use')),
+        : h('button', { type: 'button', class: 'secondary small', 'aria-label': `Use ${b.name}`, onclick: () => ctx.selectBusiness(b.urlKey) }, 'Use'),
+      archiveButton(b, ctx, message)),
     ))),
   );
 }
 
+/** The list, with archived businesses too while "Show archived" is ticked (kept for this tab). */
+function listCard(ctx) {
+  const message = h('div');
+  const body = h('div');
+  const showArchived = h('input', { type: 'checkbox', name: 'showArchived', checked: sessionStorage.getItem('crmkit.showArchivedBusinesses') === '1' });
+  const draw = async () => {
+    sessionStorage.setItem('crmkit.showArchivedBusinesses', showArchived.checked ? '1' : '0');
+    const all = showArchived.checked ? (await api('GET', '/businesses?includeArchived=true')) ?? [] : ctx.businesses;
+    mount(body, table(ctx, all, message));
+  };
+  showArchived.addEventListener('change', () => draw().catch((error) => { if (error.status !== 401) mount(message, errorBanner(error.message)); }));
+  return { card: h('section', { class: 'card' }, message, body,
+    h('div', { class: 'field checkbox' }, h('label', {}, showArchived, ' Show archived businesses'))), draw };
+}
+
 export async function renderBusinesses(main, ctx) {
   ctx.businesses = await ctx.reloadBusinesses();
+  const list = listCard(ctx);
+  await list.draw();
   mount(main,
     h('div', { class: 'page-head' }, h('h1', {}, 'Businesses'),
       h('p', { class: 'subtitle' }, 'Each business has its own pipelines, custom fields and clients. Apps are attached to businesses.')),
-    h('section', { class: 'card' }, table(ctx)),
+    list.card,
     h('div', { class: 'two-columns' }, createForm(ctx), settingsCard(ctx)),
   );
 }
