@@ -75,7 +75,6 @@ describe('API reference page /docs in headless chromium', () => {
     expect(text).not.toMatch(/service-interface|operator-interface|leads-interface|[Ss]ection \d|\(\d\.\d|see \d\.\d|decisions\.md/);
   });
 
-  // The reference is a long page: each relayout at a new width takes seconds on a loaded machine.
   it('3: the reference fits a 390 px screen; desktop and phone screenshots', async () => {
     // Viewport shots, and one resize each way: the reference is long and every relayout of it costs.
     await s.page.evaluate(() => window.scrollTo(0, 0));
@@ -85,5 +84,5 @@ describe('API reference page /docs in headless chromium', () => {
     await s.page.screenshot({ path: join(SCREENSHOT_DIR, 'docs-phone.png') });
     await s.page.setViewportSize(DESKTOP);
     expect(s.problems).toEqual([]);
-  });
+  }, 90_000);
 });
