@@ -57,12 +57,13 @@ describeEachStore('webhooks: lead.created, lead.updated, lead.stage_changed', (c
     expect(byExternalId(first.externalId as string).map((e) => [e.type, e.data.subject])).toEqual([['lead.created', 'First']]);
   });
 
-  it('an edit sends lead.updated with the PATCH answer; a PATCH that changes nothing sends nothing', async () => {
+  it('an edit sends lead.updated with the PATCH answer; a PATCH that changes nothing, or only adds a comment, sends nothing', async () => {
     const lead = await createLead(ctx(), t, { subject: 'Before' });
     const edited = await patch(lead.leadId, { subject: 'After', tagsAdd: ['Hot'] });
     expect(edited.status).toBe(200);
     const same = await patch(lead.leadId, { subject: 'After', tags: ['Hot'] });
     expect(same.body.data.updatedAt).toBe(edited.body.data.updatedAt);
+    expect((await patch(lead.leadId, { addComments: { body: ['Called them'] } })).status).toBe(200);
     expect((await patch(lead.leadId, { details: 'Sentinel' })).status).toBe(200);
     const mine = await through(lead.leadId, (e) => e.data.details === 'Sentinel');
     expect(mine.map((e) => e.type)).toEqual(['lead.created', 'lead.updated', 'lead.updated']);
