@@ -1,8 +1,7 @@
 import type { OutboxRow } from '../storage/webhooks.store.js';
 import type { EventPlan } from '../webhooks/events.js';
 import type { LeadContext } from './lead-context.js';
-import { presentLead } from './lead.present.js';
-import { stageById } from './lead.resolve.js';
+import { presentLead, presentPlace } from './lead.present.js';
 import type { StoredLead } from './lead.types.js';
 
 const NONE: OutboxRow[] = [];
@@ -27,14 +26,9 @@ export function editedEvents(plan: EventPlan, current: StoredLead, next: StoredL
   const event = { resourceId: next.leadId, data: lead };
   const rows = updated ? plan.rows({ type: 'lead.updated', ...event }, next.updatedAt) : [];
   if (stageChanged) {
-    const data = { ...lead, previous: placeOf(current, context), current: placeOf(next, context) };
+    const data = { ...lead, previous: presentPlace(current, context), current: presentPlace(next, context) };
     rows.push(...plan.rows({ type: 'lead.stage_changed', ...event, data }, next.updatedAt));
   }
   return rows;
 }
 
-/** Pipeline, stage and status by their current names, as presentLead shows them. */
-function placeOf(lead: StoredLead, context: LeadContext): { pipeline: string; stage: string; status: string } {
-  const place = stageById(context, lead.stageId);
-  return { pipeline: place?.pipeline.name ?? '', stage: place?.stage.name ?? '', status: place?.stage.state ?? 'OPEN' };
-}
