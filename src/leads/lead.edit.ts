@@ -40,7 +40,7 @@ const EDITABLE_STATES = new Set(['NEW', 'OPEN']);
  * section 3), the customer and contact rule, tags, custom fields and budget merged, and the entries
  * it adds. A lead whose stored values would not change is not rewritten (its updatedAt is kept).
  */
-export async function applyEdit(current: StoredLead, input: PatchInput, refs: EditRefs, facts: EditFacts, scope: LeadEditScope): Promise<LeadChange> {
+export async function applyEdit(current: StoredLead, input: PatchInput, refs: EditRefs, facts: EditFacts, scope: LeadEditScope): Promise<Omit<LeadChange, 'events'>> {
   const errors: FieldError[] = [];
   const fail = (field: string, code: FieldError['code'], message: string) => void errors.push({ field, message, code });
   const { context } = facts;

@@ -15,7 +15,6 @@ export const followUpInstant = (date: string): string => `${date}T00:00:00.000Z`
  */
 export function presentLead(stored: StoredLead, context: LeadContext): Record<string, unknown> {
   const d = stored.data;
-  const place = stageById(context, stored.stageId);
   const customFields = customFieldsByName(d.customFields, context);
   return {
     leadId: stored.leadId,
@@ -27,9 +26,7 @@ export function presentLead(stored: StoredLead, context: LeadContext): Record<st
     ...(d.budget !== null && { budget: { amount: d.budget.amount, currency: d.budget.currency } }),
     leadSource: stored.leadSourceKey,
     followUpDate: stored.followUpDate === null ? null : followUpInstant(stored.followUpDate),
-    pipeline: place?.pipeline.name ?? '',
-    stage: place?.stage.name ?? '',
-    status: place?.stage.state ?? 'OPEN',
+    ...presentPlace(stored, context),
     stageReasons: d.reasonKeys.map((key) => reasonByKey(context, key)?.label ?? key),
     assignedTo: stored.assigneeId === null ? null : (context.settings.members.find((m) => m.id === stored.assigneeId)?.email ?? null),
     tags: tagNames(d.tagIds, context),
@@ -38,6 +35,12 @@ export function presentLead(stored: StoredLead, context: LeadContext): Record<st
     createdAt: new Date(stored.createdAt).toISOString(),
     updatedAt: new Date(stored.updatedAt).toISOString(),
   };
+}
+
+/** Where the lead is: pipeline, stage and status (the stage's state) by current name. */
+export function presentPlace(stored: StoredLead, context: LeadContext): { pipeline: string; stage: string; status: string } {
+  const place = stageById(context, stored.stageId);
+  return { pipeline: place?.pipeline.name ?? '', stage: place?.stage.name ?? '', status: place?.stage.state ?? 'OPEN' };
 }
 
 function presentCustomer(c: CustomerSnapshot): Record<string, unknown> {

@@ -137,6 +137,7 @@ function leadOperations(base: string, guard: 'app' | 'operator', prefix: string)
       method: 'post', path: base, operationId: `${prefix}createLead`, guard, pathParams: urlKey,
       summary: operator ? 'Create a lead in the dashboard (source DASHBOARD, no externalId)' : 'Create a lead (idempotent by externalId)',
       description: 'Names resolve to the live configuration (pipeline first, then the stage inside it; reasons by label on that stage). A customer or contact given by name is created with the lead, in one transaction. '
+        + 'A lead that is stored sends the `lead.created` webhook event. '
         + (operator ? '' : 'The same externalId with the same details (normalised) answers 201 with the lead as it is now and `idempotent: true`; with different details 409 with `data.error.existingLeadId`; a body that fails is 400 first.'),
       body: { required: true, schema: ref(operator ? 'OperatorLeadCreate' : 'LeadCreate'), examples: { byName: { summary: 'A new customer and contact, by name', value: operator ? withoutExternalId(EXAMPLE_CREATE) : EXAMPLE_CREATE } } },
       answers: [{ status: 201, description: 'The lead.', schema: success(ref(operator ? 'Lead' : 'LeadCreated')), example: { success: true, data: operator ? { ...withoutExternalId(EXAMPLE_LEAD), source: 'DASHBOARD' } : EXAMPLE_LEAD } }],
@@ -152,7 +153,8 @@ function leadOperations(base: string, guard: 'app' | 'operator', prefix: string)
     {
       method: 'patch', path: `${base}/:leadId`, operationId: `${prefix}updateLead`, guard, pathParams: leadKey,
       summary: 'Edit a lead (partial)',
-      description: 'Only the fields sent change; null clears. Concurrent edits apply one after the other. A request that changes nothing keeps updatedAt and adds no entry.',
+      description: 'Only the fields sent change; null clears. Concurrent edits apply one after the other. A request that changes nothing keeps updatedAt and adds no entry. '
+        + 'A stored change sends the `lead.updated` webhook event, and `lead.stage_changed` after it when the lead moved to another pipeline or stage; a request that changes nothing sends none.',
       body: { required: true, schema: ref('LeadPatch'), examples: { move: { summary: 'Move to another stage with a reason', value: { stage: 'Won', stageReasons: ['Good price'] } } } },
       answers: [{ status: 200, description: 'The whole lead.', schema: success(ref('Lead')) }],
       errors: ['INVALID_QUERY_FIELD', ...EDIT_CODES, 'LEAD_NOT_FOUND', ...(operator ? ['BUSINESS_NOT_FOUND' as const] : [])],

@@ -31,7 +31,7 @@ function activitiesCursor(request: FastifyRequest): string | null {
  * lead-lists feature's.
  */
 export function leadsFeature(deps: Deps, services: Services): Feature {
-  const leads = new LeadsService(deps.store, services.leadContexts, () => deps.clock.now());
+  const leads = new LeadsService(deps.store, services.leadContexts, () => deps.clock.now(), services.events);
 
   return {
     business(app: FastifyInstance) {

@@ -6,10 +6,12 @@ import { AppError } from '../errors/app-error.js';
 import type { FieldError } from '../errors/codes.js';
 import type { ContactRecord } from '../storage/leads.store.js';
 import type { Store } from '../storage/store.js';
+import type { WebhookEvents } from '../webhooks/events.js';
 import type { LeadContext } from './lead-context.js';
 import type { BlockValues } from './lead.blocks.js';
 import { createRequestOf, sameCreateRequest, type CreateRequest } from './lead.compare.js';
 import { todayIn } from './lead.dates.js';
+import { createdEvents, editedEvents } from './lead.events.js';
 import { applyEdit, type ClientRef, type EditRefs } from './lead.edit.js';
 import { presentActivity, presentLead } from './lead.present.js';
 import type { ContactSnapshot, CustomerSnapshot, StoredLead } from './lead.types.js';
@@ -30,7 +32,12 @@ const notFound = () => new AppError('LEAD_NOT_FOUND', 'Lead not found');
 
 /** Lead use cases (leads-interface 4.1 to 4.5 and the operator's create, edit, get and remove). */
 export class LeadsService {
-  constructor(private readonly store: Store, private readonly contexts: CachedLoader<LeadContext>, private readonly now: () => number) {}
+  constructor(
+    private readonly store: Store,
+    private readonly contexts: CachedLoader<LeadContext>,
+    private readonly now: () => number,
+    private readonly events: WebhookEvents,
+  ) {}
 
   async context(urlKey: string): Promise<LeadContext> {
     const context = await this.contexts.get(urlKey);
@@ -54,6 +61,8 @@ export class LeadsService {
       if (existing) return this.retried(existing.lead, existing.createRequest, request, context);
     }
     const lead = newLead(input, refs, context, by, now);
+    // Written only if this create inserts: an identical retry, a conflict or a rollback sends nothing.
+    const events = createdEvents(await this.events.plan(urlKey), lead, context);
     const result = await this.store.leads.insertLead(urlKey, {
       lead, createRequest: request,
       newClient: refs.client ? null : { clientId: lead.data.customer.clientId, data: newClientValue(lead.data.customer, context) },
@@ -62,9 +71,11 @@ export class LeadsService {
         activityId: opaqueId('ac_'), type: 'CREATED', author: by.author, body: null, fromPipelineId: null, toPipelineId: lead.pipelineId,
         fromStageId: null, toStageId: lead.stageId, reasonKeys: lead.data.reasonKeys, createdAt: now,
       },
+      events,
     });
     if (result.outcome === 'no-business') throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
     if (result.outcome === 'exists') return this.retried(result.lead, result.createRequest, request, context);
+    if (events.length > 0) this.events.sent();
     return { lead: presentLead(lead, context), idempotent: false };
   }
 
@@ -102,16 +113,27 @@ export class LeadsService {
     return refs;
   }
 
-  /** A partial edit applied to the locked lead: concurrent edits apply one after the other, none lost. */
+  /**
+   * A partial edit applied to the locked lead: concurrent edits apply one after the other, none lost.
+   * Its events are decided against the locked row (so a no-op sends nothing) from subscriptions read
+   * before the transaction, where no other query may run.
+   */
   async edit(urlKey: string, leadId: string, body: unknown, by: Author): Promise<Lead> {
     const context = await this.context(urlKey);
     const now = this.now();
     const input = validatePatch(body, context, todayIn(context.timeZone, now));
     const order = Object.keys(body as object);
     const refs = await this.references(urlKey, input.customer, input.contact, 'edit', order);
-    const edited = await this.store.leads.editLead(urlKey, leadId, (current, scope) =>
-      applyEdit(current, input, refs, { context, author: by.author, now, order }, scope));
+    const plan = await this.events.plan(urlKey);
+    let emitted = false;
+    const edited = await this.store.leads.editLead(urlKey, leadId, async (current, scope) => {
+      const change = await applyEdit(current, input, refs, { context, author: by.author, now, order }, scope);
+      const events = change.lead ? editedEvents(plan, current, change.lead, context) : [];
+      emitted = events.length > 0;
+      return { ...change, events };
+    });
     if (!edited) throw notFound();
+    if (emitted) this.events.sent();
     return presentLead(edited, context);
   }
 

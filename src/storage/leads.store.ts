@@ -5,6 +5,7 @@ import type { WriteRunner } from './group-commit.js';
 import { canName } from './keys.js';
 import { activityData, leadColumns, LEAD_COLUMNS, storedActivityOf, storedLeadOf } from './lead-rows.js';
 import type { Database } from './schema.js';
+import { writeOutbox, type OutboxRow } from './webhooks.store.js';
 
 export interface ContactRecord {
   contactId: string;
@@ -22,6 +23,8 @@ export interface LeadInsert {
   newClient: { clientId: string; data: unknown } | null;
   newContact: ContactRecord | null;
   activity: StoredActivity;
+  /** Webhook outbox rows (lead.created), written if, and only if, this create inserts. */
+  events: OutboxRow[];
 }
 
 export type InsertLeadResult =
@@ -33,6 +36,8 @@ export type InsertLeadResult =
 export interface LeadChange {
   lead: StoredLead | null;
   activities: StoredActivity[];
+  /** Webhook outbox rows, written after the lead and only when it is rewritten (`lead` not null). */
+  events: OutboxRow[];
 }
 
 /** Inside a PATCH's transaction: claims a comment batch's clientRequestId; false when an earlier PATCH holds it. */
@@ -122,6 +127,7 @@ export class LeadsStore {
       }
       await this.writeTags(trx, leadPk, businessPk, lead.data.tagIds, false);
       await this.writeActivities(trx, leadPk, [insert.activity]);
+      await writeOutbox(trx, insert.events);
       return { outcome: 'inserted' } as const;
     });
   }
@@ -144,7 +150,9 @@ export class LeadsStore {
 
   /**
    * An edit: the live lead's row locked for the transaction, `decide` run against it (it may throw to
-   * refuse), then its change written with one version bump. Undefined when there is no live lead.
+   * refuse), then its change written with one version bump and its events after it, in the same
+   * transaction: under the lock, the events of one lead are written in the order its edits commit.
+   * Undefined when there is no live lead.
    */
   async editLead(urlKey: string, leadId: string, decide: (current: StoredLead, scope: LeadEditScope) => Promise<LeadChange>): Promise<StoredLead | undefined> {
     if (!canName(urlKey, leadId)) return undefined;
@@ -169,6 +177,7 @@ export class LeadsStore {
       await trx.updateTable('leads').set({ ...changedColumns(current, next), version: next.version, updated_at: next.updatedAt })
         .where('id', '=', leadPk).execute();
       if (next.data.tagIds.join() !== current.data.tagIds.join()) await this.writeTags(trx, leadPk, Number(row.business_pk), next.data.tagIds, true);
+      await writeOutbox(trx, change.events);
       return next;
     });
   }

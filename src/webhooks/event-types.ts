@@ -7,9 +7,9 @@ export const EVENT_TYPES = [
   { type: 'client.created', emittedBy: 'clients', description: 'A client was created (API create, not an identical retry; or a dashboard create). `data`: the client in the public shape.' },
   { type: 'client.archived', emittedBy: 'clients', description: 'A client was archived from the dashboard. `data`: the client in the public shape plus `status`.' },
   { type: 'client.deleted', emittedBy: 'clients', description: 'A client was deleted from the dashboard. `data`: the client in the public shape plus `status`.' },
-  { type: 'lead.created', emittedBy: 'leads', description: 'A lead was created. `data`: the lead in the public shape.' },
-  { type: 'lead.updated', emittedBy: 'leads', description: 'A lead was changed. `data`: the lead in the public shape.' },
-  { type: 'lead.stage_changed', emittedBy: 'leads', description: 'A lead moved to another pipeline, stage or status. `data`: the lead, with `previous` and `current` pipeline, stage and status.' },
+  { type: 'lead.created', emittedBy: 'leads', description: 'A lead was created (API create, not an identical retry; or a dashboard create). `data`: the lead in the public shape.' },
+  { type: 'lead.updated', emittedBy: 'leads', description: 'A lead was edited (API or dashboard PATCH) and a stored value changed, stage moves included; a PATCH that changes nothing sends none. `data`: the lead in the public shape, after the edit.' },
+  { type: 'lead.stage_changed', emittedBy: 'leads', description: 'An edit moved a lead to another pipeline or stage; sent after that edit\'s `lead.updated`. `data`: the lead in the public shape, after the edit, plus `previous` and `current`, each `{"pipeline", "stage", "status"}`.' },
   { type: 'webhook.test', emittedBy: 'the dashboard\'s "send test event"', description: 'A test event, sent to one endpoint on request whatever it subscribes to. `data`: `{"message"}`.' },
 ] as const;
 

@@ -56,6 +56,24 @@ export class WebhookEvents {
     return rowsFor(endpoints.map((e) => e.pk), event, at);
   }
 
+  /**
+   * The business's subscriptions as they are now, for a write that decides its events inside its own
+   * transaction (a lead edit, under the row lock): there no other query may run (SQLite has one
+   * connection), so the plan answers from what was read here, before the transaction began.
+   */
+  async plan(urlKey: string): Promise<EventPlan> {
+    const found = this.subscriptions.read(urlKey);
+    const subscriptions = found instanceof Promise ? await found : found;
+    const endpoints = subscriptions?.endpoints ?? [];
+    return {
+      wants: (type) => endpoints.some((e) => e.eventTypes.has(type)),
+      rows: (event, at) => {
+        const pks = endpoints.filter((e) => e.eventTypes.has(event.type)).map((e) => e.pk);
+        return pks.length === 0 ? [] : rowsFor(pks, event, at);
+      },
+    };
+  }
+
   /** Writes the event's outbox rows with `trx`, the transaction of the change that causes it. */
   async emit(trx: Kysely<Database>, urlKey: string, event: EventInput): Promise<void> {
     await writeOutbox(trx, await this.rows(urlKey, event));
@@ -74,6 +92,12 @@ export class WebhookEvents {
   changed(urlKey: string): Promise<void> {
     return this.store.changes.publish(webhooksTopic(urlKey));
   }
+}
+
+/** Subscriptions read before a transaction: `wants` and `rows` run no query. */
+export interface EventPlan {
+  wants(type: EventType): boolean;
+  rows(event: EventInput, at: number): OutboxRow[];
 }
 
 function anyWants(subscriptions: Subscriptions | undefined, type: string): boolean {
