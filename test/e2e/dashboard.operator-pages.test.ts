@@ -2,11 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { browserSession, http, TEST_ADMIN } from './helpers-browser.js';
 import { fitsPhone, PHONE, DESKTOP, shootBoth } from './helpers-layout.js';
+import { availableStores } from '../helpers/stores.js';
+
+const stores = await availableStores();
 
 // Issue 26 item 12: the pages operators expect. The audit log, operator accounts, archive and restore
 // of businesses and apps, and when each app was last used; desktop and 390 px screenshots of each.
-describe('dashboard: audit log, operators, archive, last used (issue 26 item 12)', () => {
-  const s = browserSession();
+describe.each(stores)('dashboard: audit log, operators, archive, last used (issue 26 item 12) [%s]', (storeName) => {
+  const s = browserSession(storeName);
   let operator = '';
   const urlKey = `pages-${randomBytes(4).toString('hex')}`;
   const appName = `Pages app ${randomBytes(2).toString('hex')}`;

@@ -2,11 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { browserSession, http, TEST_ADMIN } from './helpers-browser.js';
 import { activeElement, contrastOfBadges, focusRingContrast, fitsPhone, shootBoth } from './helpers-layout.js';
+import { availableStores } from '../helpers/stores.js';
+
+const stores = await availableStores();
 
 // Issue 26, walked as a new operator would: one browser, one page, each step on the state the one
 // before left (the business, the app, the client). Screenshots of every page at desktop and 390 px.
-describe('dashboard: what a new operator runs into (issue 26)', () => {
-  const s = browserSession();
+describe.each(stores)('dashboard: what a new operator runs into (issue 26) [%s]', (storeName) => {
+  const s = browserSession(storeName);
   let operator = '';
   let appToken = '';
   const urlKey = `walk-${randomBytes(4).toString('hex')}`;

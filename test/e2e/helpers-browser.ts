@@ -7,7 +7,8 @@ import { buildApp } from '../../src/app.js';
 import { systemClock } from '../../src/deps.js';
 import { OperatorsService } from '../../src/operator/operators.service.js';
 import { openStore, type Store } from '../../src/storage/store.js';
-import { configFor, TEST_ADMIN, type StoreName } from '../helpers/stores.js';
+import type { Config } from '../../src/config.js';
+import { configFor, privatePostgresDatabase, TEST_ADMIN, type PrivateDatabase, type StoreName } from '../helpers/stores.js';
 
 export { TEST_ADMIN };
 
@@ -22,8 +23,8 @@ export interface RunningServer {
 }
 
 /** The real app, in this process, on a random port, over a fresh SQLite data dir (or the test PostgreSQL database). */
-export async function startServer(storeName: StoreName = 'sqlite'): Promise<RunningServer> {
-  const config = configFor(storeName);
+export async function startServer(storeName: StoreName = 'sqlite', overrides: Partial<Config> = {}): Promise<RunningServer> {
+  const config = configFor(storeName, overrides);
   const store = openStore(config);
   await store.migrate();
   await new OperatorsService(store, systemClock.now).ensureFirstOperator(config.adminEmail, config.adminPassword);
@@ -88,17 +89,24 @@ export interface BrowserSession {
   problems: string[];
 }
 
-/** One server, one browser and one page for a whole e2e file: starts them before its tests, closes them after. */
-export function browserSession(): BrowserSession {
+/**
+ * One server, one browser and one page for a whole e2e file: starts them before its tests, closes them
+ * after. On PostgreSQL the server gets a database of its own, so that pages listing everything (apps,
+ * the audit log) show only what the file made, as on a fresh embedded store.
+ */
+export function browserSession(storeName: StoreName = 'sqlite'): BrowserSession {
   const session = {} as BrowserSession;
+  let own: PrivateDatabase | undefined;
   beforeAll(async () => {
-    session.server = await startServer();
+    if (storeName === 'postgres') own = await privatePostgresDatabase('crmkit_e2e');
+    session.server = await startServer(storeName, own ? { databaseUrl: own.url } : {});
     session.browser = await launchBrowser();
     Object.assign(session, await openPage(session.browser));
   });
   afterAll(async () => {
     await session.browser?.close();
     await session.server?.close();
+    await own?.drop();
   });
   return session;
 }
