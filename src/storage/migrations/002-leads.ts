@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { StoreKind } from '../db.js';
+import { idColumn } from './id-column.js';
 
 /**
  * Leads (leads-interface.md): the leads themselves, their tags and activity, the contacts they create,
@@ -8,10 +9,7 @@ import type { StoreKind } from '../db.js';
  * Columns exist for what a list filters, sorts or looks up; everything else is the `data` document.
  */
 export function leadsMigration(kind: StoreKind) {
-  const id = (table: ReturnType<Kysely<unknown>['schema']['createTable']>) =>
-    kind === 'postgres'
-      ? table.addColumn('id', 'bigserial', (c) => c.primaryKey())
-      : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+  const id = idColumn(kind);
 
   return {
     async up(db: Kysely<unknown>): Promise<void> {
