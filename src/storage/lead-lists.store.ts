@@ -49,7 +49,7 @@ export class LeadListsStore {
     const [rows, count] = await Promise.all([
       sql<LeadRow>`select ${SELECT} from ${from} where ${where} order by ${this.order(query)}
         limit ${query.limit} offset ${query.skip}`.execute(this.db),
-      sql<{ total: number | string }>`select count(*) as total from ${from} where ${where}`.execute(this.db),
+      this.countStatement(urlKey, query.filter, from, where).execute(this.db),
     ]);
     return { leads: rows.rows.map(storedLeadOf), total: Number(count.rows[0]?.total ?? 0), more: false };
   }
@@ -63,7 +63,20 @@ export class LeadListsStore {
     const where = sql.join(conditions, sql` and `);
     const order = query.sync ? sql`leads.updated_at asc, leads.lead_id asc` : this.order(query);
     const page = sql`select ${SELECT} from ${from} where ${where} order by ${order} limit ${query.limit} offset ${query.skip}`.compile(this.db);
-    return query.sync ? [page] : [page, sql`select count(*) as total from ${from} where ${where}`.compile(this.db)];
+    return query.sync ? [page] : [page, this.countStatement(urlKey, query.filter, from, where).compile(this.db)];
+  }
+
+  /**
+   * The total: a sum of live counts (migration 005-lead-counts) when the filter names at most pipelines,
+   * stages and statuses, which those counts are kept by; otherwise a count of the matching leads.
+   */
+  private countStatement(urlKey: string, f: LeadListFilter, from: Fragment, where: Fragment): RawBuilder<{ total: number | string | null }> {
+    const counted = new Set(['pipelineIds', 'stageIds', 'unstaged', 'statusStageIds']);
+    const covered = Object.entries(f).every(([key, value]) => value === undefined || counted.has(key));
+    if (!covered) return sql`select count(*) as total from ${from} where ${where}`;
+    const c = [sql`leads.business_pk = ${businessOf(urlKey)}`, ...this.stageConditions(f)];
+    // Aliased `leads`: the pipeline and stage conditions are the list's own, on the same column names.
+    return sql`select coalesce(sum(leads.live), 0) as total from lead_counts leads where ${sql.join(c, sql` and `)}`;
   }
 
   private fromClause(filter: LeadListFilter): Fragment {
@@ -79,13 +92,8 @@ export class LeadListsStore {
     const lookups = [f.externalId, f.clientId, f.contactId, f.contactName, f.contactEmail, f.contactPhone];
     if (!canName(urlKey, ...lookups.filter((v): v is string => v !== undefined))) return undefined;
     // `removed = 0` written as a constant, so that PostgreSQL matches the partial indexes.
-    const business = sql`(select id from businesses where url_key = ${urlKey})`;
-    const c: Fragment[] = [sql`leads.business_pk = ${business}`, sql`leads.removed = 0`];
-    // Stage ids belong to the pipelines sent (UNSTAGED names them itself): the pipeline condition would
-    // only send the stage index back to the table.
-    if (f.pipelineIds && !f.stageIds && !f.unstaged) c.push(inList('leads.pipeline_id', f.pipelineIds));
-    if (f.stageIds || f.unstaged) c.push(this.stageCondition(f));
-    if (f.statusStageIds) c.push(inList('leads.stage_id', f.statusStageIds));
+    const business = businessOf(urlKey);
+    const c: Fragment[] = [sql`leads.business_pk = ${business}`, sql`leads.removed = 0`, ...this.stageConditions(f)];
     if (f.tagIds) {
       // Not correlated with the outer row, so that it is planned as one semi-join (a correlated one ran per lead).
       c.push(sql`leads.id in (select lead_tags.lead_pk from lead_tags where lead_tags.business_pk = ${business} and ${inList('lead_tags.tag_id', f.tagIds)})`);
@@ -112,6 +120,17 @@ export class LeadListsStore {
     if (f.budgetMin !== undefined) c.push(sql`leads.budget_amount >= ${f.budgetMin}`);
     if (f.budgetMax !== undefined) c.push(sql`leads.budget_amount <= ${f.budgetMax}`);
     if (f.words) c.push(this.kind === 'postgres' ? sql`leads.search @@ to_tsquery('simple', ${tsQuery(f.words)})` : sql`leads_fts match ${ftsQuery(f.words)}`);
+    return c;
+  }
+
+  /** Pipeline, stage and status conditions: the columns the live counts are kept by too. */
+  private stageConditions(f: LeadListFilter): Fragment[] {
+    const c: Fragment[] = [];
+    // Stage ids belong to the pipelines sent (UNSTAGED names them itself): the pipeline condition would
+    // only send the stage index back to the table.
+    if (f.pipelineIds && !f.stageIds && !f.unstaged) c.push(sql`leads.pipeline_id in (${sql.join(f.pipelineIds)})`);
+    if (f.stageIds || f.unstaged) c.push(this.stageCondition(f));
+    if (f.statusStageIds) c.push(sql`leads.stage_id in (${sql.join(f.statusStageIds)})`);
     return c;
   }
 
@@ -145,6 +164,8 @@ export class LeadListsStore {
     return sql.join(keys);
   }
 }
+
+const businessOf = (urlKey: string): Fragment => sql`(select id from businesses where url_key = ${urlKey})`;
 
 /** `'word':*` per word (all must match); `A` limits a word to the subject, `B` to the details. */
 function tsQuery(words: NonNullable<LeadListFilter['words']>): string {

@@ -104,10 +104,11 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
-/** Every node of the plan that reads the leads table: its kind, index, and the rows it read and discarded. */
-function leadScans(node: PlanNode): { type: string; index?: string; removed: number }[] {
-  const own = node['Relation Name'] === 'leads'
-    ? [{ type: node['Node Type'], ...(node['Index Name'] && { index: node['Index Name'] }), removed: (node['Rows Removed by Filter'] ?? 0) * (node['Actual Loops'] ?? 1) }]
+/** Every node of the plan that reads the leads table (or its live counts): its kind, index, and the rows it read and discarded. */
+function leadScans(node: PlanNode): { type: string; relation?: string; index?: string; removed: number }[] {
+  // lead_counts (migration 005-lead-counts) answers the totals it covers: a few rows per business, by its key.
+  const own = node['Relation Name'] === 'leads' || node['Relation Name'] === 'lead_counts'
+    ? [{ type: node['Node Type'], relation: node['Relation Name'], ...(node['Index Name'] && { index: node['Index Name'] }), removed: (node['Rows Removed by Filter'] ?? 0) * (node['Actual Loops'] ?? 1) }]
     : [];
   return [...own, ...(node.Plans ?? []).flatMap(leadScans)];
 }
