@@ -10,7 +10,9 @@ import { minimalLead, seedLeadTenant, type LeadTenant } from '../helpers/leads.j
  * a total that is still counted from the leads (a filter the counts do not cover).
  */
 const FILTERS = ['', 'pipeline=Sales', 'pipeline=Partners', 'pipeline=Sales&stage=New', 'pipeline=Sales&stage=Won',
-  'pipeline=Partners&stage=Intro', 'status=NEW', 'status=OPEN', 'status=CLOSED', 'status=NEW,CLOSED', 'pipeline=Sales&status=CLOSED'];
+  'pipeline=Partners&stage=Intro', 'status=NEW', 'status=OPEN', 'status=CLOSED', 'status=NEW,CLOSED', 'pipeline=Sales&status=CLOSED',
+  'leadSource=Website', 'assignedTo=asha@example.com', 'assignedTo=UNASSIGNED', 'assignedTo=UNASSIGNED,asha@example.com',
+  'followUpDate=none', 'pipeline=Sales&leadSource=Website&assignedTo=UNASSIGNED&followUpDate=none'];
 
 describeEachStore('GET /leads totals from live counts', (ctx) => {
   let t: LeadTenant;
@@ -57,7 +59,18 @@ describeEachStore('GET /leads totals from live counts', (ctx) => {
     await expectExact(28);
     expect((await list('pipeline=Sales&stage=Won')).total).toBe(10);
     expect((await list('pipeline=Partners')).total).toBe(8);
-    // An edit that changes neither stage nor pipeline leaves the counts as they are.
+    // Source, assignee and follow-up date set, changed and cleared, concurrently.
+    const edits = await Promise.all([
+      ...sales.slice(0, 5).map((id) => patch(id, { leadSource: 'Website', assignedTo: 'asha@example.com', followUpDate: '2099-01-31' })),
+      ...partners.slice(4, 7).map((id) => patch(id, { assignedTo: 'asha@example.com' })),
+    ]);
+    expect(edits.map((a) => a.status).filter((s) => s !== 200), JSON.stringify(edits.map((a) => a.body))).toEqual([]);
+    await expectExact(28);
+    expect((await list('assignedTo=asha@example.com')).total).toBe(8);
+    expect((await patch(sales[1]!, { assignedTo: null, followUpDate: null })).status).toBe(200);
+    await expectExact(28);
+    expect((await list('followUpDate=none')).total).toBe(24);
+    // An edit that changes nothing counted leaves the counts as they are.
     expect((await patch(sales[0]!, { subject: 'Only the subject' })).status).toBe(200);
     await expectExact(28);
   });

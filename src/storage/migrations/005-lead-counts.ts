@@ -2,9 +2,11 @@ import { sql, type Kysely } from 'kysely';
 import type { StoreKind } from '../db.js';
 
 /**
- * Live lead counts per business, pipeline and stage (issue 21 item 5): the `total` of a lead list
- * filtered by nothing, pipeline, stage or status is a sum over a few dozen rows instead of a count of up
- * to every lead of the business (docs/performance.md "Leads at scale").
+ * Live lead counts per business and combination of pipeline, stage, lead source, assignee and whether a
+ * follow-up date is set (issue 21 item 5): the `total` of a lead list filtered by nothing or by those
+ * (status is stages) is a sum over the combinations that occur (a few hundred to a few thousand rows)
+ * instead of a count of up to every lead of the business (docs/performance.md "Leads at scale"). No
+ * source and no assignee are kept as '' (a key column cannot be null).
  *
  * Kept by triggers on leads, in the transaction of the lead write, so the write side changes nothing
  * and no write path can forget them. Each key is spread over SLOTS rows (by the lead's row id) so that
@@ -16,7 +18,11 @@ import type { StoreKind } from '../db.js';
  */
 export const LEAD_COUNT_SLOTS = 4;
 
-const KEY = 'business_pk, pipeline_id, stage_id, slot';
+const KEY = 'business_pk, pipeline_id, stage_id, lead_source_key, assignee_id, no_follow_up, slot';
+
+/** The key of a lead row (`row.` prefix for trigger rows), in KEY's order. */
+const keyOf = (row: string) => `${row}business_pk, ${row}pipeline_id, ${row}stage_id, coalesce(${row}lead_source_key, ''),
+  coalesce(${row}assignee_id, ''), case when ${row}follow_up_date is null then 1 else 0 end, ${row}id % ${LEAD_COUNT_SLOTS}`;
 
 export function leadCountsMigration(kind: StoreKind) {
   return {
@@ -25,16 +31,18 @@ export function leadCountsMigration(kind: StoreKind) {
         .addColumn('business_pk', 'bigint', (c) => c.notNull())
         .addColumn('pipeline_id', 'text', (c) => c.notNull())
         .addColumn('stage_id', 'text', (c) => c.notNull())
+        .addColumn('lead_source_key', 'text', (c) => c.notNull())
+        .addColumn('assignee_id', 'text', (c) => c.notNull())
+        .addColumn('no_follow_up', 'integer', (c) => c.notNull())
         .addColumn('slot', 'integer', (c) => c.notNull())
         .addColumn('live', 'bigint', (c) => c.notNull())
-        .addPrimaryKeyConstraint('lead_counts_pk', ['business_pk', 'pipeline_id', 'stage_id', 'slot'])
+        .addPrimaryKeyConstraint('lead_counts_pk', KEY.split(', ') as never[])
         .execute();
       if (kind === 'postgres') await postgresTriggers(db);
       else await sqliteTriggers(db);
       // Existing leads, counted once (the migration runs under the store's lock, before any write).
       await sql.raw(`insert into lead_counts (${KEY}, live)
-        select business_pk, pipeline_id, stage_id, id % ${LEAD_COUNT_SLOTS}, count(*) from leads where removed = 0
-        group by business_pk, pipeline_id, stage_id, id % ${LEAD_COUNT_SLOTS}`).execute(db);
+        select ${keyOf('')}, count(*) from leads where removed = 0 group by ${KEY.split(', ').map((_, i) => i + 1).join(', ')}`).execute(db);
     },
     async down(): Promise<void> {
       throw new Error('the lead counts schema is not reversible');
@@ -44,10 +52,10 @@ export function leadCountsMigration(kind: StoreKind) {
 
 async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
   const side = (table: string, sign: string) =>
-    `select business_pk, pipeline_id, stage_id, id % ${LEAD_COUNT_SLOTS} as slot, ${sign}1 as delta from ${table} where removed = 0`;
+    `select ${keyOf('')}, ${sign}1 from ${table} where removed = 0`;
   const apply = (rows: string) => `insert into lead_counts as c (${KEY}, live)
-      select business_pk, pipeline_id, stage_id, slot, sum(delta) from (${rows}) d
-      group by business_pk, pipeline_id, stage_id, slot having sum(delta) <> 0 order by business_pk, pipeline_id, stage_id, slot
+      select ${KEY}, sum(delta) from (${rows}) d (${KEY}, delta)
+      group by ${KEY} having sum(delta) <> 0 order by ${KEY}
       on conflict (${KEY}) do update set live = c.live + excluded.live;`;
   const body = (rows: string) => `begin ${apply(rows)} return null; end`;
   const fn = (name: string, rows: string) => sql.raw(`create function ${name}() returns trigger language plpgsql as $$ ${body(rows)} $$`).execute(db);
@@ -64,14 +72,15 @@ async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
 
 async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
   const add = (row: 'new' | 'old', delta: number) => `insert into lead_counts (${KEY}, live)
-    values (${row}.business_pk, ${row}.pipeline_id, ${row}.stage_id, ${row}.id % ${LEAD_COUNT_SLOTS}, ${delta})
+    values (${keyOf(`${row}.`)}, ${delta})
     on conflict (${KEY}) do update set live = live + excluded.live;`;
   await sql.raw(`create trigger lead_counts_insert after insert on leads when new.removed = 0 begin ${add('new', 1)} end`).execute(db);
   await sql.raw(`create trigger lead_counts_delete after delete on leads when old.removed = 0 begin ${add('old', -1)} end`).execute(db);
   // Only when what is counted changes: the common edit (a note, a tag) writes nothing here.
-  const changed = 'old.removed <> new.removed or old.pipeline_id <> new.pipeline_id or old.stage_id <> new.stage_id or old.business_pk <> new.business_pk';
-  await sql.raw(`create trigger lead_counts_update_old after update of removed, pipeline_id, stage_id, business_pk on leads
+  const columns = ['removed', 'pipeline_id', 'stage_id', 'lead_source_key', 'assignee_id', 'follow_up_date', 'business_pk'];
+  const changed = columns.map((c) => `old.${c} is not new.${c}`).join(' or ');
+  await sql.raw(`create trigger lead_counts_update_old after update of ${columns.join(', ')} on leads
     when old.removed = 0 and (${changed}) begin ${add('old', -1)} end`).execute(db);
-  await sql.raw(`create trigger lead_counts_update_new after update of removed, pipeline_id, stage_id, business_pk on leads
+  await sql.raw(`create trigger lead_counts_update_new after update of ${columns.join(', ')} on leads
     when new.removed = 0 and (${changed}) begin ${add('new', 1)} end`).execute(db);
 }
