@@ -9,8 +9,8 @@ import type { StoreKind } from '../db.js';
  * source and no assignee are kept as '' (a key column cannot be null).
  *
  * Kept by triggers on leads, in the transaction of the lead write, so the write side changes nothing
- * and no write path can forget them. Each key is spread over SLOTS rows (by the lead's row id) so that
- * concurrent creates in one stage do not queue on one row. PostgreSQL: statement triggers over the
+ * and no write path can forget them. On PostgreSQL each key is spread over SLOTS rows (by the lead's row
+ * id) so that concurrent creates in one stage do not queue on one row. PostgreSQL: statement triggers over the
  * transition tables, one upsert per statement with its keys in a fixed order (two statements moving
  * leads between the same stages in opposite directions cannot deadlock). SQLite (one writer): row
  * triggers. A removed lead is not counted; no foreign key, so that a business's cascade delete, whose
@@ -18,11 +18,14 @@ import type { StoreKind } from '../db.js';
  */
 export const LEAD_COUNT_SLOTS = 4;
 
+/** SQLite has one writer: spreading would only multiply the rows a total sums. */
+const slotsOf = (kind: StoreKind) => (kind === 'postgres' ? LEAD_COUNT_SLOTS : 1);
+
 const KEY = 'business_pk, pipeline_id, stage_id, lead_source_key, assignee_id, no_follow_up, slot';
 
 /** The key of a lead row (`row.` prefix for trigger rows), in KEY's order. */
-const keyOf = (row: string) => `${row}business_pk, ${row}pipeline_id, ${row}stage_id, coalesce(${row}lead_source_key, ''),
-  coalesce(${row}assignee_id, ''), case when ${row}follow_up_date is null then 1 else 0 end, ${row}id % ${LEAD_COUNT_SLOTS}`;
+const keyOf = (row: string, slots: number) => `${row}business_pk, ${row}pipeline_id, ${row}stage_id, coalesce(${row}lead_source_key, ''),
+  coalesce(${row}assignee_id, ''), case when ${row}follow_up_date is null then 1 else 0 end, ${row}id % ${slots}`;
 
 export function leadCountsMigration(kind: StoreKind) {
   return {
@@ -42,7 +45,7 @@ export function leadCountsMigration(kind: StoreKind) {
       else await sqliteTriggers(db);
       // Existing leads, counted once (the migration runs under the store's lock, before any write).
       await sql.raw(`insert into lead_counts (${KEY}, live)
-        select ${keyOf('')}, count(*) from leads where removed = 0 group by ${KEY.split(', ').map((_, i) => i + 1).join(', ')}`).execute(db);
+        select ${keyOf('', slotsOf(kind))}, count(*) from leads where removed = 0 group by ${KEY.split(', ').map((_, i) => i + 1).join(', ')}`).execute(db);
     },
     async down(): Promise<void> {
       throw new Error('the lead counts schema is not reversible');
@@ -52,7 +55,7 @@ export function leadCountsMigration(kind: StoreKind) {
 
 async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
   const side = (table: string, sign: string) =>
-    `select ${keyOf('')}, ${sign}1 from ${table} where removed = 0`;
+    `select ${keyOf('', LEAD_COUNT_SLOTS)}, ${sign}1 from ${table} where removed = 0`;
   const apply = (rows: string) => `insert into lead_counts as c (${KEY}, live)
       select ${KEY}, sum(delta) from (${rows}) d (${KEY}, delta)
       group by ${KEY} having sum(delta) <> 0 order by ${KEY}
@@ -72,7 +75,7 @@ async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
 
 async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
   const add = (row: 'new' | 'old', delta: number) => `insert into lead_counts (${KEY}, live)
-    values (${keyOf(`${row}.`)}, ${delta})
+    values (${keyOf(`${row}.`, 1)}, ${delta})
     on conflict (${KEY}) do update set live = live + excluded.live;`;
   await sql.raw(`create trigger lead_counts_insert after insert on leads when new.removed = 0 begin ${add('new', 1)} end`).execute(db);
   await sql.raw(`create trigger lead_counts_delete after delete on leads when old.removed = 0 begin ${add('old', -1)} end`).execute(db);
