@@ -8,7 +8,8 @@ import { leadCountsMigration } from './migrations/005-lead-counts.js';
 
 export class SchemaTooNewError extends Error {}
 
-function migrations(kind: StoreKind): Record<string, Migration> {
+/** Every migration by name, in order (exported for tests that start from an older schema). */
+export function migrations(kind: StoreKind): Record<string, Migration> {
   return {
     '001-initial': initialMigration(kind), '002-leads': leadsMigration(kind), '002-leads-search': leadsSearchMigration(kind),
     '003-webhooks': webhooksMigration(kind), '005-lead-counts': leadCountsMigration(kind),
