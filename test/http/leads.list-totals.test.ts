@@ -91,4 +91,21 @@ describeEachStore('GET /leads totals from live counts', (ctx) => {
     expect(page.body.data[0].total).toBe(1);
     expect((await list('')).total).toBe(25);
   });
+
+  it('2.1 a stage no live lead uses any more (moved out, removed) may be left out of a pipelines PUT; one in use may not', async () => {
+    const other = await seedLeadTenant(ctx());
+    const path = `/admin/v1/businesses/${other.urlKey}/pipelines`;
+    const withoutIntro = async () => {
+      const current = (await call(ctx().app, 'GET', path, { token: other.operator })).body.data[0];
+      const pipelines = current.pipelines.map((p: any) => (p.name === 'Partners' ? { ...p, stages: p.stages.filter((s: any) => s.name !== 'Intro') } : p));
+      return call(ctx().app, 'PUT', path, { token: other.operator, body: { ...current, pipelines } });
+    };
+    const moved = await call(ctx().app, 'POST', other.leads, { token: other.token, body: minimalLead({ pipeline: 'Partners', stage: 'Intro' }) });
+    const removed = await call(ctx().app, 'POST', other.leads, { token: other.token, body: minimalLead({ pipeline: 'Partners', stage: 'Intro' }) });
+    expect((await withoutIntro()).status).toBe(400);
+    expect((await call(ctx().app, 'PATCH', `${other.leads}/${moved.body.data.leadId}`, { token: other.token, body: { pipeline: 'Sales', stage: 'New' } })).status).toBe(200);
+    expect((await withoutIntro()).status).toBe(400);
+    expect((await call(ctx().app, 'DELETE', `${other.admin}/${removed.body.data.leadId}`, { token: other.operator })).status).toBe(200);
+    expect((await withoutIntro()).status).toBe(200);
+  });
 });
