@@ -26,6 +26,9 @@ const SORT_COLUMNS: Record<SortField, { column: string; nullable: boolean }> = {
 
 const SELECT = sql.raw(LEAD_COLUMNS.join(', '));
 
+/** Filters the live counts of migration 005-lead-counts are kept by: a total filtered by these only is a sum of counts. */
+const COUNTED = new Set<keyof LeadListFilter>(['pipelineIds', 'stageIds', 'unstaged', 'statusStageIds', 'leadSourceKeys', 'assigneeIds', 'unassigned', 'followUpNone']);
+
 /**
  * Lead lists: filters, sorts, free-text search and sync pages, per business (leads-interface 4.4).
  * Statements are composed from fixed fragments with every value bound; each shape is served by an
@@ -49,7 +52,7 @@ export class LeadListsStore {
     const [rows, count] = await Promise.all([
       sql<LeadRow>`select ${SELECT} from ${from} where ${where} order by ${this.order(query)}
         limit ${query.limit} offset ${query.skip}`.execute(this.db),
-      sql<{ total: number | string }>`select count(*) as total from ${from} where ${where}`.execute(this.db),
+      this.countStatement(urlKey, query.filter, from, where).execute(this.db),
     ]);
     return { leads: rows.rows.map(storedLeadOf), total: Number(count.rows[0]?.total ?? 0), more: false };
   }
@@ -63,7 +66,19 @@ export class LeadListsStore {
     const where = sql.join(conditions, sql` and `);
     const order = query.sync ? sql`leads.updated_at asc, leads.lead_id asc` : this.order(query);
     const page = sql`select ${SELECT} from ${from} where ${where} order by ${order} limit ${query.limit} offset ${query.skip}`.compile(this.db);
-    return query.sync ? [page] : [page, sql`select count(*) as total from ${from} where ${where}`.compile(this.db)];
+    return query.sync ? [page] : [page, this.countStatement(urlKey, query.filter, from, where).compile(this.db)];
+  }
+
+  /**
+   * The total: a sum of live counts (migration 005-lead-counts) when the filter uses only what those
+   * counts are kept by (COUNTED); otherwise a count of the matching leads.
+   */
+  private countStatement(urlKey: string, f: LeadListFilter, from: Fragment, where: Fragment): RawBuilder<{ total: number | string | null }> {
+    const covered = Object.entries(f).every(([key, value]) => value === undefined || COUNTED.has(key as keyof LeadListFilter));
+    if (!covered) return sql`select count(*) as total from ${from} where ${where}`;
+    const c = [sql`leads.business_pk = ${businessOf(urlKey)}`, ...this.countedConditions(f, true)];
+    // Aliased `leads`: the conditions are the list's own, on the same column names.
+    return sql`select coalesce(sum(leads.live), 0) as total from lead_counts leads where ${sql.join(c, sql` and `)}`;
   }
 
   private fromClause(filter: LeadListFilter): Fragment {
@@ -73,27 +88,16 @@ export class LeadListsStore {
 
   /** Every condition of the filter, or undefined when one can match nothing (a status no stage carries). */
   private conditions(urlKey: string, f: LeadListFilter): Fragment[] | undefined {
-    const inList = (column: string, values: readonly unknown[]) => sql`${sql.ref(column)} in (${sql.join(values)})`;
     if (f.statusStageIds?.length === 0 || f.pipelineIds?.length === 0) return undefined;
     // A value PostgreSQL cannot hold (NUL, a lone surrogate) names no stored lead: empty, on both stores.
     const lookups = [f.externalId, f.clientId, f.contactId, f.contactName, f.contactEmail, f.contactPhone];
     if (!canName(urlKey, ...lookups.filter((v): v is string => v !== undefined))) return undefined;
     // `removed = 0` written as a constant, so that PostgreSQL matches the partial indexes.
-    const business = sql`(select id from businesses where url_key = ${urlKey})`;
-    const c: Fragment[] = [sql`leads.business_pk = ${business}`, sql`leads.removed = 0`];
-    // Stage ids belong to the pipelines sent (UNSTAGED names them itself): the pipeline condition would
-    // only send the stage index back to the table.
-    if (f.pipelineIds && !f.stageIds && !f.unstaged) c.push(inList('leads.pipeline_id', f.pipelineIds));
-    if (f.stageIds || f.unstaged) c.push(this.stageCondition(f));
-    if (f.statusStageIds) c.push(inList('leads.stage_id', f.statusStageIds));
+    const business = businessOf(urlKey);
+    const c: Fragment[] = [sql`leads.business_pk = ${business}`, sql`leads.removed = 0`, ...this.countedConditions(f, false)];
     if (f.tagIds) {
       // Not correlated with the outer row, so that it is planned as one semi-join (a correlated one ran per lead).
       c.push(sql`leads.id in (select lead_tags.lead_pk from lead_tags where lead_tags.business_pk = ${business} and ${inList('lead_tags.tag_id', f.tagIds)})`);
-    }
-    if (f.leadSourceKeys) c.push(inList('leads.lead_source_key', f.leadSourceKeys));
-    if (f.assigneeIds || f.unassigned) {
-      const parts = [...(f.assigneeIds?.length ? [inList('leads.assignee_id', f.assigneeIds)] : []), ...(f.unassigned ? [sql`leads.assignee_id is null`] : [])];
-      c.push(sql`(${sql.join(parts, sql` or `)})`);
     }
     const equal: [keyof LeadListFilter, string][] = [['externalId', 'external_id'], ['clientId', 'client_id'], ['contactId', 'contact_id'],
       ['contactName', 'contact_name'], ['contactEmail', 'contact_email'], ['contactPhone', 'contact_phone']];
@@ -101,18 +105,44 @@ export class LeadListsStore {
     if (f.createdFrom !== undefined) c.push(sql`leads.created_at >= ${f.createdFrom}`);
     if (f.createdTo !== undefined) c.push(sql`leads.created_at <= ${f.createdTo}`);
     if (f.updatedFrom !== undefined) c.push(sql`leads.updated_at >= ${f.updatedFrom}`);
-    // The nullable columns' indexes lead with `(col is null)`: saying its value lets a range or `none`
-    // use the index past the business (a bare `col >= x` would read the business's whole index).
-    const hasValue = (column: string, value: boolean) => sql`(${sql.ref(column)} is null) = ${sql.raw(this.kind === 'postgres' ? String(!value) : value ? '0' : '1')}`;
+    const hasValue = (column: string, value: boolean) => this.hasValue(column, value);
     if (f.followUpFrom !== undefined || f.followUpTo !== undefined) c.push(hasValue('leads.follow_up_date', true));
     if (f.followUpFrom !== undefined) c.push(sql`leads.follow_up_date >= ${f.followUpFrom}`);
     if (f.followUpTo !== undefined) c.push(sql`leads.follow_up_date <= ${f.followUpTo}`);
-    if (f.followUpNone) c.push(hasValue('leads.follow_up_date', false));
     if (f.budgetMin !== undefined || f.budgetMax !== undefined) c.push(hasValue('leads.budget_amount', true));
     if (f.budgetMin !== undefined) c.push(sql`leads.budget_amount >= ${f.budgetMin}`);
     if (f.budgetMax !== undefined) c.push(sql`leads.budget_amount <= ${f.budgetMax}`);
     if (f.words) c.push(this.kind === 'postgres' ? sql`leads.search @@ to_tsquery('simple', ${tsQuery(f.words)})` : sql`leads_fts match ${ftsQuery(f.words)}`);
     return c;
+  }
+
+  /**
+   * The conditions on what the live counts are kept by (COUNTED), on the leads or on lead_counts, whose
+   * columns have the same names but keep no source / no assignee as '' and no follow-up as a flag.
+   */
+  private countedConditions(f: LeadListFilter, counts: boolean): Fragment[] {
+    const c: Fragment[] = [];
+    // Stage ids belong to the pipelines sent (UNSTAGED names them itself): the pipeline condition would
+    // only send the stage index back to the table.
+    if (f.pipelineIds && !f.stageIds && !f.unstaged) c.push(sql`leads.pipeline_id in (${sql.join(f.pipelineIds)})`);
+    if (f.stageIds || f.unstaged) c.push(this.stageCondition(f));
+    if (f.statusStageIds) c.push(sql`leads.stage_id in (${sql.join(f.statusStageIds)})`);
+    if (f.leadSourceKeys) c.push(inList('leads.lead_source_key', f.leadSourceKeys));
+    if (f.assigneeIds || f.unassigned) {
+      const nobody = counts ? sql`leads.assignee_id = ''` : sql`leads.assignee_id is null`;
+      const parts = [...(f.assigneeIds?.length ? [inList('leads.assignee_id', f.assigneeIds)] : []), ...(f.unassigned ? [nobody] : [])];
+      c.push(sql`(${sql.join(parts, sql` or `)})`);
+    }
+    if (f.followUpNone) c.push(counts ? sql`leads.no_follow_up = 1` : this.hasValue('leads.follow_up_date', false));
+    return c;
+  }
+
+  /**
+   * The nullable columns' indexes lead with `(col is null)`: saying its value lets a range or `none`
+   * use the index past the business (a bare `col >= x` would read the business's whole index).
+   */
+  private hasValue(column: string, value: boolean): Fragment {
+    return sql`(${sql.ref(column)} is null) = ${sql.raw(this.kind === 'postgres' ? String(!value) : value ? '0' : '1')}`;
   }
 
   /** Named stages, or UNSTAGED: a lead of the pipeline whose stage is no longer in its configuration. */
@@ -145,6 +175,10 @@ export class LeadListsStore {
     return sql.join(keys);
   }
 }
+
+const inList = (column: string, values: readonly unknown[]): Fragment => sql`${sql.ref(column)} in (${sql.join(values)})`;
+
+const businessOf = (urlKey: string): Fragment => sql`(select id from businesses where url_key = ${urlKey})`;
 
 /** `'word':*` per word (all must match); `A` limits a word to the subject, `B` to the details. */
 function tsQuery(words: NonNullable<LeadListFilter['words']>): string {

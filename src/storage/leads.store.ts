@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { StoredActivity, StoredLead } from '../leads/lead.types.js';
 import type { StoreKind } from './db.js';
 import type { WriteRunner } from './group-commit.js';
@@ -227,10 +227,13 @@ export class LeadsStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  /** Pipeline and stage ids that live leads of the business still carry (a pipelines PUT may not drop them). */
+  /**
+   * Pipeline and stage ids that live leads of the business still carry (a pipelines PUT may not drop
+   * them), from the live counts of migration 005-lead-counts: a few thousand rows, not every lead.
+   */
   async pipelinesInUse(urlKey: string): Promise<{ pipelineIds: Set<string>; stageIds: Set<string> }> {
-    const rows = await this.db.selectFrom('leads').select(['pipeline_id', 'stage_id']).distinct()
-      .where('business_pk', '=', businessOf(this.db, urlKey)).where('removed', '=', 0).execute();
+    const { rows } = await sql<{ pipeline_id: string; stage_id: string }>`select distinct pipeline_id, stage_id from lead_counts
+      where business_pk = (select id from businesses where url_key = ${urlKey}) and live > 0`.execute(this.db);
     return { pipelineIds: new Set(rows.map((r) => r.pipeline_id)), stageIds: new Set(rows.map((r) => r.stage_id)) };
   }
 }

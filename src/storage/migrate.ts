@@ -5,19 +5,22 @@ import { leadsMigration } from './migrations/002-leads.js';
 import { leadsSearchMigration } from './migrations/002-leads-search.js';
 import { webhooksMigration } from './migrations/003-webhooks.js';
 import { operatorMigration } from './migrations/004-operator.js';
+import { leadCountsMigration } from './migrations/005-lead-counts.js';
 
 export class SchemaTooNewError extends Error {}
 
-function migrations(kind: StoreKind): Record<string, Migration> {
+/** Every migration by name, in order (exported for tests that start from an older schema). */
+export function migrations(kind: StoreKind): Record<string, Migration> {
   return {
     '001-initial': initialMigration(kind), '002-leads': leadsMigration(kind), '002-leads-search': leadsSearchMigration(kind),
     '003-webhooks': webhooksMigration(kind),
     '004-operator': operatorMigration(kind),
+    '005-lead-counts': leadCountsMigration(kind),
   };
 }
 
 /** The newest migration this build knows: reported by /healthz. */
-export const SCHEMA_VERSION = '004-operator';
+export const SCHEMA_VERSION = '005-lead-counts';
 
 /**
  * Runs pending migrations under the store's lock (a PostgreSQL session advisory lock, so `db` must hold a
