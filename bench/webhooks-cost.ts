@@ -10,13 +10,14 @@
  * 3. Both at once: rounds alternating again on the delivering server (creates and their deliveries
  *    sharing the process).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { SERVER_FLAGS, serverEnv, waitFor } from './server.js';
+import { failed, runWrk } from './wrk.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -41,15 +42,16 @@ const RECEIVER = `let n = 0; require('node:http').createServer((q, s) => {
   q.resume(); q.on('end', () => { n++; s.writeHead(204).end(); });
 }).listen(${RECEIVER_PORT}, '127.0.0.1');`;
 
+/** One wrk run of POST new client (a clientId never sent before per request); every answer must be a 201 new client. */
 function load(url: string, path: string, token: string, tag: string): number {
-  const spec = {
-    url, method: 'POST', path, connections: 50, duration: DURATION, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    uniqueClients: tag, expectStatus: 201, expectText: '"clientId"',
-  };
-  const out = spawnSync(process.execPath, [join('bench', 'load.mjs')], { input: JSON.stringify(spec), encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
-  const figures = JSON.parse(out.stdout) as { requestsPerSecond: number; wrong: number; errors: number; total: number };
-  if (figures.wrong > 0 || figures.errors > 0) throw new Error(`${tag}: ${figures.wrong} wrong answers, ${figures.errors} errors`);
-  if (tag.includes('hooked')) subscribedCreates += figures.total;
+  const body = JSON.stringify({ clientId: '\u0000', name: 'Bench Client', email: 'bench@example.com', gstin: '27AAPFU0939F1ZV' });
+  const [head, tail] = body.split('\\u0000') as [string, string];
+  const figures = runWrk({
+    url, method: 'POST', path, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    unique: { head, tail, prefix: tag }, refuse: '"idempotent":true', expect: { status: 201, text: '"clientId"' },
+  }, { seconds: DURATION, connections: 50 });
+  if (failed(figures)) throw new Error(`${tag}: ${figures.non2xx} non-2xx, ${figures.wrong} wrong answers, socket errors ${JSON.stringify(figures.socketErrors)}: ${figures.sample}`);
+  if (tag.includes('hooked')) subscribedCreates += figures.requests;
   return figures.requestsPerSecond;
 }
 
