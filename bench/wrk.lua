@@ -39,8 +39,14 @@ function init(args)
 end
 
 if bench.pathsFile and bench.bodies then
-  local bodies = bench.bodies
+  local bodies, verified = bench.bodies, false
   function request()
+    -- wrk calls the first thread's request() once before it connects, to check the script
+    -- (script_verify_request): that request is never sent, so it takes no place in the cycle.
+    if threadId == 1 and not verified then
+      verified = true
+      return wrk.format(nil, paths[1], nil, bodies[1])
+    end
     local i = bench.first + cycled
     cycled = cycled + 1
     return wrk.format(nil, paths[i % #paths + 1], nil, bodies[math.floor(i / #paths) % #bodies + 1])
