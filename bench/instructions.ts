@@ -17,6 +17,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedBench } from './seed.js';
+import { DEFAULT_SCENARIOS } from './targets.js';
 import { scenarios, serverEnv, waitFor } from './server.js';
 import { failed, runWrk, type LoadSpec } from './wrk.js';
 
@@ -65,7 +66,7 @@ async function measure(dist: string, port: number): Promise<Map<string, number>>
     await waitFor(`${url}/healthz`, child, 300);
     const seeded = await seedBench(url, CLIENTS);
     for (const [scenario, spec] of scenarios(seeded, url)) {
-      if (wanted.length > 0 ? !wanted.includes(scenario) : scenario === 'token by app-secret') continue;
+      if (!(wanted.length > 0 ? wanted : DEFAULT_SCENARIOS).includes(scenario)) continue;
       load(spec, WARMUP, true);
       control(['-z', String(child.pid)]);
       const answered = load(spec, REQUESTS, false);

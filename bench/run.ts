@@ -12,7 +12,7 @@ import { pairedRounds, share, summarize, type Settings, type Summary } from './r
 import { seedBench, seedClients, type Seeded } from './seed.js';
 import { scenarios } from './server.js';
 import { freshPostgres, postgresBackends, rssMb, settlePostgres, startServer, DATABASE_URL, type Server, type Store } from './stores.js';
-import { DEFAULT_SCENARIOS, PLANS, RSS_LIMIT_MB, SCALE_LOSS, checks, type AnchorFigures, type Check } from './targets.js';
+import { PLANS, RSS_LIMIT_MB, SCALE_LOSS, checks, wantedScenarios, type AnchorFigures, type Check } from './targets.js';
 import type { LoadSpec } from './wrk.js';
 
 const quick = process.argv.includes('--quick');
@@ -22,12 +22,13 @@ const SETTINGS: Settings = {
 };
 const CLIENTS = env('BENCH_CLIENTS', 10_000, 1000);
 const SCALE = Number(process.env.BENCH_SCALE ?? 0);
-const WANTED = process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim()).filter(Boolean) ?? DEFAULT_SCENARIOS;
+const WANTED = wantedScenarios(process.env.BENCH_SCENARIOS);
 const STORES = (process.env.BENCH_STORES?.split(',').map((s) => s.trim()) ?? ['sqlite', 'postgres']) as Store[];
 const OUT = process.env.BENCH_OUT ?? (SCALE > CLIENTS ? `bench/results/scale-${SCALE}.json` : 'bench/results/latest.json');
 
 interface Row {
-  store: Store; scenario: string; storedClients: number; status: 'pass' | 'miss' | 'FAILED';
+  /** `measured`: a scenario without targets (the leads'). */
+  store: Store; scenario: string; storedClients: number; status: 'pass' | 'miss' | 'measured' | 'FAILED';
   baselineRequestsPerSecond?: number; crmkit?: Summary; anchors?: AnchorFigures[]; checks: Check[]; error?: string;
   /** The RSS row: its anonymous and file-backed parts (SQLite's memory-mapped file counts in RSS). */
   memoryMb?: { anon: number; file: number };
@@ -48,6 +49,20 @@ function print(row: Row): void {
     console.log(`    anchor ${a.name}: ${a.requestsPerSecond} req/s, ${f2(a.toBaseline)} of baseline; crmkit over it ${f2(a.crmkitOver)} ${list(a.crmkitOverRounds)}  ${cpu(a)}`);
   }
   for (const k of row.checks) console.log(`    ${k.pass ? 'pass' : 'MISS'}  ${k.target}: ${k.value}`);
+  if (row.status === 'measured') console.log('    no target (issue 21 sets none): see it beside the clients\' figures below');
+}
+
+/** Each leads' scenario beside the clients' scenario its plan names, both of this store's run. */
+function printBeside(rows: Row[]): void {
+  const pairs = rows.flatMap((row) => {
+    const other = rows.find((r) => r.scenario === PLANS[row.scenario]?.beside);
+    return row.crmkit && other?.crmkit ? [[row.scenario, row.crmkit, other.scenario, other.crmkit] as const] : [];
+  });
+  if (pairs.length > 0) console.log('  leads beside clients (req/s, share of baseline, p99):');
+  for (const [leadName, lead, name, client] of pairs) {
+    const lines = (s: Summary) => `${s.requestsPerSecond} req/s ${f2(s.toBaseline)} p99 ${s.p99} ms`;
+    console.log(`    ${leadName.padEnd(28)} ${lines(lead)}  beside ${name}: ${lines(client)}  (${f2(lead.toBaseline / client.toBaseline)}×)`);
+  }
 }
 
 /** One scenario in paired rounds with its anchors; a failure (wrong answer, non-2xx, socket error) is its row's FAILED. */
@@ -67,7 +82,7 @@ async function scenario(store: Store, name: string, spec: LoadSpec, server: Serv
     const verdicts = checks(name, summary, anchorFigures);
     const baselines = rounds.map((r) => r.baseline).sort((a, b) => a - b);
     return {
-      store, scenario: name, storedClients, status: verdicts.every((k) => k.pass) ? 'pass' : 'miss',
+      store, scenario: name, storedClients, status: verdicts.length === 0 ? 'measured' : verdicts.every((k) => k.pass) ? 'pass' : 'miss',
       baselineRequestsPerSecond: Math.round(baselines[baselines.length >> 1]!), crmkit: summary, anchors: anchorFigures, checks: verdicts,
     };
   } catch (error) {
@@ -94,6 +109,7 @@ async function runStore(store: Store, baseline: Target, rows: Row[]): Promise<vo
       rows.push(row);
       print(row);
     }
+    printBeside(rows.filter((r) => r.store === store));
     if (SCALE > CLIENTS) await scaleCheck(store, server, seeded, driver, baseline, first, rows);
     const { rss, anon, file } = rssMb(server.pid);
     const memory = { target: `server RSS ≤ ${RSS_LIMIT_MB} MB after the run`, value: rss, pass: rss <= RSS_LIMIT_MB };

@@ -8,7 +8,7 @@ export interface Seeded {
   selfSigned: string;
   clientIds: string[];
   retryBody: Record<string, unknown>;
-  /** Leads in Pipeline 0, each for one of the seeded clients. */
+  /** Leads in Pipeline 0, Stage 1, each for one of the seeded clients, tagged and assigned (LEAD_CONFIG). */
   leadIds: string[];
 }
 
@@ -33,6 +33,9 @@ function send(url: string, method: string, path: string, token: string | undefin
   });
 }
 
+/** What lead writes resolve besides the pipelines: a tag and a member (and the default lead sources). */
+export const LEAD_CONFIG = { tag: 'Bench', member: 'rep@bench.example' };
+
 /** 3 pipelines of 8 stages and 20 reasons, as issue 7 sets the GET pipelines scenario. */
 function pipelineConfig() {
   const stageReasons = Array.from({ length: 20 }, (_, i) => ({ key: `reason-${i}`, label: `Reason ${i}` }));
@@ -51,6 +54,8 @@ export async function seedBench(url: string, clientCount: number): Promise<Seede
   const app = (await call(url, 'POST', '/admin/v1/apps', operator, { name: 'bench app' })).data;
   await call(url, 'PUT', `/admin/v1/apps/${app.appId}/businesses/${urlKey}`, operator);
   await call(url, 'PUT', `/admin/v1/businesses/${urlKey}/pipelines`, operator, pipelineConfig());
+  await call(url, 'PUT', `/admin/v1/businesses/${urlKey}/tags`, operator, { tags: [{ name: LEAD_CONFIG.tag }] });
+  await call(url, 'PUT', `/admin/v1/businesses/${urlKey}/members`, operator, { members: [{ email: LEAD_CONFIG.member, name: 'Bench Rep' }] });
   const issued = (await call(url, 'POST', '/authentication', undefined, { strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret })).accessToken;
   const now = Math.floor(Date.now() / 1000);
   const selfSigned = await new SignJWT({ appId: app.appId, iss: app.appId, aud: app.audience, sub: 'AppAuth', iat: now, exp: now + 3600 })
@@ -73,6 +78,7 @@ async function seedLeads(url: string, urlKey: string, token: string, clientIds: 
       const body = {
         externalId: `seed-${n}`, customer: { clientId: clientIds[n % clientIds.length] }, contact: { name: `Contact ${n}`, email: `contact${n}@example.com` },
         pipeline: 'Pipeline 0', stage: 'Stage 1', subject: `Seeded lead ${n}`, budget: { amount: 1000 + n },
+        tags: [LEAD_CONFIG.tag], assignedTo: LEAD_CONFIG.member, leadSource: 'WEBSITE',
       };
       leadIds.push((await call(url, 'POST', `/api/v1/businesses/${urlKey}/leads`, token, body)).data.leadId);
     }

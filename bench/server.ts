@@ -1,7 +1,7 @@
 /** What bench/run.ts, compare.ts and instructions.ts share: the server started as `npm start` starts it, CPU readings, the scenarios. */
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { Seeded } from './seed.js';
+import { LEAD_CONFIG, type Seeded } from './seed.js';
 import type { LoadSpec } from './wrk.js';
 
 /** The server runs as `npm start` runs it: that script's environment assignments and node flags. */
@@ -46,6 +46,10 @@ export function cpuByProcess(pids: number[]): Map<number, number> {
 
 /** The scenarios, in the order the bench runs them, as wrk sends them and with the answer a check expects. */
 export function scenarios(s: Seeded, url: string): [string, LoadSpec][] {
+  return [...clientScenarios(s, url), ...leadScenarios(s, url)];
+}
+
+function clientScenarios(s: Seeded, url: string): [string, LoadSpec][] {
   const json = { 'content-type': 'application/json' };
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
   const clients = `/api/v1/businesses/${s.urlKey}/clients`;
@@ -60,5 +64,34 @@ export function scenarios(s: Seeded, url: string): [string, LoadSpec][] {
     ['GET client', { url, method: 'GET', path: `${clients}/${s.clientIds[0]}`, paths: s.clientIds.map((id) => `${clients}/${encodeURIComponent(id)}`), headers: bearer(s.issued), expect: { status: 200, text: '"clientId"' } }],
     ['POST new client', { url, method: 'POST', path: clients, headers: { ...json, ...bearer(s.issued) }, unique: { head, tail, prefix: `new-${Date.now()}` }, refuse: '"idempotent"', expect: created }],
     ['POST identical retry', { url, method: 'POST', path: clients, headers: { ...json, ...bearer(s.issued) }, body: JSON.stringify(s.retryBody), expect: { status: 201, text: '"idempotent":true' } }],
+  ];
+}
+
+/**
+ * The leads' scenarios (issue 21). POST new lead names its customer and contact, so each request also
+ * creates a client and a contact in the lead's transaction (a form's new enquiry), and resolves a pipeline,
+ * stage, tag, member and lead source by name. PATCH stage move cycles the seeded leads (Stage 1 when
+ * seeded) between Stage 2 and Stage 3, each with a reason: every request is a stage change with its
+ * activity entry. The list filters on a pipeline and the three stages the seeded leads are ever in, so
+ * its first page and total stay the same whichever scenarios ran before it.
+ */
+function leadScenarios(s: Seeded, url: string): [string, LoadSpec][] {
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${s.issued}` };
+  const get = { authorization: `Bearer ${s.issued}` };
+  const leads = `/api/v1/businesses/${s.urlKey}/leads`;
+  const paths = s.leadIds.map((id) => `${leads}/${encodeURIComponent(id)}`);
+  const create = {
+    externalId: '@ID@', customer: { name: 'Bench Enquiry Co', phone: '+91 98200 00000', city: 'Pune' }, contact: { name: 'Bench Person', email: 'person@example.com' },
+    pipeline: 'Pipeline 0', stage: 'Stage 0', subject: 'Bench enquiry', budget: { amount: 25000 },
+    tags: [LEAD_CONFIG.tag], assignedTo: LEAD_CONFIG.member, leadSource: 'WEBSITE',
+  };
+  const [head, tail] = JSON.stringify(create).split('@ID@') as [string, string];
+  const moves = [2, 3].map((n) => JSON.stringify({ stage: `Stage ${n}`, stageReasons: [`Reason ${n}`] }));
+  const filter = `${leads}?pipeline=${encodeURIComponent('Pipeline 0')}&stage=${encodeURIComponent('Stage 1,Stage 2,Stage 3')}`;
+  return [
+    ['GET lead', { url, method: 'GET', path: paths[0]!, paths, headers: get, expect: { status: 200, text: '"leadId"' } }],
+    ['GET leads (pipeline+stage)', { url, method: 'GET', path: filter, headers: get, expect: { status: 200, text: `"total":${s.leadIds.length},` } }],
+    ['POST new lead', { url, method: 'POST', path: leads, headers, unique: { head, tail, prefix: `new-${Date.now()}` }, refuse: '"idempotent"', expect: { status: 201, text: '"leadId"' } }],
+    ['PATCH stage move', { url, method: 'PATCH', path: paths[0]!, paths, cycle: { bodies: moves, next: 0 }, headers, expect: { status: 200, text: '"stage":"Stage 2"' } }],
   ];
 }

@@ -1,9 +1,12 @@
 -- The bench's wrk script. bench/wrk.ts writes a small script that sets the global `bench` and then
 -- loads this file:
---   bench = { method, headers = {...}, body, pathsFile, unique = { head, tail, prefix }, refuse, amount }
+--   bench = { method, headers = {...}, body, pathsFile, unique = { head, tail, prefix }, bodies, first, refuse, amount }
 -- A fixed request is built once by wrk itself; `pathsFile` (one path a line, each thread walks them in
 -- its own shuffled order) or `unique` (body = head .. a clientId never sent before .. tail) make a
--- request per call. Every answer that is not 2xx, or whose body holds the text `refuse`, is counted
+-- request per call. `pathsFile` with `bodies` is a cycle: request i, counted from `first` across runs
+-- (bench/wrk.ts keeps the count), goes to path i mod #paths, in the file's order, with the body of its
+-- pass over the paths, so each record takes bodies[1], bodies[2], ... in turn (a stage move every time).
+-- A cycle needs one thread (wrk -t1, as the bench runs it): two would each start at `first`. Every answer that is not 2xx, or whose body holds the text `refuse`, is counted
 -- (and the first one kept); `amount` stops after that many answers; `done` prints one line of JSON.
 
 local threads = {}
@@ -18,6 +21,8 @@ wrk.body = bench.body
 for name, value in pairs(bench.headers) do wrk.headers[name] = value end
 
 local paths, nextPath, sent = nil, 0, 0
+-- A global, so that done() reads it: the requests a cycle made (in-flight ones at the end included).
+cycled = 0
 
 function init(args)
   non2xx, refused, answers, firstBad = 0, 0, 0, ""
@@ -26,13 +31,27 @@ function init(args)
     paths = {}
     for line in io.lines(bench.pathsFile) do paths[#paths + 1] = line end
     for i = #paths, 2, -1 do
+      if bench.bodies then break end
       local j = math.random(i)
       paths[i], paths[j] = paths[j], paths[i]
     end
   end
 end
 
-if bench.pathsFile then
+if bench.pathsFile and bench.bodies then
+  local bodies, verified = bench.bodies, false
+  function request()
+    -- wrk calls the first thread's request() once before it connects, to check the script
+    -- (script_verify_request): that request is never sent, so it takes no place in the cycle.
+    if threadId == 1 and not verified then
+      verified = true
+      return wrk.format(nil, paths[1], nil, bodies[1])
+    end
+    local i = bench.first + cycled
+    cycled = cycled + 1
+    return wrk.format(nil, paths[i % #paths + 1], nil, bodies[math.floor(i / #paths) % #bodies + 1])
+  end
+elseif bench.pathsFile then
   function request()
     nextPath = nextPath % #paths + 1
     return wrk.format(nil, paths[nextPath])
@@ -67,15 +86,16 @@ local function clean(text)
 end
 
 function done(summary, latency, requests)
-  local bad, wrong, sample = 0, 0, ""
+  local bad, wrong, sample, made = 0, 0, "", 0
   for _, thread in ipairs(threads) do
+    made = made + thread:get("cycled")
     bad = bad + thread:get("non2xx")
     wrong = wrong + thread:get("refused")
     if sample == "" then sample = thread:get("firstBad") end
   end
   local e = summary.errors
   io.write(string.format(
-    '\nBENCH_RESULT {"requests":%d,"durationUs":%d,"bytes":%d,"socketErrors":{"connect":%d,"read":%d,"write":%d,"timeout":%d},"non2xx":%d,"wrong":%d,"sample":"%s","p50Us":%d,"p99Us":%d,"maxUs":%d}\n',
+    '\nBENCH_RESULT {"requests":%d,"durationUs":%d,"bytes":%d,"socketErrors":{"connect":%d,"read":%d,"write":%d,"timeout":%d},"non2xx":%d,"wrong":%d,"sample":"%s","p50Us":%d,"p99Us":%d,"maxUs":%d,"cycled":%d}\n',
     summary.requests, summary.duration, summary.bytes, e.connect, e.read, e.write, e.timeout, bad, wrong, clean(sample),
-    latency:percentile(50), latency:percentile(99), latency.max))
+    latency:percentile(50), latency:percentile(99), latency.max, made))
 end

@@ -11,12 +11,18 @@ import { join, resolve } from 'node:path';
 /** One scenario's requests, and the answer a check of one of them expects. */
 export interface LoadSpec {
   url: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   path: string;
   headers: Record<string, string>;
   body?: string;
   /** Each request takes the next of these paths (each wrk thread in its own shuffled order). */
   paths?: string[];
+  /**
+   * With `paths`: a cycle. Request i goes to paths[i mod n] (in order, not shuffled) with the body of its
+   * pass, bodies[floor(i / n) mod bodies.length], so each record takes the bodies in turn. `next` (the
+   * index of the next request) is advanced by every run and check, so a cycle goes on across runs.
+   */
+  cycle?: { bodies: string[]; next: number };
   /** Each request's body is head + an id never sent before + tail. */
   unique?: { head: string; tail: string; prefix: string };
   /** While timing, an answer whose body holds this text is wrong (a "new" client answered as a retry). */
@@ -52,6 +58,7 @@ function script(spec: LoadSpec, amount?: number): string {
   // Each run its own prefix: wrk's counters start again at 1 in every run, and a repeated clientId would
   // be answered as an identical retry (or, by the bare driver, as a conflict).
   if (spec.unique) fields.push(`unique = { head = ${lua(spec.unique.head)}, tail = ${lua(spec.unique.tail)}, prefix = ${lua(`${spec.unique.prefix}-${process.pid}-${written}`)} }`);
+  if (spec.cycle) fields.push(`bodies = { ${spec.cycle.bodies.map(lua).join(', ')} }`, `first = ${spec.cycle.next}`);
   if (spec.refuse) fields.push(`refuse = ${lua(spec.refuse)}`);
   if (amount) fields.push(`amount = ${amount}`);
   writeFileSync(file, `bench = { ${fields.join(', ')} }\ndofile(${lua(LIBRARY)})\n`);
@@ -67,7 +74,9 @@ export function runWrk(spec: LoadSpec, options: WrkOptions): Figures {
   if (out.error) throw new Error(`wrk did not run (${out.error.message}): \`node scripts/setup.mjs --no-browser\` installs it`);
   const line = /^BENCH_RESULT (.*)$/m.exec(out.stdout)?.[1];
   if (out.status !== 0 || !line) throw new Error(`wrk failed (${out.status}): ${out.stderr}${out.stdout}`);
-  const r = JSON.parse(line) as { requests: number; durationUs: number; socketErrors: Record<string, number>; non2xx: number; wrong: number; sample: string; p50Us: number; p99Us: number; maxUs: number };
+  const r = JSON.parse(line) as { requests: number; durationUs: number; socketErrors: Record<string, number>; non2xx: number; wrong: number; sample: string; p50Us: number; p99Us: number; maxUs: number; cycled: number };
+  // Requests still in flight when wrk stopped count too: the server applies them.
+  if (spec.cycle) spec.cycle.next += r.cycled;
   const ms = (us: number) => Math.round(us / 10) / 100;
   return {
     requestsPerSecond: r.requests / (r.durationUs / 1e6), requests: r.requests, p50: ms(r.p50Us), p99: ms(r.p99Us), max: ms(r.maxUs),
@@ -78,9 +87,15 @@ export function runWrk(spec: LoadSpec, options: WrkOptions): Figures {
 /** A run fails on any socket error, any non-2xx or wrong answer, or no answer at all. */
 export const failed = (f: Figures) => f.non2xx > 0 || f.wrong > 0 || Object.keys(f.socketErrors).length > 0 || f.requests === 0;
 
-/** The first request of a spec, as wrk would send it. */
-function firstRequest(spec: LoadSpec): { path: string; body?: string } {
-  const body = spec.unique ? `${spec.unique.head}${spec.unique.prefix}-check${spec.unique.tail}` : spec.body;
+let checked = 0;
+
+/** The next request of a spec, as wrk would send it (a cycle's is taken from it; a unique id is never sent twice). */
+function nextRequest(spec: LoadSpec): { path: string; body?: string } {
+  if (spec.cycle && spec.paths) {
+    const i = spec.cycle.next++;
+    return { path: spec.paths[i % spec.paths.length]!, body: spec.cycle.bodies[Math.floor(i / spec.paths.length) % spec.cycle.bodies.length]! };
+  }
+  const body = spec.unique ? `${spec.unique.head}${spec.unique.prefix}-check-${++checked}${spec.unique.tail}` : spec.body;
   return { path: spec.paths?.[0] ?? spec.path, ...(body !== undefined && { body }) };
 }
 
@@ -89,7 +104,7 @@ function firstRequest(spec: LoadSpec): { path: string; body?: string } {
  * checked (status, and the body's text or exact bytes). Answers the body, or throws saying what came.
  */
 export function checkOnce(spec: LoadSpec): Promise<Buffer> {
-  const { path, body } = firstRequest(spec);
+  const { path, body } = nextRequest(spec);
   return new Promise((done, fail) => {
     const headers = { ...spec.headers, ...(body !== undefined && { 'content-length': String(Buffer.byteLength(body)) }) };
     const request = http.request(`${spec.url}${path}`, { method: spec.method, agent: false, headers }, (response) => {

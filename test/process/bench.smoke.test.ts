@@ -13,7 +13,19 @@ const SERVER = `
   let n = 0;
   const seen = new Set();
   const paths = new Set();
+  const last = new Map();
   require('node:http').createServer((req, res) => {
+    if (req.url.startsWith('/move/')) {
+      // A move must differ from the record's previous one, and each record's first is "A".
+      let body = '';
+      req.on('data', (d) => (body += d)).on('end', () => {
+        const before = last.get(req.url) ?? 'B';
+        last.set(req.url, body);
+        res.writeHead(req.method === 'PATCH' && body !== before ? 200 : 409).end(JSON.stringify({ path: req.url, before, body }));
+      });
+      return;
+    }
+    if (req.url === '/moved') return res.writeHead(200).end(JSON.stringify(last.size));
     if (req.url.startsWith('/path/')) paths.add(req.url);
     if (req.url === '/paths') return res.writeHead(200).end(JSON.stringify([...paths].sort()));
     if (req.url === '/reset') return req.socket.destroy();
@@ -74,6 +86,18 @@ describe('the bench counts what must fail a scenario', () => {
     expect(JSON.parse((await checkOnce({ ...spec, path: '/paths', expect: { status: 200 } })).toString())).toEqual(paths);
   });
 
+  it('a cycle gives each record the next body in turn, across runs and checks', async () => {
+    const paths = Array.from({ length: 20 }, (_, i) => `/move/${i}`);
+    const moves: LoadSpec = { ...spec, method: 'PATCH', path: paths[0]!, paths, cycle: { bodies: ['A', 'B'], next: 0 }, expect: { status: 200 } };
+    for (let run = 0; run < 2; run++) {
+      const figures = runWrk(moves, { seconds: 1, connections: 5 });
+      expect(failed(figures), figures.sample).toBe(false);
+      await checkOnce(moves);
+    }
+    expect(moves.cycle!.next).toBeGreaterThan(paths.length);
+    expect(JSON.parse((await checkOnce({ ...spec, path: '/moved', expect: { status: 200 } })).toString())).toBe(paths.length);
+  });
+
   it('the check before timing rejects a wrong body', async () => {
     await expect(checkOnce({ ...spec, expect: { status: 200, text: '"absent"' } })).rejects.toThrow(/no "absent" in the body/);
     await expect(checkOnce(spec)).resolves.toEqual(Buffer.from('{"ok":true}'));
@@ -86,10 +110,10 @@ describe('the bench counts what must fail a scenario', () => {
   });
 });
 
-it('the bench (bench/run.ts) runs one round of two scenarios with their anchors and writes its results', async () => {
+it('the bench (bench/run.ts) runs one round of three scenarios (one of the leads\') with their anchors and writes its results', async () => {
   const out = join(mkdtempSync(join(tmpdir(), 'crmkit-bench-smoke-')), 'results.json');
   const env = {
-    ...process.env, BENCH_FROM_SOURCE: '1', BENCH_STORES: 'sqlite', BENCH_SCENARIOS: 'GET pipelines (issued),POST new client',
+    ...process.env, BENCH_FROM_SOURCE: '1', BENCH_STORES: 'sqlite', BENCH_SCENARIOS: 'GET pipelines (issued),POST new client,PATCH stage move',
     BENCH_ROUNDS: '1', BENCH_DURATION: '1', BENCH_WARMUP: '0', BENCH_CLIENTS: '20', BENCH_OUT: out,
   };
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -102,10 +126,12 @@ it('the bench (bench/run.ts) runs one round of two scenarios with their anchors 
   const results = JSON.parse(readFileSync(out, 'utf8')) as { rows: { scenario: string; status: string; crmkit?: { requests?: number }; anchors?: { name: string }[]; checks: { target: string }[] }[] };
   const row = (name: string) => results.rows.find((r) => r.scenario === name)!;
   expect(results.rows.map((r) => [r.scenario, r.status === 'FAILED'])).toEqual([
-    ['GET pipelines (issued)', false], ['POST new client', false], ['server RSS MB', false],
+    ['GET pipelines (issued)', false], ['POST new client', false], ['PATCH stage move', false], ['server RSS MB', false],
   ]);
+  expect(row('PATCH stage move')).toMatchObject({ status: 'measured', checks: [], anchors: [{ name: 'sqlite driver insert' }] });
+  expect(output).toMatch(/PATCH stage move .* beside POST new client: \d+ req\/s/);
   expect(row('GET pipelines (issued)').anchors!.map((a) => a.name)).toEqual(['node:http replay', 'bare Fastify route']);
   expect(row('POST new client').anchors!.map((a) => a.name)).toEqual(['sqlite driver insert']);
   expect(row('POST new client').checks.map((c) => c.target)).toEqual(['≥ 0.2 of the baseline', '≥ 2× sqlite driver insert', 'p99 ≤ 25 ms']);
   expect(output).toMatch(/anchor node:http replay: \d+ req\/s/);
-}, 60_000);
+}, 90_000);
