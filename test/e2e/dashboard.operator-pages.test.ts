@@ -142,6 +142,8 @@ describe.each(stores)('dashboard: audit log, operators, archive, last used (issu
     await nav('Apps');
     await heading('Apps');
     const row = () => s.page.getByRole('table', { name: 'Apps' }).getByRole('row').filter({ hasText: appName });
+    // The table arrives after the heading (a loading state first): wait for the row before counting.
+    await row().getByRole('cell', { name: 'Never' }).waitFor();
     expect(await row().getByRole('cell', { name: 'Never' }).count()).toBe(1);
     appToken = (await http(s.server.url, 'POST', '/authentication', { body: appCredentials() })).body.accessToken;
     expect(await pipelinesStatus()).toBe(200);

@@ -4,7 +4,7 @@ import { openStore, type Store } from '../../src/storage/store.js';
 import { LEAD_PIPELINES } from '../helpers/leads.js';
 import { http, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { randomKey } from '../helpers/seed.js';
-import { POSTGRES_URL, TEST_ADMIN, availableStores } from '../helpers/stores.js';
+import { POSTGRES_URL, TEST_ADMIN, availableStores, directUrlOf } from '../helpers/stores.js';
 
 const stores = await availableStores();
 const TAGS = Array.from({ length: 40 }, (_, i) => `tag-${i}`);
@@ -20,7 +20,8 @@ describe.runIf(stores.includes('postgres'))('leads: concurrent creates and edits
   beforeAll(async () => {
     const env = { DATABASE_URL: POSTGRES_URL, ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, AUTH_FAILURE_LIMIT: '1000' };
     servers = await Promise.all([spawnServer(env), spawnServer(env)]);
-    store = openStore({ ...testConfig(), databaseUrl: POSTGRES_URL, pgPoolSize: 2 });
+    // Behind the test PgBouncer this store, like the servers, sends unnamed statements (DATABASE_DIRECT_URL set).
+    store = openStore({ ...testConfig(), databaseUrl: POSTGRES_URL, databaseDirectUrl: directUrlOf(POSTGRES_URL), pgPoolSize: 2 });
     const [a] = servers;
     const operator = (await http(a!.url, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body.accessToken;
     urlKey = randomKey('lconc');
