@@ -29,7 +29,9 @@ async function postgres(url) {
 }
 
 async function sqlite(file) {
-  const { default: Database } = await import('better-sqlite3');
+  // The same build as crmkit's own (src/storage/sqlite-driver.ts): 13.x on Node 22 and later, 12.x on Node 20.
+  const modern = Number(process.versions.node.split('.')[0]) >= 22;
+  const { default: Database } = await import(modern ? 'better-sqlite3-node22' : 'better-sqlite3');
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
