@@ -33,7 +33,7 @@ export async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** Starts `node SCRIPT PORT ...args` and waits for its "ready" line. */
-async function startScript(name: string, script: string, args: string[], spec: (url: string) => LoadSpec): Promise<Target> {
+export async function startScript(name: string, script: string, args: string[], spec: (url: string) => LoadSpec): Promise<Target> {
   const port = await freePort();
   const child = spawn(process.execPath, [join('bench', script), String(port), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {

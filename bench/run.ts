@@ -14,6 +14,7 @@ import { scenarios } from './server.js';
 import { freshPostgres, postgresBackends, rssMb, settlePostgres, startServer, DATABASE_URL, type Server, type Store } from './stores.js';
 import { PLANS, RSS_LIMIT_MB, SCALE_LOSS, checks, wantedScenarios, type AnchorFigures, type Check } from './targets.js';
 import type { LoadSpec } from './wrk.js';
+import { clientCount, drainRate, hookedBusiness, HOOKED_SCENARIO, startReceiver, type Delivery, type Receiver } from './webhooks.js';
 
 const quick = process.argv.includes('--quick');
 const env = (name: string, normal: number, short: number) => Number(process.env[name] ?? (quick ? short : normal));
@@ -32,6 +33,8 @@ interface Row {
   baselineRequestsPerSecond?: number; crmkit?: Summary; anchors?: AnchorFigures[]; checks: Check[]; error?: string;
   /** The RSS row: its anonymous and file-backed parts (SQLite's memory-mapped file counts in RSS). */
   memoryMb?: { anon: number; file: number };
+  /** The webhook deliveries row: one delivering instance draining the backlog of the webhook scenario. */
+  delivery?: Delivery;
 }
 
 const f2 = (n: number) => n.toFixed(2);
@@ -66,13 +69,16 @@ function printBeside(rows: Row[]): void {
 }
 
 /** One scenario in paired rounds with its anchors; a failure (wrong answer, non-2xx, socket error) is its row's FAILED. */
-async function scenario(store: Store, name: string, spec: LoadSpec, server: Server, driver: { read: Target; insert: Target }, baseline: Target, storedClients: number): Promise<Row> {
+async function scenario(store: Store, name: string, spec: LoadSpec, server: Server, driver: { read: Target; insert: Target }, baseline: Target, storedClients: number, unhooked?: LoadSpec): Promise<Row> {
   const crmkit: Target = { name: 'crmkit', pid: server.pid, spec, stop: async () => undefined, usesDatabase: true };
   const kind = PLANS[name]!.anchors;
   let started: Target[] = [];
   try {
     if (kind === 'answer') started = await startAnswerAnchors(await recordAnswer(spec), spec, '/api/v1/businesses/:urlKey/pipelines');
-    const anchors = kind === 'answer' ? started : [driver[kind]];
+    const sameServer = (label: string, other: LoadSpec): Target => ({ ...crmkit, name: label, spec: other });
+    const anchors = kind === 'answer' ? started
+      : kind === 'no endpoint' ? [sameServer('POST new client, no endpoint', unhooked!)]
+      : [driver[kind]];
     const rounds = await pairedRounds(baseline, [crmkit, ...anchors], SETTINGS, store === 'postgres' ? postgresBackends : undefined);
     const summary = summarize('crmkit', rounds, 0);
     const anchorFigures = anchors.map((a, i) => {
@@ -92,22 +98,45 @@ async function scenario(store: Store, name: string, spec: LoadSpec, server: Serv
   }
 }
 
+/** The webhook scenario's second figure: a delivering instance drains the events its creates left. */
+async function deliveries(store: Store, server: Server, receiver: Receiver, urlKey: string, rows: Row[]): Promise<void> {
+  const backlog = await clientCount(server.url, urlKey);
+  const delivery = await drainRate(receiver, backlog, () => startServer(store, { env: { WEBHOOKS_ALLOW_PRIVATE: 'true' }, dataDir: server.dataDir }));
+  const complete = delivery.delivered >= backlog;
+  rows.push({
+    store, scenario: 'webhook deliveries/s', storedClients: CLIENTS, status: complete ? 'measured' : 'FAILED', checks: [], delivery,
+    ...(!complete && { error: `${delivery.delivered} of ${backlog} events arrived` }),
+  });
+  console.log(`  webhook deliveries/s         ${delivery.deliveriesPerSecond} (one delivering instance: ${delivery.delivered} of ${backlog} client.created events in ${delivery.seconds} s${complete ? '' : '; FAILED: not all arrived'})`);
+}
+
 async function runStore(store: Store, baseline: Target, rows: Row[]): Promise<void> {
-  const server = await startServer(store);
+  // Writes webhook events, delivers none: the webhook scenario times the outbox's write alone, and a
+  // second process delivers afterwards (bench/webhooks.ts).
+  const server = await startServer(store, { env: { WEBHOOKS_DELIVER: 'false', WEBHOOKS_ALLOW_PRIVATE: 'true' } });
   let driver: { read: Target; insert: Target } | undefined;
+  let receiver: Receiver | undefined;
   try {
     const started = Date.now();
     const seeded = await seedBench(server.url, CLIENTS);
+    if (WANTED.includes(HOOKED_SCENARIO)) {
+      receiver = await startReceiver();
+      seeded.hookedUrlKey = await hookedBusiness(server.url, seeded, receiver.url);
+    }
     driver = await startDriver(store, DATABASE_URL, CLIENTS);
     if (store === 'postgres') await settlePostgres();
     console.log(`\n== ${store}: ${CLIENTS} clients seeded (and ${CLIENTS} bare-driver rows) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const first = new Map<string, number>();
-    for (const [name, spec] of scenarios(seeded, server.url)) {
+    const all = scenarios(seeded, server.url);
+    const plainCreate = all.find(([name]) => name === 'POST new client')![1];
+    for (const [name, spec] of all) {
       if (!WANTED.includes(name)) continue;
-      const row = await scenario(store, name, spec, server, driver, baseline, CLIENTS);
+      const unhooked = { ...plainCreate, unique: { ...plainCreate.unique!, prefix: `unhooked-${Date.now()}` } };
+      const row = await scenario(store, name, spec, server, driver, baseline, CLIENTS, unhooked);
       if (row.crmkit) first.set(name, row.crmkit.toBaseline);
       rows.push(row);
       print(row);
+      if (name === HOOKED_SCENARIO && row.crmkit) await deliveries(store, server, receiver!, seeded.hookedUrlKey!, rows);
     }
     printBeside(rows.filter((r) => r.store === store));
     if (SCALE > CLIENTS) await scaleCheck(store, server, seeded, driver, baseline, first, rows);
@@ -118,6 +147,7 @@ async function runStore(store: Store, baseline: Target, rows: Row[]): Promise<vo
   } finally {
     await server.stop();
     await driver?.read.stop();
+    await receiver?.target.stop();
   }
 }
 

@@ -10,6 +10,8 @@ export interface Seeded {
   retryBody: Record<string, unknown>;
   /** Leads in Pipeline 0, Stage 1, each for one of the seeded clients, tagged and assigned (LEAD_CONFIG). */
   leadIds: string[];
+  /** A second business behind the app, with one webhook endpoint subscribed to client.created (bench/webhooks.ts). */
+  hookedUrlKey?: string;
 }
 
 async function call(url: string, method: string, path: string, token: string | undefined, body?: unknown, retried = false): Promise<any> {

@@ -64,6 +64,11 @@ function clientScenarios(s: Seeded, url: string): [string, LoadSpec][] {
     ['GET client', { url, method: 'GET', path: `${clients}/${s.clientIds[0]}`, paths: s.clientIds.map((id) => `${clients}/${encodeURIComponent(id)}`), headers: bearer(s.issued), expect: { status: 200, text: '"clientId"' } }],
     ['POST new client', { url, method: 'POST', path: clients, headers: { ...json, ...bearer(s.issued) }, unique: { head, tail, prefix: `new-${Date.now()}` }, refuse: '"idempotent"', expect: created }],
     ['POST identical retry', { url, method: 'POST', path: clients, headers: { ...json, ...bearer(s.issued) }, body: JSON.stringify(s.retryBody), expect: { status: 201, text: '"idempotent":true' } }],
+    // Issue 24: the same creates for a business with one subscribed webhook endpoint (bench/webhooks.ts).
+    ...(s.hookedUrlKey ? [['POST new client (1 webhook)', {
+      url, method: 'POST', path: `/api/v1/businesses/${s.hookedUrlKey}/clients`, headers: { ...json, ...bearer(s.issued) },
+      unique: { head, tail, prefix: `hooked-${Date.now()}` }, refuse: '"idempotent"', expect: created,
+    }] as [string, LoadSpec]] : []),
   ];
 }
 

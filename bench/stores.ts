@@ -64,17 +64,23 @@ export async function postgresBackends(): Promise<number[]> {
   }
 }
 
-export interface Server { url: string; pid: number; stop: () => Promise<void> }
+export interface Server {
+  url: string; pid: number; stop: () => Promise<void>;
+  /** The embedded store's directory, for a second process on the same data. */
+  dataDir?: string;
+}
 
 /**
  * The built server, one process; BENCH_PROFILE=DIR writes its V8 CPU profile there (bench/profile-summary.mjs).
  * BENCH_FROM_SOURCE=1 runs src/main.ts through tsx instead (the smoke test: no build needed, not for figures).
  */
-export async function startServer(store: Store): Promise<Server> {
+export async function startServer(store: Store, extra: { env?: Record<string, string>; dataDir?: string } = {}): Promise<Server> {
   const port = await freePort();
+  const dataDir = store === 'sqlite' ? extra.dataDir ?? mkdtempSync(join(tmpdir(), 'crmkit-bench-')) : undefined;
   const env: Record<string, string> = {
     ...serverEnv(port), WORKERS: '1',
-    ...(store === 'postgres' ? { DATABASE_URL, PG_POOL_SIZE: '20' } : { DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-bench-')) }),
+    ...(store === 'postgres' ? { DATABASE_URL, PG_POOL_SIZE: '20' } : { DATA_DIR: dataDir! }),
+    ...extra.env,
   };
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
   const entry = process.env.BENCH_FROM_SOURCE ? ['--import', 'tsx', 'src/main.ts'] : ['dist/main.js'];
@@ -86,7 +92,7 @@ export async function startServer(store: Store): Promise<Server> {
     await stopChild(child);
     throw error;
   }
-  return { url, pid: child.pid!, stop: () => stopChild(child) };
+  return { url, pid: child.pid!, stop: () => stopChild(child), ...(dataDir && { dataDir }) };
 }
 
 /** The server's resident memory, and its two parts: anonymous (heap, buffers) and file-backed (SQLite's memory map, code). */

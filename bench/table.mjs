@@ -13,6 +13,11 @@ console.log('|---|---|---|---|---|---|---|---|');
 for (const row of results.rows) {
   const missed = row.checks.filter((k) => !k.pass).map((k) => `${k.target}: ${k.value}`).join('; ') || '–';
   const c = row.crmkit;
+  if (row.delivery) {
+    const d = row.delivery;
+    console.log(`| ${row.store} | ${row.scenario} | ${d.deliveriesPerSecond} | | one delivering instance: ${d.delivered} of ${d.backlog} events in ${d.seconds} s | | | ${row.status === 'FAILED' ? row.error : '–'} |`);
+    continue;
+  }
   if (!c) {
     console.log(`| ${row.store} | ${row.scenario} | ${row.status === 'FAILED' ? `FAILED: ${row.error}` : row.checks.map((k) => k.value).join()} | | | | | ${missed} |`);
     continue;

@@ -1,18 +1,44 @@
 import { sql, type Kysely } from 'kysely';
 import type { StoreKind } from './db.js';
+import { bindSlots, compiledPerDialect } from './compiled.js';
 import { canName } from './keys.js';
 import type { Database } from './schema.js';
 import type { EndpointRecord, EndpointPatch, Subscriptions, OutboxRow, ClaimedDelivery, AttemptRecord, AttemptResult, FinishOutcome, FinishedDelivery } from './webhooks.records.js';
 
 export type { EndpointRecord, EndpointPatch, Subscriptions, OutboxRow, ClaimedDelivery, AttemptRecord, AttemptResult, FinishOutcome, FinishedDelivery } from './webhooks.records.js';
 
+const ENDPOINT_SLOT = '\u0000endpoint_pk';
+const MESSAGE_SLOT = '\u0000message_id';
+const TYPE_SLOT = '\u0000event_type';
+const RESOURCE_SLOT = '\u0000resource_key';
+const PAYLOAD_SLOT = '\u0000payload';
+const AT_SLOT = '\u0000created_at';
+
+const outboxRowValues = (r: Record<keyof OutboxRow, unknown>) => ({
+  endpoint_pk: r.endpointPk as number, message_id: r.messageId as string, event_type: r.eventType as string, resource_key: r.resourceKey as string,
+  payload: r.payload as string, state: 'pending', attempts: 0, next_attempt_at: r.createdAt as number, created_at: r.createdAt as number,
+});
+
+/**
+ * One outbox row, the common case (one subscribed endpoint), compiled once (see bindSlots): built
+ * through Kysely per event, the insert was most of what an event added to a client create.
+ */
+const insertOneOutboxRow = compiledPerDialect((db: Kysely<Database>) => db.insertInto('webhook_outbox').values(outboxRowValues({
+  endpointPk: ENDPOINT_SLOT, messageId: MESSAGE_SLOT, eventType: TYPE_SLOT, resourceKey: RESOURCE_SLOT, payload: PAYLOAD_SLOT, createdAt: AT_SLOT,
+})).compile(), [ENDPOINT_SLOT, MESSAGE_SLOT, TYPE_SLOT, RESOURCE_SLOT, PAYLOAD_SLOT, AT_SLOT]);
+
 /** Writes outbox rows with `db`: a transaction of the caller's, so that the event commits with its change. */
 export async function writeOutbox(db: Kysely<Database>, rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.insertInto('webhook_outbox').values(rows.map((r) => ({
-    endpoint_pk: r.endpointPk, message_id: r.messageId, event_type: r.eventType, resource_key: r.resourceKey,
-    payload: r.payload, state: 'pending', attempts: 0, next_attempt_at: r.createdAt, created_at: r.createdAt,
-  }))).execute();
+  if (rows.length === 1) {
+    const r = rows[0]!;
+    await db.executeQuery(bindSlots(insertOneOutboxRow(db), {
+      [ENDPOINT_SLOT]: r.endpointPk, [MESSAGE_SLOT]: r.messageId, [TYPE_SLOT]: r.eventType, [RESOURCE_SLOT]: r.resourceKey,
+      [PAYLOAD_SLOT]: r.payload, [AT_SLOT]: r.createdAt,
+    }));
+    return;
+  }
+  await db.insertInto('webhook_outbox').values(rows.map(outboxRowValues)).execute();
 }
 
 type EndpointRow = Database['webhook_endpoints'];

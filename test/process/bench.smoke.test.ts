@@ -110,10 +110,10 @@ describe('the bench counts what must fail a scenario', () => {
   });
 });
 
-it('the bench (bench/run.ts) runs one round of three scenarios (one of the leads\') with their anchors and writes its results', async () => {
+it('the bench (bench/run.ts) runs one round of four scenarios (one of the leads\', one with a webhook) with their anchors and writes its results', async () => {
   const out = join(mkdtempSync(join(tmpdir(), 'crmkit-bench-smoke-')), 'results.json');
   const env = {
-    ...process.env, BENCH_FROM_SOURCE: '1', BENCH_STORES: 'sqlite', BENCH_SCENARIOS: 'GET pipelines (issued),POST new client,PATCH stage move',
+    ...process.env, BENCH_FROM_SOURCE: '1', BENCH_STORES: 'sqlite', BENCH_SCENARIOS: 'GET pipelines (issued),POST new client,POST new client (1 webhook),PATCH stage move',
     BENCH_ROUNDS: '1', BENCH_DURATION: '1', BENCH_WARMUP: '0', BENCH_CLIENTS: '20', BENCH_OUT: out,
   };
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -123,11 +123,21 @@ it('the bench (bench/run.ts) runs one round of three scenarios (one of the leads
   const code = await new Promise((resolve) => child.once('exit', resolve));
   expect(code, output).toBe(0);
 
-  const results = JSON.parse(readFileSync(out, 'utf8')) as { rows: { scenario: string; status: string; crmkit?: { requests?: number }; anchors?: { name: string }[]; checks: { target: string }[] }[] };
+  const results = JSON.parse(readFileSync(out, 'utf8')) as {
+    rows: { scenario: string; status: string; crmkit?: { requests?: number }; anchors?: { name: string }[]; checks: { target: string }[]; delivery?: { backlog: number; delivered: number } }[];
+  };
   const row = (name: string) => results.rows.find((r) => r.scenario === name)!;
   expect(results.rows.map((r) => [r.scenario, r.status === 'FAILED'])).toEqual([
-    ['GET pipelines (issued)', false], ['POST new client', false], ['PATCH stage move', false], ['server RSS MB', false],
+    ['GET pipelines (issued)', false], ['POST new client', false], ['POST new client (1 webhook)', false], ['webhook deliveries/s', false],
+    ['PATCH stage move', false], ['server RSS MB', false],
   ]);
+  // The webhook scenario is timed against the same creates on a business without an endpoint, and a
+  // second, delivering process then hands every event its creates left to the bench's receiver.
+  expect(row('POST new client (1 webhook)').anchors!.map((a) => a.name)).toEqual(['POST new client, no endpoint']);
+  expect(row('POST new client (1 webhook)').checks.map((c) => c.target)).toEqual(['≥ 0.9× POST new client, no endpoint', 'p99 ≤ 25 ms']);
+  const delivery = row('webhook deliveries/s').delivery!;
+  expect(delivery.backlog).toBeGreaterThan(0);
+  expect(delivery.delivered).toBe(delivery.backlog);
   expect(row('PATCH stage move')).toMatchObject({ status: 'measured', checks: [], anchors: [{ name: 'sqlite driver insert' }] });
   expect(output).toMatch(/PATCH stage move .* beside POST new client: \d+ req\/s/);
   expect(row('GET pipelines (issued)').anchors!.map((a) => a.name)).toEqual(['node:http replay', 'bare Fastify route']);
