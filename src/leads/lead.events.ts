@@ -1,3 +1,5 @@
+import { presentClient } from '../clients/client.present.js';
+import { insertedClient } from '../storage/client-batches.js';
 import type { OutboxRow } from '../storage/webhooks.store.js';
 import type { EventPlan } from '../webhooks/events.js';
 import type { LeadContext } from './lead-context.js';
@@ -10,6 +12,17 @@ const NONE: OutboxRow[] = [];
 export function createdEvents(plan: EventPlan, lead: StoredLead, context: LeadContext): OutboxRow[] {
   if (!plan.wants('lead.created')) return NONE;
   return plan.rows({ type: 'lead.created', resourceId: lead.leadId, data: presentLead(lead, context) }, lead.createdAt);
+}
+
+/**
+ * client.created for the client a lead create makes (a customer given by name): the client as GET client
+ * will answer it, written with the lead so that it exists exactly when the client does. Such a client
+ * carries no custom field values, so the business alone (its currency) completes its presentation.
+ */
+export function newClientEvents(plan: EventPlan, clientId: string, data: unknown, at: number, context: LeadContext): OutboxRow[] {
+  if (!plan.wants('client.created')) return NONE;
+  const client = presentClient(insertedClient(clientId, 'API', data, at), { business: context.business, customFields: [], liveFieldIds: new Set() });
+  return plan.rows({ type: 'client.created', resourceId: clientId, data: client }, at);
 }
 
 /**

@@ -11,7 +11,7 @@ import type { LeadContext } from './lead-context.js';
 import type { BlockValues } from './lead.blocks.js';
 import { createRequestOf, sameCreateRequest, type CreateRequest } from './lead.compare.js';
 import { todayIn } from './lead.dates.js';
-import { createdEvents, editedEvents } from './lead.events.js';
+import { createdEvents, editedEvents, newClientEvents } from './lead.events.js';
 import { applyEdit, type ClientRef, type EditRefs } from './lead.edit.js';
 import { presentActivity, presentLead } from './lead.present.js';
 import type { ContactSnapshot, CustomerSnapshot, StoredLead } from './lead.types.js';
@@ -61,11 +61,14 @@ export class LeadsService {
       if (existing) return this.retried(existing.lead, existing.createRequest, request, context);
     }
     const lead = newLead(input, refs, context, by, now);
+    const newClient = refs.client ? null : { clientId: lead.data.customer.clientId, data: newClientValue(lead.data.customer, context) };
     // Written only if this create inserts: an identical retry, a conflict or a rollback sends nothing.
-    const events = createdEvents(await this.events.plan(urlKey), lead, context);
+    const plan = await this.events.plan(urlKey);
+    const leadEvents = createdEvents(plan, lead, context);
+    const events = newClient ? [...newClientEvents(plan, newClient.clientId, newClient.data, now, context), ...leadEvents] : leadEvents;
     const result = await this.store.leads.insertLead(urlKey, {
       lead, createRequest: request,
-      newClient: refs.client ? null : { clientId: lead.data.customer.clientId, data: newClientValue(lead.data.customer, context) },
+      newClient,
       newContact: refs.contact ? null : contactRecord(lead.data.contact),
       activity: {
         activityId: opaqueId('ac_'), type: 'CREATED', author: by.author, body: null, fromPipelineId: null, toPipelineId: lead.pipelineId,

@@ -4,7 +4,7 @@
  * all read it.
  */
 export const EVENT_TYPES = [
-  { type: 'client.created', emittedBy: 'clients', description: 'A client was created (API create, not an identical retry; or a dashboard create). `data`: the client in the public shape.' },
+  { type: 'client.created', emittedBy: 'clients, leads', description: 'A client was created (API create, not an identical retry; a dashboard create; or a lead create that named a new customer, clientId `lead-<leadId>`). `data`: the client in the public shape.' },
   { type: 'client.archived', emittedBy: 'clients', description: 'A client was archived from the dashboard. `data`: the client in the public shape plus `status`.' },
   { type: 'client.deleted', emittedBy: 'clients', description: 'A client was deleted from the dashboard. `data`: the client in the public shape plus `status`.' },
   { type: 'lead.created', emittedBy: 'leads', description: 'A lead was created (API create, not an identical retry; or a dashboard create). `data`: the lead in the public shape.' },

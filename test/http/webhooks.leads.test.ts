@@ -144,4 +144,40 @@ describeEachStore('webhooks: lead.created, lead.updated, lead.stage_changed', (c
     expect(of(leadId).map((e) => e.type)).toEqual(['lead.created', 'lead.updated', 'lead.stage_changed']);
     expect(of(leadId)[0]!.data.source).toBe('DASHBOARD');
   });
+
+  it('a lead create that names a new customer sends client.created for that client, as GET client answers it; one naming a stored client, a retry or a refused create sends none', async () => {
+    const clients = new WebhookReceiver();
+    await clients.start();
+    try {
+      const endpoint = await call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/webhooks`, {
+        token: t.operator, body: { url: clients.url, eventTypes: ['client.created'] },
+      });
+      expect(endpoint.status).toBe(201);
+      clients.secrets = [endpoint.body.data.secret];
+      const body = minimalLead({ customer: { name: 'Fresh Customer Co', phone: '+91 98765 43210' } });
+      const made = await call(ctx().app, 'POST', t.leads, { token: t.token, body });
+      expect(made.status).toBe(201);
+      expect((await call(ctx().app, 'POST', t.leads, { token: t.token, body })).body.data.idempotent).toBe(true);
+      const clientId = made.body.data.customer.clientId as string;
+      expect(clientId).toBe(`lead-${made.body.data.leadId}`);
+      // Names the client just made: no second client, so no second client.created.
+      const again = await call(ctx().app, 'POST', t.leads, { token: t.token, body: minimalLead({ customer: { clientId } }) });
+      expect(again.status).toBe(201);
+      expect((await call(ctx().app, 'POST', t.leads, { token: t.token, body: minimalLead({ customer: { name: 'Refused Co' }, stage: 'No such stage' }) })).status).toBe(400);
+      // A sentinel: events of one endpoint arrive in order per resource, not across them, so wait for both.
+      const sentinel = await call(ctx().app, 'POST', t.leads, { token: t.token, body: minimalLead({ customer: { name: 'Sentinel Co' } }) });
+      await clients.until(() => clients.received.some((e) => e.data.clientId === sentinel.body.data.customer.clientId)
+        && clients.received.some((e) => e.data.clientId === clientId));
+      await new Promise((r) => setTimeout(r, 200));
+      const got = clients.received.filter((e) => e.type === 'client.created');
+      expect(got.map((e) => e.data.name).sort()).toEqual(['Fresh Customer Co', 'Sentinel Co']);
+      const fresh = got.find((e) => e.data.clientId === clientId)!;
+      const read = await call(ctx().app, 'GET', `/api/v1/businesses/${t.urlKey}/clients/${clientId}`, { token: t.token });
+      expect(read.status).toBe(200);
+      expect(fresh.data).toEqual(read.body.data);
+      expect(clients.unverified).toEqual([]);
+    } finally {
+      await clients.stop();
+    }
+  });
 }, FAST, { ownDatabase: true });
