@@ -7,7 +7,8 @@ import type { Deps } from './deps.js';
 import { clientsFeature } from './clients/clients.routes.js';
 import { dashboardFeature } from './operator/dashboard/dashboard.routes.js';
 import { clientErrorHandler, installErrorHandling, sendError } from './errors/error-handler.js';
-import type { Feature } from './feature.js';
+import type { AnyFeature, LegacyFeature } from './feature.js';
+import { registerOperations, type BoundFeature } from './http/operations.js';
 import { installHttpBasics } from './http/http-basics.js';
 import { requestIds } from './http/request-id.js';
 import { healthFeature } from './ops/health.routes.js';
@@ -21,19 +22,19 @@ import { leadsListFeature } from './leads/leads-list.routes.js';
 import { createServices, type Services } from './services.js';
 import { webhooksFeature } from './webhooks/webhooks.routes.js';
 
-/** Feature modules, in one list: each registers its routes under the guard they need. */
-function features(deps: Deps, services: Services): Feature[] {
+/** Feature modules described as operations, in one list: each operation is registered under the guard it names. */
+const FEATURES: readonly AnyFeature[] = [clientsFeature, dashboardFeature, openApiFeature];
+
+/** Feature modules that register their routes themselves (being converted to operations). */
+function features(deps: Deps, services: Services): LegacyFeature[] {
   return [
     { operator: (scope) => registerOperatorRoutes(scope, services) },
-    clientsFeature(deps, services),
     pipelinesFeature(deps, services),
     leadSettingsFeature(deps, services),
     leadsFeature(deps, services),
     leadsListFeature(deps, services),
     webhooksFeature(deps, services),
     healthFeature(deps),
-    dashboardFeature(),
-    openApiFeature(deps),
   ];
 }
 
@@ -65,15 +66,21 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const services = await createServices(deps);
   installMetrics(app, deps, services);
   await app.register(async (scope) => registerAuthRoutes(scope, services.auth));
+  const env = { deps, services, sections: FEATURES.flatMap((f) => f.sections) };
+  const bound: BoundFeature[] = FEATURES.map((feature) => ({ feature, context: feature.context(env) }));
   const list = features(deps, services);
   await app.register(async (scope) => {
     scope.addHook('onRequest', appGuard(services.tokens, services.lastUsed));
+    registerOperations(scope, 'app', bound);
     for (const feature of list) await feature.business?.(scope);
   });
   await app.register(async (scope) => {
     scope.addHook('onRequest', operatorGuard(services.tokens, services.operatorRegistry));
+    registerOperations(scope, 'operator', bound);
     for (const feature of list) await feature.operator?.(scope);
   });
+  registerOperations(app, 'open', bound);
+  for (const { feature, context } of bound) feature.install?.(app, context);
   for (const feature of list) await feature.open?.(app);
   return app;
 }

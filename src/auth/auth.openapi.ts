@@ -1,4 +1,4 @@
-import { ref, type ApiSection } from '../openapi/operation.js';
+import { ref, type DocSection } from '../openapi/operation.js';
 import type { JsonSchema } from '../validation/json-schema.js';
 import { AUTHENTICATION_SHAPES, CREDENTIAL_MAX_LENGTH } from './auth.service.js';
 
@@ -21,7 +21,7 @@ const strategies = Object.keys(AUTHENTICATION_SHAPES) as (keyof typeof AUTHENTIC
 const text = { type: 'string' };
 const expiresAt = { type: 'string', format: 'date-time', description: 'When the token expires (ISO 8601).' };
 
-export const authApi: ApiSection = {
+export const authApi: DocSection = {
   tag: { name: 'Authentication', description: 'App tokens (app secret, issued or self-signed JWT) and operator sign-in.' },
   schemas: {
     AuthenticationRequest: { oneOf: strategies.map((s) => strategyBody(s, AUTHENTICATION_SHAPES[s])), description: 'One body per strategy.' },

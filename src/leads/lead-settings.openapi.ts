@@ -1,5 +1,5 @@
 import { CUSTOM_FIELDS_BODY_SCHEMA } from '../custom-fields/custom-fields.schema.js';
-import { ref, success, type ApiSection, type OperationDoc } from '../openapi/operation.js';
+import { ref, success, type DocSection, type OperationDoc } from '../openapi/operation.js';
 import { entryInputSchema, entryOutputSchema, type EntrySchemaWriter } from '../validation/field-spec.js';
 import { ADMIN_BUSINESS } from './lead-settings.routes.js';
 import { LEAD_SOURCE_SPEC, LEAD_SOURCES_BODY, MEMBER_SPEC, MEMBERS_BODY, TAG_SPEC, TAGS_BODY } from './lead-settings.schema.js';
@@ -38,7 +38,7 @@ function listOperations(path: string, key: string, entryTitle: string, bodyTitle
   ];
 }
 
-export const leadSettingsApi: ApiSection = {
+export const leadSettingsApi: DocSection = {
   tag: { name: 'Operator: lead configuration', description: 'What lead writes resolve names against: lead sources, tags, members, lead custom fields; needs an operator session.' },
   schemas: { ...schemas(), LeadCustomFieldsInput: { ...CUSTOM_FIELDS_BODY_SCHEMA, title: 'LeadCustomFieldsInput' } },
   operations: [

@@ -1,4 +1,4 @@
-import { ref, success, type ApiSection, type OperationDoc } from '../openapi/operation.js';
+import { ref, success, type DocSection, type OperationDoc } from '../openapi/operation.js';
 import { STAGE_STATES } from '../pipelines/pipelines.types.js';
 import type { JsonSchema } from '../validation/json-schema.js';
 import { SORT_FIELDS } from './lead-list.types.js';
@@ -71,7 +71,7 @@ const page = success({ type: 'array', minItems: 1, maxItems: 1, items: ref('Lead
 const DESCRIPTION = 'Structured filters (any of their values), exact lookups, ranges and free text, all of them to match. '
   + 'A filter matching nothing answers an empty page, never 404. Free text needs no search engine on either store.';
 
-export const leadsListApi: ApiSection = {
+export const leadsListApi: DocSection = {
   tag: { name: 'Lead lists', description: 'List, filter, search and sync a business\'s leads.' },
   schemas: SCHEMAS,
   operations: [{
@@ -81,7 +81,7 @@ export const leadsListApi: ApiSection = {
   }],
 };
 
-export const leadsListOperatorApi: ApiSection = {
+export const leadsListOperatorApi: DocSection = {
   tag: { name: 'Operator: lead lists', description: 'The same list for operators.' },
   operations: [{
     method: 'get', path: ADMIN_LEADS_LIST, operationId: 'listLeadsAsOperator', guard: 'operator', pathParams: { urlKey: 'The business key.' },

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps.js';
-import type { Feature } from '../feature.js';
+import type { LegacyFeature as Feature } from '../feature.js';
 import { ok } from '../http/replies.js';
 import type { Services } from '../services.js';
 import { LeadsListService } from './leads-list.service.js';

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../errors/codes.js';
-import { ref, success, type ApiSection, type OperationDoc } from '../openapi/operation.js';
+import { ref, success, type DocSection, type OperationDoc } from '../openapi/operation.js';
 import { bodyJsonSchema, EMPTY_BODY } from '../validation/read-body.js';
 import { STAGE_STATES } from '../pipelines/pipelines.types.js';
 import { entryInputSchema, type EntrySchemaWriter } from '../validation/field-spec.js';
@@ -169,7 +169,7 @@ function leadOperations(base: string, guard: 'app' | 'operator', prefix: string)
   ];
 }
 
-export const leadsApi: ApiSection = {
+export const leadsApi: DocSection = {
   tag: { name: 'Leads', description: 'Lead create (idempotent by externalId), edit, get and activity.' },
   schemas: SCHEMAS,
   operations: [
@@ -178,7 +178,7 @@ export const leadsApi: ApiSection = {
   ],
 };
 
-export const leadsOperatorApi: ApiSection = {
+export const leadsOperatorApi: DocSection = {
   tag: { name: 'Operator: leads', description: 'The dashboard\'s lead actions: create, edit, get, activity and remove; needs an operator session.' },
   operations: [
     ...leadOperations(ADMIN_LEADS, 'operator', 'operator'),

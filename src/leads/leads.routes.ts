@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import { AppError, BareMethodNotAllowedError } from '../errors/app-error.js';
-import type { Feature } from '../feature.js';
+import type { LegacyFeature as Feature } from '../feature.js';
 import { noBody, ok, rejectQuery } from '../http/replies.js';
 import type { Services } from '../services.js';
 import { LeadsService, type Author } from './leads.service.js';

@@ -1,4 +1,4 @@
-import { ref, success, type ApiSection, type OperationDoc } from '../openapi/operation.js';
+import { ref, success, type DocSection, type OperationDoc } from '../openapi/operation.js';
 import { closedObject, type JsonSchema } from '../validation/json-schema.js';
 import { bodyJsonSchema, EMPTY_BODY } from '../validation/read-body.js';
 import { BUSINESS_PATCH_RULES, NEW_BUSINESS_RULES } from './businesses.service.js';
@@ -76,7 +76,7 @@ const lifecycle = (kind: 'business' | 'app', verb: 'archive' | 'restore', descri
 });
 const keptSecret = { 'Cache-Control': { description: 'no-store: the answer carries a secret.', schema: { const: 'no-store' } } };
 
-export const operatorApi: ApiSection = {
+export const operatorApi: DocSection = {
   tag: { name: 'Operator: businesses and apps', description: 'Businesses, apps, operators and the audit log; needs an operator session.' },
   schemas: SCHEMAS,
   operations: [

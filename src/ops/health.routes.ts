@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Deps } from '../deps.js';
-import type { Feature } from '../feature.js';
+import type { LegacyFeature as Feature } from '../feature.js';
 import { SCHEMA_VERSION } from '../storage/migrate.js';
 
 function packageVersion(): string {

@@ -1,7 +1,7 @@
-import type { ApiSection } from '../openapi/operation.js';
+import type { DocSection } from '../openapi/operation.js';
 
 /** Health, readiness and metrics in the OpenAPI document. */
-export const opsApi: ApiSection = {
+export const opsApi: DocSection = {
   tag: { name: 'Operations', description: 'For load balancers, orchestrators and monitoring (docs/operations.md).' },
   operations: [
     {

@@ -1,4 +1,4 @@
-import { ref, success, type ApiSection, type OperationDoc } from '../openapi/operation.js';
+import { ref, success, type DocSection, type OperationDoc } from '../openapi/operation.js';
 import type { JsonSchema } from '../validation/json-schema.js';
 import { PIPELINE_CONFIG_INPUT } from './pipelines.schema.js';
 import { ADMIN_PIPELINES, PIPELINES } from './pipelines.routes.js';
@@ -87,7 +87,7 @@ function refused(method: OperationDoc['method'], path: string, operationId: stri
   };
 }
 
-export const pipelinesApi: ApiSection = {
+export const pipelinesApi: DocSection = {
   tag: { name: 'Pipelines', description: 'The read-only sales-pipeline configuration of a business, and its replacement by an operator.' },
   schemas: SCHEMAS,
   operations: [
@@ -105,7 +105,7 @@ export const pipelinesApi: ApiSection = {
   ],
 };
 
-export const pipelinesOperatorApi: ApiSection = {
+export const pipelinesOperatorApi: DocSection = {
   tag: { name: 'Operator: pipelines', description: 'Read and replace a business\'s pipeline configuration; needs an operator session.' },
   operations: [
     {

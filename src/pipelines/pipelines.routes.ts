@@ -3,7 +3,7 @@ import type { Services } from '../services.js';
 import { ok, rejectQuery } from '../http/replies.js';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors/app-error.js';
-import type { Feature } from '../feature.js';
+import type { LegacyFeature as Feature } from '../feature.js';
 import { PipelinesService } from './pipelines.service.js';
 
 type BusinessParams = { urlKey: string };

@@ -1,6 +1,6 @@
 import { bodyJsonSchema, EMPTY_BODY } from '../validation/read-body.js';
 import { PAGING } from '../http/paging.js';
-import { ref, success, type ApiSection } from '../openapi/operation.js';
+import { ref, success, type DocSection } from '../openapi/operation.js';
 import { closedObject, type JsonSchema } from '../validation/json-schema.js';
 import { endpointSpec } from './endpoint.rules.js';
 import { EVENT_TYPES, EVENT_TYPE_NAMES } from './event-types.js';
@@ -53,7 +53,7 @@ const endpoint = { ...urlKey, endpointId: 'The endpoint\'s id (`ep_…`).' };
 const bodyless = { required: false, schema: bodyJsonSchema(EMPTY_BODY, 'No body, an empty body or {}.') };
 const keptSecret = { 'Cache-Control': { description: 'no-store: the answer carries a secret.', schema: { const: 'no-store' } } };
 
-export const webhooksApi: ApiSection = {
+export const webhooksApi: DocSection = {
   tag: {
     name: 'Operator: webhooks',
     description: `Signed webhooks (Standard Webhooks) from a durable outbox; see docs/webhooks.md. Event types:\n\n${eventTypeList}`,

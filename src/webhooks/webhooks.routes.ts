@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../services.js';
 import type { Deps } from '../deps.js';
-import type { Feature } from '../feature.js';
+import type { LegacyFeature as Feature } from '../feature.js';
 import { readPaging } from '../http/paging.js';
 import { noBody, ok } from '../http/replies.js';
 import { DeliveryWorker } from './delivery-worker.js';
