@@ -23,16 +23,12 @@ import { createServices, type Services } from './services.js';
 import { webhooksFeature } from './webhooks/webhooks.routes.js';
 
 /** Feature modules described as operations, in one list: each operation is registered under the guard it names. */
-const FEATURES: readonly AnyFeature[] = [clientsFeature, dashboardFeature, openApiFeature];
+const FEATURES: readonly AnyFeature[] = [clientsFeature, pipelinesFeature, leadSettingsFeature, leadsFeature, leadsListFeature, dashboardFeature, openApiFeature];
 
 /** Feature modules that register their routes themselves (being converted to operations). */
 function features(deps: Deps, services: Services): LegacyFeature[] {
   return [
     { operator: (scope) => registerOperatorRoutes(scope, services) },
-    pipelinesFeature(deps, services),
-    leadSettingsFeature(deps, services),
-    leadsFeature(deps, services),
-    leadsListFeature(deps, services),
     webhooksFeature(deps, services),
     healthFeature(deps),
   ];
