@@ -1,38 +1,15 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { lazyChildLogger } from './logger.js';
-import { registerAuthRoutes } from './auth/auth.routes.js';
 import { appGuard, operatorGuard } from './auth/guards.js';
 import type { Deps } from './deps.js';
-import { clientsFeature } from './clients/clients.routes.js';
-import { dashboardFeature } from './operator/dashboard/dashboard.routes.js';
 import { clientErrorHandler, installErrorHandling, sendError } from './errors/error-handler.js';
-import type { AnyFeature, LegacyFeature } from './feature.js';
+import { apiSections, FEATURES } from './features.js';
 import { registerOperations, type BoundFeature } from './http/operations.js';
 import { installHttpBasics } from './http/http-basics.js';
 import { requestIds } from './http/request-id.js';
-import { healthFeature } from './ops/health.routes.js';
 import { installMetrics } from './ops/metrics.routes.js';
-import { openApiFeature } from './openapi/openapi.routes.js';
-import { registerOperatorRoutes } from './operator/operator.routes.js';
-import { pipelinesFeature } from './pipelines/pipelines.routes.js';
-import { leadSettingsFeature } from './leads/lead-settings.routes.js';
-import { leadsFeature } from './leads/leads.routes.js';
-import { leadsListFeature } from './leads/leads-list.routes.js';
-import { createServices, type Services } from './services.js';
-import { webhooksFeature } from './webhooks/webhooks.routes.js';
-
-/** Feature modules described as operations, in one list: each operation is registered under the guard it names. */
-const FEATURES: readonly AnyFeature[] = [clientsFeature, pipelinesFeature, leadSettingsFeature, leadsFeature, leadsListFeature, dashboardFeature, openApiFeature];
-
-/** Feature modules that register their routes themselves (being converted to operations). */
-function features(deps: Deps, services: Services): LegacyFeature[] {
-  return [
-    { operator: (scope) => registerOperatorRoutes(scope, services) },
-    webhooksFeature(deps, services),
-    healthFeature(deps),
-  ];
-}
+import { createServices } from './services.js';
 
 /** A pure factory: everything it needs comes in `deps`; it reads no environment and opens no port. */
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
@@ -60,23 +37,19 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   installErrorHandling(app);
   installHttpBasics(app, config);
   const services = await createServices(deps);
-  installMetrics(app, deps, services);
-  await app.register(async (scope) => registerAuthRoutes(scope, services.auth));
-  const env = { deps, services, sections: FEATURES.flatMap((f) => f.sections) };
+  installMetrics(app, services);
+  // Each feature's context once, then every operation in the scope its guard names.
+  const env = { deps, services, sections: apiSections() };
   const bound: BoundFeature[] = FEATURES.map((feature) => ({ feature, context: feature.context(env) }));
-  const list = features(deps, services);
   await app.register(async (scope) => {
     scope.addHook('onRequest', appGuard(services.tokens, services.lastUsed));
     registerOperations(scope, 'app', bound);
-    for (const feature of list) await feature.business?.(scope);
   });
   await app.register(async (scope) => {
     scope.addHook('onRequest', operatorGuard(services.tokens, services.operatorRegistry));
     registerOperations(scope, 'operator', bound);
-    for (const feature of list) await feature.operator?.(scope);
   });
   registerOperations(app, 'open', bound);
   for (const { feature, context } of bound) feature.install?.(app, context);
-  for (const feature of list) await feature.open?.(app);
   return app;
 }

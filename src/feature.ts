@@ -28,10 +28,3 @@ export type AnyFeature = Feature<unknown>;
 
 /** Checks a feature against its own context type, then lets it join the list. */
 export const feature = <Context>(definition: Feature<Context>): AnyFeature => definition as unknown as AnyFeature;
-
-/** The routes of a feature not yet described as operations (legacy; being converted). */
-export interface LegacyFeature {
-  business?(scope: FastifyInstance): Promise<void> | void;
-  operator?(scope: FastifyInstance): Promise<void> | void;
-  open?(scope: FastifyInstance): Promise<void> | void;
-}

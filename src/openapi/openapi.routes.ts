@@ -1,21 +1,11 @@
 import { join } from 'node:path';
-import { authApi } from '../auth/auth.openapi.js';
-import { clientsApi, clientsOperatorApi } from '../clients/clients.routes.js';
-import { leadSettingsApi } from '../leads/lead-settings.routes.js';
-import { leadsApi, leadsOperatorApi } from '../leads/leads.routes.js';
-import { leadsListApi, leadsListOperatorApi } from '../leads/leads-list.routes.js';
 import type { Deps } from '../deps.js';
 import { feature } from '../feature.js';
 import { assetOf, packageRoot, pageFiles, sendAsset, type Asset } from '../http/static-assets.js';
-import { dashboardApi } from '../operator/dashboard/dashboard.routes.js';
-import { operatorApi } from '../operator/operator.openapi.js';
-import { VERSION } from '../ops/health.routes.js';
-import { opsApi } from '../ops/ops.openapi.js';
-import { pipelinesApi, pipelinesOperatorApi } from '../pipelines/pipelines.routes.js';
+import { VERSION } from '../ops/version.js';
 import type { JsonSchema } from '../validation/json-schema.js';
 import { buildOpenApiDocument } from './openapi.document.js';
 import { pageOperations, type ApiSection, type DocSection, type PageFiles } from './operation.js';
-import { webhooksApi } from '../webhooks/webhooks.openapi.js';
 
 interface ReferenceContext {
   /** Built and serialised once, at start: it is static. */
@@ -40,21 +30,16 @@ export const referenceApi: ApiSection<ReferenceContext> = {
   ],
 };
 
-/** Every feature's section, in the order the reference page shows them: the public interface first. */
-export const API_SECTIONS: readonly DocSection[] = [
-  authApi, pipelinesApi, clientsApi, leadsApi, leadsListApi, operatorApi, pipelinesOperatorApi, clientsOperatorApi, leadSettingsApi, leadsOperatorApi, leadsListOperatorApi, webhooksApi,
-  opsApi, dashboardApi, referenceApi,
-];
-
-export function openApiDocument(deps: Pick<Deps, 'config'>): JsonSchema {
-  return buildOpenApiDocument([...API_SECTIONS], { version: VERSION, audience: deps.config.jwtAudience });
+/** The document of these sections (src/features.ts gives them in order). */
+export function openApiDocumentOf(sections: readonly DocSection[], deps: Pick<Deps, 'config'>): JsonSchema {
+  return buildOpenApiDocument(sections, { version: VERSION, audience: deps.config.jwtAudience });
 }
 
 /** `/openapi.json` and the `/docs` page that renders it. */
 export const openApiFeature = feature({
   sections: [referenceApi],
-  context: ({ deps }): ReferenceContext => ({
-    document: assetOf(Buffer.from(JSON.stringify(openApiDocument(deps))), 'application/json; charset=utf-8'),
+  context: ({ deps, sections }): ReferenceContext => ({
+    document: assetOf(Buffer.from(JSON.stringify(openApiDocumentOf(sections, deps))), 'application/json; charset=utf-8'),
     files: pageFiles(join(packageRoot(import.meta.url), 'src', 'openapi', 'public')),
   }),
 });
