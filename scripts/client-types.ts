@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { testConfig } from '../src/config.js';
-import { openApiDocument } from '../src/openapi/openapi.routes.js';
+import { openApiDocument } from '../src/features.js';
 import type { JsonSchema } from '../src/validation/json-schema.js';
 
 /** The component schemas the client's methods take and return; what they refer to comes along. */

@@ -1,41 +1,15 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { lazyChildLogger } from './logger.js';
-import { registerAuthRoutes } from './auth/auth.routes.js';
 import { appGuard, operatorGuard } from './auth/guards.js';
 import type { Deps } from './deps.js';
-import { clientsFeature } from './clients/clients.routes.js';
-import { dashboardFeature } from './operator/dashboard/dashboard.routes.js';
 import { clientErrorHandler, installErrorHandling, sendError } from './errors/error-handler.js';
-import type { Feature } from './feature.js';
+import { apiSections, FEATURES } from './features.js';
+import { registerOperations, type BoundFeature } from './http/operations.js';
 import { installHttpBasics } from './http/http-basics.js';
 import { requestIds } from './http/request-id.js';
-import { healthFeature } from './ops/health.routes.js';
 import { installMetrics } from './ops/metrics.routes.js';
-import { openApiFeature } from './openapi/openapi.routes.js';
-import { registerOperatorRoutes } from './operator/operator.routes.js';
-import { pipelinesFeature } from './pipelines/pipelines.routes.js';
-import { leadSettingsFeature } from './leads/lead-settings.routes.js';
-import { leadsFeature } from './leads/leads.routes.js';
-import { leadsListFeature } from './leads/leads-list.routes.js';
-import { createServices, type Services } from './services.js';
-import { webhooksFeature } from './webhooks/webhooks.routes.js';
-
-/** Feature modules, in one list: each registers its routes under the guard they need. */
-function features(deps: Deps, services: Services): Feature[] {
-  return [
-    { operator: (scope) => registerOperatorRoutes(scope, services) },
-    clientsFeature(deps, services),
-    pipelinesFeature(deps, services),
-    leadSettingsFeature(deps, services),
-    leadsFeature(deps, services),
-    leadsListFeature(deps, services),
-    webhooksFeature(deps, services),
-    healthFeature(deps),
-    dashboardFeature(),
-    openApiFeature(deps),
-  ];
-}
+import { createServices } from './services.js';
 
 /** A pure factory: everything it needs comes in `deps`; it reads no environment and opens no port. */
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
@@ -63,17 +37,19 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   installErrorHandling(app);
   installHttpBasics(app, config);
   const services = await createServices(deps);
-  installMetrics(app, deps, services);
-  await app.register(async (scope) => registerAuthRoutes(scope, services.auth));
-  const list = features(deps, services);
+  installMetrics(app, services);
+  // Each feature's context once, then every operation in the scope its guard names.
+  const env = { deps, services, sections: apiSections() };
+  const bound: BoundFeature[] = FEATURES.map((feature) => ({ feature, context: feature.context(env) }));
   await app.register(async (scope) => {
     scope.addHook('onRequest', appGuard(services.tokens, services.lastUsed));
-    for (const feature of list) await feature.business?.(scope);
+    registerOperations(scope, 'app', bound);
   });
   await app.register(async (scope) => {
     scope.addHook('onRequest', operatorGuard(services.tokens, services.operatorRegistry));
-    for (const feature of list) await feature.operator?.(scope);
+    registerOperations(scope, 'operator', bound);
   });
-  for (const feature of list) await feature.open?.(app);
+  registerOperations(app, 'open', bound);
+  for (const { feature, context } of bound) feature.install?.(app, context);
   return app;
 }

@@ -12,6 +12,7 @@ import { AuditService } from './operator/audit.service.js';
 import { BusinessesService } from './operator/businesses.service.js';
 import { OperatorsService } from './operator/operators.service.js';
 import { WebhookEvents } from './webhooks/events.js';
+import { RequestMetrics } from './ops/metrics.js';
 
 /** What feature modules share: built once per app. */
 export interface Services {
@@ -30,6 +31,8 @@ export interface Services {
   events: WebhookEvents;
   /** Hit and miss counts of every cache, by name: feature modules add theirs; /metrics reads them. */
   caches: Record<string, () => { hits: number; misses: number }>;
+  /** Answers counted by method, route and status (the root's onResponse hook), for /metrics. */
+  requestMetrics: RequestMetrics;
 }
 
 export async function createServices(deps: Deps): Promise<Services> {
@@ -52,5 +55,6 @@ export async function createServices(deps: Deps): Promise<Services> {
     leadContexts,
     events,
     caches: { apps: () => registry.stats, leadContext: () => leadContexts, webhooks: () => events.cache },
+    requestMetrics: new RequestMetrics(),
   };
 }

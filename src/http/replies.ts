@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../errors/app-error.js';
+import { AppError, BareMethodNotAllowedError } from '../errors/app-error.js';
 import { EMPTY_BODY, readBody } from '../validation/read-body.js';
 
 /** The success envelope of every answer (service-interface section 7). */
@@ -14,4 +14,9 @@ export function rejectQuery(request: FastifyRequest): void {
 /** Bodyless actions accept no body, an empty body or `{}` (decisions.md). */
 export function noBody(request: FastifyRequest): void {
   readBody(request.body, EMPTY_BODY, { allowEmpty: true });
+}
+
+/** The handler of an unsupported operation that answers 405 with the status alone, before any auth (clients and leads 4.6). */
+export async function refuseBare(): Promise<never> {
+  throw new BareMethodNotAllowedError();
 }

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { PageFiles } from '../openapi/operation.js';
 import { AppError } from '../errors/app-error.js';
 import { PAGE_SECURITY_POLICY } from './http-basics.js';
 
@@ -71,16 +72,18 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
   return reply.type(asset.contentType).send(asset.body);
 }
 
-/** A page: its index.html at `pagePath`, its other files below `filesPrefix`, and nothing else (404). */
-export function servePage(app: FastifyInstance, dir: string, pagePath: string, filesPrefix: string): void {
+/** A page's two handlers: its index.html, and its other files by path (nothing else: 404). Reads the files once. */
+export function pageFiles(dir: string): PageFiles {
   const assets = loadAssets(dir);
   const index = assets.get('index.html');
   if (!index) throw new Error(`${dir}: index.html is missing`);
-  app.get(pagePath, async (request, reply) => sendAsset(request, reply, index));
-  app.get(`${filesPrefix}*`, async (request, reply) => {
-    const name = (request.params as { '*': string })['*'];
-    const asset = name === 'index.html' ? undefined : assets.get(name);
-    if (!asset) throw new AppError('NOT_FOUND', 'No such asset');
-    return sendAsset(request, reply, asset);
-  });
+  return {
+    page: async (request, reply) => sendAsset(request, reply, index),
+    file: async (request, reply) => {
+      const name = request.params['*'];
+      const asset = name === 'index.html' ? undefined : assets.get(name);
+      if (!asset) throw new AppError('NOT_FOUND', 'No such asset');
+      return sendAsset(request, reply, asset);
+    },
+  };
 }

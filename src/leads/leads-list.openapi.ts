@@ -1,11 +1,10 @@
-import { ref, success, type ApiSection, type OperationDoc } from '../openapi/operation.js';
+import { ref, success, type OperationDoc } from '../openapi/operation.js';
 import { STAGE_STATES } from '../pipelines/pipelines.types.js';
 import type { JsonSchema } from '../validation/json-schema.js';
 import { SORT_FIELDS } from './lead-list.types.js';
 import { MAX_LIMIT, MAX_SKIP } from './leads.query.js';
-import { ADMIN_LEADS_LIST, LEADS_LIST } from './leads-list.routes.js';
 
-/** GET /leads in the OpenAPI document (leads-interface 4.4): every query parameter, the page object. */
+/** GET /leads in the OpenAPI document (leads-interface 4.4): every query parameter, the page object (operations: leads-list.routes.ts). */
 
 const text = (description: string): JsonSchema => ({ type: 'string', description });
 const names = (what: string): string =>
@@ -48,7 +47,7 @@ export const LEAD_LIST_QUERY: Query = [
   { name: 'after', description: 'Sync: the nextCursor of the previous page (another business\'s or a malformed one: INVALID_QUERY_VALUE). A lead edited during a sync comes again later.', schema: text('') },
 ];
 
-const SCHEMAS: Record<string, JsonSchema> = {
+export const LEAD_LIST_SCHEMAS: Record<string, JsonSchema> = {
   LeadPage: {
     type: 'object', additionalProperties: false, required: ['items', 'total', 'limit', 'skip'],
     properties: {
@@ -61,31 +60,12 @@ const SCHEMAS: Record<string, JsonSchema> = {
   },
 };
 
-const ERRORS: OperationDoc['errors'] = [
+export const LEAD_LIST_ERRORS: OperationDoc['errors'] = [
   'INVALID_QUERY_FIELD', 'INVALID_QUERY_VALUE', 'INVALID_PAGINATION_LIMIT', 'INVALID_PAGINATION_SKIP',
   'INVALID_PIPELINE', 'INVALID_STAGE', 'INVALID_TAG', 'INVALID_LEAD_SOURCE', 'INVALID_ASSIGNEE',
 ];
 
-const page = success({ type: 'array', minItems: 1, maxItems: 1, items: ref('LeadPage'), description: 'Always exactly one page object: read data[0].' });
+export const LEAD_PAGE = success({ type: 'array', minItems: 1, maxItems: 1, items: ref('LeadPage'), description: 'Always exactly one page object: read data[0].' });
 
-const DESCRIPTION = 'Structured filters (any of their values), exact lookups, ranges and free text, all of them to match. '
+export const LEAD_LIST_DESCRIPTION = 'Structured filters (any of their values), exact lookups, ranges and free text, all of them to match. '
   + 'A filter matching nothing answers an empty page, never 404. Free text needs no search engine on either store.';
-
-export const leadsListApi: ApiSection = {
-  tag: { name: 'Lead lists', description: 'List, filter, search and sync a business\'s leads.' },
-  schemas: SCHEMAS,
-  operations: [{
-    method: 'get', path: LEADS_LIST, operationId: 'listLeads', guard: 'app', pathParams: { urlKey: 'The business key.' },
-    summary: 'List, filter and search leads', description: DESCRIPTION, query: LEAD_LIST_QUERY,
-    answers: [{ status: 200, description: 'One page.', schema: page }], errors: ERRORS,
-  }],
-};
-
-export const leadsListOperatorApi: ApiSection = {
-  tag: { name: 'Operator: lead lists', description: 'The same list for operators.' },
-  operations: [{
-    method: 'get', path: ADMIN_LEADS_LIST, operationId: 'listLeadsAsOperator', guard: 'operator', pathParams: { urlKey: 'The business key.' },
-    summary: 'List, filter and search leads', description: DESCRIPTION, query: LEAD_LIST_QUERY,
-    answers: [{ status: 200, description: 'One page.', schema: page }], errors: [...ERRORS!, 'BUSINESS_NOT_FOUND'],
-  }],
-};

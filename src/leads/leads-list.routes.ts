@@ -1,25 +1,36 @@
-import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../deps.js';
-import type { Feature } from '../feature.js';
+import { feature, type FeatureEnv } from '../feature.js';
 import { ok } from '../http/replies.js';
-import type { Services } from '../services.js';
+import { operationsOf, type ApiSection } from '../openapi/operation.js';
+import { LEAD_LIST_DESCRIPTION, LEAD_LIST_ERRORS, LEAD_LIST_QUERY, LEAD_LIST_SCHEMAS, LEAD_PAGE } from './leads-list.openapi.js';
 import { LeadsListService } from './leads-list.service.js';
-
-type BusinessParams = { urlKey: string };
 
 export const LEADS_LIST = '/api/v1/businesses/:urlKey/leads';
 export const ADMIN_LEADS_LIST = '/admin/v1/businesses/:urlKey/leads';
 
+// The one lead context of the app, shared with lead writes.
+const leadsListContext = ({ deps, services }: FeatureEnv) => new LeadsListService(deps.store, services.leadContexts);
+const operation = operationsOf<LeadsListService>();
+
+export const leadsListApi: ApiSection<LeadsListService> = {
+  tag: { name: 'Lead lists', description: 'List, filter, search and sync a business\'s leads.' },
+  schemas: LEAD_LIST_SCHEMAS,
+  operations: [operation({
+    method: 'get', path: LEADS_LIST, operationId: 'listLeads', guard: 'app', pathParams: { urlKey: 'The business key.' },
+    summary: 'List, filter and search leads', description: LEAD_LIST_DESCRIPTION, query: LEAD_LIST_QUERY,
+    answers: [{ status: 200, description: 'One page.', schema: LEAD_PAGE }], errors: LEAD_LIST_ERRORS,
+    handler: (leads) => async (request) => ok([await leads.list(request.params.urlKey, request.query)]),
+  })],
+};
+
+export const leadsListOperatorApi: ApiSection<LeadsListService> = {
+  tag: { name: 'Operator: lead lists', description: 'The same list for operators.' },
+  operations: [operation({
+    method: 'get', path: ADMIN_LEADS_LIST, operationId: 'listLeadsAsOperator', guard: 'operator', pathParams: { urlKey: 'The business key.' },
+    summary: 'List, filter and search leads', description: LEAD_LIST_DESCRIPTION, query: LEAD_LIST_QUERY,
+    answers: [{ status: 200, description: 'One page.', schema: LEAD_PAGE }], errors: [...LEAD_LIST_ERRORS!, 'BUSINESS_NOT_FOUND'],
+    handler: (leads) => async (request) => ok([await leads.list(request.params.urlKey, request.query)]),
+  })],
+};
+
 /** GET /leads (leads-interface 4.4) for apps, and the same list for operators (section 7). */
-export function leadsListFeature(deps: Deps, services: Services): Feature {
-  // The one lead context of the app, shared with lead writes.
-  const leads = new LeadsListService(deps.store, services.leadContexts);
-  return {
-    business(app: FastifyInstance) {
-      app.get<{ Params: BusinessParams }>(LEADS_LIST, async (request) => ok([await leads.list(request.params.urlKey, request.query)]));
-    },
-    operator(app: FastifyInstance) {
-      app.get<{ Params: BusinessParams }>(ADMIN_LEADS_LIST, async (request) => ok([await leads.list(request.params.urlKey, request.query)]));
-    },
-  };
-}
+export const leadsListFeature = feature({ sections: [leadsListApi, leadsListOperatorApi], context: leadsListContext });

@@ -1,6 +1,6 @@
 import { JSON_SCHEMA_DIALECT, type JsonSchema } from '../validation/json-schema.js';
 import { errorResponses, errorSchemas } from './error-responses.js';
-import { openApiPath, pathParamNames, type AnswerDoc, type ApiSection, type OperationDoc } from './operation.js';
+import { openApiPath, pathParamNames, type AnswerDoc, type DocSection, type OperationDoc } from './operation.js';
 
 export interface DocumentFacts {
   version: string;
@@ -34,7 +34,7 @@ const DESCRIPTION = [
 ].join('\n');
 
 /** The whole OpenAPI 3.1 document, from the features' sections. Throws on an inconsistent section, so a bad one fails at start. */
-export function buildOpenApiDocument(sections: ApiSection[], facts: DocumentFacts): JsonSchema {
+export function buildOpenApiDocument(sections: readonly DocSection[], facts: DocumentFacts): JsonSchema {
   const schemas: Record<string, JsonSchema> = errorSchemas();
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const section of sections) {

@@ -1,41 +1,45 @@
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { authApi } from '../auth/auth.openapi.js';
-import { clientsApi, clientsOperatorApi } from '../clients/clients.openapi.js';
-import { leadSettingsApi } from '../leads/lead-settings.openapi.js';
-import { leadsApi, leadsOperatorApi } from '../leads/leads.openapi.js';
-import { leadsListApi, leadsListOperatorApi } from '../leads/leads-list.openapi.js';
 import type { Deps } from '../deps.js';
-import type { Feature } from '../feature.js';
-import { assetOf, packageRoot, sendAsset, servePage } from '../http/static-assets.js';
-import { dashboardApi } from '../operator/dashboard/dashboard.openapi.js';
-import { operatorApi } from '../operator/operator.openapi.js';
-import { VERSION } from '../ops/health.routes.js';
-import { opsApi } from '../ops/ops.openapi.js';
-import { pipelinesApi, pipelinesOperatorApi } from '../pipelines/pipelines.openapi.js';
+import { feature } from '../feature.js';
+import { assetOf, packageRoot, pageFiles, sendAsset, type Asset } from '../http/static-assets.js';
+import { VERSION } from '../ops/version.js';
 import type { JsonSchema } from '../validation/json-schema.js';
 import { buildOpenApiDocument } from './openapi.document.js';
-import type { ApiSection } from './operation.js';
-import { referenceApi } from './reference.openapi.js';
-import { webhooksApi } from '../webhooks/webhooks.openapi.js';
+import { pageOperations, type ApiSection, type DocSection, type PageFiles } from './operation.js';
 
-/** Every feature's section, in the order the reference page shows them: the public interface first. */
-export const API_SECTIONS: readonly ApiSection[] = [
-  authApi, pipelinesApi, clientsApi, leadsApi, leadsListApi, operatorApi, pipelinesOperatorApi, clientsOperatorApi, leadSettingsApi, leadsOperatorApi, leadsListOperatorApi, webhooksApi,
-  opsApi, dashboardApi, referenceApi,
-];
-
-export function openApiDocument(deps: Pick<Deps, 'config'>): JsonSchema {
-  return buildOpenApiDocument([...API_SECTIONS], { version: VERSION, audience: deps.config.jwtAudience });
+interface ReferenceContext {
+  /** Built and serialised once, at start: it is static. */
+  document: Asset;
+  files: PageFiles;
 }
 
-/** `/openapi.json` (built and serialised once, at start: it is static) and the `/docs` page that renders it. */
-export function openApiFeature(deps: Deps): Feature {
-  return {
-    async open(app: FastifyInstance) {
-      const document = assetOf(Buffer.from(JSON.stringify(openApiDocument(deps))), 'application/json; charset=utf-8');
-      app.get('/openapi.json', async (request, reply) => sendAsset(request, reply, document));
-      servePage(app, join(packageRoot(import.meta.url), 'src', 'openapi', 'public'), '/docs', '/docs/');
+/** This document and its reference page, described in themselves. */
+export const referenceApi: ApiSection<ReferenceContext> = {
+  tag: { name: 'Reference', description: 'This document and the API reference page.' },
+  operations: [
+    {
+      method: 'get', path: '/openapi.json', operationId: 'openApiDocument', guard: 'open', summary: 'This OpenAPI 3.1 document',
+      description: 'Generated at start from the schemas the server validates with.',
+      answers: [{ status: 200, description: 'The document.', schema: { type: 'object' } }, { status: 304, description: 'Not modified (If-None-Match).' }],
+      handler: ({ document }) => async (request, reply) => sendAsset(request, reply, document),
     },
-  };
+    ...pageOperations<ReferenceContext>(
+      { id: 'reference', path: '/docs', filesPrefix: '/docs/', summary: 'The API reference page', description: 'The page; it renders /openapi.json.', sampleFile: 'docs.js' },
+      ({ files }) => files,
+    ),
+  ],
+};
+
+/** The document of these sections (src/features.ts gives them in order). */
+export function openApiDocumentOf(sections: readonly DocSection[], deps: Pick<Deps, 'config'>): JsonSchema {
+  return buildOpenApiDocument(sections, { version: VERSION, audience: deps.config.jwtAudience });
 }
+
+/** `/openapi.json` and the `/docs` page that renders it. */
+export const openApiFeature = feature({
+  sections: [referenceApi],
+  context: ({ deps, sections }): ReferenceContext => ({
+    document: assetOf(Buffer.from(JSON.stringify(openApiDocumentOf(sections, deps))), 'application/json; charset=utf-8'),
+    files: pageFiles(join(packageRoot(import.meta.url), 'src', 'openapi', 'public')),
+  }),
+});

@@ -1,9 +1,12 @@
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { ErrorCode } from '../errors/codes.js';
 import type { JsonSchema } from '../validation/json-schema.js';
 
 /**
- * How a feature describes its routes for the OpenAPI document. Each feature keeps its list in a
- * `*.openapi.ts` file beside its routes; request bodies point at the validators' own schemas.
+ * One definition per operation: what Fastify registers (method, path, the guard's scope, the handler)
+ * and its OpenAPI description, in one object, so that no route exists without its documentation and
+ * no documented operation without its route. Features keep their operations in `*.routes.ts`;
+ * request bodies point at the validators' own schemas (named ones in `*.openapi.ts`).
  */
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -60,11 +63,46 @@ export interface ErrorExample {
   errors?: { field: string; message: string; code: ErrorCode }[];
 }
 
+/** `{urlKey: string, clientId: string}` from `/api/v1/businesses/:urlKey/clients/:clientId`; `{'*': string}` for a trailing `*`. */
+export type ParamsOf<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}` ? { [K in Name]: string } & ParamsOf<`/${Rest}`>
+  : Path extends `${string}:${infer Name}` ? { [K in Name]: string }
+    : Path extends `${string}*` ? { '*': string } : Record<never, string>;
+
+export type RouteHandler<Params = unknown> = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => unknown;
+
+/**
+ * An operation: its description and its handler. `handler` runs once, at start, with what the
+ * feature's handlers call (its context), and answers the route's handler: one closure per route,
+ * nothing added per request.
+ */
+export interface Operation<Context = never> extends OperationDoc {
+  // Params are typed where the operation is defined (operationsOf).
+  handler(context: Context): RouteHandler<any>;
+  /** A hook of this route alone, after the scope's own (POST /authentication reads a misspelt content type). */
+  onRequest?: onRequestHookHandler;
+}
+
 /** One tag of the document: a feature's operations and the named schemas they refer to. */
-export interface ApiSection {
+export interface ApiSection<Context = never> {
   tag: { name: string; description: string };
   schemas?: Record<string, JsonSchema>;
-  operations: OperationDoc[];
+  operations: Operation<Context>[];
+}
+
+/** A section as the document reads it: descriptions only. */
+export interface DocSection {
+  tag: { name: string; description: string };
+  schemas?: Record<string, JsonSchema>;
+  operations: readonly OperationDoc[];
+}
+
+/**
+ * Defines operations over one context, typing each handler's params from its path:
+ * `const operation = operationsOf<ClientsContext>(); operation({method, path, …, handler: (c) => async (request) => …})`.
+ */
+export function operationsOf<Context>() {
+  return <const Path extends string>(op: OperationDoc & { path: Path; handler(context: Context): RouteHandler<ParamsOf<Path>>; onRequest?: onRequestHookHandler }): Operation<Context> =>
+    op as Operation<Context>;
 }
 
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
@@ -86,18 +124,29 @@ export function pathParamNames(fastifyPath: string): string[] {
 
 const NOT_MODIFIED: AnswerDoc = { status: 304, description: 'Not modified (If-None-Match).' };
 
-/** The two routes servePage() registers for a page: the page itself, and its files below a prefix. */
-export function pageOperations(page: { id: string; path: string; filesPrefix: string; summary: string; description: string; sampleFile: string }): OperationDoc[] {
+/** A page's two routes: the page itself, and its files below a prefix (nothing else: 404), served from the files `files` picks out of the context. */
+export function pageOperations<Context>(
+  page: { id: string; path: string; filesPrefix: string; summary: string; description: string; sampleFile: string },
+  files: (context: Context) => PageFiles,
+): Operation<Context>[] {
   return [
     {
       method: 'get', path: page.path, operationId: `${page.id}Page`, guard: 'open', summary: page.summary,
       answers: [{ status: 200, description: page.description, mediaType: 'text/html', schema: { type: 'string' } }, NOT_MODIFIED],
+      handler: (context) => files(context).page,
     },
     {
       method: 'get', path: `${page.filesPrefix}*`, operationId: `${page.id}Asset`, guard: 'open', pathParams: { file: `A file of the page, like ${page.sampleFile}.` },
       summary: `A file of ${page.summary.replace(/^The /, 'the ')}`,
       answers: [{ status: 200, description: 'The file, with its type.', mediaType: '*/*', schema: { type: 'string' } }, NOT_MODIFIED],
       errors: ['NOT_FOUND'],
+      handler: (context) => files(context).file,
     },
   ];
+}
+
+/** The handlers of a page's two routes (static-assets.ts's pageFiles()). */
+export interface PageFiles {
+  page: RouteHandler;
+  file: RouteHandler<{ '*': string }>;
 }

@@ -5,8 +5,9 @@ import type { Deps } from '../deps.js';
 import { NotAuthenticatedError } from '../errors/app-error.js';
 import { SCHEMA_VERSION } from '../storage/migrate.js';
 import type { Store } from '../storage/store.js';
-import { VERSION } from './health.routes.js';
-import { RequestMetrics, renderMetrics, type MetricSources, type PoolStats } from './metrics.js';
+import { VERSION } from './version.js';
+import type { RouteHandler } from '../openapi/operation.js';
+import { renderMetrics, type MetricSources, type PoolStats } from './metrics.js';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -25,16 +26,20 @@ function poolOf(store: Store): (() => PoolStats) | undefined {
 }
 
 /**
- * `GET /metrics` and the hook that feeds it. Must be installed on the root before the guarded scopes
- * are registered, so the hook sees every answer (401s, 404s and preflights included).
+ * The hook that feeds `GET /metrics`. Must be installed on the root before the guarded scopes are
+ * registered, so that it sees every answer (401s, 404s and preflights included).
  */
-export function installMetrics(app: FastifyInstance, deps: Deps, services: Services): void {
-  const requests = new RequestMetrics();
+export function installMetrics(app: FastifyInstance, services: Services): void {
+  const requests = services.requestMetrics;
   // Callback style: no promise per request; the cost is two Map updates.
   app.addHook('onResponse', (request, reply, done) => {
     requests.observe(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
+}
+
+/** The handler of `GET /metrics` (ops section, health.routes.ts). */
+export function metricsHandler(deps: Deps, services: Services): RouteHandler {
   const pool = poolOf(deps.store);
   const sources: MetricSources = {
     caches: services.caches,
@@ -42,11 +47,11 @@ export function installMetrics(app: FastifyInstance, deps: Deps, services: Servi
     info: { version: VERSION, schema: SCHEMA_VERSION, store: deps.store.kind },
   };
   const token = deps.config.metricsToken === null ? null : digest(deps.config.metricsToken);
-  app.get('/metrics', async (request, reply) => {
+  return async (request, reply) => {
     if (token) requireToken(request, token);
     return reply
       .header('cache-control', 'no-store')
       .type('text/plain; version=0.0.4; charset=utf-8')
-      .send(renderMetrics(requests, sources));
-  });
+      .send(renderMetrics(services.requestMetrics, sources));
+  };
 }

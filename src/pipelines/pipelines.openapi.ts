@@ -1,15 +1,14 @@
-import { ref, success, type ApiSection, type OperationDoc } from '../openapi/operation.js';
+import { ref, success } from '../openapi/operation.js';
 import type { JsonSchema } from '../validation/json-schema.js';
 import { PIPELINE_CONFIG_INPUT } from './pipelines.schema.js';
-import { ADMIN_PIPELINES, PIPELINES } from './pipelines.routes.js';
 import { STAGE_STATES } from './pipelines.types.js';
 
-/** Pipelines in the OpenAPI document: the public list (4.2), its 405s (4.3), the operator's read and replace. */
+/** The pipelines' named schemas and examples in the OpenAPI document (operations: pipelines.routes.ts). */
 
 const flag = (description: string): JsonSchema => ({ type: 'boolean', description });
 const strings = (description: string): JsonSchema => ({ type: 'array', items: { type: 'string' }, description });
 
-const SCHEMAS: Record<string, JsonSchema> = {
+export const PIPELINE_SCHEMAS: Record<string, JsonSchema> = {
   Stage: {
     type: 'object', additionalProperties: false, required: ['id', 'name', 'state', 'reasons', 'labels', 'isArchived'],
     properties: {
@@ -50,7 +49,7 @@ const SCHEMAS: Record<string, JsonSchema> = {
   PipelineConfigurationInput: PIPELINE_CONFIG_INPUT,
 };
 
-const EXAMPLE_INPUT = {
+export const EXAMPLE_INPUT = {
   pipelines: [{
     name: 'Sales', isPrimary: true,
     stages: [
@@ -62,7 +61,7 @@ const EXAMPLE_INPUT = {
   stageReasons: [{ key: 'price', label: 'Price too high' }],
 };
 
-const EXAMPLE_LIST = {
+export const EXAMPLE_LIST = {
   success: true,
   data: [{
     pipelines: [{
@@ -75,53 +74,4 @@ const EXAMPLE_LIST = {
     }],
     stageReasons: [{ key: 'price', label: 'Price too high', isArchived: false }],
   }],
-};
-
-const urlKey = { urlKey: 'The business key.' };
-
-function refused(method: OperationDoc['method'], path: string, operationId: string): OperationDoc {
-  return {
-    method, path, operationId, guard: 'open', pathParams: path.endsWith(':pipelineId') ? { ...urlKey, pipelineId: 'Any pipeline id.' } : urlKey,
-    summary: 'Not supported (405)', description: 'Pipeline configuration is read-only through this interface; answered 405 before any authentication.',
-    refusal: 'coded',
-  };
-}
-
-export const pipelinesApi: ApiSection = {
-  tag: { name: 'Pipelines', description: 'The read-only sales-pipeline configuration of a business, and its replacement by an operator.' },
-  schemas: SCHEMAS,
-  operations: [
-    {
-      method: 'get', path: PIPELINES, operationId: 'listPipelines', guard: 'app', pathParams: urlKey,
-      summary: 'List pipelines, stages and the stage-reason catalog',
-      description: 'All in one answer, not paged. Lead writes refer to pipelines and stages by name and to reasons by label. '
-        + 'A business with no configuration answers both lists empty.',
-      query: [{ name: 'includeArchived', description: 'Also return archived pipelines, stages and reasons, each marked isArchived. Only true or false.', schema: { type: 'boolean', default: false } }],
-      answers: [{ status: 200, description: 'The configuration.', schema: ref('PipelineList'), example: EXAMPLE_LIST }],
-      errors: ['INVALID_QUERY_FIELD', 'INVALID_QUERY_VALUE'],
-    },
-    ...(['post', 'put', 'patch', 'delete'] as const).map((m) => refused(m, PIPELINES, `${m}PipelinesRefused`)),
-    ...(['get', 'post', 'put', 'patch', 'delete'] as const).map((m) => refused(m, `${PIPELINES}/:pipelineId`, `${m}PipelineRefused`)),
-  ],
-};
-
-export const pipelinesOperatorApi: ApiSection = {
-  tag: { name: 'Operator: pipelines', description: 'Read and replace a business\'s pipeline configuration; needs an operator session.' },
-  operations: [
-    {
-      method: 'get', path: ADMIN_PIPELINES, operationId: 'getPipelineConfiguration', guard: 'operator', pathParams: urlKey,
-      summary: 'Read the whole configuration, archived entries included',
-      answers: [{ status: 200, description: 'The stored configuration, in the public shape with includeArchived=true.', schema: ref('PipelineList') }],
-      errors: ['INVALID_QUERY_FIELD', 'BUSINESS_NOT_FOUND'],
-    },
-    {
-      method: 'put', path: ADMIN_PIPELINES, operationId: 'replacePipelineConfiguration', guard: 'operator', pathParams: urlKey,
-      summary: 'Replace the whole configuration',
-      description: 'Array order is the configured order. An entry carrying the id of a current pipeline or stage keeps it; one without gets a new id. '
-        + 'Every key in a stage\'s reasons must be in stageReasons; reason keys are unique; at most one pipeline is primary, and the primary pipeline cannot be archived (make another one primary first).',
-      body: { required: true, schema: ref('PipelineConfigurationInput'), examples: { sales: { summary: 'One pipeline, three stages, one reason', value: EXAMPLE_INPUT } } },
-      answers: [{ status: 200, description: 'The stored configuration, with ids.', schema: ref('PipelineList') }],
-      errors: ['INVALID_QUERY_FIELD', 'INVALID_FIELD_VALUE', 'BUSINESS_NOT_FOUND'],
-    },
-  ],
 };

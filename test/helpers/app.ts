@@ -4,7 +4,7 @@ import { buildApp } from '../../src/app.js';
 import { testConfig, type Config } from '../../src/config.js';
 import { systemClock, type Clock } from '../../src/deps.js';
 import { OperatorsService } from '../../src/operator/operators.service.js';
-import { openApiDocument } from '../../src/openapi/openapi.routes.js';
+import { openApiDocument } from '../../src/features.js';
 import { openStore, type Store } from '../../src/storage/store.js';
 import { Conformance, type OpenApiDocument } from './openapi.js';
 import { availableStores, configFor, privatePostgresDatabase, type PrivateDatabase, type StoreName } from './stores.js';

@@ -1,7 +1,10 @@
+import { FEATURES } from '../../src/features.js';
+
 /**
  * Every route of the service, by the guard in front of it, with a body it would accept: the catalogue
- * that the hostile-input and tenancy suites walk, so a route added without a line here is noticed
- * (test/http/hostile.input.test.ts compares it with the app's own route table).
+ * that the hostile-input and tenancy suites walk. Routes and guards come from the app's own operations
+ * (src/features.ts), so a new operation is walked without a line here; the bodies are the first body
+ * example of its OpenAPI description, unless BODIES below gives one fitter for fuzzing.
  */
 export type Guard = 'app' | 'operator' | 'open' | 'refused';
 
@@ -32,91 +35,54 @@ const LEAD_BODY = {
 };
 const LEAD_PATCH = { subject: 'Edited', stage: 'New', addComments: { body: ['A note'], clientRequestId: 'fuzz' } };
 
-export const ENDPOINTS: Endpoint[] = [
-  { method: 'POST', path: '/authentication', guard: 'open', body: { strategy: 'app-secret', appId: 'app_x', appSecret: 'secret' } },
-  { method: 'GET', path: '/api/v1/businesses/:urlKey/pipelines', guard: 'app' },
-  ...['POST', 'PUT', 'PATCH', 'DELETE'].map((method) => ({ method, path: '/api/v1/businesses/:urlKey/pipelines', guard: 'refused' as const })),
-  ...['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((method) => ({ method, path: '/api/v1/businesses/:urlKey/pipelines/:pipelineId', guard: 'refused' as const })),
-  { method: 'POST', path: '/api/v1/businesses/:urlKey/clients', guard: 'app', body: CLIENT_BODY },
-  { method: 'GET', path: '/api/v1/businesses/:urlKey/clients', guard: 'refused' },
-  { method: 'GET', path: '/api/v1/businesses/:urlKey/clients/:clientId', guard: 'app' },
-  ...['PUT', 'PATCH', 'DELETE'].map((method) => ({ method, path: '/api/v1/businesses/:urlKey/clients/:clientId', guard: 'refused' as const })),
-  // Leads (src/leads/leads.routes.ts): create, edit, get, activity, and the 405s of leads-interface 4.6.
-  { method: 'POST', path: '/api/v1/businesses/:urlKey/leads', guard: 'app', body: LEAD_BODY },
-  { method: 'GET', path: '/api/v1/businesses/:urlKey/leads/:leadId', guard: 'app' },
-  { method: 'PATCH', path: '/api/v1/businesses/:urlKey/leads/:leadId', guard: 'app', body: LEAD_PATCH },
-  { method: 'GET', path: '/api/v1/businesses/:urlKey/leads/:leadId/activities', guard: 'app' },
-  ...['PUT', 'PATCH', 'DELETE'].map((method) => ({ method, path: '/api/v1/businesses/:urlKey/leads', guard: 'refused' as const })),
-  ...['PUT', 'DELETE', 'POST'].map((method) => ({ method, path: '/api/v1/businesses/:urlKey/leads/:leadId', guard: 'refused' as const })),
-  ...['POST', 'PUT', 'PATCH', 'DELETE'].map((method) => ({ method, path: '/api/v1/businesses/:urlKey/leads/:leadId/activities', guard: 'refused' as const })),
-  { method: 'POST', path: '/admin/v1/businesses/:urlKey/leads', guard: 'operator', body: { ...LEAD_BODY, externalId: undefined } },
-  { method: 'GET', path: '/admin/v1/businesses/:urlKey/leads/:leadId', guard: 'operator' },
-  { method: 'PATCH', path: '/admin/v1/businesses/:urlKey/leads/:leadId', guard: 'operator', body: LEAD_PATCH },
-  { method: 'GET', path: '/admin/v1/businesses/:urlKey/leads/:leadId/activities', guard: 'operator' },
-  { method: 'DELETE', path: '/admin/v1/businesses/:urlKey/leads/:leadId', guard: 'operator' },
-  // Lead lists and the lead configuration (leads-list.routes.ts, lead-settings.routes.ts).
-  { method: 'GET', path: '/api/v1/businesses/:urlKey/leads', guard: 'app' },
-  { method: 'GET', path: '/admin/v1/businesses/:urlKey/leads', guard: 'operator' },
-  { method: 'GET', path: '/admin/v1/businesses/:urlKey/lead-sources', guard: 'operator' },
-  { method: 'PUT', path: '/admin/v1/businesses/:urlKey/lead-sources', guard: 'operator', body: { sources: [{ key: 'WEBSITE', label: 'Website' }, { key: 'FAIR', label: 'Trade fair' }] } },
-  { method: 'GET', path: '/admin/v1/businesses/:urlKey/tags', guard: 'operator' },
-  { method: 'PUT', path: '/admin/v1/businesses/:urlKey/tags', guard: 'operator', body: { tags: [{ name: 'Hot' }, { name: 'VIP', isArchived: false }] } },
-  { method: 'GET', path: '/admin/v1/businesses/:urlKey/members', guard: 'operator' },
-  { method: 'PUT', path: '/admin/v1/businesses/:urlKey/members', guard: 'operator', body: { members: [{ email: 'asha@example.com', name: 'Asha' }] } },
-  { method: 'GET', path: '/admin/v1/businesses/:urlKey/lead-custom-fields', guard: 'operator' },
-  { method: 'PUT', path: '/admin/v1/businesses/:urlKey/lead-custom-fields', guard: 'operator', body: { fields: [{ name: 'Team size', type: 'NUMBER' }] } },
-
-  { method: 'POST', path: '/admin/v1/businesses', guard: 'operator', body: { name: 'Fuzz Business', country: 'IN', customFieldsEnabled: true } },
-  { method: 'GET', path: '/admin/v1/businesses', guard: 'operator' },
-  { method: 'GET', path: '/admin/v1/businesses/:urlKey', guard: 'operator' },
-  { method: 'PATCH', path: '/admin/v1/businesses/:urlKey', guard: 'operator', body: { name: 'Renamed', currency: 'INR', customFieldsEnabled: true } },
-  { method: 'POST', path: '/admin/v1/apps', guard: 'operator', body: { name: 'Fuzz App' } },
-  { method: 'GET', path: '/admin/v1/apps', guard: 'operator' },
-  { method: 'POST', path: '/admin/v1/apps/:appId/rotate-secret', guard: 'operator', body: {} },
-  { method: 'POST', path: '/admin/v1/apps/:appId/rotate-key', guard: 'operator', body: {} },
-  { method: 'PUT', path: '/admin/v1/apps/:appId/businesses/:urlKey', guard: 'operator' },
-  { method: 'DELETE', path: '/admin/v1/apps/:appId/businesses/:urlKey', guard: 'operator' },
-  { method: 'POST', path: '/admin/v1/operators', guard: 'operator', body: { email: 'fuzz-operator@example.com', password: 'fuzz-operator-password' } },
-  { method: 'GET', path: '/admin/v1/audit', guard: 'operator' },
-  { method: 'POST', path: '/admin/v1/businesses/:urlKey/archive', guard: 'operator' },
-  { method: 'POST', path: '/admin/v1/businesses/:urlKey/restore', guard: 'operator' },
-  { method: 'POST', path: '/admin/v1/apps/:appId/archive', guard: 'operator' },
-  { method: 'POST', path: '/admin/v1/apps/:appId/restore', guard: 'operator' },
-  { method: 'GET', path: '/admin/v1/operators', guard: 'operator' },
+/**
+ * Bodies for fuzzing, by `METHOD path`, where the operation's own example would not do: one that fits
+ * the seeded tenant (its pipeline, custom fields enabled), or that must not end the suite's session.
+ */
+const BODIES: Record<string, unknown> = {
+  'POST /authentication': { strategy: 'app-secret', appId: 'app_x', appSecret: 'secret' },
+  'POST /api/v1/businesses/:urlKey/clients': CLIENT_BODY,
+  'POST /api/v1/businesses/:urlKey/leads': LEAD_BODY,
+  'PATCH /api/v1/businesses/:urlKey/leads/:leadId': LEAD_PATCH,
+  'POST /admin/v1/businesses/:urlKey/leads': { ...LEAD_BODY, externalId: undefined },
+  'PATCH /admin/v1/businesses/:urlKey/leads/:leadId': LEAD_PATCH,
+  'PUT /admin/v1/businesses/:urlKey/lead-sources': { sources: [{ key: 'WEBSITE', label: 'Website' }, { key: 'FAIR', label: 'Trade fair' }] },
+  'PUT /admin/v1/businesses/:urlKey/tags': { tags: [{ name: 'Hot' }, { name: 'VIP', isArchived: false }] },
+  'PUT /admin/v1/businesses/:urlKey/members': { members: [{ email: 'asha@example.com', name: 'Asha' }] },
+  'PUT /admin/v1/businesses/:urlKey/lead-custom-fields': { fields: [{ name: 'Team size', type: 'NUMBER' }] },
+  'POST /admin/v1/businesses': { name: 'Fuzz Business', country: 'IN', customFieldsEnabled: true },
+  'PATCH /admin/v1/businesses/:urlKey': { name: 'Renamed', currency: 'INR', customFieldsEnabled: true },
+  'POST /admin/v1/apps': { name: 'Fuzz App' },
+  'POST /admin/v1/apps/:appId/rotate-secret': {},
+  'POST /admin/v1/apps/:appId/rotate-key': {},
+  'POST /admin/v1/operators': { email: 'fuzz-operator@example.com', password: 'fuzz-operator-password' },
   // Never the real password: a fuzzed change must not end the suite's own operator session.
-  { method: 'POST', path: '/admin/v1/operators/me/password', guard: 'operator', body: { currentPassword: 'not-the-operator-password', newPassword: 'fuzz new password' } },
-  { method: 'GET', path: '/admin/v1/businesses/:urlKey/pipelines', guard: 'operator' },
-  { method: 'PUT', path: '/admin/v1/businesses/:urlKey/pipelines', guard: 'operator', body: PIPELINES_BODY },
-  { method: 'GET', path: '/admin/v1/businesses/:urlKey/custom-fields', guard: 'operator' },
-  { method: 'PUT', path: '/admin/v1/businesses/:urlKey/custom-fields', guard: 'operator', body: { fields: [{ name: 'Tier', type: 'SELECT', options: ['Gold', 'Silver'] }, { name: 'Since', type: 'DATE' }] } },
-  { method: 'POST', path: '/admin/v1/businesses/:urlKey/clients', guard: 'operator', body: { name: 'Walk-in', source: 'DASHBOARD', email: 'walkin@example.com' } },
-  { method: 'GET', path: '/admin/v1/businesses/:urlKey/clients', guard: 'operator' },
-  { method: 'GET', path: '/admin/v1/businesses/:urlKey/clients/:clientId', guard: 'operator' },
-  { method: 'POST', path: '/admin/v1/businesses/:urlKey/clients/:clientId/archive', guard: 'operator' },
-  { method: 'POST', path: '/admin/v1/businesses/:urlKey/clients/:clientId/restore', guard: 'operator' },
-  { method: 'DELETE', path: '/admin/v1/businesses/:urlKey/clients/:clientId', guard: 'operator' },
-  { method: 'POST', path: '/admin/v1/businesses/:urlKey/clients/:clientId/documents', guard: 'operator', body: { type: 'invoice', amount: 1250.5 } },
-  { method: 'GET', path: '/admin/v1/webhook-event-types', guard: 'operator' },
+  'POST /admin/v1/operators/me/password': { currentPassword: 'not-the-operator-password', newPassword: 'fuzz new password' },
+  'PUT /admin/v1/businesses/:urlKey/pipelines': PIPELINES_BODY,
+  'PUT /admin/v1/businesses/:urlKey/custom-fields': { fields: [{ name: 'Tier', type: 'SELECT', options: ['Gold', 'Silver'] }, { name: 'Since', type: 'DATE' }] },
+  'POST /admin/v1/businesses/:urlKey/clients': { name: 'Walk-in', source: 'DASHBOARD', email: 'walkin@example.com' },
+  'POST /admin/v1/businesses/:urlKey/clients/:clientId/documents': { type: 'invoice', amount: 1250.5 },
   // Disabled: a fuzzed endpoint never receives anything (example.com is reserved in any case).
-  { method: 'POST', path: '/admin/v1/businesses/:urlKey/webhooks', guard: 'operator', body: { url: 'https://hooks.example.com/fuzz', eventTypes: ['client.created'], enabled: false, description: 'fuzz' } },
-  { method: 'GET', path: '/admin/v1/businesses/:urlKey/webhooks', guard: 'operator' },
-  { method: 'GET', path: '/admin/v1/businesses/:urlKey/webhooks/:endpointId', guard: 'operator' },
-  { method: 'PATCH', path: '/admin/v1/businesses/:urlKey/webhooks/:endpointId', guard: 'operator', body: { eventTypes: ['client.archived'], enabled: false } },
-  { method: 'DELETE', path: '/admin/v1/businesses/:urlKey/webhooks/:endpointId', guard: 'operator' },
-  { method: 'POST', path: '/admin/v1/businesses/:urlKey/webhooks/:endpointId/rotate-secret', guard: 'operator', body: {} },
-  { method: 'POST', path: '/admin/v1/businesses/:urlKey/webhooks/:endpointId/test', guard: 'operator', body: {} },
-  { method: 'GET', path: '/admin/v1/businesses/:urlKey/webhooks/:endpointId/deliveries', guard: 'operator' },
-  { method: 'POST', path: '/admin/v1/businesses/:urlKey/webhooks/:endpointId/events/:eventId/resend', guard: 'operator', body: {} },
+  'POST /admin/v1/businesses/:urlKey/webhooks': { url: 'https://hooks.example.com/fuzz', eventTypes: ['client.created'], enabled: false, description: 'fuzz' },
+  'PATCH /admin/v1/businesses/:urlKey/webhooks/:endpointId': { eventTypes: ['client.archived'], enabled: false },
+  'POST /admin/v1/businesses/:urlKey/webhooks/:endpointId/rotate-secret': {},
+  'POST /admin/v1/businesses/:urlKey/webhooks/:endpointId/test': {},
+  'POST /admin/v1/businesses/:urlKey/webhooks/:endpointId/events/:eventId/resend': {},
+};
 
-  { method: 'GET', path: '/', guard: 'open' },
-  { method: 'GET', path: '/assets/*', guard: 'open' },
-  { method: 'GET', path: '/healthz', guard: 'open' },
-  { method: 'GET', path: '/readyz', guard: 'open' },
-  { method: 'GET', path: '/metrics', guard: 'open' },
-  { method: 'GET', path: '/openapi.json', guard: 'open' },
-  { method: 'GET', path: '/docs', guard: 'open' },
-  { method: 'GET', path: '/docs/*', guard: 'open' },
-];
+function exampleBody(op: { body?: { examples?: Record<string, { value: unknown }> } }): unknown {
+  return Object.values(op.body?.examples ?? {})[0]?.value;
+}
+
+export const ENDPOINTS: Endpoint[] = FEATURES.flatMap((feature) => feature.sections).flatMap((section) => section.operations).map((op) => {
+  const method = op.method.toUpperCase();
+  const key = `${method} ${op.path}`;
+  const body = key in BODIES ? BODIES[key] : exampleBody(op);
+  return { method, path: op.path, guard: op.refusal ? 'refused' : op.guard, ...(body !== undefined && { body }) };
+});
+
+const stale = Object.keys(BODIES).filter((key) => !ENDPOINTS.some((e) => `${e.method} ${e.path}` === key));
+if (stale.length > 0) throw new Error(`endpoints.ts: bodies for operations that do not exist: ${stale.join(', ')}`);
 
 /** A pattern with its parameters filled in (values already percent-encoded where they need to be). */
 export function fillPath(pattern: string, values: Record<string, string>): string {

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import type { AnyFeature } from '../feature.js';
+import type { Guard } from '../openapi/operation.js';
+
+/** A feature with its context, made once per app. */
+export interface BoundFeature {
+  feature: AnyFeature;
+  context: unknown;
+}
+
+/**
+ * Registers, in `scope`, every operation whose guard is `guard` (the scope carries the guard's hook;
+ * open operations, 405 refusals included, go on the root). One `route()` per operation, its handler
+ * made once here: the route Fastify serves is the one a hand-written registration would give.
+ */
+export function registerOperations(scope: FastifyInstance, guard: Guard, features: readonly BoundFeature[]): void {
+  for (const { feature, context } of features) {
+    for (const section of feature.sections) {
+      for (const op of section.operations) {
+        if (op.guard !== guard) continue;
+        scope.route({ method: op.method.toUpperCase() as Uppercase<typeof op.method>, url: op.path, handler: op.handler(context), ...(op.onRequest && { onRequest: op.onRequest }) });
+      }
+    }
+  }
+}
