@@ -6,9 +6,13 @@ export function newSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
 }
 
-/** A new message id (`webhook-id`): the same for every attempt and every resend of one event. */
+/**
+ * A new message id (`webhook-id`): the same for every attempt and every resend of one event. The time
+ * comes first (milliseconds, 12 hex digits), then 16 random bytes: ids written together sort together,
+ * so the outbox's (endpoint, message id) index grows at its end instead of in a random page per event.
+ */
 export function newMessageId(): string {
-  return `msg_${randomBytes(16).toString('base64url')}`;
+  return `msg_${Date.now().toString(16).padStart(12, '0')}${randomBytes(16).toString('base64url')}`;
 }
 
 /**
