@@ -72,6 +72,8 @@ export async function pairedRounds(baseline: Target, targets: Target[], s: Setti
   return rounds;
 }
 
+const hundredths = (n: number) => Math.round(n * 100) / 100;
+
 /** The medians of the `index`th target's runs. */
 export function summarize(name: string, rounds: Round[], index: number): Summary {
   const runs = rounds.map((r) => r.runs[index]!);
@@ -79,7 +81,7 @@ export function summarize(name: string, rounds: Round[], index: number): Summary
   const database = runs.map((r) => r.databaseCpuUs).filter((v): v is number => v !== undefined);
   return {
     name, requestsPerSecond: Math.round(median(runs.map((r) => r.figures.requestsPerSecond))), toBaseline: median(toBaselineRounds), toBaselineRounds,
-    p50: median(runs.map((r) => r.figures.p50)), p99: median(runs.map((r) => r.figures.p99)),
+    p50: hundredths(median(runs.map((r) => r.figures.p50))), p99: hundredths(median(runs.map((r) => r.figures.p99))),
     serverCpuUs: median(runs.map((r) => r.serverCpuUs)), ...(database.length > 0 && { databaseCpuUs: median(database) }),
   };
 }

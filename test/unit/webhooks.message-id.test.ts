@@ -11,7 +11,7 @@ it('message ids are unique, URL-safe, and ids made later sort after earlier ones
     ids.push(newMessageId(), newMessageId());
   }
   expect(new Set(ids).size).toBe(ids.length);
-  for (const id of ids) expect(id).toMatch(/^msg_[0-9a-f]{12}[A-Za-z0-9_-]{22}$/);
+  for (const id of ids) expect(id).toMatch(/^msg_[0-9a-f]{12}[0-9a-f]{32}$/);
   // Two ids of the same millisecond share their time and may sort either way; across milliseconds they sort by time.
   const byTime = ids.filter((_, i) => i % 2 === 0);
   expect([...byTime].sort()).toEqual(byTime);
