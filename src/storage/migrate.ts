@@ -6,6 +6,7 @@ import { leadsSearchMigration } from './migrations/002-leads-search.js';
 import { webhooksMigration } from './migrations/003-webhooks.js';
 import { operatorMigration } from './migrations/004-operator.js';
 import { leadCountsMigration } from './migrations/005-lead-counts.js';
+import { leadWordsMigration } from './migrations/006-lead-words.js';
 
 export class SchemaTooNewError extends Error {}
 
@@ -16,11 +17,12 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '003-webhooks': webhooksMigration(kind),
     '004-operator': operatorMigration(kind),
     '005-lead-counts': leadCountsMigration(kind),
+    '006-lead-words': leadWordsMigration(kind),
   };
 }
 
 /** The newest migration this build knows: reported by /healthz. */
-export const SCHEMA_VERSION = '005-lead-counts';
+export const SCHEMA_VERSION = '006-lead-words';
 
 /**
  * Runs pending migrations under the store's lock (a PostgreSQL session advisory lock, so `db` must hold a

@@ -32,3 +32,26 @@ export function accentTable(): { from: string; to: string } {
   }
   return { from, to };
 }
+
+/** Field weights of the word table (migration 006-lead-words): a word's relevance is the best field it is in. */
+export const WORD_WEIGHTS = { subject: 3, details: 2, names: 1 } as const;
+
+/**
+ * Longest word kept, in UTF-8 bytes: PostgreSQL's text parser drops longer ones (its 2,047-byte lexeme
+ * limit), and SQLite drops them too so that both stores find the same leads.
+ */
+const MAX_WORD_BYTES = 2047;
+
+/**
+ * A lead's distinct words per field as `[word, weight]` pairs, as JSON: the SQLite side of migration
+ * 006-lead-words, registered on every connection of the store as `crm_lead_words(subject, details,
+ * names)` and read by its triggers through json_each. The same splitting and folding as a query's words.
+ */
+export function leadWordsJson(subject: string | null, details: string | null, names: string | null): string {
+  const pairs: [string, number][] = [];
+  const fields: [string | null, number][] = [[subject, WORD_WEIGHTS.subject], [details, WORD_WEIGHTS.details], [names, WORD_WEIGHTS.names]];
+  for (const [text, weight] of fields) {
+    for (const word of new Set(searchWords(text ?? ''))) if (Buffer.byteLength(word) <= MAX_WORD_BYTES) pairs.push([word, weight]);
+  }
+  return JSON.stringify(pairs);
+}

@@ -63,6 +63,7 @@ describe.runIf(postgres)('lead list plans on PostgreSQL (issue 21 item 5)', () =
     await insertVolume(store.leads.db, 'plans-other', config, { to: 20_000, prefix: 'po' });
     await sql`vacuum analyze leads`.execute(store.leads.db);
     await sql`vacuum analyze lead_tags`.execute(store.leads.db);
+    await sql`vacuum analyze lead_words`.execute(store.leads.db);
   }, 300_000);
   // UNSTAGED (a stage no longer in the configuration) cannot be indexed: it reads the pipeline's leads
   // through the pipeline index, never the table.
@@ -82,6 +83,20 @@ describe.runIf(postgres)('lead list plans on PostgreSQL (issue 21 item 5)', () =
       const scans = await scansOf(store, count!);
       expect(scans.map((scan) => scan.relation), JSON.stringify(scans)).toEqual(['lead_counts']);
     });
+
+  // Migration 006-lead-words: free text alone is answered from the word table, read index-only; the
+  // total never reads a lead, the first page only the leads it shows (by row id).
+  it.each(CASES.filter(([name]) => /^(q|subject|details)/.test(name)))('%s: the word table answers, index-only; the page reads only its own leads', async (_name, query) => {
+    const [page, count] = store.leadLists.compile(BIG, query);
+    const counted = await scansOf(store, count!);
+    expect(counted.map((scan) => `${scan.relation} ${scan.type}`), JSON.stringify(counted)).toEqual(expect.arrayContaining(['lead_words Index Only Scan']));
+    expect(counted.filter((scan) => scan.relation !== 'lead_words' || scan.type !== 'Index Only Scan' || scan.fetches > 0), JSON.stringify(counted)).toEqual([]);
+    const paged = await scansOf(store, page!);
+    const leads = paged.filter((scan) => scan.relation === 'leads');
+    expect(leads.map((scan) => scan.index), JSON.stringify(paged)).toEqual(['leads_pkey']);
+    expect(leads[0]!.rows, JSON.stringify(paged)).toBeLessThanOrEqual(query.limit + query.skip);
+    expect(paged.filter((scan) => scan.relation === 'lead_words' && scan.type !== 'Index Only Scan'), JSON.stringify(paged)).toEqual([]);
+  });
 
   afterAll(async () => {
     await store?.close();
@@ -109,14 +124,20 @@ interface PlanNode {
   'Index Name'?: string;
   'Rows Removed by Filter'?: number;
   'Actual Loops'?: number;
+  'Actual Rows'?: number;
+  'Heap Fetches'?: number;
   Plans?: PlanNode[];
 }
 
 /** Every node of the plan that reads the leads table (or its live counts): its kind, index, and the rows it read and discarded. */
-function leadScans(node: PlanNode): { type: string; relation?: string; index?: string; removed: number }[] {
-  // lead_counts (migration 005-lead-counts) answers the totals it covers: a few rows per business, by its key.
-  const own = node['Relation Name'] === 'leads' || node['Relation Name'] === 'lead_counts'
-    ? [{ type: node['Node Type'], relation: node['Relation Name'], ...(node['Index Name'] && { index: node['Index Name'] }), removed: (node['Rows Removed by Filter'] ?? 0) * (node['Actual Loops'] ?? 1) }]
+function leadScans(node: PlanNode): { type: string; relation?: string; index?: string; removed: number; rows: number; fetches: number }[] {
+  // lead_counts (migration 005-lead-counts) answers the totals it covers: a few rows per business, by its key;
+  // lead_words (migration 006-lead-words) the free text.
+  const loops = node['Actual Loops'] ?? 1;
+  const own = ['leads', 'lead_counts', 'lead_words'].includes(node['Relation Name'] ?? '')
+    ? [{ type: node['Node Type'], relation: node['Relation Name'], ...(node['Index Name'] && { index: node['Index Name'] }),
+      removed: (node['Rows Removed by Filter'] ?? 0) * loops, rows: (node['Actual Rows'] ?? 0) * loops,
+      fetches: node['Heap Fetches'] ?? 0 }]
     : [];
   return [...own, ...(node.Plans ?? []).flatMap(leadScans)];
 }
