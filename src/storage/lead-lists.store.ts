@@ -45,6 +45,13 @@ export class LeadListsStore {
       const rows = await statements.page.execute(this.db);
       return { leads: rows.rows.slice(0, query.limit).map(storedLeadOf), total: null, more: rows.rows.length > query.limit };
     }
+    if (statements.withTotal) {
+      // Free text: the page carries its total (the matches are gathered once); past the last match only, count again.
+      const rows = await statements.page.execute(this.db);
+      const first = rows.rows[0] as (LeadRow & { total?: number | string }) | undefined;
+      const total = first ? first.total : query.skip === 0 ? 0 : (await statements.count!.execute(this.db)).rows[0]?.total;
+      return { leads: rows.rows.map(storedLeadOf), total: Number(total ?? 0), more: false };
+    }
     const [rows, count] = await Promise.all([statements.page.execute(this.db), statements.count!.execute(this.db)]);
     return { leads: rows.rows.map(storedLeadOf), total: Number(count.rows[0]?.total ?? 0), more: false };
   }
@@ -57,7 +64,7 @@ export class LeadListsStore {
   }
 
   /** The page (one row more in sync mode, to tell whether another follows) and, outside sync, the total. */
-  private statements(urlKey: string, query: LeadListQuery): { page: RawBuilder<LeadRow>; count?: RawBuilder<{ total: number | string | null }> } | undefined {
+  private statements(urlKey: string, query: LeadListQuery): Statements | undefined {
     const conditions = this.conditions(urlKey, query.filter);
     if (!conditions) return undefined;
     const words = query.filter.words;
@@ -70,6 +77,13 @@ export class LeadListsStore {
     }
     const where = sql.join(conditions, sql` and `);
     if (words && wordsOnly(query)) return this.wordsOnly(urlKey, query, words);
+    if (words) {
+      // The matches joined to their leads once: the page's leads (narrow rows ranked, with their count) then read by row id.
+      const page = sql<LeadRow>`with ranked as materialized (select hits.lead_pk, hits.score, count(*) over () as total from ${from}
+          where ${where} order by ${this.order(query)} limit ${query.limit} offset ${query.skip})
+        select ${SELECT}, hits.total from ranked hits join leads on leads.id = hits.lead_pk order by ${this.order(query)}`;
+      return { page, count: this.countStatement(urlKey, query.filter, from, where), withTotal: true };
+    }
     return {
       page: sql<LeadRow>`select ${SELECT} from ${from} where ${where} order by ${this.order(query)} limit ${query.limit} offset ${query.skip}`,
       count: this.countStatement(urlKey, query.filter, from, where),
@@ -95,9 +109,9 @@ export class LeadListsStore {
       edge as (select score, created_at from hits order by score desc, created_at ${direction} limit 1 offset ${query.limit + query.skip - 1}),
       top as materialized (select * from hits where not exists (select 1 from edge)
         or exists (select 1 from edge where hits.score > edge.score or (hits.score = edge.score and hits.created_at ${beyond} edge.created_at)))
-      select ${SELECT} from top ${leads}
+      select ${SELECT}, (select count(*) from hits) as total from top ${leads}
       order by top.score desc, leads.created_at ${direction}, leads.lead_id desc limit ${query.limit} offset ${query.skip}`;
-    return { page, count: sql<{ total: number | string | null }>`select count(*) as total from ${hits} hits` };
+    return { page, count: sql<{ total: number | string | null }>`select count(*) as total from ${hits} hits`, withTotal: true };
   }
 
   /**
@@ -202,6 +216,14 @@ const inList = (column: string, values: readonly unknown[]): Fragment => sql`${s
 const businessOf = (urlKey: string): Fragment => sql`(select id from businesses where url_key = ${urlKey})`;
 
 type Words = NonNullable<LeadListFilter['words']>;
+
+interface Statements {
+  page: RawBuilder<LeadRow>;
+  /** Outside sync. */
+  count?: RawBuilder<{ total: number | string | null }>;
+  /** The page's rows carry `total`: count only when a page past the last match has none. */
+  withTotal?: boolean;
+}
 
 /** Above every character: `word < p || TOP` bounds the words starting with p, bytewise on both stores. */
 const TOP = '\u{10FFFF}';
