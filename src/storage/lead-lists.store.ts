@@ -105,10 +105,13 @@ export class LeadListsStore {
     const leads = this.kind === 'postgres'
       ? sql`cross join lateral (select ${SELECT} from leads where leads.id = top.lead_pk offset 0) leads`
       : sql`join leads on leads.id = top.lead_pk`;
-    const page = sql<LeadRow>`with hits as materialized (select * from ${hits} h),
-      edge as (select score, created_at from hits order by score desc, created_at ${direction} limit 1 offset ${query.limit + query.skip - 1}),
-      top as materialized (select * from hits where not exists (select 1 from edge)
-        or exists (select 1 from edge where hits.score > edge.score or (hits.score = edge.score and hits.created_at ${beyond} edge.created_at)))
+    const best = sql`order by score desc, created_at ${direction}`;
+    // PostgreSQL keeps the ties of the last place in one sort; SQLite finds that place, then keeps what is not below it.
+    const top = this.kind === 'postgres'
+      ? sql`select * from hits ${best} fetch first ${sql.lit(query.limit + query.skip)} rows with ties`
+      : sql`select hits.* from hits left join (select score, created_at from hits ${best} limit 1 offset ${query.limit + query.skip - 1}) edge on true
+        where edge.score is null or hits.score > edge.score or (hits.score = edge.score and hits.created_at ${beyond} edge.created_at)`;
+    const page = sql<LeadRow>`with hits as materialized (select * from ${hits} h), top as materialized (${top})
       select ${SELECT}, (select count(*) from hits) as total from top ${leads}
       order by top.score desc, leads.created_at ${direction}, leads.lead_id desc limit ${query.limit} offset ${query.skip}`;
     return { page, count: sql<{ total: number | string | null }>`select count(*) as total from ${hits} hits`, withTotal: true };
@@ -243,10 +246,12 @@ function hitsOf(urlKey: string, words: Words): Fragment {
   const { subject, details, names } = WORD_WEIGHTS;
   const terms: [string, number[]][] = [...words.any.map((w): [string, number[]] => [w, [subject, details, names]]),
     ...words.subject.map((w): [string, number[]] => [w, [subject]]), ...words.details.map((w): [string, number[]] => [w, [details]])];
-  const term = ([word, weights]: [string, number[]]) => sql`select lead_pk, max(created_at) as created_at, max(weight) as score from lead_words
-    where business_pk = ${businessOf(urlKey)} and weight in (${sql.join(weights.map((w) => sql.lit(w)))}) and word >= ${word} and word < ${word + TOP}
-    group by lead_pk`;
-  if (terms.length === 1) return sql`(${term(terms[0]!)})`;
-  return sql`(select lead_pk, max(created_at) as created_at, sum(score) as score from (${sql.join(terms.map(term), sql` union all `)}) t
-    group by lead_pk having count(*) = ${sql.lit(terms.length)})`;
+  const range = ([word, weights]: [string, number[]]) => sql`from lead_words where business_pk = ${businessOf(urlKey)}
+    and weight in (${sql.join(weights.map((w) => sql.lit(w)))}) and word >= ${word} and word < ${word + TOP}`;
+  if (terms.length === 1) return sql`(select lead_pk, max(created_at) as created_at, max(weight) as score ${range(terms[0]!)} group by lead_pk)`;
+  // One aggregation over every word's entries, each tagged with its word: a lead with no entry for some word has a null score.
+  const tagged = terms.map((t, i) => sql`select ${sql.lit(i)} as term, lead_pk, weight, created_at ${range(t)}`);
+  const score = sql.join(terms.map((_, i) => sql`max(case when term = ${sql.lit(i)} then weight end)`), sql` + `);
+  return sql`(select lead_pk, max(created_at) as created_at, ${score} as score from (${sql.join(tagged, sql` union all `)}) t
+    group by lead_pk having ${score} is not null)`;
 }

@@ -1,6 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore } from '../helpers/app.js';
 import { createLead, seedLeadTenant, type LeadTenant } from '../helpers/leads.js';
+import { insertLeads } from '../helpers/lead-rows.js';
 
 /**
  * leads-interface 4.4 free text over the word table (migration 006-lead-words), through the write side:
@@ -97,6 +98,22 @@ describeEachStore('GET /leads: free-text words and relevance (leads-interface 4.
     }
     expect(await list('q=quokka&pipeline=Sales&$limit=1')).toMatchObject({ total: 4 });
     expect(await list('q=quokka&pipeline=Partners')).toMatchObject({ items: [], total: 0 });
+  });
+
+  it('equal relevance and createdAt: leadId descending decides, across the edge of a page', async () => {
+    // Written straight to the store: the interface stamps its own createdAt.
+    const place = await ctx().store.leads.db.selectFrom('leads').select(['pipeline_id', 'stage_id']).where('lead_id', '=', made.both!).executeTakeFirstOrThrow();
+    const at = Date.UTC(2026, 2, 1);
+    const ids = ['ld_tie_b', 'ld_tie_c', 'ld_tie_a'].map((id) => `${id}_${t.urlKey.slice(-6)}`);
+    const stored = await insertLeads(ctx().store, t.urlKey, ids.map((leadId) => ({ leadId, pipelineId: place.pipeline_id, stageId: place.stage_id, subject: 'Wombat twins', createdAt: at })));
+    expect(stored.length).toBe(3);
+    const expected = [...ids].sort().reverse();
+    for (const sort of ['', '&$sort[createdAt]=1']) {
+      const pages = [];
+      for (let skip = 0; skip < 3; skip += 1) pages.push(...(await list(`q=wombat&$limit=1&$skip=${skip}${sort}`)).items.map((item) => item.leadId));
+      expect(pages, sort).toEqual(expected);
+      expect((await list(`q=wombat&$limit=2${sort}`)).items.map((item) => item.leadId), sort).toEqual(expected.slice(0, 2));
+    }
   });
 
   it('pages of a search neither overlap nor skip, in the default order and with a sort', async () => {
