@@ -98,6 +98,20 @@ describe.runIf(postgres)('lead list plans on PostgreSQL (issue 21 item 5)', () =
     expect(paged.filter((scan) => scan.relation === 'lead_words' && scan.type !== 'Index Only Scan'), JSON.stringify(paged)).toEqual([]);
   });
 
+  // With a structured filter the matches join the filter's index, which holds the row id: no lead row read
+  // but the page's own.
+  it.each([
+    ['q + pipeline', base({ pipelineIds: ['pl_v1'], words: { any: ['solar'], subject: [], details: [] } })],
+    ['q + assignedTo', base({ assigneeIds: ['mem_v2'], words: { any: ['renov'], subject: [], details: [] } })],
+  ] as [string, LeadListQuery][])('%s: the matches join the filter index, index-only', async (_name, query) => {
+    for (const statement of store.leadLists.compile(BIG, query)) {
+      const scans = await scansOf(store, statement);
+      const shown = JSON.stringify(scans);
+      expect(scans.filter((scan) => scan.type === 'Index Only Scan').map((scan) => scan.relation).sort(), shown).toEqual(['lead_words', 'leads']);
+      expect(scans.filter((scan) => scan.type !== 'Index Only Scan' && !(scan.index === 'leads_pkey' && scan.rows <= query.limit)), shown).toEqual([]);
+    }
+  });
+
   afterAll(async () => {
     await store?.close();
     await database?.drop();

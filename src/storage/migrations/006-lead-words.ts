@@ -26,6 +26,13 @@ import type { StoreKind } from '../db.js';
  */
 const NAMES = (row: string) => `${row}customer_name || ' ' || ${row}contact_name || ' ' || coalesce(${row}contact_email, '')`;
 const COLUMNS = 'business_pk, weight, word, lead_pk, created_at';
+const FILTER_INDEXES = [
+  ['leads_list_created', 'business_pk, created_at desc, lead_id desc'],
+  ['leads_list_pipeline', 'business_pk, pipeline_id, created_at desc, lead_id desc'],
+  ['leads_list_stage', 'business_pk, stage_id, created_at desc, lead_id desc'],
+  ['leads_list_source', 'business_pk, lead_source_key, created_at desc, lead_id desc'],
+  ['leads_list_assignee', 'business_pk, assignee_id, created_at desc, lead_id desc'],
+] as const;
 const TEXT = ['subject', 'details', 'customer_name', 'contact_name', 'contact_email', 'removed'];
 
 export function leadWordsMigration(kind: StoreKind) {
@@ -77,6 +84,13 @@ async function postgres(db: Kysely<unknown>): Promise<void> {
     for each statement execute function crm_lead_words_update()`);
   await run(`create trigger lead_words_delete after delete on leads referencing old table as old_leads
     for each statement execute function crm_lead_words_delete()`);
+  // Free text with a structured filter joins the matches to the filter's index: with the row id in it,
+  // that join (and the ranking, on createdAt and leadId) reads no lead row (SQLite's indexes hold the
+  // row id already). Same names and keys as migration 002-leads-search, the row id added.
+  for (const [name, key] of FILTER_INDEXES) {
+    await run(`drop index ${name}`);
+    await run(`create index ${name} on leads (${key}) include (id) where removed = 0`);
+  }
   // The former search: the GIN index and its stored vector (wide rows every lead read paid for).
   await run('drop index leads_search');
   await run('alter table leads drop column search');
