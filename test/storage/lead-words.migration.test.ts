@@ -63,6 +63,8 @@ describe.each(await availableStores())('migration 006-lead-words on existing lea
     await insertVolume(db, 'words-a', config, { from: 1500, to: 2000, prefix: 'wa' });
     await sql`update leads set subject = 'Edited ' || lead_id, details = null where id % 7 = 0`.execute(db);
     await sql`update leads set removed = 1 - removed where id % 11 = 0`.execute(db);
+    await sql`update leads set subject = 'Solo Ödön ' || lead_id where id % 5 = 0`.execute(db);
+    await sql`update leads set details = subject, subject = details where id % 3 = 0`.execute(db);
     await sql`update leads set contact_email = null, customer_name = 'Ünïcode Çorp' where id % 13 = 0`.execute(db);
     await sql`delete from lead_tags where lead_pk in (select id from leads where business_pk = (select id from businesses where url_key = 'words-b'))`.execute(db);
     await sql`delete from leads where business_pk = (select id from businesses where url_key = 'words-b')`.execute(db);
