@@ -99,19 +99,18 @@ export class LeadListsStore {
   private wordsOnly(urlKey: string, query: LeadListQuery, words: Words) {
     const hits = hitsOf(urlKey, words);
     const direction = query.sort[0]?.direction === 1 ? sql.raw('asc') : sql.raw('desc');
-    const beyond = query.sort[0]?.direction === 1 ? sql.raw('<=') : sql.raw('>=');
     // The page's leads by row id, one lookup each (PostgreSQL would otherwise join every hit; a lateral
     // subquery that cannot be flattened keeps it to the rows kept; SQLite loops over them by itself).
     const leads = this.kind === 'postgres'
       ? sql`cross join lateral (select ${SELECT} from leads where leads.id = top.lead_pk offset 0) leads`
       : sql`join leads on leads.id = top.lead_pk`;
-    const best = sql`order by score desc, created_at ${direction}`;
-    // PostgreSQL keeps the ties of the last place in one sort; SQLite finds that place, then keeps what is not below it.
-    const top = this.kind === 'postgres'
-      ? sql`select * from hits ${best} fetch first ${sql.lit(query.limit + query.skip)} rows with ties`
-      : sql`select hits.* from hits left join (select score, created_at from hits ${best} limit 1 offset ${query.limit + query.skip - 1}) edge on true
-        where edge.score is null or hits.score > edge.score or (hits.score = edge.score and hits.created_at ${beyond} edge.created_at)`;
-    const page = sql<LeadRow>`with hits as materialized (select * from ${hits} h), top as materialized (${top})
+    // The best (relevance, createdAt) down to the page's last place (a bounded sort), then every match tied
+    // with that last place: leadId orders those, and the bounded sort may have cut some.
+    const reverse = query.sort[0]?.direction === 1 ? sql.raw('desc') : sql.raw('asc');
+    const page = sql<LeadRow>`with hits as materialized (select * from ${hits} h),
+      best as materialized (select * from hits order by score desc, created_at ${direction} limit ${query.limit + query.skip}),
+      best_last as (select score, created_at from best order by score asc, created_at ${reverse} limit 1),
+      top as materialized (select * from best union select hits.* from hits join best_last last on hits.score = last.score and hits.created_at = last.created_at)
       select ${SELECT}, (select count(*) from hits) as total from top ${leads}
       order by top.score desc, leads.created_at ${direction}, leads.lead_id desc limit ${query.limit} offset ${query.skip}`;
     return { page, count: sql<{ total: number | string | null }>`select count(*) as total from ${hits} hits`, withTotal: true };

@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { StoreKind } from './db.js';
 import { initialMigration } from './migrations/001-initial.js';
 import { leadsMigration } from './migrations/002-leads.js';
@@ -44,5 +44,9 @@ export async function migrateToLatest(db: Kysely<unknown>, kind: StoreKind): Pro
     throw error;
   }
   void applied;
-  void results;
+  // The word table's backfill (006-lead-words) is read index-only, which needs its visibility map:
+  // vacuumed once here (outside the migration's transaction) rather than minutes later by autovacuum.
+  if (kind === 'postgres' && results?.some((r) => r.migrationName === '006-lead-words' && r.status === 'Success')) {
+    await sql`vacuum (analyze) lead_words`.execute(db);
+  }
 }
