@@ -81,7 +81,7 @@ export class LeadListsStore {
       // The matches joined to their leads once: the page's leads (narrow rows ranked, with their count) then read by row id.
       const page = sql<LeadRow>`with ranked as materialized (select hits.lead_pk, hits.score, count(*) over () as total from ${from}
           where ${where} order by ${this.order(query)} limit ${query.limit} offset ${query.skip})
-        select ${SELECT}, hits.total from ranked hits join leads on leads.id = hits.lead_pk order by ${this.order(query)}`;
+        select ${SELECT}, hits.total from ranked hits cross join leads where leads.id = hits.lead_pk order by ${this.order(query)}`;
       return { page, count: this.countStatement(urlKey, query.filter, from, where), withTotal: true };
     }
     return {
@@ -99,11 +99,11 @@ export class LeadListsStore {
   private wordsOnly(urlKey: string, query: LeadListQuery, words: Words) {
     const hits = hitsOf(urlKey, words);
     const direction = query.sort[0]?.direction === 1 ? sql.raw('asc') : sql.raw('desc');
-    // The page's leads by row id, one lookup each (PostgreSQL would otherwise join every hit; a lateral
-    // subquery that cannot be flattened keeps it to the rows kept; SQLite loops over them by itself).
+    // The page's leads by row id, one lookup each: both planners would otherwise read the leads' index
+    // whole (a lateral subquery that cannot be flattened; SQLite's CROSS JOIN keeps its order).
     const leads = this.kind === 'postgres'
       ? sql`cross join lateral (select ${SELECT} from leads where leads.id = top.lead_pk offset 0) leads`
-      : sql`join leads on leads.id = top.lead_pk`;
+      : sql`cross join leads where leads.id = top.lead_pk`;
     // The best (relevance, createdAt) down to the page's last place (a bounded sort), then every match tied
     // with that last place: leadId orders those, and the bounded sort may have cut some.
     const reverse = query.sort[0]?.direction === 1 ? sql.raw('desc') : sql.raw('asc');

@@ -4,7 +4,7 @@ import { insertVolume, syntheticConfig } from '../../bench/leads-volume.js';
 import type { LeadListFilter, LeadListQuery } from '../../src/leads/lead-list.types.js';
 import { testConfig } from '../../src/config.js';
 import { openStore, type Store } from '../../src/storage/store.js';
-import { availableStores, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
+import { availableStores, configFor, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
 
 /**
  * Issue 21 item 5: every documented filter and sort has an index. On PostgreSQL, with enough leads for
@@ -161,3 +161,33 @@ async function scansOf(store: Store, statement: { sql: string; parameters: reado
     CompiledQuery.raw(`explain (analyze, format json) ${statement.sql}`, [...statement.parameters]));
   return leadScans((explained.rows[0]!['QUERY PLAN'] as { Plan: PlanNode }[])[0]!.Plan);
 }
+
+/**
+ * SQLite (migration 006-lead-words): free text alone reads the word table by its key and, for the page,
+ * only its own leads by row id (a plan that scans the leads' index was once chosen for the join).
+ */
+describe('free-text plans on SQLite (issue 21 item 5)', () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = openStore(configFor('sqlite'));
+    await store.migrate();
+    const now = Date.now();
+    await store.leads.db.insertInto('businesses').values({ url_key: BIG, name: BIG, country: 'IN', currency: 'INR', custom_fields_enabled: 0, time_zone: null, created_at: now, updated_at: now }).execute();
+    await insertVolume(store.leads.db, BIG, config, { to: 5_000, prefix: 'sb' });
+    await sql`analyze`.execute(store.leads.db);
+  }, 120_000);
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  it.each(CASES.filter(([name]) => /^(q|subject|details)/.test(name)))('%s: the word table by its key; the page reads its leads by row id', async (_name, query) => {
+    const [page, count] = store.leadLists.compile(BIG, query);
+    const plan = async (statement: { sql: string; parameters: readonly unknown[] }) => (await store.leads.db.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`explain query plan ${statement.sql}`, [...statement.parameters]))).rows.map((row) => row.detail);
+    const counted = await plan(count!);
+    expect(counted.filter((d) => / leads\b/.test(d)), counted.join('\n')).toEqual([]);
+    expect(counted.filter((d) => /lead_words/.test(d)).every((d) => /^SEARCH lead_words USING PRIMARY KEY/.test(d)), counted.join('\n')).toBe(true);
+    const paged = await plan(page!);
+    expect(paged.filter((d) => / leads\b/.test(d)), paged.join('\n')).toEqual(['SEARCH leads USING INTEGER PRIMARY KEY (rowid=?)']);
+  });
+});
