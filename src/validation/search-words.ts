@@ -1,8 +1,8 @@
 /**
  * Free-text words, folded the same way on both sides of a search (leads-interface 4.4: whole words or
- * prefixes, case- and accent-insensitive). The PostgreSQL index folds stored text with a translate()
- * table built from `foldWord` (migration 002-leads-search); SQLite's FTS5 folds with unicode61
- * remove_diacritics 2; a query's words are folded here.
+ * prefixes, case- and accent-insensitive). The word table of migration 006-lead-words holds a lead's
+ * words: on PostgreSQL split by the text parser over `crm_search_fold` (a translate() table built from
+ * `foldWord`), on SQLite by `leadWordsJson` below; a query's words are folded here.
  */
 
 /** Lower case, combining accents (U+0300-U+036F) removed: é → e, Ö → o; other scripts' marks kept. */
