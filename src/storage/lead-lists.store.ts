@@ -118,10 +118,16 @@ export class LeadListsStore {
 
   /**
    * The total: a sum of live counts (migration 005-lead-counts) when the filter uses only what those
-   * counts are kept by (COUNTED); otherwise a count of the matching leads.
+   * counts are kept by (COUNTED), or one tag's live count when one tag is the whole filter; otherwise a
+   * count of the matching leads.
    */
   private countStatement(urlKey: string, f: LeadListFilter, from: Fragment, where: Fragment): RawBuilder<{ total: number | string | null }> {
-    const covered = Object.entries(f).every(([key, value]) => value === undefined || COUNTED.has(key as keyof LeadListFilter));
+    const sent = Object.entries(f).filter(([, value]) => value !== undefined).map(([key]) => key);
+    if (sent.length === 1 && sent[0] === 'tagIds' && f.tagIds!.length === 1) {
+      // One tag alone: its live count (migration 006-lead-words, lead_tag_counts).
+      return sql`select coalesce(sum(live), 0) as total from lead_tag_counts where business_pk = ${businessOf(urlKey)} and tag_id = ${f.tagIds![0]}`;
+    }
+    const covered = sent.every((key) => COUNTED.has(key as keyof LeadListFilter));
     if (!covered) return sql`select count(*) as total from ${from} where ${where}`;
     const c = [sql`leads.business_pk = ${businessOf(urlKey)}`, ...this.countedConditions(f, true)];
     // Aliased `leads`: the conditions are the list's own, on the same column names.

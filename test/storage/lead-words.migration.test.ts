@@ -26,7 +26,18 @@ async function drift(db: Kysely<Database>, kind: string): Promise<number> {
   return Number(rows.rows[0]!.n);
 }
 
-describe.each(await availableStores())('migration 006-lead-words on existing leads [%s]', (kind) => {
+/** (business, tag) pairs whose live count differs from a count of their live leads. */
+async function tagDrift(db: Kysely<Database>): Promise<string[]> {
+  const rows = await sql<{ business_pk: number; tag_id: string; counted: number | string; live: number | string }>`
+    select k.business_pk, k.tag_id, coalesce(r.n, 0) as counted, coalesce(c.live, 0) as live
+    from (select business_pk, tag_id from lead_tags union select business_pk, tag_id from lead_tag_counts) k
+    left join (select t.business_pk, t.tag_id, count(*) as n from lead_tags t join leads l on l.id = t.lead_pk where l.removed = 0 group by 1, 2) r
+      on r.business_pk = k.business_pk and r.tag_id = k.tag_id
+    left join (select business_pk, tag_id, sum(live) as live from lead_tag_counts group by 1, 2) c on c.business_pk = k.business_pk and c.tag_id = k.tag_id`.execute(db);
+  return rows.rows.filter((r) => Number(r.counted) !== Number(r.live)).map((r) => `${r.business_pk}/${r.tag_id}: ${r.counted} leads, counted ${r.live}`);
+}
+
+describe.each(await availableStores())('migration 006-lead-words (words and tag counts) on existing leads [%s]', (kind) => {
   let database: PrivateDatabase | undefined;
   let store: Store | undefined;
   afterAll(async () => {
@@ -34,7 +45,7 @@ describe.each(await availableStores())('migration 006-lead-words on existing lea
     await database?.drop();
   });
 
-  it('backfills the live leads, finds what the query side would, and its triggers keep it equal to a rebuild', async () => {
+  it('backfills the live leads, finds what the query side would, and its triggers keep it (and the tag counts) equal to a rebuild', async () => {
     database = kind === 'postgres' ? await privatePostgresDatabase('crm_leadwords') : undefined;
     store = openStore(configFor(kind, database ? { databaseUrl: database.url } : {}));
     const db = store.leads.db;
@@ -48,6 +59,7 @@ describe.each(await availableStores())('migration 006-lead-words on existing lea
     await insertVolume(db, 'words-b', config, { to: 500, prefix: 'wb' });
     await store.migrate();
     expect(await drift(db, kind)).toBe(0);
+    expect(await tagDrift(db)).toEqual([]);
 
     // What a JavaScript scan of the same leads (the query side's splitting) finds for a prefix.
     const expected = (prefix: string) => Array.from({ length: 1500 }, (_, n) => volumeLead(n, 'wa', config)).filter((lead) => !lead.removed
@@ -69,6 +81,14 @@ describe.each(await availableStores())('migration 006-lead-words on existing lea
     await sql`delete from lead_tags where lead_pk in (select id from leads where business_pk = (select id from businesses where url_key = 'words-b'))`.execute(db);
     await sql`delete from leads where business_pk = (select id from businesses where url_key = 'words-b')`.execute(db);
     expect(await drift(db, kind)).toBe(0);
+    expect(await tagDrift(db)).toEqual([]);
+    // Tags moved, and leads deleted with their tags by the cascade (no explicit delete first).
+    await sql`delete from lead_tags where lead_pk % 4 = 0`.execute(db);
+    await sql`insert into lead_tags (lead_pk, business_pk, tag_id) select id, business_pk, 'tag_v19' from leads where id % 6 = 0 and id not in (select lead_pk from lead_tags where tag_id = 'tag_v19')`.execute(db);
+    await sql`update leads set removed = 1 - removed where id % 23 = 0`.execute(db);
+    await sql`delete from leads where id % 19 = 0`.execute(db);
+    expect(await drift(db, kind)).toBe(0);
+    expect(await tagDrift(db)).toEqual([]);
     const words = await sql<{ n: number | string }>`select count(*) as n from lead_words`.execute(db);
     expect(Number(words.rows[0]!.n)).toBeGreaterThan(10_000);
   }, 120_000);

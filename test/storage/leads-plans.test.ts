@@ -84,6 +84,13 @@ describe.runIf(postgres)('lead list plans on PostgreSQL (issue 21 item 5)', () =
       expect(scans.map((scan) => scan.relation), JSON.stringify(scans)).toEqual(['lead_counts']);
     });
 
+  // Migration 006-lead-words: one tag alone has its live count.
+  it('tags (one): the total is the tag\'s live count, not a count of leads', async () => {
+    const [, count] = store.leadLists.compile(BIG, base({ tagIds: ['tag_v3'] }));
+    const scans = await scansOf(store, count!);
+    expect(scans.map((scan) => scan.relation), JSON.stringify(scans)).toEqual(['lead_tag_counts']);
+  });
+
   // Migration 006-lead-words: free text alone is answered from the word table, read index-only; the
   // total never reads a lead, the first page only the leads it shows (by row id).
   it.each(CASES.filter(([name]) => /^(q|subject|details)/.test(name)))('%s: the word table answers, index-only; the page reads only its own leads', async (_name, query) => {
@@ -148,7 +155,7 @@ function leadScans(node: PlanNode): { type: string; relation?: string; index?: s
   // lead_counts (migration 005-lead-counts) answers the totals it covers: a few rows per business, by its key;
   // lead_words (migration 006-lead-words) the free text.
   const loops = node['Actual Loops'] ?? 1;
-  const own = ['leads', 'lead_counts', 'lead_words'].includes(node['Relation Name'] ?? '')
+  const own = ['leads', 'lead_counts', 'lead_words', 'lead_tag_counts'].includes(node['Relation Name'] ?? '')
     ? [{ type: node['Node Type'], relation: node['Relation Name'], ...(node['Index Name'] && { index: node['Index Name'] }),
       removed: (node['Rows Removed by Filter'] ?? 0) * loops, rows: (node['Actual Rows'] ?? 0) * loops,
       fetches: node['Heap Fetches'] ?? 0 }]

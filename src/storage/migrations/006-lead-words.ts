@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { accentTable } from '../../validation/search-words.js';
 import type { StoreKind } from '../db.js';
+import { leadTagCounts } from './006-lead-tag-counts.js';
 
 /**
  * Free text at scale (issue 21 item 5): a word table of our own replaces the tsvector + GIN index
@@ -45,6 +46,7 @@ export function leadWordsMigration(kind: StoreKind) {
     async up(db: Kysely<unknown>): Promise<void> {
       if (kind === 'postgres') await postgres(db);
       else await sqlite(db);
+      await leadTagCounts(db, kind);
     },
     async down(): Promise<void> {
       throw new Error('the lead words schema is not reversible');
