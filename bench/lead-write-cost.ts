@@ -6,7 +6,7 @@
 // Not part of the test suite. Run: npx tsx bench/lead-write-cost.ts
 //   LEAD_WRITE_PG=postgres://postgres@127.0.0.1:5432/crmkit_h_search (databases <name>_w005 and <name>_w006 are made beside it and dropped)
 //   LEAD_WRITE_COUNT=300  LEAD_WRITE_STORES=postgres,sqlite
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Migrator, type Kysely } from 'kysely';
@@ -77,7 +77,8 @@ async function run(kind: 'postgres' | 'sqlite', version: string): Promise<void> 
     await admin(`create database ${database}`);
     url = PG.replace(/\/[^/]*$/, `/${database}`);
   }
-  const store = openStore(testConfig({ databaseUrl: url, dataDir: mkdtempSync(join(tmpdir(), 'crmkit-lead-write-')), pgPoolSize: 1 }));
+  const dataDir = mkdtempSync(join(tmpdir(), 'crmkit-lead-write-'));
+  const store = openStore(testConfig({ databaseUrl: url, dataDir, pgPoolSize: 1 }));
   try {
     const migrator = new Migrator({ db: store.leads.db as never, provider: { getMigrations: async () => migrations(kind) } });
     const { error } = await migrator.migrateTo(version);
@@ -85,6 +86,7 @@ async function run(kind: 'postgres' | 'sqlite', version: string): Promise<void> 
     await measure(store.leads.db, `${kind} ${version}`);
   } finally {
     await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
     if (kind === 'postgres') await admin(`drop database if exists ${database} with (force)`);
   }
 }
