@@ -88,6 +88,7 @@ const SCENARIOS: [string, (i: number) => string][] = [
   ['q (two words)', (i) => `q=${['solar panel', 'kitchen audit', 'network cabling', 'annual contract'][i % 4]}`],
   ['subject', (i) => `subject=${['roofing', 'printer', 'wedding', 'licence'][i % 4]}`],
   ['details', (i) => `details=${['cabling', 'freight', 'hvac', 'brochure'][i % 4]}`],
+  ['q + $sort[updatedAt]=-1', (i) => `q=${['solar', 'payroll', 'venue', 'toner'][i % 4]}&$sort[updatedAt]=-1`],
   ['q + pipeline', (i) => `q=${['solar', 'payroll', 'venue', 'toner'][i % 4]}&pipeline=Pipeline ${i % 3}`],
   ['q + subject (two parameters)', (i) => `q=${['solar', 'payroll', 'venue', 'toner'][i % 4]}&subject=${['panel', 'audit', 'event', 'printer'][i % 4]}`],
   ['sync page (updatedAtFrom)', (i) => `updatedAtFrom=2025-${String(1 + (i % 12)).padStart(2, '0')}-01`],

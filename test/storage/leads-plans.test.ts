@@ -110,7 +110,9 @@ describe.runIf(postgres)('lead list plans on PostgreSQL (issue 21 item 5)', () =
   it.each([
     ['q + pipeline', base({ pipelineIds: ['pl_v1'], words: { any: ['solar'], subject: [], details: [] } })],
     ['q + assignedTo', base({ assigneeIds: ['mem_v2'], words: { any: ['renov'], subject: [], details: [] } })],
-  ] as [string, LeadListQuery][])('%s: the matches join the filter index, index-only', async (_name, query) => {
+    ['q + $sort[updatedAt]=-1', base({ words: { any: ['solar'], subject: [], details: [] } }, { sort: [{ field: 'updatedAt', direction: -1 }] })],
+    ['q + $sort[budget.amount]=1', base({ words: { any: ['solar'], subject: [], details: [] } }, { sort: [{ field: 'budget.amount', direction: 1 }] })],
+  ] as [string, LeadListQuery][])('%s: the matches join the filter\'s or sort\'s index, index-only', async (_name, query) => {
     for (const statement of store.leadLists.compile(BIG, query)) {
       const scans = await scansOf(store, statement);
       const shown = JSON.stringify(scans);

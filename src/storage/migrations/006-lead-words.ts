@@ -30,12 +30,18 @@ const NAMES = (row: string) => `${row}customer_name || ' ' || ${row}contact_name
 /** Characters that separate words in e-mails, paths and numbers (as migration 002-leads-search). */
 const SEPARATORS = '.@-_/+:\'';
 const COLUMNS = 'business_pk, weight, word, lead_pk, created_at';
+/** [name, key, included]: migration 002-leads-search's list indexes, rebuilt with the row id (and createdAt, the tie after a sort). */
 const FILTER_INDEXES = [
-  ['leads_list_created', 'business_pk, created_at desc, lead_id desc'],
-  ['leads_list_pipeline', 'business_pk, pipeline_id, created_at desc, lead_id desc'],
-  ['leads_list_stage', 'business_pk, stage_id, created_at desc, lead_id desc'],
-  ['leads_list_source', 'business_pk, lead_source_key, created_at desc, lead_id desc'],
-  ['leads_list_assignee', 'business_pk, assignee_id, created_at desc, lead_id desc'],
+  ['leads_list_created', 'business_pk, created_at desc, lead_id desc', 'id'],
+  ['leads_list_pipeline', 'business_pk, pipeline_id, created_at desc, lead_id desc', 'id'],
+  ['leads_list_stage', 'business_pk, stage_id, created_at desc, lead_id desc', 'id'],
+  ['leads_list_source', 'business_pk, lead_source_key, created_at desc, lead_id desc', 'id'],
+  ['leads_list_assignee', 'business_pk, assignee_id, created_at desc, lead_id desc', 'id'],
+  ['leads_list_updated', 'business_pk, updated_at desc, lead_id desc', 'id, created_at'],
+  ['leads_list_follow_up_asc', 'business_pk, (follow_up_date is null), follow_up_date asc, lead_id desc', 'id, created_at'],
+  ['leads_list_follow_up_desc', 'business_pk, (follow_up_date is null), follow_up_date desc, lead_id desc', 'id, created_at'],
+  ['leads_list_budget_asc', 'business_pk, (budget_amount is null), budget_amount asc, lead_id desc', 'id, created_at'],
+  ['leads_list_budget_desc', 'business_pk, (budget_amount is null), budget_amount desc, lead_id desc', 'id, created_at'],
 ] as const;
 /** The weighted fields, as SQL over a row prefix (`o.`, `new.`). */
 const FIELDS: [number, (row: string) => string][] = [[3, (r) => `${r}subject`], [2, (r) => `${r}details`], [1, NAMES]];
@@ -112,12 +118,12 @@ async function postgres(db: Kysely<unknown>): Promise<void> {
     for each statement execute function crm_lead_words_update()`);
   await run(`create trigger lead_words_delete after delete on leads referencing old table as old_leads
     for each statement execute function crm_lead_words_delete()`);
-  // Free text with a structured filter joins the matches to the filter's index: with the row id in it,
-  // that join (and the ranking, on createdAt and leadId) reads no lead row (SQLite's indexes hold the
-  // row id already). Same names and keys as migration 002-leads-search, the row id added.
-  for (const [name, key] of FILTER_INDEXES) {
+  // Free text with a structured filter or a sort joins the matches to that filter's or sort's index: with
+  // the row id in it (and createdAt, the tie after a sort), that join and the ranking read no lead row
+  // (SQLite's indexes hold the row id already). Same names and keys as migration 002-leads-search.
+  for (const [name, key, included] of FILTER_INDEXES) {
     await run(`drop index ${name}`);
-    await run(`create index ${name} on leads (${key}) include (id) where removed = 0`);
+    await run(`create index ${name} on leads (${key}) include (${included}) where removed = 0`);
   }
   // The former search: the GIN index and its stored vector (wide rows every lead read paid for).
   await run('drop index leads_search');
