@@ -5,6 +5,7 @@
 //   LEADS_SCALE_STORES=postgres,sqlite  LEADS_SCALE_PG=postgres://postgres@127.0.0.1:5432/postgres
 //   LEADS_SCALE_PG_COUNT=1000000  LEADS_SCALE_SQLITE_COUNT=100000  LEADS_SCALE_RUNS=100  LEADS_SCALE_WARMUP=10
 //   LEADS_SCALE_ONLY=regex (scenarios)  LEADS_SCALE_KEEP=1 (keep the PostgreSQL database)  LEADS_SCALE_REUSE=1 (measure it again)
+//   LEADS_SCALE_PG_NAME=crmkit_leads_scale (the database created, kept and reused)
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,6 +87,10 @@ const SCENARIOS: [string, (i: number) => string][] = [
   ['q (prefix)', (i) => `q=${['renov', 'warehou', 'landsc', 'cater'][i % 4]}`],
   ['q (two words)', (i) => `q=${['solar panel', 'kitchen audit', 'network cabling', 'annual contract'][i % 4]}`],
   ['subject', (i) => `subject=${['roofing', 'printer', 'wedding', 'licence'][i % 4]}`],
+  ['details', (i) => `details=${['cabling', 'freight', 'hvac', 'brochure'][i % 4]}`],
+  ['q + $sort[updatedAt]=-1', (i) => `q=${['solar', 'payroll', 'venue', 'toner'][i % 4]}&$sort[updatedAt]=-1`],
+  ['q + pipeline', (i) => `q=${['solar', 'payroll', 'venue', 'toner'][i % 4]}&pipeline=Pipeline ${i % 3}`],
+  ['q + subject (two parameters)', (i) => `q=${['solar', 'payroll', 'venue', 'toner'][i % 4]}&subject=${['panel', 'audit', 'event', 'printer'][i % 4]}`],
   ['sync page (updatedAtFrom)', (i) => `updatedAtFrom=2025-${String(1 + (i % 12)).padStart(2, '0')}-01`],
 ];
 
@@ -156,7 +161,7 @@ async function run(kind: 'postgres' | 'sqlite', count: number): Promise<void> {
   let drop = async () => undefined as void;
   if (kind === 'postgres') {
     const admin = process.env.LEADS_SCALE_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-    const name = 'crmkit_leads_scale';
+    const name = process.env.LEADS_SCALE_PG_NAME ?? 'crmkit_leads_scale';
     const client = new pg.Client({ connectionString: admin });
     await client.connect();
     if (!REUSE) {

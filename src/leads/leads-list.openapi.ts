@@ -40,7 +40,7 @@ export const LEAD_LIST_QUERY: Query = [
   { name: 'followUpDate', description: 'Only `none`: leads without a follow-up date (not with followUpDateFrom/To).', schema: { enum: ['none'] } },
   { name: 'budgetMin', description: 'Budget amount at least this (any currency); leads without a budget never match.', schema: { type: 'number' } },
   { name: 'budgetMax', description: 'Budget amount at most this.', schema: { type: 'number' } },
-  { name: 'q', description: 'Free text over subject, details, customer name, contact name and e-mail: every word must match a whole word or a word\'s beginning, ignoring case and accents; at most 10 words. Results come by relevance, then $sort, then the default order.', schema: text('') },
+  { name: 'q', description: 'Free text over subject, details, customer name, contact name and e-mail: every word must match a whole word or a word\'s beginning, ignoring case and accents; at most 10 words. Results come by relevance (each word scores the best field it is found in: subject, then details, then names and e-mail; summed over the words), then $sort, then the default order.', schema: text('') },
   { name: 'subject', description: 'Free text over the subject only (as q).', schema: text('') },
   { name: 'details', description: 'Free text over the details only (as q).', schema: text('') },
   { name: 'updatedAtFrom', description: 'Sync: leads updated at or after this instant (or date), by updatedAt then leadId ascending; the page carries nextCursor and total null.', schema: text('') },

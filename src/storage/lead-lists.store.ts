@@ -4,6 +4,7 @@ import type { StoredLead } from '../leads/lead.types.js';
 import type { StoreKind } from './db.js';
 import { canName } from './keys.js';
 import { LEAD_COLUMNS, storedLeadOf, type LeadRow } from './lead-rows.js';
+import { WORD_WEIGHTS } from '../validation/search-words.js';
 import type { Database } from './schema.js';
 
 export interface LeadListPage {
@@ -38,52 +39,99 @@ export class LeadListsStore {
   constructor(readonly db: Kysely<Database>, readonly kind: StoreKind) {}
 
   async page(urlKey: string, query: LeadListQuery): Promise<LeadListPage> {
-    const conditions = this.conditions(urlKey, query.filter);
-    if (!conditions) return { leads: [], total: query.sync ? null : 0, more: false };
-    const from = this.fromClause(query.filter);
+    const statements = this.statements(urlKey, query);
+    if (!statements) return { leads: [], total: query.sync ? null : 0, more: false };
     if (query.sync) {
-      const after = query.sync.after;
-      if (after) conditions.push(sql`(leads.updated_at, leads.lead_id) > (${after.updatedAt}, ${after.leadId})`);
-      const rows = await sql<LeadRow>`select ${SELECT} from ${from} where ${sql.join(conditions, sql` and `)}
-        order by leads.updated_at asc, leads.lead_id asc limit ${query.limit + 1}`.execute(this.db);
+      const rows = await statements.page.execute(this.db);
       return { leads: rows.rows.slice(0, query.limit).map(storedLeadOf), total: null, more: rows.rows.length > query.limit };
     }
-    const where = sql.join(conditions, sql` and `);
-    const [rows, count] = await Promise.all([
-      sql<LeadRow>`select ${SELECT} from ${from} where ${where} order by ${this.order(query)}
-        limit ${query.limit} offset ${query.skip}`.execute(this.db),
-      this.countStatement(urlKey, query.filter, from, where).execute(this.db),
-    ]);
+    if (statements.withTotal) {
+      // Free text: the page carries its total (the matches are gathered once); past the last match only, count again.
+      const rows = await statements.page.execute(this.db);
+      const first = rows.rows[0] as (LeadRow & { total?: number | string }) | undefined;
+      const total = first ? first.total : query.skip === 0 ? 0 : (await statements.count!.execute(this.db)).rows[0]?.total;
+      return { leads: rows.rows.map(storedLeadOf), total: Number(total ?? 0), more: false };
+    }
+    const [rows, count] = await Promise.all([statements.page.execute(this.db), statements.count!.execute(this.db)]);
     return { leads: rows.rows.map(storedLeadOf), total: Number(count.rows[0]?.total ?? 0), more: false };
   }
 
   /** The statements behind page() without running them (page, and count outside sync), for the plan checks of the tests. */
   compile(urlKey: string, query: LeadListQuery): { sql: string; parameters: readonly unknown[] }[] {
+    const statements = this.statements(urlKey, query);
+    if (!statements) return [];
+    return [statements.page.compile(this.db), ...(statements.count ? [statements.count.compile(this.db)] : [])];
+  }
+
+  /** The page (one row more in sync mode, to tell whether another follows) and, outside sync, the total. */
+  private statements(urlKey: string, query: LeadListQuery): Statements | undefined {
     const conditions = this.conditions(urlKey, query.filter);
-    if (!conditions) return [];
-    const from = this.fromClause(query.filter);
-    if (query.sync?.after) conditions.push(sql`(leads.updated_at, leads.lead_id) > (${query.sync.after.updatedAt}, ${query.sync.after.leadId})`);
+    if (!conditions) return undefined;
+    const words = query.filter.words;
+    const from = words ? sql`${hitsOf(urlKey, words)} hits join leads on leads.id = hits.lead_pk` : sql`leads`;
+    if (query.sync) {
+      const after = query.sync.after;
+      if (after) conditions.push(sql`(leads.updated_at, leads.lead_id) > (${after.updatedAt}, ${after.leadId})`);
+      return { page: sql<LeadRow>`select ${SELECT} from ${from} where ${sql.join(conditions, sql` and `)}
+        order by leads.updated_at asc, leads.lead_id asc limit ${query.limit + 1}` };
+    }
     const where = sql.join(conditions, sql` and `);
-    const order = query.sync ? sql`leads.updated_at asc, leads.lead_id asc` : this.order(query);
-    const page = sql`select ${SELECT} from ${from} where ${where} order by ${order} limit ${query.limit} offset ${query.skip}`.compile(this.db);
-    return query.sync ? [page] : [page, this.countStatement(urlKey, query.filter, from, where).compile(this.db)];
+    if (words && wordsOnly(query)) return this.wordsOnly(urlKey, query, words);
+    if (words) {
+      // The matches joined to their leads once: the page's leads (narrow rows ranked, with their count) then read by row id.
+      const page = sql<LeadRow>`with ranked as materialized (select hits.lead_pk, hits.score, count(*) over () as total from ${from}
+          where ${where} order by ${this.order(query)} limit ${query.limit} offset ${query.skip})
+        select ${SELECT}, hits.total from ranked hits cross join leads where leads.id = hits.lead_pk order by ${this.order(query)}`;
+      return { page, count: this.countStatement(urlKey, query.filter, from, where), withTotal: true };
+    }
+    return {
+      page: sql<LeadRow>`select ${SELECT} from ${from} where ${where} order by ${this.order(query)} limit ${query.limit} offset ${query.skip}`,
+      count: this.countStatement(urlKey, query.filter, from, where),
+    };
+  }
+
+  /**
+   * Free text alone, in the default order (or createdAt ascending): answered from the word table
+   * (migration 006-lead-words) without reading a lead but the page's. The total counts the matching
+   * leads' entries; the page takes the best (score, createdAt) down to the page's last one (ties at
+   * that edge included, as leadId breaks them), then reads those leads only.
+   */
+  private wordsOnly(urlKey: string, query: LeadListQuery, words: Words) {
+    const hits = hitsOf(urlKey, words);
+    const direction = query.sort[0]?.direction === 1 ? sql.raw('asc') : sql.raw('desc');
+    // The page's leads by row id, one lookup each: both planners would otherwise read the leads' index
+    // whole (a lateral subquery that cannot be flattened; SQLite's CROSS JOIN keeps its order).
+    const leads = this.kind === 'postgres'
+      ? sql`cross join lateral (select ${SELECT} from leads where leads.id = top.lead_pk offset 0) leads`
+      : sql`cross join leads where leads.id = top.lead_pk`;
+    // The best (relevance, createdAt) down to the page's last place (a bounded sort), then every match tied
+    // with that last place: leadId orders those, and the bounded sort may have cut some.
+    const reverse = query.sort[0]?.direction === 1 ? sql.raw('desc') : sql.raw('asc');
+    const page = sql<LeadRow>`with hits as materialized (select * from ${hits} h),
+      best as materialized (select * from hits order by score desc, created_at ${direction} limit ${query.limit + query.skip}),
+      best_last as (select score, created_at from best order by score asc, created_at ${reverse} limit 1),
+      top as materialized (select * from best union select hits.* from hits join best_last last on hits.score = last.score and hits.created_at = last.created_at)
+      select ${SELECT}, (select count(*) from hits) as total from top ${leads}
+      order by top.score desc, leads.created_at ${direction}, leads.lead_id desc limit ${query.limit} offset ${query.skip}`;
+    return { page, count: sql<{ total: number | string | null }>`select count(*) as total from ${hits} hits`, withTotal: true };
   }
 
   /**
    * The total: a sum of live counts (migration 005-lead-counts) when the filter uses only what those
-   * counts are kept by (COUNTED); otherwise a count of the matching leads.
+   * counts are kept by (COUNTED), or one tag's live count when one tag is the whole filter; otherwise a
+   * count of the matching leads.
    */
   private countStatement(urlKey: string, f: LeadListFilter, from: Fragment, where: Fragment): RawBuilder<{ total: number | string | null }> {
-    const covered = Object.entries(f).every(([key, value]) => value === undefined || COUNTED.has(key as keyof LeadListFilter));
+    const sent = Object.entries(f).filter(([, value]) => value !== undefined).map(([key]) => key);
+    if (sent.length === 1 && sent[0] === 'tagIds' && f.tagIds!.length === 1) {
+      // One tag alone: its live count (migration 006-lead-words, lead_tag_counts).
+      return sql`select coalesce(sum(live), 0) as total from lead_tag_counts where business_pk = ${businessOf(urlKey)} and tag_id = ${f.tagIds![0]}`;
+    }
+    const covered = sent.every((key) => COUNTED.has(key as keyof LeadListFilter));
     if (!covered) return sql`select count(*) as total from ${from} where ${where}`;
     const c = [sql`leads.business_pk = ${businessOf(urlKey)}`, ...this.countedConditions(f, true)];
     // Aliased `leads`: the conditions are the list's own, on the same column names.
     return sql`select coalesce(sum(leads.live), 0) as total from lead_counts leads where ${sql.join(c, sql` and `)}`;
-  }
-
-  private fromClause(filter: LeadListFilter): Fragment {
-    // SQLite ranks through the FTS table's own row (bm25 needs it in the FROM clause).
-    return filter.words && this.kind === 'sqlite' ? sql`leads join leads_fts on leads_fts.rowid = leads.id` : sql`leads`;
   }
 
   /** Every condition of the filter, or undefined when one can match nothing (a status no stage carries). */
@@ -112,7 +160,6 @@ export class LeadListsStore {
     if (f.budgetMin !== undefined || f.budgetMax !== undefined) c.push(hasValue('leads.budget_amount', true));
     if (f.budgetMin !== undefined) c.push(sql`leads.budget_amount >= ${f.budgetMin}`);
     if (f.budgetMax !== undefined) c.push(sql`leads.budget_amount <= ${f.budgetMax}`);
-    if (f.words) c.push(this.kind === 'postgres' ? sql`leads.search @@ to_tsquery('simple', ${tsQuery(f.words)})` : sql`leads_fts match ${ftsQuery(f.words)}`);
     return c;
   }
 
@@ -159,11 +206,7 @@ export class LeadListsStore {
   /** Relevance first when searching, then the sort sent (or the default), ties by leadId descending. */
   private order(query: LeadListQuery): Fragment {
     const keys: Fragment[] = [];
-    if (query.filter.words) {
-      keys.push(this.kind === 'postgres'
-        ? sql`ts_rank(leads.search, to_tsquery('simple', ${tsQuery(query.filter.words)})) desc`
-        : sql`bm25(leads_fts, 10.0, 4.0, 2.0, 2.0, 2.0) asc`);
-    }
+    if (query.filter.words) keys.push(sql`hits.score desc`);
     const sort = query.sort.length > 0 ? [...query.sort] : [{ field: 'createdAt' as const, direction: -1 as const }];
     if (query.filter.words && !sort.some((s) => s.field === 'createdAt')) sort.push({ field: 'createdAt', direction: -1 });
     for (const { field, direction } of sort) {
@@ -180,14 +223,40 @@ const inList = (column: string, values: readonly unknown[]): Fragment => sql`${s
 
 const businessOf = (urlKey: string): Fragment => sql`(select id from businesses where url_key = ${urlKey})`;
 
-/** `'word':*` per word (all must match); `A` limits a word to the subject, `B` to the details. */
-function tsQuery(words: NonNullable<LeadListFilter['words']>): string {
-  const term = (word: string, weight: string) => `'${word.replace(/'/g, "''")}':*${weight}`;
-  return [...words.any.map((w) => term(w, '')), ...words.subject.map((w) => term(w, 'A')), ...words.details.map((w) => term(w, 'B'))].join(' & ');
+type Words = NonNullable<LeadListFilter['words']>;
+
+interface Statements {
+  page: RawBuilder<LeadRow>;
+  /** Outside sync. */
+  count?: RawBuilder<{ total: number | string | null }>;
+  /** The page's rows carry `total`: count only when a page past the last match has none. */
+  withTotal?: boolean;
 }
 
-/** `"word"*` per word (all must match), `subject :` / `details :` for the column-limited ones. */
-function ftsQuery(words: NonNullable<LeadListFilter['words']>): string {
-  const term = (word: string) => `"${word.replace(/"/g, '""')}"*`;
-  return [...words.any.map(term), ...words.subject.map((w) => `subject : ${term(w)}`), ...words.details.map((w) => `details : ${term(w)}`)].join(' AND ');
+/** Above every character: `word < p || TOP` bounds the words starting with p, bytewise on both stores. */
+const TOP = '\u{10FFFF}';
+
+/** Free text alone, sorted by createdAt or not at all: the word table can answer it by itself. */
+function wordsOnly(query: LeadListQuery): boolean {
+  const others = Object.entries(query.filter).some(([key, value]) => key !== 'words' && value !== undefined);
+  return !others && (query.sort.length === 0 || (query.sort.length === 1 && query.sort[0]!.field === 'createdAt'));
+}
+
+/**
+ * The leads matching every word, from the word table (migration 006-lead-words): `(lead_pk,
+ * created_at, score)`, the score a sum over the words of the best field weight each is found in. A
+ * `q` word matches any field, a `subject` or `details` word only its own; each is a prefix.
+ */
+function hitsOf(urlKey: string, words: Words): Fragment {
+  const { subject, details, names } = WORD_WEIGHTS;
+  const terms: [string, number[]][] = [...words.any.map((w): [string, number[]] => [w, [subject, details, names]]),
+    ...words.subject.map((w): [string, number[]] => [w, [subject]]), ...words.details.map((w): [string, number[]] => [w, [details]])];
+  const range = ([word, weights]: [string, number[]]) => sql`from lead_words where business_pk = ${businessOf(urlKey)}
+    and weight in (${sql.join(weights.map((w) => sql.lit(w)))}) and word >= ${word} and word < ${word + TOP}`;
+  if (terms.length === 1) return sql`(select lead_pk, max(created_at) as created_at, max(weight) as score ${range(terms[0]!)} group by lead_pk)`;
+  // One aggregation over every word's entries, each tagged with its word: a lead with no entry for some word has a null score.
+  const tagged = terms.map((t, i) => sql`select ${sql.lit(i)} as term, lead_pk, weight, created_at ${range(t)}`);
+  const score = sql.join(terms.map((_, i) => sql`max(case when term = ${sql.lit(i)} then weight end)`), sql` + `);
+  return sql`(select lead_pk, max(created_at) as created_at, ${score} as score from (${sql.join(tagged, sql` union all `)}) t
+    group by lead_pk having ${score} is not null)`;
 }

@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { StoreKind } from './db.js';
 import { initialMigration } from './migrations/001-initial.js';
 import { leadsMigration } from './migrations/002-leads.js';
@@ -6,6 +6,7 @@ import { leadsSearchMigration } from './migrations/002-leads-search.js';
 import { webhooksMigration } from './migrations/003-webhooks.js';
 import { operatorMigration } from './migrations/004-operator.js';
 import { leadCountsMigration } from './migrations/005-lead-counts.js';
+import { leadWordsMigration } from './migrations/006-lead-words.js';
 
 export class SchemaTooNewError extends Error {}
 
@@ -16,11 +17,12 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '003-webhooks': webhooksMigration(kind),
     '004-operator': operatorMigration(kind),
     '005-lead-counts': leadCountsMigration(kind),
+    '006-lead-words': leadWordsMigration(kind),
   };
 }
 
 /** The newest migration this build knows: reported by /healthz. */
-export const SCHEMA_VERSION = '005-lead-counts';
+export const SCHEMA_VERSION = '006-lead-words';
 
 /**
  * Runs pending migrations under the store's lock (a PostgreSQL session advisory lock, so `db` must hold a
@@ -42,5 +44,9 @@ export async function migrateToLatest(db: Kysely<unknown>, kind: StoreKind): Pro
     throw error;
   }
   void applied;
-  void results;
+  // The word table's backfill (006-lead-words) is read index-only, which needs its visibility map:
+  // vacuumed once here (outside the migration's transaction) rather than minutes later by autovacuum.
+  if (kind === 'postgres' && results?.some((r) => r.migrationName === '006-lead-words' && r.status === 'Success')) {
+    await sql`vacuum (analyze) lead_words`.execute(db);
+  }
 }

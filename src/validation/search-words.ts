@@ -1,8 +1,8 @@
 /**
  * Free-text words, folded the same way on both sides of a search (leads-interface 4.4: whole words or
- * prefixes, case- and accent-insensitive). The PostgreSQL index folds stored text with a translate()
- * table built from `foldWord` (migration 002-leads-search); SQLite's FTS5 folds with unicode61
- * remove_diacritics 2; a query's words are folded here.
+ * prefixes, case- and accent-insensitive). The word table of migration 006-lead-words holds a lead's
+ * words: on PostgreSQL split by the text parser over `crm_search_fold` (a translate() table built from
+ * `foldWord`), on SQLite by `leadWordsJson` below; a query's words are folded here.
  */
 
 /** Lower case, combining accents (U+0300-U+036F) removed: é → e, Ö → o; other scripts' marks kept. */
@@ -31,4 +31,27 @@ export function accentTable(): { from: string; to: string } {
     }
   }
   return { from, to };
+}
+
+/** Field weights of the word table (migration 006-lead-words): a word's relevance is the best field it is in. */
+export const WORD_WEIGHTS = { subject: 3, details: 2, names: 1 } as const;
+
+/**
+ * Longest word kept, in UTF-8 bytes: PostgreSQL's text parser drops longer ones (its 2,047-byte lexeme
+ * limit), and SQLite drops them too so that both stores find the same leads.
+ */
+const MAX_WORD_BYTES = 2047;
+
+/**
+ * A lead's distinct words per field as `[word, weight]` pairs, as JSON: the SQLite side of migration
+ * 006-lead-words, registered on every connection of the store as `crm_lead_words(subject, details,
+ * names)` and read by its triggers through json_each. The same splitting and folding as a query's words.
+ */
+export function leadWordsJson(subject: string | null, details: string | null, names: string | null): string {
+  const pairs: [string, number][] = [];
+  const fields: [string | null, number][] = [[subject, WORD_WEIGHTS.subject], [details, WORD_WEIGHTS.details], [names, WORD_WEIGHTS.names]];
+  for (const [text, weight] of fields) {
+    for (const word of new Set(searchWords(text ?? ''))) if (Buffer.byteLength(word) <= MAX_WORD_BYTES) pairs.push([word, weight]);
+  }
+  return JSON.stringify(pairs);
 }

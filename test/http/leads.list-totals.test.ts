@@ -108,4 +108,37 @@ describeEachStore('GET /leads totals from live counts', (ctx) => {
     expect((await call(ctx().app, 'DELETE', `${other.admin}/${removed.body.data.leadId}`, { token: other.operator })).status).toBe(200);
     expect((await withoutIntro()).status).toBe(200);
   });
+
+  it('one tag alone: its total is a live count (006) that follows creates, tag edits and removals', async () => {
+    const own = await seedLeadTenant(ctx());
+    const tagged = async (query: string) => {
+      const answer = await call(ctx().app, 'GET', `${own.leads}?$limit=50&${query}`, { token: own.token });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body.data[0] as { total: number; items: { leadId: string }[] };
+    };
+    const exact = async (vip: number) => {
+      for (const tag of ['VIP', 'hot']) {
+        const page = await tagged(`tags=${tag}`);
+        expect(page.total, tag).toBe(page.items.length);
+        // The same filter with a bound the counts do not cover: still counted from the leads.
+        expect(page.total, tag).toBe((await tagged(`tags=${tag}&createdAtFrom=2000-01-01`)).total);
+      }
+      expect((await tagged('tags=VIP')).total).toBe(vip);
+    };
+    const answers = await Promise.all([['VIP'], ['VIP', 'hot'], ['hot'], [], ['VIP'], ['vip', 'HOT']].map((tags) =>
+      call(ctx().app, 'POST', own.leads, { token: own.token, body: minimalLead({ tags }) })));
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201, 201, 201]);
+    const ids = answers.map((a) => a.body.data.leadId as string);
+    await exact(4);
+    const edit = (leadId: string, tags: string[]) => call(ctx().app, 'PATCH', `${own.leads}/${leadId}`, { token: own.token, body: { tags } });
+    expect((await edit(ids[0]!, ['hot'])).status).toBe(200);
+    await exact(3);
+    expect((await edit(ids[3]!, ['VIP', 'hot'])).status).toBe(200);
+    await exact(4);
+    expect((await edit(ids[1]!, [])).status).toBe(200);
+    await exact(3);
+    expect((await call(ctx().app, 'DELETE', `${own.admin}/${ids[4]}`, { token: own.operator })).status).toBe(200);
+    await exact(2);
+    expect((await tagged('tags=hot')).total).toBe(4);
+  });
 });

@@ -4,7 +4,7 @@ import { insertVolume, syntheticConfig } from '../../bench/leads-volume.js';
 import type { LeadListFilter, LeadListQuery } from '../../src/leads/lead-list.types.js';
 import { testConfig } from '../../src/config.js';
 import { openStore, type Store } from '../../src/storage/store.js';
-import { availableStores, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
+import { availableStores, configFor, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
 
 /**
  * Issue 21 item 5: every documented filter and sort has an index. On PostgreSQL, with enough leads for
@@ -63,6 +63,7 @@ describe.runIf(postgres)('lead list plans on PostgreSQL (issue 21 item 5)', () =
     await insertVolume(store.leads.db, 'plans-other', config, { to: 20_000, prefix: 'po' });
     await sql`vacuum analyze leads`.execute(store.leads.db);
     await sql`vacuum analyze lead_tags`.execute(store.leads.db);
+    await sql`vacuum analyze lead_words`.execute(store.leads.db);
   }, 300_000);
   // UNSTAGED (a stage no longer in the configuration) cannot be indexed: it reads the pipeline's leads
   // through the pipeline index, never the table.
@@ -82,6 +83,43 @@ describe.runIf(postgres)('lead list plans on PostgreSQL (issue 21 item 5)', () =
       const scans = await scansOf(store, count!);
       expect(scans.map((scan) => scan.relation), JSON.stringify(scans)).toEqual(['lead_counts']);
     });
+
+  // Migration 006-lead-words: one tag alone has its live count.
+  it('tags (one): the total is the tag\'s live count, not a count of leads', async () => {
+    const [, count] = store.leadLists.compile(BIG, base({ tagIds: ['tag_v3'] }));
+    const scans = await scansOf(store, count!);
+    expect(scans.map((scan) => scan.relation), JSON.stringify(scans)).toEqual(['lead_tag_counts']);
+  });
+
+  // Migration 006-lead-words: free text alone is answered from the word table, read index-only; the
+  // total never reads a lead, the first page only the leads it shows (by row id).
+  it.each(CASES.filter(([name]) => /^(q|subject|details)/.test(name)))('%s: the word table answers, index-only; the page reads only its own leads', async (_name, query) => {
+    const [page, count] = store.leadLists.compile(BIG, query);
+    const counted = await scansOf(store, count!);
+    expect(counted.map((scan) => `${scan.relation} ${scan.type}`), JSON.stringify(counted)).toEqual(expect.arrayContaining(['lead_words Index Only Scan']));
+    expect(counted.filter((scan) => scan.relation !== 'lead_words' || scan.type !== 'Index Only Scan' || scan.fetches > 0), JSON.stringify(counted)).toEqual([]);
+    const paged = await scansOf(store, page!);
+    const leads = paged.filter((scan) => scan.relation === 'leads');
+    expect(leads.map((scan) => scan.index), JSON.stringify(paged)).toEqual(['leads_pkey']);
+    expect(leads[0]!.rows, JSON.stringify(paged)).toBeLessThanOrEqual(query.limit + query.skip);
+    expect(paged.filter((scan) => scan.relation === 'lead_words' && scan.type !== 'Index Only Scan'), JSON.stringify(paged)).toEqual([]);
+  });
+
+  // With a structured filter the matches join the filter's index, which holds the row id: no lead row read
+  // but the page's own.
+  it.each([
+    ['q + pipeline', base({ pipelineIds: ['pl_v1'], words: { any: ['solar'], subject: [], details: [] } })],
+    ['q + assignedTo', base({ assigneeIds: ['mem_v2'], words: { any: ['renov'], subject: [], details: [] } })],
+    ['q + $sort[updatedAt]=-1', base({ words: { any: ['solar'], subject: [], details: [] } }, { sort: [{ field: 'updatedAt', direction: -1 }] })],
+    ['q + $sort[budget.amount]=1', base({ words: { any: ['solar'], subject: [], details: [] } }, { sort: [{ field: 'budget.amount', direction: 1 }] })],
+  ] as [string, LeadListQuery][])('%s: the matches join the filter\'s or sort\'s index, index-only', async (_name, query) => {
+    for (const statement of store.leadLists.compile(BIG, query)) {
+      const scans = await scansOf(store, statement);
+      const shown = JSON.stringify(scans);
+      expect(scans.filter((scan) => scan.type === 'Index Only Scan').map((scan) => scan.relation).sort(), shown).toEqual(['lead_words', 'leads']);
+      expect(scans.filter((scan) => scan.type !== 'Index Only Scan' && !(scan.index === 'leads_pkey' && scan.rows <= query.limit)), shown).toEqual([]);
+    }
+  });
 
   afterAll(async () => {
     await store?.close();
@@ -109,14 +147,20 @@ interface PlanNode {
   'Index Name'?: string;
   'Rows Removed by Filter'?: number;
   'Actual Loops'?: number;
+  'Actual Rows'?: number;
+  'Heap Fetches'?: number;
   Plans?: PlanNode[];
 }
 
 /** Every node of the plan that reads the leads table (or its live counts): its kind, index, and the rows it read and discarded. */
-function leadScans(node: PlanNode): { type: string; relation?: string; index?: string; removed: number }[] {
-  // lead_counts (migration 005-lead-counts) answers the totals it covers: a few rows per business, by its key.
-  const own = node['Relation Name'] === 'leads' || node['Relation Name'] === 'lead_counts'
-    ? [{ type: node['Node Type'], relation: node['Relation Name'], ...(node['Index Name'] && { index: node['Index Name'] }), removed: (node['Rows Removed by Filter'] ?? 0) * (node['Actual Loops'] ?? 1) }]
+function leadScans(node: PlanNode): { type: string; relation?: string; index?: string; removed: number; rows: number; fetches: number }[] {
+  // lead_counts (migration 005-lead-counts) answers the totals it covers: a few rows per business, by its key;
+  // lead_words (migration 006-lead-words) the free text.
+  const loops = node['Actual Loops'] ?? 1;
+  const own = ['leads', 'lead_counts', 'lead_words', 'lead_tag_counts'].includes(node['Relation Name'] ?? '')
+    ? [{ type: node['Node Type'], relation: node['Relation Name'], ...(node['Index Name'] && { index: node['Index Name'] }),
+      removed: (node['Rows Removed by Filter'] ?? 0) * loops, rows: (node['Actual Rows'] ?? 0) * loops,
+      fetches: node['Heap Fetches'] ?? 0 }]
     : [];
   return [...own, ...(node.Plans ?? []).flatMap(leadScans)];
 }
@@ -126,3 +170,33 @@ async function scansOf(store: Store, statement: { sql: string; parameters: reado
     CompiledQuery.raw(`explain (analyze, format json) ${statement.sql}`, [...statement.parameters]));
   return leadScans((explained.rows[0]!['QUERY PLAN'] as { Plan: PlanNode }[])[0]!.Plan);
 }
+
+/**
+ * SQLite (migration 006-lead-words): free text alone reads the word table by its key and, for the page,
+ * only its own leads by row id (a plan that scans the leads' index was once chosen for the join).
+ */
+describe('free-text plans on SQLite (issue 21 item 5)', () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = openStore(configFor('sqlite'));
+    await store.migrate();
+    const now = Date.now();
+    await store.leads.db.insertInto('businesses').values({ url_key: BIG, name: BIG, country: 'IN', currency: 'INR', custom_fields_enabled: 0, time_zone: null, created_at: now, updated_at: now }).execute();
+    await insertVolume(store.leads.db, BIG, config, { to: 5_000, prefix: 'sb' });
+    await sql`analyze`.execute(store.leads.db);
+  }, 120_000);
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  it.each(CASES.filter(([name]) => /^(q|subject|details)/.test(name)))('%s: the word table by its key; the page reads its leads by row id', async (_name, query) => {
+    const [page, count] = store.leadLists.compile(BIG, query);
+    const plan = async (statement: { sql: string; parameters: readonly unknown[] }) => (await store.leads.db.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`explain query plan ${statement.sql}`, [...statement.parameters]))).rows.map((row) => row.detail);
+    const counted = await plan(count!);
+    expect(counted.filter((d) => / leads\b/.test(d)), counted.join('\n')).toEqual([]);
+    expect(counted.filter((d) => /lead_words/.test(d)).every((d) => /^SEARCH lead_words USING PRIMARY KEY/.test(d)), counted.join('\n')).toBe(true);
+    const paged = await plan(page!);
+    expect(paged.filter((d) => / leads\b/.test(d)), paged.join('\n')).toEqual(['SEARCH leads USING INTEGER PRIMARY KEY (rowid=?)']);
+  });
+});
