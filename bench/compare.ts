@@ -17,6 +17,7 @@ import pg from 'pg';
 import { seedBench, type Seeded } from './seed.js';
 import { SERVER_FLAGS, cpuByProcess, scenarios, serverEnv, waitFor } from './server.js';
 import { runWrk, type LoadSpec } from './wrk.js';
+import { hookedBusiness, HOOKED_SCENARIO } from './webhooks.js';
 
 const [other, ...wanted] = process.argv.slice(2);
 if (!other) throw new Error('usage: tsx bench/compare.ts OTHER_DIST_DIR [scenario ...]');
@@ -24,13 +25,17 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 async function start(dist: string, port: number, databaseUrl: string | undefined): Promise<{ child: ChildProcess; url: string; seeded: Seeded }> {
   const env = {
-    ...serverEnv(port),
+    // As in `npm run bench`: events are written, none delivered (the webhook scenario prices the outbox's write).
+    ...serverEnv(port), WEBHOOKS_DELIVER: 'false', WEBHOOKS_ALLOW_PRIVATE: 'true',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, PG_POOL_SIZE: '20' } : { DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-compare-')) }),
   };
   const child = spawn(process.execPath, [...SERVER_FLAGS, join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/healthz`, child);
-  return { child, url, seeded: await seedBench(url, Number(process.env.BENCH_CLIENTS ?? 1000)) };
+  const seeded = await seedBench(url, Number(process.env.BENCH_CLIENTS ?? 1000));
+  // Nothing listens there: with delivery off, nothing is sent.
+  if (wanted.includes(HOOKED_SCENARIO)) seeded.hookedUrlKey = await hookedBusiness(url, seeded, 'http://127.0.0.1:9/');
+  return { child, url, seeded };
 }
 
 /** The bench's scenarios, and /healthz for the fixed cost of a request. */

@@ -17,7 +17,7 @@ const CASES: [string, LeadListFilter][] = [
   ['q=solar&pipeline', { ...words(['solar']), pipelineIds: [(await store.leads.db.selectFrom('leads').select('pipeline_id').limit(1).executeTakeFirstOrThrow()).pipeline_id] }],
 ];
 for (const [label, filter] of CASES) {
-  for (const [i, statement] of store.leadLists.compile(urlKey, { filter, limit: 10, skip: 0, sort: [] }).entries()) {
+  for (const [i, statement] of (await store.leadLists.compile(urlKey, { filter, limit: 10, skip: 0, sort: [] })).entries()) {
     const plan = await store.leads.db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain (analyze, buffers, costs off) ${statement.sql}`, [...statement.parameters]));
     const lines = plan.rows.map((r) => r['QUERY PLAN']);
     const top = lines.find((l) => l.includes('Buffers')) ?? '';

@@ -7,6 +7,8 @@ import { webhooksMigration } from './migrations/003-webhooks.js';
 import { operatorMigration } from './migrations/004-operator.js';
 import { leadCountsMigration } from './migrations/005-lead-counts.js';
 import { leadWordsMigration } from './migrations/006-lead-words.js';
+import { leadWordsBestMigration } from './migrations/007-lead-words-best.js';
+import { outboxClaimsMigration } from './migrations/008-outbox-claims.js';
 
 export class SchemaTooNewError extends Error {}
 
@@ -18,11 +20,13 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '004-operator': operatorMigration(kind),
     '005-lead-counts': leadCountsMigration(kind),
     '006-lead-words': leadWordsMigration(kind),
+    '007-lead-words-best': leadWordsBestMigration(kind),
+    '008-outbox-claims': outboxClaimsMigration(),
   };
 }
 
 /** The newest migration this build knows: reported by /healthz. */
-export const SCHEMA_VERSION = '006-lead-words';
+export const SCHEMA_VERSION = '008-outbox-claims';
 
 /**
  * Runs pending migrations under the store's lock (a PostgreSQL session advisory lock, so `db` must hold a
@@ -44,9 +48,10 @@ export async function migrateToLatest(db: Kysely<unknown>, kind: StoreKind): Pro
     throw error;
   }
   void applied;
-  // The word table's backfill (006-lead-words) is read index-only, which needs its visibility map:
-  // vacuumed once here (outside the migration's transaction) rather than minutes later by autovacuum.
-  if (kind === 'postgres' && results?.some((r) => r.migrationName === '006-lead-words' && r.status === 'Success')) {
+  // The word table's backfill (006-lead-words, rebuilt by 007-lead-words-best) is read index-only, which
+  // needs its visibility map: vacuumed once here (outside the migration's transaction) rather than
+  // minutes later by autovacuum.
+  if (kind === 'postgres' && results?.some((r) => /^00[67]-lead-words/.test(r.migrationName) && r.status === 'Success')) {
     await sql`vacuum (analyze) lead_words`.execute(db);
   }
 }

@@ -17,6 +17,15 @@ function statementName(text: string): string {
 type Query = (this: pg.Client, ...args: unknown[]) => unknown;
 
 /**
+ * A statement starting with this comment is sent unnamed, so PostgreSQL plans it for its values on every
+ * call. For statements whose best plan depends on the values' selectivity: a search joined to another
+ * filter or sort (storage/lead-lists.store.ts) got, after five calls, a generic plan that read a broad
+ * word's 100,000 matches by row id (q + pipeline at 1,000,000 leads: 600 ms p50, against 150-190 ms
+ * planned for the word; docs/performance.md "Free text at scale").
+ */
+export const PLAN_PER_CALL = '/* plan per call */ ';
+
+/**
  * A pg client that sends every parameterised query as a named (prepared) statement, so PostgreSQL
  * parses and plans each query text once per connection instead of on every call. Measured on the
  * client point read (a three-table join): backend CPU 230 -> 75 us per query, round trip 380 -> 180 us.
@@ -29,7 +38,7 @@ Object.defineProperty(PreparingClient.prototype, 'query', {
   value(this: pg.Client, text: unknown, values?: unknown, ...rest: unknown[]) {
     // Looked up per call, so that whatever wraps pg.Client's query (a test's spy) still sees every query.
     const plainQuery = pg.Client.prototype.query as Query;
-    if (typeof text === 'string' && Array.isArray(values) && values.length > 0) {
+    if (typeof text === 'string' && Array.isArray(values) && values.length > 0 && !text.startsWith(PLAN_PER_CALL)) {
       return plainQuery.call(this, { name: statementName(text), text, values }, ...rest);
     }
     return plainQuery.call(this, text, values, ...rest);

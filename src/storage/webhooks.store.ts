@@ -43,6 +43,9 @@ export async function writeOutbox(db: Kysely<Database>, rows: OutboxRow[]): Prom
 
 type EndpointRow = Database['webhook_endpoints'];
 
+/** The advisory lock key that makes claims take turns on PostgreSQL (any constant no other lock uses). */
+const CLAIM_LOCK = 0x63726d6b_0024;
+
 function recordOf(row: Omit<EndpointRow, 'id' | 'business_pk'>): EndpointRecord {
   return {
     id: row.public_id, url: row.url, description: row.description, eventTypes: JSON.parse(row.event_types) as string[],
@@ -167,22 +170,36 @@ export class WebhooksStore {
   /**
    * Claims due deliveries: each is the oldest pending event of its (endpoint, resource), of an enabled
    * endpoint. A claim moves `next_attempt_at` to `leaseUntil` and counts the attempt, so a claim lost
-   * with its process comes due again after the lease (and is sent again under the same id). On
-   * PostgreSQL rows locked by another instance's claim are skipped (FOR UPDATE SKIP LOCKED); the
-   * embedded store serves one process, whose claims run one at a time.
+   * with its process comes due again after the lease (and is sent again under the same id).
+   *
+   * Attempted events (in flight or waiting to retry) come first, then new ones in id order
+   * (migration 008-outbox-claims). Why that keeps each resource in order without indexing new events
+   * by resource: the writes of one resource are serialised by its own row, so its events' ids rise in
+   * the order they commit. A new event waits while an attempted event of its resource is pending (a
+   * lookup in the small attempted index), and new events are taken as a prefix in id order, so an
+   * earlier new event of the same resource is never skipped: it is in the same prefix, which keeps the
+   * first event of each resource. Claims run one at a time (PostgreSQL: a transaction advisory lock;
+   * SQLite: one process, one writer), so each claim sees the attempts the one before it counted; the
+   * rows are still locked FOR UPDATE SKIP LOCKED against anything else holding them.
    */
   async claim(now: number, limit: number, leaseUntil: number): Promise<ClaimedDelivery[]> {
     return this.db.transaction().execute(async (trx) => {
-      let due = trx.selectFrom('webhook_outbox as o')
-        .innerJoin('webhook_endpoints as ep', 'ep.id', 'o.endpoint_pk')
-        .select('o.id')
-        .where('o.state', '=', 'pending').where('o.next_attempt_at', '<=', now).where('ep.enabled', '=', 1)
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('webhook_outbox as p').select(sql.lit(1).as('one'))
-          .whereRef('p.endpoint_pk', '=', 'o.endpoint_pk').whereRef('p.resource_key', '=', 'o.resource_key')
-          .where('p.state', '=', 'pending').whereRef('p.id', '<', 'o.id'))))
-        .orderBy('o.next_attempt_at').orderBy('o.id').limit(limit);
-      if (this.kind === 'postgres') due = due.forUpdate('o').skipLocked();
-      const ids = (await due.execute()).map((r) => Number(r.id));
+      if (this.kind === 'postgres') await sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(trx);
+      const retries = await this.dueQuery(trx, 'retry', limit).where('o.next_attempt_at', '<=', now)
+        .orderBy('o.next_attempt_at').orderBy('o.id').execute();
+      const ids = retries.map((r) => Number(r.id));
+      if (ids.length < limit) {
+        // A prefix a few times the room: a burst of one resource's events takes one place, not all.
+        const fresh = await this.dueQuery(trx, 'new', (limit - ids.length) * 4).orderBy('o.id').execute();
+        const resources = new Set<string>();
+        for (const row of fresh) {
+          const key = `${row.endpoint_pk}:${row.resource_key}`;
+          if (resources.has(key)) continue;
+          resources.add(key);
+          ids.push(Number(row.id));
+          if (ids.length === limit) break;
+        }
+      }
       if (ids.length === 0) return [];
       await trx.updateTable('webhook_outbox').set((eb) => ({ next_attempt_at: leaseUntil, attempts: eb('attempts', '+', 1) }))
         .where(this.idIn('id', ids)).execute();
@@ -196,6 +213,26 @@ export class WebhooksStore {
         secrets: r.previous_secret && Number(r.previous_secret_until) > now ? [r.secret, r.previous_secret] : [r.secret],
       }));
     });
+  }
+
+  /**
+   * Pending events of enabled endpoints in one phase (new: never attempted; retry: attempted), none of
+   * them behind an attempted event of its resource. The phase conditions are literals, so that both
+   * stores' planners can use the partial indexes of 008 (a bound parameter proves nothing about them).
+   */
+  private dueQuery(trx: Kysely<Database>, phase: 'new' | 'retry', limit: number) {
+    const attempted = (table: 'o' | 'p') => sql<boolean>`${sql.ref(`${table}.state`)} = 'pending' and ${sql.ref(`${table}.attempts`)} > 0`;
+    let due = trx.selectFrom('webhook_outbox as o')
+      .innerJoin('webhook_endpoints as ep', 'ep.id', 'o.endpoint_pk')
+      .select(['o.id', 'o.endpoint_pk', 'o.resource_key'])
+      .where(phase === 'new' ? sql<boolean>`o.state = 'pending' and o.attempts = 0` : attempted('o'))
+      .where('ep.enabled', '=', 1)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('webhook_outbox as p').select(sql.lit(1).as('one'))
+        .whereRef('p.endpoint_pk', '=', 'o.endpoint_pk').whereRef('p.resource_key', '=', 'o.resource_key')
+        .where(attempted('p')).whereRef('p.id', '<', 'o.id'))))
+      .limit(limit);
+    if (this.kind === 'postgres') due = due.forUpdate('o').skipLocked();
+    return due;
   }
 
   /**

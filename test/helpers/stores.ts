@@ -108,7 +108,8 @@ async function asAdmin(statement: string): Promise<void> {
  * (migrations) or whose statements reach beyond their own rows (pruning by time). `drop` removes it.
  */
 export async function privatePostgresDatabase(prefix: string): Promise<PrivateDatabase> {
-  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  // TEST_DATABASE_PREFIX: a prefix of one's own on a shared server (the databases are dropped after).
+  const name = `${process.env.TEST_DATABASE_PREFIX ?? ''}${prefix}_${randomBytes(4).toString('hex')}`;
   await asAdmin(`create database ${name}`);
   const url = POSTGRES_URL.replace(/\/[^/]*$/, `/${name}`);
   return { url, sessionUrl: sessionUrlOf(url), drop: () => asAdmin(`drop database if exists ${name} with (force)`) };

@@ -108,11 +108,56 @@ describeEachStore('GET /leads: free-text words and relevance (leads-interface 4.
     const stored = await insertLeads(ctx().store, t.urlKey, ids.map((leadId) => ({ leadId, pipelineId: place.pipeline_id, stageId: place.stage_id, subject: 'Wombat twins', createdAt: at })));
     expect(stored.length).toBe(3);
     const expected = [...ids].sort().reverse();
-    for (const sort of ['', '&$sort[createdAt]=1']) {
+    // With an updatedAt sort (equal here too) the page of one word's best class is walked in updatedAt order.
+    for (const sort of ['', '&$sort[createdAt]=1', '&$sort[updatedAt]=-1', '&$sort[updatedAt]=1']) {
       const pages = [];
       for (let skip = 0; skip < 3; skip += 1) pages.push(...(await list(`q=wombat&$limit=1&$skip=${skip}${sort}`)).items.map((item) => item.leadId));
       expect(pages, sort).toEqual(expected);
       expect((await list(`q=wombat&$limit=2${sort}`)).items.map((item) => item.leadId), sort).toEqual(expected.slice(0, 2));
+    }
+  });
+
+  it('a search sorted by followUpDate, budget or updatedAt: ties and leads without a value in the documented order, across page edges', async () => {
+    // One word's best class is walked along the sort's index (leads with a value only); the page edge
+    // falls on ties (same value, then createdAt descending, then leadId descending), and leads without
+    // a value come last in both directions (leads-interface 4.4), answered by the join.
+    const place = await ctx().store.leads.db.selectFrom('leads').select(['pipeline_id', 'stage_id']).where('lead_id', '=', made.both!).executeTakeFirstOrThrow();
+    const day = Date.UTC(2026, 3, 1);
+    const specs = [
+      { key: 'a', followUpDate: '2026-05-02', amount: 300, createdAt: day, updatedAt: day + 5 },
+      { key: 'b', followUpDate: '2026-05-01', amount: 100, createdAt: day, updatedAt: day + 5 },
+      { key: 'c', followUpDate: '2026-05-01', amount: 100, createdAt: day + 1, updatedAt: day + 5 },
+      { key: 'd', followUpDate: '2026-05-01', amount: 100, createdAt: day, updatedAt: day + 7 },
+      { key: 'e', followUpDate: null, amount: null, createdAt: day + 2, updatedAt: day + 3 },
+      { key: 'f', followUpDate: '2026-05-03', amount: null, createdAt: day, updatedAt: day + 3 },
+      { key: 'g', followUpDate: null, amount: 200, createdAt: day, updatedAt: day + 5 },
+      { key: 'h', followUpDate: null, amount: null, createdAt: day, updatedAt: day + 9 },
+    ].map((spec) => ({ ...spec, leadId: `ld_numbat_${spec.key}_${t.urlKey.slice(-6)}` }));
+    const stored = await insertLeads(ctx().store, t.urlKey, specs.map((spec) => ({ leadId: spec.leadId, pipelineId: place.pipeline_id, stageId: place.stage_id,
+      subject: 'Numbat survey', followUpDate: spec.followUpDate, budget: spec.amount === null ? null : { amount: spec.amount, currency: 'EUR' },
+      createdAt: spec.createdAt, updatedAt: spec.updatedAt })));
+    expect(stored.length).toBe(specs.length);
+    const value = { followUpDate: (s: (typeof specs)[number]) => s.followUpDate, 'budget.amount': (s: (typeof specs)[number]) => s.amount, updatedAt: (s: (typeof specs)[number]) => s.updatedAt };
+    for (const field of ['followUpDate', 'budget.amount', 'updatedAt'] as const) {
+      for (const direction of [1, -1]) {
+        const sort = `&$sort[${field}]=${direction}`;
+        const expected = [...specs].sort((x, y) => {
+          const [vx, vy] = [value[field](x), value[field](y)];
+          if ((vx === null) !== (vy === null)) return vx === null ? 1 : -1;
+          if (vx !== null && vy !== null && vx !== vy) return (vx < vy ? -1 : 1) * direction;
+          if (x.createdAt !== y.createdAt) return y.createdAt - x.createdAt;
+          return x.leadId < y.leadId ? 1 : -1;
+        }).map((spec) => spec.leadId);
+        for (const limit of [1, 2, 3]) {
+          const pages: string[] = [];
+          for (let skip = 0; skip < specs.length; skip += limit) {
+            const page = await list(`q=numbat&$limit=${limit}&$skip=${skip}${sort}`);
+            expect(page.total, sort).toBe(specs.length);
+            pages.push(...page.items.map((item) => item.leadId));
+          }
+          expect(pages, `${sort} by ${limit}`).toEqual(expected);
+        }
+      }
     }
   });
 
@@ -122,6 +167,17 @@ describeEachStore('GET /leads: free-text words and relevance (leads-interface 4.
       const pages = [];
       for (let skip = 0; skip < 4; skip += 1) pages.push(...await named(`q=quokka&$limit=1&$skip=${skip}${sort}`));
       expect(pages, sort).toEqual(whole);
+    }
+    // One stored word sorted by updatedAt: pages its best class holds are walked, the others joined.
+    for (const sort of ['&$sort[updatedAt]=-1', '&$sort[updatedAt]=1']) {
+      const whole = await list(`q=yarrow${sort}`);
+      const pages = [];
+      for (let skip = 0; skip < whole.total; skip += 1) {
+        const page = await list(`q=yarrow&$limit=1&$skip=${skip}${sort}`);
+        expect(page.total, sort).toBe(whole.total);
+        pages.push(...page.items.map((item) => item.leadId));
+      }
+      expect(pages, sort).toEqual(whole.items.map((item) => item.leadId));
     }
   });
 });

@@ -15,12 +15,14 @@ import { availableStores, configFor, privatePostgresDatabase, type PrivateDataba
 const config = syntheticConfig();
 const NAMES = (row: string) => `${row}customer_name || ' ' || ${row}contact_name || ' ' || coalesce(${row}contact_email, '')`;
 
-/** Rows of lead_words that a rebuild would not write, and rows a rebuild would write that are missing. */
+/** Rows of lead_words that a rebuild would not write, and rows a rebuild would write that are missing (one row per lead and word, 007-lead-words-best). */
 async function drift(db: Kysely<Database>, kind: string): Promise<number> {
   const rebuilt = kind === 'postgres'
-    ? `select l.business_pk, w.weight, w.word, l.id, l.created_at from leads l, crm_lead_words(l.subject, l.details, ${NAMES('l.')}) w where l.removed = 0`
-    : `select l.business_pk, j.value ->> 1, j.value ->> 0, l.id, l.created_at from leads l, json_each(crm_lead_words(l.subject, l.details, ${NAMES('l.')})) j where l.removed = 0`;
-  const stored = 'select business_pk, weight, word, lead_pk, created_at from lead_words';
+    ? `select l.business_pk, w.word, l.id, max(w.weight), bit_or(1 << (w.weight - 1)), l.created_at, l.pipeline_id
+        from leads l, crm_lead_words(l.subject, l.details, ${NAMES('l.')}) w where l.removed = 0 group by l.business_pk, w.word, l.id, l.created_at, l.pipeline_id`
+    : `select l.business_pk, j.value ->> 0, l.id, max(j.value ->> 1), sum(1 << ((j.value ->> 1) - 1)), l.created_at, l.pipeline_id
+        from leads l, json_each(crm_lead_words(l.subject, l.details, ${NAMES('l.')})) j where l.removed = 0 group by l.business_pk, j.value ->> 0, l.id, l.created_at, l.pipeline_id`;
+  const stored = 'select business_pk, word, lead_pk, weight, fields, created_at, pipeline_id from lead_words';
   const rows = await sql<{ n: number | string }>`select count(*) as n from (select * from (${sql.raw(rebuilt)} except ${sql.raw(stored)}) a
     union all select * from (${sql.raw(stored)} except ${sql.raw(rebuilt)}) b) d`.execute(db);
   return Number(rows.rows[0]!.n);
@@ -37,7 +39,7 @@ async function tagDrift(db: Kysely<Database>): Promise<string[]> {
   return rows.rows.filter((r) => Number(r.counted) !== Number(r.live)).map((r) => `${r.business_pk}/${r.tag_id}: ${r.counted} leads, counted ${r.live}`);
 }
 
-describe.each(await availableStores())('migration 006-lead-words (words and tag counts) on existing leads [%s]', (kind) => {
+describe.each(await availableStores())('migrations 006-lead-words and 007-lead-words-best (words and tag counts) on existing leads [%s]', (kind) => {
   let database: PrivateDatabase | undefined;
   let store: Store | undefined;
   afterAll(async () => {
@@ -78,6 +80,9 @@ describe.each(await availableStores())('migration 006-lead-words (words and tag 
     await sql`update leads set subject = 'Solo Ödön ' || lead_id where id % 5 = 0`.execute(db);
     await sql`update leads set details = subject, subject = details where id % 3 = 0`.execute(db);
     await sql`update leads set contact_email = null, customer_name = 'Ünïcode Çorp' where id % 13 = 0`.execute(db);
+    // Moved to another pipeline (007-lead-words-best: the rows carry it), alone and with an edited subject.
+    await sql`update leads set pipeline_id = 'pl_moved' where id % 17 = 0`.execute(db);
+    await sql`update leads set pipeline_id = 'pl_moved_again', subject = 'Moved ' || lead_id where id % 29 = 0`.execute(db);
     await sql`delete from lead_tags where lead_pk in (select id from leads where business_pk = (select id from businesses where url_key = 'words-b'))`.execute(db);
     await sql`delete from leads where business_pk = (select id from businesses where url_key = 'words-b')`.execute(db);
     expect(await drift(db, kind)).toBe(0);
