@@ -2,7 +2,8 @@
  * Where a scenario's server CPU goes, thread by thread: one server (`dist/`, started as `npm start`
  * starts it, on its own embedded store or on DATABASE_URL), seeded as the bench seeds, then each named
  * scenario loaded ROUNDS times (3 s, 50 connections) in alternation, printing the CPU time per request
- * of each thread group (main thread, libuv's pool, V8's helper threads …) from /proc. For questions the
+ * of each thread group (main thread, libuv's pool, V8's helper threads …), user and kernel time
+ * apart, from /proc. For questions the
  * process total cannot answer, e.g. which thread pays for what a webhook subscription adds to a create.
  *
  *   npm run build && npx tsx bench/threads.ts "POST new client" "POST new client (1 webhook)"
@@ -29,7 +30,9 @@ function cpuByThread(pid: number): Map<string, number> {
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[\d\s]+$/, '');
       const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
       const key = tid === String(pid) ? 'main' : name;
-      used.set(key, (used.get(key) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10_000);
+      // User and kernel time apart: a write's cost may be the system calls it makes.
+      used.set(`${key} user`, (used.get(`${key} user`) ?? 0) + Number(fields[11]) * 10_000);
+      used.set(`${key} sys`, (used.get(`${key} sys`) ?? 0) + Number(fields[12]) * 10_000);
     } catch {
       // gone
     }
@@ -41,7 +44,9 @@ const env = {
   ...serverEnv(39_410), WEBHOOKS_DELIVER: 'false', WEBHOOKS_ALLOW_PRIVATE: 'true',
   ...(databaseUrl ? { DATABASE_URL: databaseUrl, PG_POOL_SIZE: '20' } : { DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-threads-')) }),
 };
-const child = spawn(process.execPath, [...SERVER_FLAGS, 'dist/main.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+// THREADS_NODE_FLAGS: more flags for the server's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+const extraFlags = (process.env.THREADS_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const child = spawn(process.execPath, [...SERVER_FLAGS, ...extraFlags, 'dist/main.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
 const url = 'http://127.0.0.1:39410';
 try {
   await waitFor(`${url}/healthz`, child);
@@ -63,4 +68,5 @@ try {
   }
 } finally {
   child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
 }

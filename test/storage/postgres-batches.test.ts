@@ -186,8 +186,41 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
     }
   });
 
+  // The documents travel as one JSON array of strings (jsonTexts): whatever a JSON string can hold
+  // arrives as it was sent, in its own create, with its own event.
+  it('fifty creates in one statement keep each document and event payload exactly, whatever it holds', async () => {
+    const awkward = ['"quoted" \\ back\\slash', 'line\nbreak\ttab\r', '{"looks":"like json"}', 'ünïcødé ✓ 名前 🙂', '', ' ', 'NULL', '\\"', '[1,2]'];
+    const endpointId = `ep_${Date.now()}`;
+    await store.webhooks.create('shop-b', {
+      id: endpointId, url: 'https://hooks.example.com/', description: null, eventTypes: ['client.created'], enabled: true, disabledReason: null,
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', previousSecret: null, previousSecretUntil: null, createdAt: 1, updatedAt: 1,
+    });
+    const [endpoint] = (await store.webhooks.subscriptions('shop-b')).endpoints;
+    const query = vi.spyOn(pg.Client.prototype, 'query');
+    let outcomes;
+    try {
+      outcomes = await Promise.all(Array.from({ length: 50 }, (_, i) => {
+        const text = awkward[i % awkward.length]!;
+        const payload = JSON.stringify({ type: 'client.created', data: { name: text, n: i } });
+        return store.data.insertClient('shop-b', `awkward-${i}`, 'API', { name: text, n: i }, 7000, [
+          { endpointPk: endpoint!.pk, messageId: `msg_awkward_${i}`, eventType: 'client.created', resourceKey: `client:awkward-${i}`, payload, createdAt: 7000 },
+        ]);
+      }));
+      expect(query.mock.calls.filter(([text]) => JSON.stringify(text).includes('insert into webhook_outbox'))).toHaveLength(1);
+    } finally {
+      query.mockRestore();
+    }
+    expect(outcomes.every((o) => o.outcome === 'inserted')).toBe(true);
+    for (let i = 0; i < 50; i++) {
+      const text = awkward[i % awkward.length]!;
+      expect((await store.data.findClient('shop-b', `awkward-${i}`))!.data).toEqual({ name: text, n: i });
+      const { rows: [row] } = await sql<{ payload: string }>`select payload from webhook_outbox where message_id = ${`msg_awkward_${i}`}`.execute(db);
+      expect(JSON.parse(row!.payload)).toEqual({ type: 'client.created', data: { name: text, n: i } });
+    }
+  });
+
   it('the batched create looks each key up by index, even on tables with no statistics', async () => {
-    const plan = await genericPlan(BATCHED_CLIENT_CREATE, 'text[], text[], text[], text[], int8[]', "'{shop-a}', '{a-0}', '{API}', '{\"{}\"}', '{1}'");
+    const plan = await genericPlan(BATCHED_CLIENT_CREATE, 'text[], text[], text[], json, int8[]', "'{shop-a}', '{a-0}', '{API}', '[\"{}\"]', '{1}'");
     expect(plan).toMatch(/Index Scan using clients_business_client_id on clients c .*\n\s+Index Cond: \(\(business_pk = [^)]+\) AND \(client_id = /);
     expect(plan).not.toMatch(/Seq Scan on (clients|client_balances)/);
   });
