@@ -129,11 +129,15 @@ export class BusinessDataStore {
    * INSERT … ON CONFLICT DO NOTHING: of many concurrent creates of one clientId, exactly one inserts.
    * A retry reads first: a conflicting INSERT is not free (SQLite's AUTOINCREMENT rewrites its sequence
    * and fsyncs the commit; PostgreSQL burns a sequence value), and retries are the common repeat.
-   * On PostgreSQL that read is part of the batched create's statement: one round trip, not two.
+   * On PostgreSQL that read is part of the batched create's statement: one round trip, not two. On
+   * SQLite it joins the shared read transaction, as GET client's reads do. Read alone it had been
+   * thought cheaper for a create (2-4 µs, in-process); under load it was the dearer by far: A/B with
+   * bench/compare.ts (5 rounds of 3 s, medians) POST identical retry 120.5 -> 78.2 µs of CPU per
+   * request (8,385 -> 13,027 req/s), POST new client 84.9 -> 83.6 µs.
    */
   async insertClient(urlKey: string, clientId: string | null, source: string, data: unknown, now: number, events: OutboxRow[] = []): Promise<InsertClientResult> {
     if (this.batches && clientId !== null && canName(urlKey, clientId)) return this.batches.create({ urlKey, clientId, source, data, now, events });
-    const earlier = clientId === null ? undefined : await this.readFirst(urlKey, clientId);
+    const earlier = clientId === null ? undefined : await this.findClient(urlKey, clientId);
     if (earlier) return { outcome: 'exists', client: earlier };
     return this.writes.run((db) => this.insertClientIn(db, urlKey, clientId, source, data, now, events));
   }
@@ -155,15 +159,6 @@ export class BusinessDataStore {
     if (clientId === null) return { outcome: 'no-business' };
     const existing = await this.findClientIn(db, urlKey, clientId);
     return existing ? { outcome: 'exists', client: existing } : { outcome: 'no-business' };
-  }
-
-  /**
-   * A create's read-first. On SQLite it reads alone: in a shared read transaction it waited a turn of
-   * the event loop and for the connection between group commits, and cost 2-4 µs more per create.
-   */
-  private readFirst(urlKey: string, clientId: string): Promise<StoredClient | undefined> {
-    if (this.sharedReads && canName(urlKey, clientId)) return this.findClientIn(this.db, urlKey, clientId);
-    return this.findClient(urlKey, clientId);
   }
 
   /** One query: the client row and its balance members. Any status: callers decide what is visible. */
