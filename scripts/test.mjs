@@ -31,13 +31,16 @@ const problems = [];
 function vitest(args, env) {
   return new Promise((resolve) => {
     const child = spawn('npx', ['vitest', 'run', ...args], { stdio: ['inherit', 'pipe', 'pipe'], env });
-    let kept = '';
+    const kept = [];
+    let keptBytes = 0;
     const keep = (chunk) => {
-      kept = (kept + chunk.toString()).slice(-2_000_000);
+      kept.push(chunk);
+      keptBytes += chunk.length;
+      while (keptBytes > 2_000_000 && kept.length > 1) keptBytes -= kept.shift().length;
     };
     child.stdout.on('data', (chunk) => (process.stdout.write(chunk), keep(chunk)));
     child.stderr.on('data', (chunk) => (process.stderr.write(chunk), keep(chunk)));
-    child.on('close', (status) => resolve({ status, output: kept }));
+    child.on('close', (status) => resolve({ status, output: Buffer.concat(kept).toString() }));
   });
 }
 
