@@ -60,13 +60,14 @@ export const BATCHED_CLIENT_READ = `select k.ordinal::int4 as ordinal,
  * payload; cpu profile under bench/threads.ts). A/B against the text[] build (bench/compare.ts, 5
  * rounds of 3 s, medians, server CPU per create): plain 68.1 against 71.8 µs (11,888 against 11,357
  * req/s); with one event 87.0 against 99.5 µs, PostgreSQL's side 69.7 against 63.4 (7,778 against
- * 7,336 req/s).
+ * 7,336 req/s). Every string stored has passed isStorableString (no NUL, no lone surrogate), so each
+ * document is text PostgreSQL's JSON parser takes back unchanged.
  */
 const jsonTexts = (parameter: string) =>
   `array(select j.value from json_array_elements_text(${parameter}::json) with ordinality as j(value, n) order by j.n)`;
 
 /** The parameter `jsonTexts` reads: the documents as one JSON array of strings. */
-export const jsonTextsOf = (documents: string[]) => JSON.stringify(documents);
+const jsonTextsOf = (documents: string[]) => JSON.stringify(documents);
 
 /**
  * Many creates in one statement (one round trip, one commit): each key is first looked up, as the
