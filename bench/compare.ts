@@ -9,34 +9,17 @@
  *   git stash && npm run build && cp -r dist .bench-before && git stash pop && npm run build
  *   npx tsx bench/compare.ts .bench-before "GET client" "POST new client"
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
-import { seedBench, type Seeded } from './seed.js';
-import { SERVER_FLAGS, cpuByProcess, scenarios, serverEnv, waitFor } from './server.js';
+import type { Seeded } from './seed.js';
+import { startSeededServer } from './seeded-server.js';
+import { cpuByProcess, scenarios } from './server.js';
 import { runWrk, type LoadSpec } from './wrk.js';
-import { hookedBusiness, HOOKED_SCENARIO } from './webhooks.js';
+import { HOOKED_SCENARIO } from './webhooks.js';
 
 const [other, ...wanted] = process.argv.slice(2);
 if (!other) throw new Error('usage: tsx bench/compare.ts OTHER_DIST_DIR [scenario ...]');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-
-async function start(dist: string, port: number, databaseUrl: string | undefined): Promise<{ child: ChildProcess; url: string; seeded: Seeded }> {
-  const env = {
-    // As in `npm run bench`: events are written, none delivered (the webhook scenario prices the outbox's write).
-    ...serverEnv(port), WEBHOOKS_DELIVER: 'false', WEBHOOKS_ALLOW_PRIVATE: 'true',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl, PG_POOL_SIZE: '20' } : { DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-compare-')) }),
-  };
-  const child = spawn(process.execPath, [...SERVER_FLAGS, join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/healthz`, child);
-  const seeded = await seedBench(url, Number(process.env.BENCH_CLIENTS ?? 1000));
-  // Nothing listens there: with delivery off, nothing is sent.
-  if (wanted.includes(HOOKED_SCENARIO)) seeded.hookedUrlKey = await hookedBusiness(url, seeded, 'http://127.0.0.1:9/');
-  return { child, url, seeded };
-}
+const hooked = wanted.includes(HOOKED_SCENARIO);
 
 /** The bench's scenarios, and /healthz for the fixed cost of a request. */
 function specs(s: Seeded, url: string): Record<string, LoadSpec> {
@@ -63,8 +46,8 @@ async function databaseWork(databaseUrl: string | undefined): Promise<{ cpu: Map
 }
 
 const servers = {
-  current: { ...await start('dist', 39_400, process.env.DATABASE_URL_A), databaseUrl: process.env.DATABASE_URL_A },
-  [other]: { ...await start(other, 39_401, process.env.DATABASE_URL_B), databaseUrl: process.env.DATABASE_URL_B },
+  current: { ...await startSeededServer('dist', 39_400, { databaseUrl: process.env.DATABASE_URL_A, hooked }), databaseUrl: process.env.DATABASE_URL_A },
+  [other]: { ...await startSeededServer(other, 39_401, { databaseUrl: process.env.DATABASE_URL_B, hooked }), databaseUrl: process.env.DATABASE_URL_B },
 };
 try {
   for (const scenario of wanted.length > 0 ? wanted : ['GET client']) {

@@ -8,14 +8,11 @@
  *
  *   npm run build && npx tsx bench/threads.ts "POST new client" "POST new client (1 webhook)"
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { seedBench } from './seed.js';
-import { SERVER_FLAGS, scenarios, serverEnv, waitFor } from './server.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { startSeededServer } from './seeded-server.js';
+import { scenarios } from './server.js';
 import { runWrk } from './wrk.js';
-import { hookedBusiness, HOOKED_SCENARIO } from './webhooks.js';
+import { HOOKED_SCENARIO } from './webhooks.js';
 
 const wanted = process.argv.slice(2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -40,18 +37,10 @@ function cpuByThread(pid: number): Map<string, number> {
   return used;
 }
 
-const env = {
-  ...serverEnv(39_410), WEBHOOKS_DELIVER: 'false', WEBHOOKS_ALLOW_PRIVATE: 'true',
-  ...(databaseUrl ? { DATABASE_URL: databaseUrl, PG_POOL_SIZE: '20' } : { DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-threads-')) }),
-};
 // THREADS_NODE_FLAGS: more flags for the server's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
-const extraFlags = (process.env.THREADS_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-const child = spawn(process.execPath, [...SERVER_FLAGS, ...extraFlags, 'dist/main.js'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-const url = 'http://127.0.0.1:39410';
+const nodeFlags = (process.env.THREADS_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const { child, url, seeded } = await startSeededServer('dist', 39_410, { databaseUrl, hooked: wanted.includes(HOOKED_SCENARIO), nodeFlags });
 try {
-  await waitFor(`${url}/healthz`, child);
-  const seeded = await seedBench(url, Number(process.env.BENCH_CLIENTS ?? 1000));
-  if (wanted.includes(HOOKED_SCENARIO)) seeded.hookedUrlKey = await hookedBusiness(url, seeded, 'http://127.0.0.1:9/');
   const specs = Object.fromEntries(scenarios(seeded, url));
   for (let round = 1; round <= ROUNDS; round++) {
     for (const scenario of wanted) {
