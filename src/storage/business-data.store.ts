@@ -1,9 +1,9 @@
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { PostgresClientBatches, insertedClient, storedClientOf, type ClientRow, type InsertClientResult } from './client-batches.js';
-import { Batcher, type Outcome } from './batcher.js';
 import type { WriteRunner } from './group-commit.js';
 import { bindSlots, requireSlots } from './compiled.js';
 import { canName } from './keys.js';
+import type { SharedReadTransaction } from './shared-reads.js';
 import type { Database } from './schema.js';
 import { writeOutbox, type OutboxRow } from './webhooks.store.js';
 import type { AuditEntry, ClientStatus, StoredClient, VersionedDocument } from './records.js';
@@ -19,7 +19,7 @@ const NOW_SLOT = '\u0000now';
 type DocumentColumn = 'config' | 'fields';
 
 /** How client reads reach the database (see the constructor's fields): PostgreSQL batches, SQLite shares transactions. */
-export type ClientReads = 'batched-statement' | 'shared-transaction';
+export type ClientReads = 'batched-statement' | SharedReadTransaction;
 
 export type { InsertClientResult } from './client-batches.js';
 
@@ -39,19 +39,14 @@ export class BusinessDataStore {
    */
   private readonly batches: PostgresClientBatches | undefined;
 
-  /**
-   * SQLite only: client reads that arrive together share one read transaction. In WAL mode a
-   * statement of its own begins and ends a read transaction, taking and dropping a lock on the
-   * shared-memory index with two fcntl calls: about 2 of a point read's 5 µs here. A GET client:
-   * 38.7 -> 35.0 µs of CPU per request (docs/performance.md).
-   */
-  private readonly sharedReads: Batcher<[string, string], StoredClient | undefined> | undefined;
+  /** SQLite only: client reads that arrive together share one read transaction (with lead reads too). */
+  private readonly sharedReads: SharedReadTransaction | undefined;
 
   constructor(private readonly db: Kysely<Database>, private readonly writes: WriteRunner, reads: ClientReads) {
     this.batches = reads === 'batched-statement'
       ? new PostgresClientBatches(db, (c) => this.writes.run((trx) => this.insertClientIn(trx, c.urlKey, c.clientId, c.source, c.data, c.now, c.events ?? [])))
       : undefined;
-    this.sharedReads = reads === 'shared-transaction' ? new Batcher((keys) => this.readTogether(keys)) : undefined;
+    this.sharedReads = reads === 'batched-statement' ? undefined : reads;
     // The business as a subquery, not a join: PostgreSQL keeps a prepared statement's generic plan,
     // and on young tables the join's plan searched the (business, clientId) index by clientId alone.
     this.findClientQuery = this.db.selectFrom('clients')
@@ -165,21 +160,7 @@ export class BusinessDataStore {
   findClient(urlKey: string, clientId: string): Promise<StoredClient | undefined> {
     if (!canName(urlKey, clientId)) return Promise.resolve(undefined);
     if (this.batches) return this.batches.read(urlKey, clientId);
-    return this.sharedReads!.add([urlKey, clientId]);
-  }
-
-  private readTogether(keys: [string, string][]): Promise<Outcome<StoredClient | undefined>[]> {
-    return this.db.transaction().execute(async (trx) => {
-      const outcomes: Outcome<StoredClient | undefined>[] = [];
-      for (const [urlKey, clientId] of keys) {
-        try {
-          outcomes.push({ value: await this.findClientIn(trx, urlKey, clientId) });
-        } catch (error) {
-          outcomes.push({ error });
-        }
-      }
-      return outcomes;
-    });
+    return this.sharedReads!.run((db) => this.findClientIn(db, urlKey, clientId));
   }
 
   private async findClientIn(db: Kysely<Database>, urlKey: string, clientId: string): Promise<StoredClient | undefined> {

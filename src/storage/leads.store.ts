@@ -1,10 +1,12 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { StoredActivity, StoredLead } from '../leads/lead.types.js';
+import { bindSlots, requireSlots } from './compiled.js';
 import type { StoreKind } from './db.js';
 import type { WriteRunner } from './group-commit.js';
 import { canName } from './keys.js';
-import { activityData, leadColumns, LEAD_COLUMNS, storedActivityOf, storedLeadOf } from './lead-rows.js';
+import { activityData, leadColumns, LEAD_COLUMNS, storedActivityOf, storedLeadOf, type LeadRow } from './lead-rows.js';
 import type { Database } from './schema.js';
+import { directReads, type ReadRunner } from './shared-reads.js';
 import { writeOutbox, type OutboxRow } from './webhooks.store.js';
 
 export interface ContactRecord {
@@ -45,6 +47,10 @@ export interface LeadEditScope {
   claimRequestId(kind: 'COMMENT' | 'INTERNAL_NOTE', clientRequestId: string): Promise<boolean>;
 }
 
+const URL_KEY_SLOT = '\u0000url_key';
+/** A leadId or an externalId: each compiled read has one key. */
+const LEAD_KEY_SLOT = '\u0000lead_key';
+
 /** The business as a subquery: a lead is found only through its own business. */
 const businessOf = (db: Kysely<Database>, urlKey: string) => db.selectFrom('businesses').select('businesses.id').where('businesses.url_key', '=', urlKey);
 
@@ -55,7 +61,22 @@ const businessOf = (db: Kysely<Database>, urlKey: string) => db.selectFrom('busi
  * after the other (PostgreSQL: SELECT … FOR UPDATE; SQLite: one connection holds the transaction).
  */
 export class LeadsStore {
-  constructor(readonly db: Kysely<Database>, private readonly kind: StoreKind = 'postgres', private readonly groupCommit?: WriteRunner) {}
+  /** The point reads, compiled once (see bindSlots): a GET lead and a create's read-first. */
+  private readonly findLeadQuery: CompiledQuery<LeadRow>;
+  private readonly findByExternalIdQuery: CompiledQuery<LeadRow & { create_request: string | null }>;
+  private readonly reads: ReadRunner;
+
+  constructor(readonly db: Kysely<Database>, private readonly kind: StoreKind = 'postgres', private readonly groupCommit?: WriteRunner, reads?: ReadRunner) {
+    this.reads = reads ?? directReads(db);
+    this.findLeadQuery = db.selectFrom('leads').select(LEAD_COLUMNS)
+      .where('leads.business_pk', '=', businessOf(db, URL_KEY_SLOT)).where('leads.lead_id', '=', LEAD_KEY_SLOT)
+      .compile();
+    requireSlots(this.findLeadQuery, [URL_KEY_SLOT, LEAD_KEY_SLOT]);
+    this.findByExternalIdQuery = db.selectFrom('leads').select([...LEAD_COLUMNS, 'leads.create_request'])
+      .where('leads.business_pk', '=', businessOf(db, URL_KEY_SLOT)).where('leads.external_id', '=', LEAD_KEY_SLOT)
+      .compile();
+    requireSlots(this.findByExternalIdQuery, [URL_KEY_SLOT, LEAD_KEY_SLOT]);
+  }
 
   /**
    * A write's transaction. On SQLite it shares the group commit of the writes that arrived in the same
@@ -69,21 +90,17 @@ export class LeadsStore {
   /** Any state (removed too): the caller decides what is visible. */
   async findLead(urlKey: string, leadId: string): Promise<StoredLead | undefined> {
     if (!canName(urlKey, leadId)) return undefined;
-    const row = await this.db.selectFrom('leads').select(LEAD_COLUMNS)
-      .where('leads.business_pk', '=', businessOf(this.db, urlKey)).where('leads.lead_id', '=', leadId)
-      .executeTakeFirst();
+    const { rows: [row] } = await this.reads.run((db) => db.executeQuery(bindSlots(this.findLeadQuery, { [URL_KEY_SLOT]: urlKey, [LEAD_KEY_SLOT]: leadId })));
     return row && storedLeadOf(row);
   }
 
   async findByExternalId(urlKey: string, externalId: string): Promise<{ lead: StoredLead; createRequest: unknown } | undefined> {
     if (!canName(urlKey, externalId)) return undefined;
-    return this.findByExternalIdIn(this.db, urlKey, externalId);
+    return this.reads.run((db) => this.findByExternalIdIn(db, urlKey, externalId));
   }
 
   private async findByExternalIdIn(db: Kysely<Database>, urlKey: string, externalId: string) {
-    const row = await db.selectFrom('leads').select([...LEAD_COLUMNS, 'leads.create_request'])
-      .where('leads.business_pk', '=', businessOf(this.db, urlKey)).where('leads.external_id', '=', externalId)
-      .executeTakeFirst();
+    const { rows: [row] } = await db.executeQuery(bindSlots(this.findByExternalIdQuery, { [URL_KEY_SLOT]: urlKey, [LEAD_KEY_SLOT]: externalId }));
     return row && { lead: storedLeadOf(row), createRequest: row.create_request === null ? null : JSON.parse(row.create_request) as unknown };
   }
 

@@ -8,6 +8,7 @@ import { CHANGE_CHANNEL, ChangeFeed } from './change-feed.js';
 import { openPostgres, openSqlite, type OpenDatabase, type StoreKind } from './db.js';
 import { migrateToLatest } from './migrate.js';
 import { RateLimitStore } from './rate-limits.store.js';
+import { SharedReadTransaction } from './shared-reads.js';
 import { LeadListsStore } from './lead-lists.store.js';
 import { LeadSettingsStore } from './lead-settings.store.js';
 import { LeadsStore } from './leads.store.js';
@@ -47,17 +48,18 @@ export function openStore(config: StoreConfig): Store {
   const changes = new ChangeFeed(opened.postgresUrl, async (topic) => {
     await sql`select pg_notify(${CHANGE_CHANNEL}, ${topic})`.execute(db);
   });
-  // SQLite: one group commit for client and lead writes alike (one fsync for the writes of a turn).
-  const groupCommit = opened.kind === 'sqlite' ? new GroupCommit(db) : undefined;
+  // SQLite: one group commit for client and lead writes alike (one fsync for the writes of a turn),
+  // and one read transaction for the point reads of a turn.
+  const embedded = opened.kind === 'sqlite' ? { writes: new GroupCommit(db), reads: new SharedReadTransaction(db) } : undefined;
   return {
     kind: opened.kind,
     accounts: new AccountsStore(db),
-    data: groupCommit
-      ? new BusinessDataStore(db, groupCommit, 'shared-transaction')
+    data: embedded
+      ? new BusinessDataStore(db, embedded.writes, embedded.reads)
       : new BusinessDataStore(db, directWrites(db), 'batched-statement'),
     clientLists: new ClientListsStore(db, opened.kind),
     rateLimits: new RateLimitStore(db),
-    leads: new LeadsStore(db, opened.kind, groupCommit),
+    leads: new LeadsStore(db, opened.kind, embedded?.writes, embedded?.reads),
     leadLists: new LeadListsStore(db, opened.kind),
     leadSettings: new LeadSettingsStore(db),
     webhooks: new WebhooksStore(db, opened.kind),

@@ -6,6 +6,9 @@ import { openSqlite } from '../../src/storage/db.js';
 import { GroupCommit } from '../../src/storage/group-commit.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import type { Database } from '../../src/storage/schema.js';
+import { SharedReadTransaction } from '../../src/storage/shared-reads.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createLead, seedLeadTenant } from '../helpers/leads.js';
 import { tempDataDir } from '../helpers/stores.js';
 
 const business = (urlKey: string) => ({ urlKey, name: urlKey, country: 'IN', currency: 'INR', customFieldsEnabled: false, timeZone: null, createdAt: 1, updatedAt: 1 });
@@ -15,7 +18,7 @@ let data: BusinessDataStore;
 beforeAll(async () => {
   db = openSqlite(tempDataDir()).db;
   await migrateToLatest(db as never, 'sqlite');
-  data = new BusinessDataStore(db, new GroupCommit(db), 'shared-transaction');
+  data = new BusinessDataStore(db, new GroupCommit(db), new SharedReadTransaction(db));
   for (const urlKey of ['shop-a', 'shop-b']) await new AccountsStore(db).createBusiness(business(urlKey));
   for (let i = 0; i < 30; i++) await data.insertClient('shop-a', `a-${i}`, 'API', { name: `A ${i}` }, 1000 + i);
   await data.insertClient('shop-b', 'b-0', 'API', { name: 'B 0' }, 2000);
@@ -23,16 +26,19 @@ beforeAll(async () => {
 });
 afterAll(async () => db?.destroy());
 
-/** The transactions begun while `run` runs, counted at the embedded store's one connection. */
-async function transactionsBegun(run: () => Promise<unknown>): Promise<number> {
-  const spy = await db.getExecutor().provideConnection(async (connection) => vi.spyOn(connection, 'executeQuery'));
+/** The statements run while `run` runs, by their first word, as the embedded store's one connection saw them. */
+async function statementsRun(run: () => Promise<unknown>, on: Kysely<Database> = db): Promise<string[]> {
+  const spy = await on.getExecutor().provideConnection(async (connection) => vi.spyOn(connection, 'executeQuery'));
   try {
     await run();
-    return spy.mock.calls.filter(([query]) => (query as CompiledQuery).sql === 'begin').length;
+    return spy.mock.calls.map(([query]) => (query as CompiledQuery).sql.trim().split(/\s/)[0]!.toLowerCase());
   } finally {
     spy.mockRestore();
   }
 }
+
+/** One read transaction holding `reads` selects, and nothing else. */
+const oneReadTransaction = (reads: number) => ['begin', ...Array<string>(reads).fill('select'), 'commit'];
 
 it('client reads that arrive together share one read transaction, and each gets its own answer', async () => {
   const asked: [string, string][] = [
@@ -40,10 +46,10 @@ it('client reads that arrive together share one read transaction, and each gets 
     ['shop-a', 'missing'], ['no-such-shop', 'a-3'], ['shop-a', 'a-1'], ['shop-a', 'a-29'],
   ];
   let found: Awaited<ReturnType<BusinessDataStore['findClient']>>[] = [];
-  const begun = await transactionsBegun(async () => {
+  const statements = await statementsRun(async () => {
     found = await Promise.all(asked.map(([urlKey, clientId]) => data.findClient(urlKey, clientId)));
   });
-  expect(begun).toBe(1);
+  expect(statements).toEqual(oneReadTransaction(asked.length));
   expect(found.map((c) => c?.clientId ?? null)).toEqual(['a-0', 'a-1', null, null, 'b-0', null, null, 'a-1', 'a-29']);
   expect(found[1]!.balance).toEqual({ invoice: 12.5 });
   expect(found[0]).toEqual({ clientId: 'a-0', status: 'active', source: 'API', data: { name: 'A 0' }, balance: {}, createdAt: 1000, updatedAt: 1000 });
@@ -59,4 +65,36 @@ it('reads and creates of the same keys, all at once, neither wait on each other 
   for (const [i, client] of read.entries()) if (client) expect(client.data).toEqual({ name: keys[i] });
   const after = await Promise.all(keys.map((clientId) => data.findClient('shop-a', clientId)));
   expect(after.map((c) => c?.clientId)).toEqual(keys);
+});
+
+it('lead reads, a lead create\'s read-first and client reads of one turn share one read transaction, through the store the server opens', async () => {
+  const t: TestApp = await createTestApp('sqlite');
+  try {
+    const tenant = await seedLeadTenant(t);
+    const other = await seedLeadTenant(t);
+    const [first, second] = [await createLead(t, tenant), await createLead(t, tenant)];
+    const foreign = await createLead(t, other);
+    let answers: unknown[] = [];
+    const statements = await statementsRun(async () => {
+      answers = await Promise.all([
+        t.store.leads.findLead(tenant.urlKey, first.leadId),
+        t.store.leads.findLead(tenant.urlKey, second.leadId),
+        t.store.leads.findLead(tenant.urlKey, foreign.leadId),
+        t.store.leads.findLead(tenant.urlKey, 'ld_missing'),
+        t.store.leads.findByExternalId(tenant.urlKey, second.externalId),
+        t.store.leads.findByExternalId(other.urlKey, second.externalId),
+        t.store.data.findClient(tenant.urlKey, first.customer.clientId),
+      ]);
+    }, t.store.leads.db);
+    expect(statements).toEqual(oneReadTransaction(7));
+    const [a, b, c, d, e, f, g] = answers as any[];
+    expect([a?.leadId, b?.leadId, c, d]).toEqual([first.leadId, second.leadId, undefined, undefined]);
+    expect(a.externalId).toBe(first.externalId);
+    expect(e.lead.leadId).toBe(second.leadId);
+    expect(e.createRequest).toMatchObject({ pipelineId: e.lead.pipelineId, stageId: e.lead.stageId });
+    expect(f).toBeUndefined();
+    expect(g.clientId).toBe(first.customer.clientId);
+  } finally {
+    await t.close();
+  }
 });
