@@ -1,5 +1,6 @@
-import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { StoredActivity, StoredLead } from '../leads/lead.types.js';
+import { Batcher, type Outcome } from './batcher.js';
 import { bindSlots, requireSlots } from './compiled.js';
 import type { StoreKind } from './db.js';
 import type { WriteRunner } from './group-commit.js';
@@ -51,6 +52,20 @@ const URL_KEY_SLOT = '\u0000url_key';
 /** A leadId or an externalId: each compiled read has one key. */
 const LEAD_KEY_SLOT = '\u0000lead_key';
 
+/**
+ * PostgreSQL's lead read for many keys at once, as BATCHED_CLIENT_READ reads clients (see there why
+ * the subquery is lateral with a LIMIT): one round trip for the reads of a turn, the same statement
+ * text for any batch size, `ordinal` naming the read each row answers. A lead is found only through
+ * its own business.
+ */
+export const BATCHED_LEAD_READ = `select k.ordinal::int4 as ordinal, l.*
+  from unnest($1::text[], $2::text[]) with ordinality as k(url_key, lead_id, ordinal)
+  cross join lateral (
+    select ${LEAD_COLUMNS.map((column) => column.replace('leads.', 'l.')).join(', ')} from leads l
+    where l.business_pk = (select b.id from businesses b where b.url_key = k.url_key) and l.lead_id = k.lead_id
+    limit 1
+  ) l`;
+
 /** The business as a subquery: a lead is found only through its own business. */
 const businessOf = (db: Kysely<Database>, urlKey: string) => db.selectFrom('businesses').select('businesses.id').where('businesses.url_key', '=', urlKey);
 
@@ -65,9 +80,12 @@ export class LeadsStore {
   private readonly findLeadQuery: CompiledQuery<LeadRow>;
   private readonly findByExternalIdQuery: CompiledQuery<LeadRow & { create_request: string | null }>;
   private readonly reads: ReadRunner;
+  /** PostgreSQL only: lead reads that arrive together share one statement, as client reads do. */
+  private readonly batchedReads: Batcher<[string, string], StoredLead | undefined> | undefined;
 
   constructor(readonly db: Kysely<Database>, private readonly kind: StoreKind = 'postgres', private readonly groupCommit?: WriteRunner, reads?: ReadRunner) {
     this.reads = reads ?? directReads(db);
+    this.batchedReads = kind === 'postgres' ? new Batcher((keys) => this.readBatch(keys)) : undefined;
     this.findLeadQuery = db.selectFrom('leads').select(LEAD_COLUMNS)
       .where('leads.business_pk', '=', businessOf(db, URL_KEY_SLOT)).where('leads.lead_id', '=', LEAD_KEY_SLOT)
       .compile();
@@ -87,11 +105,29 @@ export class LeadsStore {
     return this.groupCommit ? this.groupCommit.run(work) : this.db.transaction().execute(work);
   }
 
-  /** Any state (removed too): the caller decides what is visible. */
+  /**
+   * Any state (removed too): the caller decides what is visible. PostgreSQL: one statement for the
+   * reads of a turn (BATCHED_LEAD_READ); SQLite: the compiled point read, in the turn's read transaction.
+   */
   async findLead(urlKey: string, leadId: string): Promise<StoredLead | undefined> {
     if (!canName(urlKey, leadId)) return undefined;
+    if (this.batchedReads) return this.batchedReads.add([urlKey, leadId]);
     const { rows: [row] } = await this.reads.run((db) => db.executeQuery(bindSlots(this.findLeadQuery, { [URL_KEY_SLOT]: urlKey, [LEAD_KEY_SLOT]: leadId })));
     return row && storedLeadOf(row);
+  }
+
+  private async readBatch(keys: [string, string][]): Promise<Outcome<StoredLead | undefined>[]> {
+    const { rows } = await this.db.executeQuery<LeadRow & { ordinal: number }>(
+      CompiledQuery.raw(BATCHED_LEAD_READ, [keys.map(([urlKey]) => urlKey), keys.map(([, leadId]) => leadId)]));
+    const byRead: (LeadRow | undefined)[] = keys.map(() => undefined);
+    for (const row of rows) byRead[row.ordinal - 1] = row;
+    return byRead.map((row) => {
+      try {
+        return { value: row && storedLeadOf(row) };
+      } catch (error) {
+        return { error };
+      }
+    });
   }
 
   async findByExternalId(urlKey: string, externalId: string): Promise<{ lead: StoredLead; createRequest: unknown } | undefined> {
