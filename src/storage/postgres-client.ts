@@ -21,7 +21,7 @@ type Query = (this: pg.Client, ...args: unknown[]) => unknown;
  * call. For statements whose best plan depends on the values' selectivity: a search joined to another
  * filter or sort (storage/lead-lists.store.ts) got, after five calls, a generic plan that read a broad
  * word's 100,000 matches by row id (q + pipeline at 1,000,000 leads: 600 ms p50, against 150-190 ms
- * planned for the word; docs/performance.md "Free text at scale").
+ * planned for the word; docs/performance-leads.md "Free text at scale").
  */
 export const PLAN_PER_CALL = '/* plan per call */ ';
 

@@ -5,7 +5,7 @@ import type { StoreKind } from '../db.js';
  * Live lead counts per business and combination of pipeline, stage, lead source, assignee and whether a
  * follow-up date is set (issue 21 item 5): the `total` of a lead list filtered by nothing or by those
  * (status is stages) is a sum over the combinations that occur (a few hundred to a few thousand rows)
- * instead of a count of up to every lead of the business (docs/performance.md "Leads at scale"). No
+ * instead of a count of up to every lead of the business (docs/performance-leads.md "Leads at scale"). No
  * source and no assignee are kept as '' (a key column cannot be null).
  *
  * Kept by triggers on leads, in the transaction of the lead write, so the write side changes nothing

@@ -10,7 +10,7 @@ import { leadTagCounts } from './006-lead-tag-counts.js';
  * and e-mail), keyed `(business_pk, weight, word, lead_pk)` with the lead's `created_at` beside the key:
  * a prefix term is one key range per weight, the exact total a count of distinct leads over those
  * ranges and the first page in the default order a top-N over them, all without reading the leads
- * (docs/performance.md "Free text at scale"). `word` compares bytewise (PostgreSQL `collate "C"`,
+ * (docs/performance-leads.md "Free text at scale"). `word` compares bytewise (PostgreSQL `collate "C"`,
  * SQLite's binary default), so that `word >= p and word < p || U+10FFFF` is exactly "starts with p".
  *
  * Kept by triggers on leads in the lead write's own transaction (no write path can forget it), over

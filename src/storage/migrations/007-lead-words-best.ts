@@ -10,7 +10,7 @@ import type { StoreKind } from '../db.js';
  * so its total is a count of the range (no grouping), and read backwards that range is already in the
  * first page's order (relevance, then createdAt descending), so the page stops after its own leads. One
  * row per field made every search group its entries by lead (a hash aggregation of ~100,000 entries,
- * ~45 ms of a one-word search at 1,000,000 leads) and rank all of them (docs/performance.md "Free text
+ * ~45 ms of a one-word search at 1,000,000 leads) and rank all of them (docs/performance-leads.md "Free text
  * at scale"). A `subject` word is the range of weight 3 alone (a lead's best field is its subject
  * exactly when its subject holds the word).
  *
