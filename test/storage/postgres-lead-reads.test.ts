@@ -54,15 +54,16 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: lead reads that arrive 
   });
 
   it('the batched read looks each lead up by index, in the plan PostgreSQL keeps for the prepared statement', async () => {
-    const plan = await t.store.leads.db.connection().execute(async (connection) => {
-      await sql`set plan_cache_mode = force_generic_plan`.execute(connection);
-      await sql.raw(`prepare lead_plan_under_test(text[], text[]) as ${BATCHED_LEAD_READ}`).execute(connection);
+    // One transaction: through PgBouncer in transaction mode (CI's second pass) only a transaction stays
+    // on one server connection, and the statement is prepared on the connection that explains it.
+    const plan = await t.store.leads.db.transaction().execute(async (trx) => {
+      await sql`set local plan_cache_mode = force_generic_plan`.execute(trx);
+      await sql.raw(`prepare lead_plan_under_test(text[], text[]) as ${BATCHED_LEAD_READ}`).execute(trx);
       try {
-        const { rows } = await sql.raw<{ 'QUERY PLAN': string }>(`explain execute lead_plan_under_test('{shop-a}', '{ld_x}')`).execute(connection);
+        const { rows } = await sql.raw<{ 'QUERY PLAN': string }>(`explain execute lead_plan_under_test('{shop-a}', '{ld_x}')`).execute(trx);
         return rows.map((r) => r['QUERY PLAN']).join('\n');
       } finally {
-        await sql`deallocate lead_plan_under_test`.execute(connection);
-        await sql`reset plan_cache_mode`.execute(connection);
+        await sql`deallocate lead_plan_under_test`.execute(trx);
       }
     });
     expect(plan).toMatch(/Index Scan using leads_lead_id_key on leads l/);
