@@ -4,8 +4,9 @@
 -- A fixed request is built once by wrk itself; `pathsFile` (one path a line, each thread walks them in
 -- its own shuffled order) or `unique` (body = head .. a clientId never sent before .. tail) make a
 -- request per call. `pathsFile` with `bodies` is a cycle: request i, counted from `first` across runs
--- (bench/wrk.ts keeps the count), goes to path i mod (number of paths), in the file's order, with the body of its
--- pass over the paths, so each record takes bodies[1], bodies[2], ... in turn (a stage move every time).
+-- (bench/wrk.ts keeps the count), goes to path i mod (number of paths), in the file's order, with the
+-- body of its pass over the paths, so each record takes bodies[1], bodies[2], ... in turn (a stage
+-- move every time).
 -- A cycle needs one thread (wrk -t1, as the bench runs it): two would each start at `first`. Every answer that is not 2xx, or whose body holds the text `refuse`, is counted
 -- (and the first one kept); `amount` stops after that many answers; `done` prints one line of JSON.
 

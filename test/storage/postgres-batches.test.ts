@@ -7,6 +7,7 @@ import { openPostgres } from '../../src/storage/db.js';
 import { directWrites } from '../../src/storage/group-commit.js';
 import type { Database } from '../../src/storage/schema.js';
 import { openStore, type Store } from '../../src/storage/store.js';
+import { genericPlan } from '../helpers/plans.js';
 import { availableStores, directUrlOf, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
 
 const stores = await availableStores();
@@ -70,26 +71,11 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
     } as unknown as Kysely<Database>;
   }
 
-  /** The plan PostgreSQL keeps for a prepared statement once it stops planning per call. */
-  async function genericPlan(text: string, types: string, args: string): Promise<string> {
-    return db.connection().execute(async (connection) => {
-      await sql`set plan_cache_mode = force_generic_plan`.execute(connection);
-      await sql.raw(`prepare plan_under_test(${types}) as ${text}`).execute(connection);
-      try {
-        const { rows } = await sql.raw<{ 'QUERY PLAN': string }>(`explain execute plan_under_test(${args})`).execute(connection);
-        return rows.map((r) => r['QUERY PLAN']).join('\n');
-      } finally {
-        await sql`deallocate plan_under_test`.execute(connection);
-        await sql`reset plan_cache_mode`.execute(connection);
-      }
-    });
-  }
-
   it('the batched and the single read look each key up by index, even on tables with no statistics', async () => {
     const single = (new BusinessDataStore(db, directWrites(db), 'batched-statement') as unknown as { findClientQuery: CompiledQuery }).findClientQuery.sql;
     for (const plan of [
-      await genericPlan(BATCHED_CLIENT_READ, 'text[], text[]', "'{shop-a}', '{a-0}'"),
-      await genericPlan(single, 'text, text', "'shop-a', 'a-0'"),
+      await genericPlan(db, BATCHED_CLIENT_READ, 'text[], text[]', "'{shop-a}', '{a-0}'"),
+      await genericPlan(db, single, 'text, text', "'shop-a', 'a-0'"),
     ]) {
       expect(plan).toMatch(/Index Scan using clients_business_client_id on clients( c)? .*\n\s+Index Cond: \(\(business_pk = [^)]+\) AND \(client_id = /);
       expect(plan).not.toMatch(/Seq Scan on (clients|businesses|client_balances)|Hash/);
@@ -220,7 +206,7 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
   });
 
   it('the batched create looks each key up by index, even on tables with no statistics', async () => {
-    const plan = await genericPlan(BATCHED_CLIENT_CREATE, 'text[], text[], text[], json, int8[]', "'{shop-a}', '{a-0}', '{API}', '[\"{}\"]', '{1}'");
+    const plan = await genericPlan(db, BATCHED_CLIENT_CREATE, 'text[], text[], text[], json, int8[]', "'{shop-a}', '{a-0}', '{API}', '[\"{}\"]', '{1}'");
     expect(plan).toMatch(/Index Scan using clients_business_client_id on clients c .*\n\s+Index Cond: \(\(business_pk = [^)]+\) AND \(client_id = /);
     expect(plan).not.toMatch(/Seq Scan on (clients|client_balances)/);
   });

@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BATCHED_LEAD_READ } from '../../src/storage/leads.store.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createLead, seedLeadTenant, type LeadTenant } from '../helpers/leads.js';
+import { genericPlan } from '../helpers/plans.js';
 import { availableStores } from '../helpers/stores.js';
 
 const stores = await availableStores();
@@ -54,18 +54,7 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: lead reads that arrive 
   });
 
   it('the batched read looks each lead up by index, in the plan PostgreSQL keeps for the prepared statement', async () => {
-    // One transaction: through PgBouncer in transaction mode (CI's second pass) only a transaction stays
-    // on one server connection, and the statement is prepared on the connection that explains it.
-    const plan = await t.store.leads.db.transaction().execute(async (trx) => {
-      await sql`set local plan_cache_mode = force_generic_plan`.execute(trx);
-      await sql.raw(`prepare lead_plan_under_test(text[], text[]) as ${BATCHED_LEAD_READ}`).execute(trx);
-      try {
-        const { rows } = await sql.raw<{ 'QUERY PLAN': string }>(`explain execute lead_plan_under_test('{shop-a}', '{ld_x}')`).execute(trx);
-        return rows.map((r) => r['QUERY PLAN']).join('\n');
-      } finally {
-        await sql`deallocate lead_plan_under_test`.execute(trx);
-      }
-    });
+    const plan = await genericPlan(t.store.leads.db, BATCHED_LEAD_READ, 'text[], text[]', "'{shop-a}', '{ld_x}'");
     expect(plan).toMatch(/Index Scan using leads_lead_id_key on leads l/);
     expect(plan).not.toMatch(/Seq Scan on (leads|businesses)|Hash/);
   });
