@@ -53,6 +53,35 @@ export function allowedRatesText(regime: TaxRegime): string {
   return `${minimum} to ${maximum} with at most ${decimalPlaces} decimals`;
 }
 
+/** 2.5: a PERCENTAGE charge's amount is a percentage up to this, with at most this many decimals. */
+export const CHARGE_PERCENTAGE = { maximum: 100, decimalPlaces: 4 } as const;
+
+/** What decides an Indian supply's taxes (3.2.3): the parties' GST states and the buyer's country and type. */
+export interface SupplyParties {
+  sellerGstState: string;
+  buyerCountry: string;
+  buyerGstState: string | null;
+  buyerTaxPayerType: string | null;
+}
+
+/**
+ * 3.2.3: IGST (inter-state) unless the buyer is in India, in the seller's GST state, and not an SEZ;
+ * another state, an SEZ unit and an export are all inter-state supplies.
+ */
+export function isInterStateSupply(parties: SupplyParties): boolean {
+  const intraState = parties.buyerCountry === INDIA.code && parties.buyerGstState === parties.sellerGstState
+    && parties.buyerTaxPayerType !== 'SEZ';
+  return !intraState;
+}
+
+/** 3.2.4: places of supply that are union territories without a legislature charge UTGST in place of SGST. */
+export const UTGST_STATE_CODES: ReadonlySet<string> = new Set(['04', '25', '26', '31', '35', '38']);
+
+/** The name the state half of an intra-state GST goes by at this place of supply (a GST state code). */
+export function stateTaxLabel(placeOfSupply: string): 'SGST' | 'UTGST' {
+  return UTGST_STATE_CODES.has(placeOfSupply) ? 'UTGST' : 'SGST';
+}
+
 export type BillType = 'INVOICE' | 'BOS';
 export type ChargeType = 'PERCENTAGE' | 'FIXED_AMOUNT';
 
