@@ -140,12 +140,10 @@ export const MONEY_LIMIT = 10n ** 12n;
 
 const ITEM_MEMBERS = ['subTotal', 'amount', 'igst', 'cgst', 'sgst', 'tax', 'total'] as const;
 
-/** R(x × percent / 100) for x in minor units: the product is exact, /100 is two more decimals. */
-function percentOf(minor: bigint, percent: Decimal, currency: Currency, divideBy = 1n): bigint {
+/** x × percent / 100 for x in minor units, exact: the /100 adds two decimals, halving (T / 2) is × 5 and one more. */
+function exactPercent(minor: bigint, percent: Decimal, currency: Currency, halved = false): Decimal {
   const scale = currency.minorUnit + percent.scale + 2;
-  // Halving (T / 2) is exact too: × 5 and one more decimal.
-  const exact = divideBy === 2n ? decimal(minor * percent.units * 5n, scale + 1) : decimal(minor * percent.units, scale);
-  return roundToMinor(exact, currency);
+  return halved ? decimal(minor * percent.units * 5n, scale + 1) : decimal(minor * percent.units, scale);
 }
 
 /** 2.3: R(rate × quantity), then the tax on it; R once per member, cgst and sgst from the exact T / 2. */
@@ -154,11 +152,11 @@ export function computeItem(item: TaxItemInput, input: Omit<InvoiceTaxInput, 'it
   const amount = roundToMinor(multiplyDecimal(item.rate, item.quantity), currency);
   const rate = input.billType === 'BOS' ? DECIMAL_ZERO : item.taxRate;
   if (input.regime !== 'INDIA') {
-    const tax = percentOf(amount, rate, currency);
+    const tax = roundToMinor(exactPercent(amount, rate, currency), currency);
     return { subTotal: amount, amount, igst: 0n, cgst: 0n, sgst: 0n, tax, total: amount + tax };
   }
-  const igst = percentOf(amount, rate, currency);
-  const half = percentOf(amount, rate, currency, 2n);
+  const igst = roundToMinor(exactPercent(amount, rate, currency), currency);
+  const half = roundToMinor(exactPercent(amount, rate, currency, true), currency);
   const tax = input.interState ? igst : half + half;
   return { subTotal: amount, amount, igst, cgst: half, sgst: half, tax, total: amount + tax };
 }
@@ -190,7 +188,7 @@ export function computeInvoice(input: InvoiceTaxInput): InvoiceAmounts {
   const applied: { appliedAmount: bigint }[] = [];
   for (const [index, charge] of input.charges.entries()) {
     const field = `additionalCharges[${index}]`;
-    const base = charge.type === 'PERCENTAGE' ? percentOf(running, charge.amount, currency) : roundToMinor(charge.amount, currency);
+    const base = roundToMinor(charge.type === 'PERCENTAGE' ? exactPercent(running, charge.amount, currency) : charge.amount, currency);
     const appliedAmount = BigInt(charge.multiplier) * base;
     running += appliedAmount;
     if (appliedAmount < 0n) discount -= appliedAmount;
