@@ -99,6 +99,15 @@ export function minorToDecimal(minor: bigint, currency: Currency): Decimal {
 }
 
 /**
+ * Minor units as a count of 10^-scale units, exactly, for a store that keeps amounts at a fixed scale
+ * (client balances are ten-thousandths: scale 4). A scale finer than the currency's is refused.
+ */
+export function minorToScale(minor: bigint, currency: Currency, scale: number): bigint {
+  if (scale < currency.minorUnit) throw new RangeError(`${currency.code} has ${currency.minorUnit} decimals, more than ${scale}`);
+  return minor * pow10(scale - currency.minorUnit);
+}
+
+/**
  * R (3.1.2): the value rounded half away from zero to the currency's minor unit, in minor units.
  * R(0.027 INR) = 3n (0.03), R(1.005) = 101n, R(-0.005) = -1n.
  */

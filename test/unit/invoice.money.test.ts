@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   compareDecimal, currencyOf, decimal, decimalOf, decimalToJson, decimalToText, exactMinor, MAX_SIGNIFICANT_DIGITS,
-  moneyToJson, moneyToText, roundToMinor,
+  minorToScale, moneyToJson, moneyToText, roundToMinor,
 } from '../../src/invoices/invoice.money.js';
 import { FUZZ_SEED } from '../helpers/fuzz-seed.js';
 
@@ -86,6 +86,13 @@ describe('3.1.2 currencies and R', () => {
 });
 
 describe('money out: JSON numbers and text', () => {
+  it('minorToScale rescales exactly (client balances keep ten-thousandths)', () => {
+    expect(minorToScale(427575n, INR, 4)).toBe(42757500n);
+    expect(minorToScale(236n, JPY, 4)).toBe(2360000n);
+    expect(minorToScale(1235n, KWD, 4)).toBe(12350n);
+    expect(() => minorToScale(1235n, KWD, 2)).toThrow(RangeError);
+  });
+
   const cases: [bigint, typeof INR, string, string][] = [
     [23600n, INR, '236', '236.00'], [1210n, INR, '12.1', '12.10'], [5n, INR, '0.05', '0.05'], [0n, INR, '0', '0.00'],
     [-8675n, INR, '-86.75', '-86.75'], [115000n, INR, '1150', '1150.00'], [236n, JPY, '236', '236'],
