@@ -103,7 +103,9 @@ export function minorToDecimal(minor: bigint, currency: Currency): Decimal {
  * (client balances are ten-thousandths: scale 4). A scale finer than the currency's is refused.
  */
 export function minorToScale(minor: bigint, currency: Currency, scale: number): bigint {
-  if (scale < currency.minorUnit) throw new RangeError(`${currency.code} has ${currency.minorUnit} decimals, more than ${scale}`);
+  if (scale < currency.minorUnit) {
+    throw new RangeError(`${currency.code} has ${currency.minorUnit} decimals, more than ${scale}`);
+  }
   return minor * pow10(scale - currency.minorUnit);
 }
 

@@ -188,14 +188,18 @@ export function computeInvoice(input: InvoiceTaxInput): InvoiceAmounts {
   const applied: { appliedAmount: bigint }[] = [];
   for (const [index, charge] of input.charges.entries()) {
     const field = `additionalCharges[${index}]`;
-    const base = roundToMinor(charge.type === 'PERCENTAGE' ? exactPercent(running, charge.amount, currency) : charge.amount, currency);
+    const exact = charge.type === 'PERCENTAGE' ? exactPercent(running, charge.amount, currency) : charge.amount;
+    const base = roundToMinor(exact, currency);
     const appliedAmount = BigInt(charge.multiplier) * base;
     running += appliedAmount;
     if (appliedAmount < 0n) discount -= appliedAmount;
     else charges += appliedAmount;
-    if ([base, running, discount, charges].some((value) => abs(value) >= limit)) return { ok: false, code: 'AMOUNT_TOO_LARGE', field };
+    if ([base, running, discount, charges].some((value) => abs(value) >= limit)) {
+      return { ok: false, code: 'AMOUNT_TOO_LARGE', field };
+    }
     if (running < 0n) return { ok: false, code: 'TOTAL_BELOW_ZERO', field };
     applied.push({ appliedAmount });
   }
-  return { ok: true, items: lines.items, charges: applied, finalTotal: { ...lines.sums, discount, charges, total: running } };
+  const finalTotal = { ...lines.sums, discount, charges, total: running };
+  return { ok: true, items: lines.items, charges: applied, finalTotal };
 }
