@@ -3,7 +3,7 @@ import { GST_RATES, INDIA } from '../tax/in.js';
 import { MALAYSIA, MALAYSIA_SST_RATES } from '../tax/my.js';
 import { SAUDI_ARABIA, SAUDI_VAT_RATES } from '../tax/sa.js';
 import {
-  compareDecimal, type Currency, DECIMAL_ZERO, decimal, type Decimal, decimalOf, multiplyDecimal, pow10, roundToMinor,
+  compareDecimal, type Currency, DECIMAL_ZERO, decimal, type Decimal, decimalOf, pow10, roundToMinor,
 } from './invoice.money.js';
 
 /**
@@ -143,13 +143,14 @@ const ITEM_MEMBERS = ['subTotal', 'amount', 'igst', 'cgst', 'sgst', 'tax', 'tota
 /** x × percent / 100 for x in minor units, exact: the /100 adds two decimals, halving (T / 2) is × 5 and one more. */
 function exactPercent(minor: bigint, percent: Decimal, currency: Currency, halved = false): Decimal {
   const scale = currency.minorUnit + percent.scale + 2;
-  return halved ? decimal(minor * percent.units * 5n, scale + 1) : decimal(minor * percent.units, scale);
+  return halved ? { units: minor * percent.units * 5n, scale: scale + 1 } : { units: minor * percent.units, scale };
 }
 
 /** 2.3: R(rate × quantity), then the tax on it; R once per member, cgst and sgst from the exact T / 2. */
 export function computeItem(item: TaxItemInput, input: Omit<InvoiceTaxInput, 'items' | 'charges'>): ItemAmounts {
   const { currency } = input;
-  const amount = roundToMinor(multiplyDecimal(item.rate, item.quantity), currency);
+  const product = { units: item.rate.units * item.quantity.units, scale: item.rate.scale + item.quantity.scale };
+  const amount = roundToMinor(product, currency);
   const rate = input.billType === 'BOS' ? DECIMAL_ZERO : item.taxRate;
   if (input.regime !== 'INDIA') {
     const tax = roundToMinor(exactPercent(amount, rate, currency), currency);
