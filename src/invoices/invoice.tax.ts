@@ -74,14 +74,6 @@ export function isInterStateSupply(parties: SupplyParties): boolean {
   return !intraState;
 }
 
-/** 3.2.4: places of supply that are union territories without a legislature charge UTGST in place of SGST. */
-export const UTGST_STATE_CODES: ReadonlySet<string> = new Set(['04', '25', '26', '31', '35', '38']);
-
-/** The name the state half of an intra-state GST goes by at this place of supply (a GST state code). */
-export function stateTaxLabel(placeOfSupply: string): 'SGST' | 'UTGST' {
-  return UTGST_STATE_CODES.has(placeOfSupply) ? 'UTGST' : 'SGST';
-}
-
 export type BillType = 'INVOICE' | 'BOS';
 export type ChargeType = 'PERCENTAGE' | 'FIXED_AMOUNT';
 

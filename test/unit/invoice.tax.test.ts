@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { currencyOf, decimalOf, type Decimal, moneyToJson } from '../../src/invoices/invoice.money.js';
 import {
   allowedRatesText, type BillType, type ChargeInput, computeInvoice, type InvoiceTaxInput, isAllowedRate, isInterStateSupply, regimeOf,
-  stateTaxLabel,
   type TaxRegime,
 } from '../../src/invoices/invoice.tax.js';
 
@@ -153,7 +152,7 @@ describe('regimes and rates (3.2.1, 3.3)', () => {
   });
 });
 
-describe('3.2.3 / 3.2.4 India: which GST, and its label', () => {
+describe('3.2.3 India: IGST or CGST + SGST', () => {
   const cases: [string, string, string | null, string | null, boolean][] = [
     ['same state, regular buyer', 'IN', '29', 'REG', false],
     ['same state, unregistered consumer', 'IN', '29', null, false],
@@ -165,10 +164,4 @@ describe('3.2.3 / 3.2.4 India: which GST, and its label', () => {
   it.each(cases)('%s', (_name, buyerCountry, buyerGstState, buyerTaxPayerType, interState) => {
     expect(isInterStateSupply({ sellerGstState: '29', buyerCountry, buyerGstState, buyerTaxPayerType })).toBe(interState);
   });
-
-  it.each([['04', 'UTGST'], ['25', 'UTGST'], ['26', 'UTGST'], ['31', 'UTGST'], ['35', 'UTGST'], ['38', 'UTGST'], ['07', 'SGST'], ['34', 'SGST'], ['29', 'SGST']])(
-    'place of supply %s: %s', (code, label) => {
-      expect(stateTaxLabel(code)).toBe(label);
-    },
-  );
 });
