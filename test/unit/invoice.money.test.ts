@@ -52,6 +52,14 @@ describe('3.1.1 decimalOf: a JSON number is the decimal its text denotes', () =>
     }), RUNS);
   });
 
+  it('every finite double reads as the decimal of its shortest text, which reads back as that double', () => {
+    fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => {
+      const parsed = decimalOf(n)!;
+      expect(Object.is(Number(decimalToText(parsed.value)), n === 0 ? 0 : n)).toBe(true);
+      expect(parsed.significantDigits).toBeLessThanOrEqual(17);
+    }), RUNS);
+  });
+
   it('equal values compare equal however they were written', () => {
     expect(compareDecimal(decimalOf(18)!.value, decimalOf(JSON.parse('18.000'))!.value)).toBe(0);
     expect(decimalOf(JSON.parse('18.000'))!.value).toEqual(decimalOf(18)!.value);
