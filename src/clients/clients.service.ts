@@ -1,7 +1,8 @@
 import type { CachedLoader } from '../cache/cached-loader.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors/app-error.js';
-import { insertedClient } from '../storage/client-batches.js';
+import { decimalOf, roundToScale } from '../invoices/invoice.money.js';
+import { BALANCE_DECIMALS, insertedClient } from '../storage/client-batches.js';
 import type { ClientStatus, StoredClient } from '../storage/records.js';
 import type { OutboxRow } from '../storage/webhooks.store.js';
 import type { EventType } from '../webhooks/event-types.js';
@@ -133,7 +134,10 @@ export class ClientsService {
   async addDocument(urlKey: string, clientId: string, member: string, amount: number): Promise<Record<string, unknown>> {
     const context = await this.context(urlKey);
     await this.require(urlKey, clientId);
-    await this.store.data.addToBalance(urlKey, clientId, member, amount);
+    // DOCUMENT_RULES let only a finite number through; it is rounded from the exact decimal its JSON text
+    // denotes, never through binary floating point (1.00005 is 1.0001, not 1.0000).
+    const amountE4 = roundToScale(decimalOf(amount)!.value, BALANCE_DECIMALS);
+    await this.store.data.addToBalance(urlKey, clientId, member, amountE4);
     const stored = (await this.store.data.findClient(urlKey, clientId))!;
     return presentClient(stored, context).balance as Record<string, unknown>;
   }

@@ -121,7 +121,12 @@ export function minorToScale(minor: bigint, currency: Currency, scale: number): 
  * R(0.027 INR) = 3n (0.03), R(1.005) = 101n, R(-0.005) = -1n.
  */
 export function roundToMinor(value: Decimal, currency: Currency): bigint {
-  const drop = value.scale - currency.minorUnit;
+  return roundToScale(value, currency.minorUnit);
+}
+
+/** The value rounded half away from zero to `scale` decimals, as a count of 10^-scale (R at any scale). */
+export function roundToScale(value: Decimal, scale: number): bigint {
+  const drop = value.scale - scale;
   if (drop <= 0) return value.units * pow10(-drop);
   const divisor = pow10(drop);
   const magnitude = value.units < 0n ? -value.units : value.units;

@@ -208,10 +208,12 @@ export class BusinessDataStore {
     }).length;
   }
 
-  /** Adds to one balance member atomically (no read-modify-write), so concurrent documents never lose an amount. */
-  async addToBalance(urlKey: string, clientId: string, member: string, amount: number): Promise<boolean> {
+  /**
+   * Adds ten-thousandths to one balance member atomically (no read-modify-write), so concurrent documents
+   * never lose an amount.
+   */
+  async addToBalance(urlKey: string, clientId: string, member: string, amountE4: bigint): Promise<boolean> {
     if (!canName(urlKey, clientId)) return false;
-    const amountE4 = Math.round(amount * 10_000);
     const result = await this.db.insertInto('client_balances')
       .columns(['client_pk', 'member', 'amount_e4'])
       .expression((eb) => eb.selectFrom('clients')

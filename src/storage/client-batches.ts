@@ -4,6 +4,13 @@ import type { ClientStatus, StoredClient } from './records.js';
 import type { Database } from './schema.js';
 import type { OutboxRow } from './webhooks.store.js';
 
+/**
+ * Balance members are kept as whole ten-thousandths (`amount_e4`). Reading one back divides once: IEEE
+ * division is correctly rounded, so the number is the double nearest the exact decimal, as JSON.parse of
+ * its text would give.
+ */
+export const BALANCE_DECIMALS = 4;
+
 /** One row of a client read: the client, and one of its balance members (or none). */
 export interface ClientRow {
   client_id: string | null; status: string; source: string; data: string; created_at: number; updated_at: number;
@@ -20,7 +27,7 @@ export function storedClientOf(rows: ClientRow[]): StoredClient | undefined {
   const first = rows[0];
   if (!first) return undefined;
   const balance: Record<string, number> = {};
-  for (const row of rows) if (row.member !== null) balance[row.member] = Number(row.amount_e4) / 10_000;
+  for (const row of rows) if (row.member !== null) balance[row.member] = Number(row.amount_e4) / 10 ** BALANCE_DECIMALS;
   return {
     clientId: first.client_id, status: first.status as ClientStatus, source: first.source, data: JSON.parse(first.data) as unknown,
     balance, createdAt: Number(first.created_at), updatedAt: Number(first.updated_at),

@@ -355,4 +355,13 @@ describeEachStore('4.5 get client and 4.6 unsupported operations', (ctx) => {
     const op = await call(ctx().app, 'GET', `/admin/v1/businesses/${t.urlKey}/clients/${clientId}`, { token: t.operator });
     expect(op.body.data.status).toBe('active');
   });
+
+  it('operator: a document amount is rounded to 4 decimals from its exact decimal, half away from zero', async () => {
+    const clientId = randomKey('bal');
+    await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body: { clientId, name: 'Bal' } });
+    const add = (type: string, amount: number) => call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/clients/${clientId}/documents`, { token: t.operator, body: { type, amount } });
+    // In binary floating point 1.00005 * 10000 is 10000.499999999998 and -0.00005 * 10000 rounds to -0.
+    expect((await add('invoice', 1.00005)).body.data.balance.invoice).toBe(1.0001);
+    expect((await add('proforma', -0.00005)).body.data.balance.proforma).toBe(-0.0001);
+  });
 });

@@ -109,7 +109,7 @@ describeEachStore('tenancy: business A and business B', (ctx) => {
     expect((await create(a, { clientId: onlyInA, name: 'Only in A' })).status).toBe(201);
     expect(await data.findClient(b.urlKey, onlyInA)).toBeUndefined();
     expect(await data.setClientStatus(b.urlKey, onlyInA, 'archived', Date.now())).toBe(false);
-    expect(await data.addToBalance(b.urlKey, onlyInA, 'invoice', 5)).toBe(false);
+    expect(await data.addToBalance(b.urlKey, onlyInA, 'invoice', 50_000n)).toBe(false);
     const inserted = await data.insertClient(b.urlKey, onlyInA, 'API', { clientId: onlyInA, name: 'B side' }, Date.now());
     expect(inserted.outcome).toBe('inserted'); // B's own, new client: nothing of A's was found or changed
     const stillA = await get(a, onlyInA);

@@ -30,8 +30,8 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
     for (const urlKey of ['shop-a', 'shop-b']) await store.accounts.createBusiness(business(urlKey));
     for (let i = 0; i < 30; i++) await store.data.insertClient('shop-a', `a-${i}`, 'API', { name: `A ${i}` }, 1000 + i);
     await store.data.insertClient('shop-b', 'b-0', 'API', { name: 'B 0' }, 2000);
-    await store.data.addToBalance('shop-a', 'a-1', 'invoices', 12.5);
-    await store.data.addToBalance('shop-a', 'a-1', 'payments', 2.25);
+    await store.data.addToBalance('shop-a', 'a-1', 'invoices', 125_000n);
+    await store.data.addToBalance('shop-a', 'a-1', 'payments', 22_500n);
   });
 
   afterAll(async () => {

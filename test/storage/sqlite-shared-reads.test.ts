@@ -22,7 +22,7 @@ beforeAll(async () => {
   for (const urlKey of ['shop-a', 'shop-b']) await new AccountsStore(db).createBusiness(business(urlKey));
   for (let i = 0; i < 30; i++) await data.insertClient('shop-a', `a-${i}`, 'API', { name: `A ${i}` }, 1000 + i);
   await data.insertClient('shop-b', 'b-0', 'API', { name: 'B 0' }, 2000);
-  await data.addToBalance('shop-a', 'a-1', 'invoice', 12.5);
+  await data.addToBalance('shop-a', 'a-1', 'invoice', 125_000n);
 });
 afterAll(async () => db?.destroy());
 
