@@ -38,10 +38,11 @@ export async function askReasons(stage, reasons, lead) {
 export const cardTitle = (lead) => lead.subject ?? lead.customer?.name ?? 'Lead';
 
 /**
- * Moves lead into stage (of its pipeline), asking for reasons when the stage has some.
+ * Moves lead into stage (of its pipeline), asking for reasons when the stage has some; `sending` is
+ * called once the operator has decided, just before the request (the board shows the move as pending).
  * Resolves the updated lead, or null when the operator cancelled.
  */
-export async function moveLead(business, config, lead, stage) {
+export async function moveLead(business, config, lead, stage, sending = () => {}) {
   const reasons = reasonsOf(config, stage);
   const body = { stage: stage.name };
   if (reasons.length > 0) {
@@ -49,5 +50,6 @@ export async function moveLead(business, config, lead, stage) {
     if (labels === undefined) return null;
     body.stageReasons = labels;
   }
+  sending();
   return api('PATCH', `/businesses/${seg(business.urlKey)}/leads/${seg(lead.leadId)}`, body);
 }
