@@ -11,13 +11,13 @@ const operation = operationsOf<LeadStageTotalsService>();
 
 /** The list's filters, less those that page, sort, sync or pick a stage (each read from the list's own table). */
 const QUERY = LEAD_LIST_QUERY.filter((p) => !(STAGE_TOTALS_REFUSED as readonly string[]).includes(p.name.replace(/\[.*$/, '')))
-  .map((p) => (p.name === 'pipeline' ? { ...p, description: `Required: the name of one pipeline, whose stages (archived ones included) are totalled. ${p.description}` } : p));
+  .map((p) => (p.name === 'pipeline' ? { ...p, description: `The name of one pipeline, whose stages (archived ones included) are totalled; default the primary pipeline (else the first live one). ${p.description}` } : p));
 
 const SCHEMAS: Record<string, JsonSchema> = {
   LeadStageTotals: {
     type: 'object', additionalProperties: false, required: ['pipeline', 'stages'],
     properties: {
-      pipeline: { type: 'string', description: 'The pipeline\'s current name.' },
+      pipeline: { type: ['string', 'null'], description: 'The pipeline\'s current name; null when none was named and the business has no live pipeline (stages is then empty).' },
       stages: {
         type: 'array', description: 'Every stage of the pipeline in configured order, archived ones included.',
         items: {

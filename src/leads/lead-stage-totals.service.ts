@@ -11,7 +11,8 @@ import { parseLeadListQuery } from './leads.query.js';
 export const STAGE_TOTALS_REFUSED = ['$limit', '$skip', '$sort', 'updatedAtFrom', 'after', 'stage'] as const;
 
 export interface StageTotalsAnswer {
-  pipeline: string;
+  /** Null when the business has no live pipeline and none was named. */
+  pipeline: string | null;
   stages: { id: string; name: string; isArchived: boolean; count: number; budgets: { currency: string; amount: string }[] }[];
 }
 
@@ -29,11 +30,19 @@ export class LeadStageTotalsService {
       }
     }
     const parsed = parseLeadListQuery(query, urlKey);
-    if (parsed.names.pipeline?.length !== 1) throw new AppError('INVALID_PIPELINE', 'pipeline: send the name of one pipeline, whose stages are totalled');
+    if (parsed.names.pipeline && parsed.names.pipeline.length !== 1) throw new AppError('INVALID_PIPELINE', 'pipeline: send the name of one pipeline, whose stages are totalled');
     const context = await this.contexts.get(urlKey);
     if (!context) throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
+    // Without a pipeline: the primary one (else the first live one), where the board opens.
+    const live = context.pipelines.pipelines.filter((p) => !p.isArchived);
+    const primary = live.find((p) => p.isPrimary) ?? live[0];
+    if (!parsed.names.pipeline) {
+      if (!primary) return { pipeline: null, stages: [] };
+      parsed.names = { pipeline: [primary.name], ...parsed.names };
+    }
     const filter = { ...parsed.query.filter, ...resolveNames(context, parsed) };
-    const pipeline = resolvePipeline(context, parsed.names.pipeline[0]!, { withArchived: true })!;
+    // The first of that name, as the filter resolves it (or the primary itself when none was sent).
+    const pipeline = query.pipeline === undefined ? primary! : resolvePipeline(context, parsed.names.pipeline![0]!, { withArchived: true })!;
     const totals = await this.store.leadStageTotals.totals(urlKey, filter);
     return {
       pipeline: pipeline.name,

@@ -128,12 +128,21 @@ describeEachStore('lead stage totals (issue 39)', (ctx) => {
       return [answer.status, answer.body?.data?.error?.code];
     };
     it.each([
-      ['', 'INVALID_PIPELINE'], ['?pipeline=Sales,Partners', 'INVALID_PIPELINE'], ['?pipeline=Nope', 'INVALID_PIPELINE'],
+      ['?pipeline=Sales,Partners', 'INVALID_PIPELINE'], ['?pipeline=Nope', 'INVALID_PIPELINE'],
       ['?pipeline=Sales&$limit=5', 'INVALID_QUERY_FIELD'], ['?pipeline=Sales&stage=New', 'INVALID_QUERY_FIELD'],
       ['?pipeline=Sales&$sort[createdAt]=1', 'INVALID_QUERY_FIELD'], ['?pipeline=Sales&after=x', 'INVALID_QUERY_FIELD'],
       ['?pipeline=Sales&tags=Nope', 'INVALID_TAG'], ['?pipeline=Sales&status=WHATEVER', 'INVALID_QUERY_VALUE'], ['?pipeline=Sales&business=x', 'INVALID_QUERY_FIELD'],
     ])('%s → 400 %s', async (query, code) => {
       expect(await status(query)).toEqual([400, code]);
+    });
+    it('without pipeline: the primary pipeline; a business without a live pipeline answers no stage', async () => {
+      const answer = await call(ctx().app, 'GET', totalsPath(), { token: t.operator });
+      expect(answer.body.data[0].pipeline).toBe('Sales');
+      expect(answer.body.data[0].stages[0].count).toBeGreaterThan(0);
+      const empty = await seedLeadTenant(ctx());
+      await call(ctx().app, 'PUT', `/admin/v1/businesses/${empty.urlKey}/pipelines`, { token: empty.operator, body: { pipelines: [], stageReasons: [] } });
+      const none = await call(ctx().app, 'GET', `/admin/v1/businesses/${empty.urlKey}/lead-stage-totals`, { token: empty.operator });
+      expect(none.body.data).toEqual([{ pipeline: null, stages: [] }]);
     });
     it('an unknown business is 404, an app token 401', async () => {
       expect(await status('?pipeline=Sales', t.operator, 'no-such-business-here')).toEqual([404, 'BUSINESS_NOT_FOUND']);
