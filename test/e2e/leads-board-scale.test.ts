@@ -185,6 +185,39 @@ describe.each(stores)('the leads board at scale (%s)', (storeName) => {
     expect(await column('Won').getByRole('article', { name: 'Removed meanwhile' }).count()).toBe(0);
   });
 
+  it('a stage set to require a reason refuses a move without one, in the dialog and through the API', async () => {
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Pipelines', exact: true }).click();
+    const lost = page.getByRole('group', { name: 'Pipeline 1', exact: true }).getByRole('group', { name: 'Stage 4', exact: true });
+    await lost.getByLabel('Require at least one reason for leads in this stage').check();
+    await page.getByRole('button', { name: 'Save configuration' }).click();
+    await page.getByText('Pipeline configuration saved.').waitFor();
+    await fits('39-pipelines');
+    const stored = await http(server.url, 'GET', `/admin/v1/businesses/${urlKey}/pipelines`, { token: operator });
+    expect(stored.body.data[0].pipelines[0].stages.map((s: any) => s.requiresReason)).toEqual([false, false, false, true]);
+    const refused = await http(server.url, 'POST', `/api/v1/businesses/${urlKey}/leads`, {
+      token: appToken, body: { externalId: 'R-1', pipeline: 'Sales', stage: 'Lost', customer: { name: 'No reason Ltd' }, contact: { name: 'Buyer' } },
+    });
+    expect([refused.status, refused.body.data.error.code, refused.body.data.error.errors[0].field]).toEqual([400, 'STAGE_REASON_REQUIRED', 'stageReasons']);
+
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Leads', exact: true }).click();
+    await page.getByRole('button', { name: 'Move Slow network lead' }).click();
+    const chooser = page.getByRole('dialog', { name: 'Move to stage' });
+    await chooser.getByRole('radio', { name: /Lost/ }).check();
+    await chooser.getByRole('button', { name: 'Move', exact: true }).click();
+    const reasons = page.getByRole('dialog', { name: 'Reasons for Lost' });
+    await reasons.getByRole('button', { name: 'Move with these reasons' }).click();
+    const message = reasons.getByRole('group', { name: 'Reasons (at least one)' }).locator('.field-error');
+    await message.waitFor();
+    expect(await message.textContent()).toBe('“Lost” needs at least one reason: choose the reasons that apply.');
+    if (shots) await screenshot(page, '39-required-reason-1280');
+    expect((await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/leads/${ids.slow}`, { token: appToken })).body.data.stage).toBe('Qualified');
+    await reasons.getByRole('checkbox', { name: 'Too expensive' }).check();
+    await reasons.getByRole('button', { name: 'Move with these reasons' }).click();
+    await page.getByText('“Slow network lead” moved to Lost.').waitFor();
+    const moved = (await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/leads/${ids.slow}`, { token: appToken })).body.data;
+    expect([moved.stage, moved.stageReasons]).toEqual(['Lost', ['Too expensive']]);
+  });
+
   it('the webhooks page fits 390 and 1280 px, endpoints and their actions included', async () => {
     for (const n of [1, 2]) {
       const r = await http(server.url, 'POST', `/admin/v1/businesses/${urlKey}/webhooks`, { token: operator, body: {

@@ -102,7 +102,9 @@ async function runMove(env, lead, el, stage) {
   try {
     const moved = await moveLead(env.ctx.business, env.config, lead, stage, () => {
       setPending(true);
-      document.querySelector(`.column[data-stage-id="${CSS.escape(stage.id)}"] .cards`)?.prepend(item);
+      const column = document.querySelector(`.column[data-stage-id="${CSS.escape(stage.id)}"]`);
+      column?.querySelector('.cards')?.prepend(item);
+      column?.querySelector('.column-empty')?.setAttribute('hidden', '');
     });
     if (!moved) { button.focus(); return; }
     toast(`“${cardTitle(lead)}” moved to ${stage.name}.`);

@@ -86,8 +86,8 @@ function endpointRow(endpoint, base, reload, logPanel, message) {
   const fail = (error) => { if (error.status !== 401) mount(message, errorBanner(error.message)); };
   const run = (label, action, attrs) => actionButton(label, async () => { try { await action(); } catch (error) { fail(error); } }, attrs);
   return h('tr', {},
-    cell('URL', { class: 'webhook-url' }, h('div', {}, endpoint.url), endpoint.description ? h('div', { class: 'muted' }, endpoint.description) : null),
-    cell('Events', { class: 'webhook-events' }, endpoint.eventTypes.map((t) => h('span', { class: 'badge' }, t))),
+    cell('URL', { class: 'webhook-url' }, h('div', {}, h('div', {}, endpoint.url), endpoint.description ? h('div', { class: 'muted' }, endpoint.description) : null)),
+    cell('Events', { class: 'webhook-events' }, h('div', { class: 'badges' }, endpoint.eventTypes.map((t) => h('span', { class: 'badge' }, t)))),
     cell('Status', {}, statusBadge(endpoint)),
     h('td', { class: 'actions' }, h('div', { class: 'button-row' },
       run(endpoint.enabled ? 'Disable' : 'Enable', async () => { await api('PATCH', path, { enabled: !endpoint.enabled }); await reload(); }, { class: 'secondary small' }),
