@@ -216,6 +216,18 @@ describe.each(stores)('the leads board at scale (%s)', (storeName) => {
     await page.getByText('“Slow network lead” moved to Lost.').waitFor();
     const moved = (await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/leads/${ids.slow}`, { token: appToken })).body.data;
     expect([moved.stage, moved.stageReasons]).toEqual(['Lost', ['Too expensive']]);
+
+    // The lead's page: the server's refusal is shown beside the stage reasons.
+    await page.goto(`${server.url}/#/leads/${encodeURIComponent(wonIds[0]!)}`);
+    await page.getByRole('button', { name: 'Save lead' }).waitFor();
+    await page.getByLabel('Stage', { exact: true }).selectOption('Lost');
+    await page.getByRole('button', { name: 'Save lead' }).click();
+    await page.locator('[data-field="stageReasons"] .field-error').waitFor();
+    expect(await page.locator('[data-field="stageReasons"] .field-error').textContent()).toContain('requires at least one reason');
+    expect((await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/leads/${wonIds[0]}`, { token: appToken })).body.data.stage).toBe('Won');
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Leads', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Discard unsaved changes?' }).getByRole('button', { name: 'Discard changes' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Leads' }).waitFor();
   });
 
   it('the webhooks page fits 390 and 1280 px, endpoints and their actions included', async () => {
