@@ -5,6 +5,7 @@ import type { AnyFeature } from './feature.js';
 import { leadSettingsApi, leadSettingsFeature } from './leads/lead-settings.routes.js';
 import { leadsApi, leadsFeature, leadsOperatorApi } from './leads/leads.routes.js';
 import { leadsListApi, leadsListFeature, leadsListOperatorApi } from './leads/leads-list.routes.js';
+import { leadStageTotalsApi, leadStageTotalsFeature } from './leads/lead-stage-totals.routes.js';
 import { openApiDocumentOf, openApiFeature, referenceApi } from './openapi/openapi.routes.js';
 import type { ApiSection } from './openapi/operation.js';
 import { dashboardApi, dashboardFeature } from './operator/dashboard/dashboard.routes.js';
@@ -19,13 +20,13 @@ import { webhooksApi, webhooksFeature } from './webhooks/webhooks.routes.js';
  * /openapi.json describes the same operations. A new operation goes in its feature's sections only.
  */
 export const FEATURES: readonly AnyFeature[] = [
-  authFeature, operatorFeature, clientsFeature, pipelinesFeature, leadSettingsFeature, leadsFeature, leadsListFeature, webhooksFeature,
+  authFeature, operatorFeature, clientsFeature, pipelinesFeature, leadSettingsFeature, leadsFeature, leadsListFeature, leadStageTotalsFeature, webhooksFeature,
   healthFeature, dashboardFeature, openApiFeature,
 ];
 
 /** The order the document and the reference page show the sections in: the public interface first. */
 const DOCUMENT_ORDER: readonly ApiSection<never>[] = [
-  authApi, pipelinesApi, clientsApi, leadsApi, leadsListApi, operatorApi, pipelinesOperatorApi, clientsOperatorApi, leadSettingsApi, leadsOperatorApi, leadsListOperatorApi, webhooksApi,
+  authApi, pipelinesApi, clientsApi, leadsApi, leadsListApi, operatorApi, pipelinesOperatorApi, clientsOperatorApi, leadSettingsApi, leadsOperatorApi, leadsListOperatorApi, leadStageTotalsApi, webhooksApi,
   opsApi, dashboardApi, referenceApi,
 ];
 

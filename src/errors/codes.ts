@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   INVALID_PIPELINE: 400,
   INVALID_STAGE: 400,
   INVALID_STAGE_REASON: 400,
+  // Issue 39: the destination stage requires a reason (operator configuration) and none was sent.
+  STAGE_REASON_REQUIRED: 400,
   INVALID_LEAD_SOURCE: 400,
   INVALID_TAG: 400,
   INVALID_ASSIGNEE: 400,

@@ -9,6 +9,7 @@ import type { BlockValues } from './lead.blocks.js';
 import { pipelineById, resolveStage, stageById } from './lead.resolve.js';
 import { LIMITS } from './lead.schema.js';
 import type { ContactSnapshot, CustomerSnapshot, LeadData, StoredActivity, StoredLead } from './lead.types.js';
+import { requireReason } from './lead.required-reason.js';
 import { inBodyOrder, reasonKeysFor, type NotesInput, type PatchInput } from './lead.validate.js';
 
 /** A visible client as a lead's customer block refills from it. */
@@ -53,6 +54,7 @@ export async function applyEdit(current: StoredLead, input: PatchInput, refs: Ed
     const stageChanged = place.stage.id !== current.stageId;
     next.data.reasonKeys = input.reasonLabels !== undefined ? reasonKeysFor(context, place.stage, input.reasonLabels, { fail })
       : stageChanged ? [] : d.reasonKeys;
+    if (stageChanged || input.reasonLabels !== undefined) requireReason(place.stage, input.reasonLabels, fail);
     const blocks = input.customer && touches(input.customer) ? ['customer'] : [];
     if (input.contact && touches(input.contact)) blocks.push('contact');
     for (const block of blocks) {

@@ -9,6 +9,7 @@ import { codePointLength, isStorableString } from '../validation/strings.js';
 import type { LeadContext } from './lead-context.js';
 import { readBudget, readCreateBlock, readEditBlock, type BlockValues, type BudgetValues } from './lead.blocks.js';
 import { parseFollowUpDate } from './lead.dates.js';
+import { requireReason } from './lead.required-reason.js';
 import { resolveLeadSource, resolveMember, resolvePipeline, resolveReasons, resolveStage, resolveTags } from './lead.resolve.js';
 import { ANSWER_ONLY_KEYS, CLEARABLE_KEYS, CREATE_SPEC, LIMITS, OPERATOR_CREATE_SPEC, PATCH_SPEC } from './lead.schema.js';
 
@@ -105,6 +106,7 @@ export function validateCreate(raw: unknown, context: LeadContext, today: string
   if (body.pipeline !== undefined && body.pipeline !== null) missing('stage', 'INVALID_STAGE', 'stage is required');
   if (input.budget && input.budget.amount === undefined) reader.valueError('budget.amount', 'budget.amount is required');
   resolvePlace(pass, input);
+  if (input.stage) requireReason(input.stage, input.reasonLabels, (field, code, message) => pass.reader.fail(field, code, message));
   finish(pass);
   if (input.budget) input.budget.currency ??= context.business.currency;
   return input as CreateInput;

@@ -45,7 +45,7 @@ export class LeadsListService {
  * Structured filters' names to ids (section 3, archived entries included so that old leads can be
  * found). Every name that exists nowhere is reported, in one 400, the first parameter leading.
  */
-function resolveNames(context: LeadContext, parsed: ParsedLeadList): LeadListFilter {
+export function resolveNames(context: LeadContext, parsed: ParsedLeadList): LeadListFilter {
   const { names } = parsed;
   const errors: FieldError[] = [];
   const fail: Fail = (field, code, message) => { errors.push({ field, code, message }); };

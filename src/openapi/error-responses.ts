@@ -62,6 +62,10 @@ const CODES: Record<ErrorCode, { when: string; example: ErrorExample }> = {
     when: 'a reason label unknown, archived, or not allowed on the destination stage',
     example: { message: 'stageReasons[0] is not a reason of stage "Lost"', errors: [{ field: 'stageReasons[0]', message: 'stageReasons[0] is not a reason of stage "Lost"', code: 'INVALID_STAGE_REASON' }] },
   },
+  STAGE_REASON_REQUIRED: {
+    when: 'the destination stage requires at least one reason (operator configuration) and none was sent',
+    example: { message: 'stageReasons: stage "Lost" requires at least one reason', errors: [{ field: 'stageReasons', message: 'stageReasons: stage "Lost" requires at least one reason', code: 'STAGE_REASON_REQUIRED' }] },
+  },
   INVALID_LEAD_SOURCE: {
     when: 'an unknown or archived lead source',
     example: { message: 'leadSource names no live lead source', errors: [{ field: 'leadSource', message: 'leadSource names no live lead source', code: 'INVALID_LEAD_SOURCE' }] },

@@ -49,6 +49,20 @@ export const PIPELINE_SCHEMAS: Record<string, JsonSchema> = {
   PipelineConfigurationInput: PIPELINE_CONFIG_INPUT,
 };
 
+/** A public schema with `change` applied to its properties: the operator's variants below differ in one member each. */
+const variant = (name: string, change: (properties: Record<string, JsonSchema>) => Record<string, JsonSchema>, required: string[] = []): JsonSchema => {
+  const base = PIPELINE_SCHEMAS[name] as { required: string[]; properties: Record<string, JsonSchema> };
+  return { ...base, required: [...base.required, ...required], properties: change({ ...base.properties }) };
+};
+
+// The operator's answers add each stage's requiresReason (issue 39); the public Stage stays the seed's closed shape.
+Object.assign(PIPELINE_SCHEMAS, {
+  OperatorStage: variant('Stage', (p) => ({ ...p, requiresReason: flag('A lead written into this stage needs at least one of its reasons (400 STAGE_REASON_REQUIRED otherwise). Operator answers only.') }), ['requiresReason']),
+  OperatorPipeline: variant('Pipeline', (p) => ({ ...p, stages: { type: 'array', items: ref('OperatorStage'), description: 'In configured order.' } })),
+  OperatorPipelineConfiguration: variant('PipelineConfiguration', (p) => ({ ...p, pipelines: { type: 'array', items: ref('OperatorPipeline') } })),
+  OperatorPipelineList: success({ type: 'array', minItems: 1, maxItems: 1, items: ref('OperatorPipelineConfiguration'), description: 'Always exactly one configuration: read data[0].' }),
+});
+
 export const EXAMPLE_INPUT = {
   pipelines: [{
     name: 'Sales', isPrimary: true,

@@ -5,24 +5,30 @@ import type { PipelineConfig, StoredPipeline, StoredReason, StoredStage } from '
  * `includeArchived`, archived pipelines, stages and reasons are left out, and a live stage does
  * not list the key of an archived reason (decisions.md "Pipelines").
  */
-export function presentConfig(config: PipelineConfig, includeArchived: boolean) {
+export function presentConfig(config: PipelineConfig, includeArchived: boolean, audience: Audience = 'public') {
   const visible = <T extends { isArchived: boolean }>(list: T[]) => (includeArchived ? list : list.filter((x) => !x.isArchived));
   const liveKeys = new Set(config.stageReasons.filter((r) => !r.isArchived).map((r) => r.key));
   const reasonFilter = includeArchived ? () => true : (key: string) => liveKeys.has(key);
   return {
-    pipelines: visible(config.pipelines).map((p) => presentPipeline(p, visible(p.stages), reasonFilter)),
+    pipelines: visible(config.pipelines).map((p) => presentPipeline(p, visible(p.stages), reasonFilter, audience)),
     stageReasons: visible(config.stageReasons).map(presentReason),
   };
 }
 
-function presentPipeline(p: StoredPipeline, stages: StoredStage[], reasonFilter: (key: string) => boolean) {
+/**
+ * `operator` adds each stage's `requiresReason` (issue 39): the public stage shape is the seed's closed
+ * table (service-interface 2.2), so public answers never carry it (docs/decisions.md, "Required reasons").
+ */
+type Audience = 'public' | 'operator';
+
+function presentPipeline(p: StoredPipeline, stages: StoredStage[], reasonFilter: (key: string) => boolean, audience: Audience) {
   return {
     id: p.id,
     name: p.name,
     ...(p.description !== undefined && { description: p.description }),
     isPrimary: p.isPrimary,
     isArchived: p.isArchived,
-    stages: stages.map((s) => presentStage(s, reasonFilter)),
+    stages: stages.map((s) => ({ ...presentStage(s, reasonFilter), ...(audience === 'operator' && { requiresReason: s.requiresReason === true }) })),
   };
 }
 
@@ -44,6 +50,6 @@ function presentReason(r: StoredReason) {
 }
 
 /** The whole 200 body, `data` always one configuration object. */
-export function listAnswer(config: PipelineConfig, includeArchived: boolean) {
-  return { success: true as const, data: [presentConfig(config, includeArchived)] };
+export function listAnswer(config: PipelineConfig, includeArchived: boolean, audience: Audience = 'public') {
+  return { success: true as const, data: [presentConfig(config, includeArchived, audience)] };
 }

@@ -84,7 +84,7 @@ export const pipelinesOperatorApi: ApiSection<PipelinesContext> = {
     operation({
       method: 'get', path: ADMIN_PIPELINES, operationId: 'getPipelineConfiguration', guard: 'operator', pathParams: urlKey,
       summary: 'Read the whole configuration, archived entries included',
-      answers: [{ status: 200, description: 'The stored configuration, in the public shape with includeArchived=true.', schema: ref('PipelineList') }],
+      answers: [{ status: 200, description: 'The stored configuration, in the public shape with includeArchived=true, each stage with requiresReason.', schema: ref('OperatorPipelineList') }],
       errors: ['INVALID_QUERY_FIELD', 'BUSINESS_NOT_FOUND'],
       handler: ({ pipelines }) => async (request) => {
         rejectQuery(request);
@@ -97,7 +97,7 @@ export const pipelinesOperatorApi: ApiSection<PipelinesContext> = {
       description: 'Array order is the configured order. An entry carrying the id of a current pipeline or stage keeps it; one without gets a new id. '
         + 'Every key in a stage\'s reasons must be in stageReasons; reason keys are unique; at most one pipeline is primary, and the primary pipeline cannot be archived (make another one primary first).',
       body: { required: true, schema: ref('PipelineConfigurationInput'), examples: { sales: { summary: 'One pipeline, three stages, one reason', value: EXAMPLE_INPUT } } },
-      answers: [{ status: 200, description: 'The stored configuration, with ids.', schema: ref('PipelineList') }],
+      answers: [{ status: 200, description: 'The stored configuration, with ids, each stage with requiresReason.', schema: ref('OperatorPipelineList') }],
       errors: ['INVALID_QUERY_FIELD', 'INVALID_FIELD_VALUE', 'BUSINESS_NOT_FOUND'],
       handler: ({ pipelines, services }) => async (request) => {
         rejectQuery(request);

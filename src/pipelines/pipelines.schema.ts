@@ -45,6 +45,8 @@ export const STAGE_SPEC = entry('StageInput', 'A stage, in configured order.', [
   ['closure', { type: 'number', minimum: 0, maximum: 100, description: 'Sales probability, 0 to 100.' }],
   ['decayThresholdHours', { type: 'number', minimum: 0, description: 'Stage decay threshold in hours, 0 or more.' }],
   ['isArchived', optionalFlag('Archived stages keep their position.')],
+  ['requiresReason', optionalFlag('A lead created in, moved to, or edited in this stage must carry at least one of its reasons '
+    + '(otherwise 400 STAGE_REASON_REQUIRED); the stage must then list a reason. Operator answers show it; the public list does not.')],
 ]);
 
 export const PIPELINE_SPEC = entry('PipelineInput', 'A pipeline, in configured order.', [

@@ -49,7 +49,7 @@ export class PipelinesService {
 
   async getForOperator(urlKey: string) {
     await this.businesses.require(urlKey);
-    return listAnswer(await this.load(urlKey), true).data;
+    return listAnswer(await this.load(urlKey), true, 'operator').data;
   }
 
   /** One write replaces everything; a failing body changes nothing. Other processes hear of it through the change feed. */
@@ -61,7 +61,7 @@ export class PipelinesService {
     await this.refuseDroppingUsed(urlKey, current, config);
     await this.store.data.putPipelineConfig(urlKey, config, this.now());
     await this.store.changes.publish(`${PIPELINES_TOPIC}:${urlKey}`);
-    return listAnswer(config, true).data;
+    return listAnswer(config, true, 'operator').data;
   }
 
   /**

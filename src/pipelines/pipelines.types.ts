@@ -15,6 +15,8 @@ export interface StoredStage {
   closure?: number;
   decayThresholdHours?: number;
   isArchived: boolean;
+  /** Issue 39: a lead written into this stage must carry at least one of its reasons. Absent: false. */
+  requiresReason?: boolean;
 }
 
 export interface StoredPipeline {

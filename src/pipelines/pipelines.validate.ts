@@ -80,6 +80,12 @@ function stageRules(pass: Pass, reader: FieldReader): EntryRules {
         });
       }
     },
+    // A required reason must be choosable: the stage lists at least one.
+    afterEntry(values, path) {
+      if (values.get('requiresReason') === true && ((values.get('reasons') as string[] | undefined) ?? []).length === 0) {
+        reader.valueError(`${path}.requiresReason`, `${path}.requiresReason needs at least one key in ${path}.reasons`);
+      }
+    },
   };
 }
 
@@ -122,6 +128,8 @@ function toStage(v: ReadValues): StageInput {
     ...(closure !== undefined && { closure }),
     ...(decayThresholdHours !== undefined && { decayThresholdHours }),
     isArchived: v.get('isArchived') === true,
+    // Stored only when set, so configurations saved before it read the same.
+    ...(v.get('requiresReason') === true && { requiresReason: true }),
   };
 }
 

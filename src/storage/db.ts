@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { budgetUnitsOfLeadData } from '../validation/money-units.js';
 import { leadWordsJson } from '../validation/search-words.js';
 import { sqliteDriver } from './sqlite-driver.js';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -68,5 +69,7 @@ export function openSqlite(dataDir: string): OpenDatabase {
   // The word table's triggers split a lead's text with the query side's own function (migration 006-lead-words).
   database.function('crm_lead_words', { deterministic: true }, (subject, details, names) =>
     leadWordsJson(subject as string | null, details as string | null, names as string | null));
+  // The budget sums' triggers read a lead's amount exactly, from its JSON text (migration 020-lead-budget-sums).
+  database.function('crm_budget_units', { deterministic: true }, (data) => budgetUnitsOfLeadData(data as string | null));
   return { db: new Kysely<Database>({ dialect: new EmbeddedSqliteDialect(database) }), kind: 'sqlite', postgresUrl: null, sqlitePath: path };
 }

@@ -29,7 +29,7 @@ const SORT_COLUMNS: Record<SortField, { column: string; nullable: boolean }> = {
 const SELECT = sql.raw(LEAD_COLUMNS.join(', '));
 
 /** Filters the live counts of migration 005-lead-counts are kept by: a total filtered by these only is a sum of counts. */
-const COUNTED = new Set<keyof LeadListFilter>(['pipelineIds', 'stageIds', 'unstaged', 'statusStageIds', 'leadSourceKeys', 'assigneeIds', 'unassigned', 'followUpNone']);
+export const COUNTED = new Set<keyof LeadListFilter>(['pipelineIds', 'stageIds', 'unstaged', 'statusStageIds', 'leadSourceKeys', 'assigneeIds', 'unassigned', 'followUpNone']);
 
 /**
  * Lead lists: filters, sorts, free-text search and sync pages, per business (leads-interface 4.4).
@@ -64,6 +64,18 @@ export class LeadListsStore {
     const statements = this.statements(urlKey, query, terms);
     if (!statements) return [];
     return [statements.page.compile(this.db), ...(statements.count ? [statements.count.compile(this.db)] : [])];
+  }
+
+  /**
+   * The leads a filter matches, as a FROM and a WHERE (no order, no page), or undefined when it can
+   * match nothing: aggregates over the list's own filters use it (lead-stage-totals.store.ts).
+   */
+  async matching(urlKey: string, filter: LeadListFilter): Promise<{ from: Fragment; where: Fragment } | undefined> {
+    const terms = filter.words ? await this.resolve(urlKey, filter.words) : [];
+    const conditions = this.conditions(urlKey, filter);
+    if (!conditions || terms.some((term) => term.stored === null)) return undefined;
+    const hits = hitsOf(urlKey, terms.map((term) => ({ ...term, several: true })), this.kind);
+    return { from: filter.words ? sql`${hits} hits join leads on leads.id = hits.lead_pk` : sql`leads`, where: sql.join(conditions, sql` and `) };
   }
 
   /**
@@ -226,7 +238,7 @@ export class LeadListsStore {
    * The conditions on what the live counts are kept by (COUNTED), on the leads or on lead_counts, whose
    * columns have the same names but keep no source / no assignee as '' and no follow-up as a flag.
    */
-  private countedConditions(f: LeadListFilter, counts: boolean): Fragment[] {
+  countedConditions(f: LeadListFilter, counts: boolean): Fragment[] {
     const c: Fragment[] = [];
     // Stage ids belong to the pipelines sent (UNSTAGED names them itself): the pipeline condition would
     // only send the stage index back to the table.

@@ -10,6 +10,7 @@ import { migrateToLatest } from './migrate.js';
 import { RateLimitStore } from './rate-limits.store.js';
 import { SharedReadTransaction } from './shared-reads.js';
 import { LeadListsStore } from './lead-lists.store.js';
+import { LeadStageTotalsStore } from './lead-stage-totals.store.js';
 import { LeadSettingsStore } from './lead-settings.store.js';
 import { LeadsStore } from './leads.store.js';
 import { WebhooksStore } from './webhooks.store.js';
@@ -23,6 +24,7 @@ export interface Store {
   readonly rateLimits: RateLimitStore;
   readonly leads: LeadsStore;
   readonly leadLists: LeadListsStore;
+  readonly leadStageTotals: LeadStageTotalsStore;
   readonly leadSettings: LeadSettingsStore;
   readonly webhooks: WebhooksStore;
   readonly changes: ChangeFeed;
@@ -50,6 +52,7 @@ export function openStore(config: StoreConfig): Store {
   });
   // SQLite: one group commit for client and lead writes alike (one fsync for the writes of a turn),
   // and one read transaction for the point reads of a turn.
+  const leadLists = new LeadListsStore(db, opened.kind);
   const embedded = opened.kind === 'sqlite' ? { writes: new GroupCommit(db), reads: new SharedReadTransaction(db) } : undefined;
   return {
     kind: opened.kind,
@@ -60,7 +63,8 @@ export function openStore(config: StoreConfig): Store {
     clientLists: new ClientListsStore(db, opened.kind),
     rateLimits: new RateLimitStore(db),
     leads: new LeadsStore(db, opened.kind, embedded?.writes, embedded?.reads),
-    leadLists: new LeadListsStore(db, opened.kind),
+    leadLists,
+    leadStageTotals: new LeadStageTotalsStore(db, opened.kind, leadLists),
     leadSettings: new LeadSettingsStore(db),
     webhooks: new WebhooksStore(db, opened.kind),
     changes,

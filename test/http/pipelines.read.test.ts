@@ -105,12 +105,14 @@ describeEachStore('4.2 GET pipelines', (ctx) => {
     expect(second).toMatchObject({ isPrimary: false, isArchived: false });
   });
 
-  it('operator PUT and GET answer the includeArchived=true public shape', async () => {
+  // Issue 39: the operator's stages also say whether they require a reason (docs/decisions.md "Required reasons").
+  it('operator PUT and GET answer the includeArchived=true public shape, each stage with requiresReason', async () => {
     const all = await call(ctx().app, 'GET', publicPath(t, '?includeArchived=true'), { token: t.token });
-    expect(stored).toEqual(all.body.data[0]);
+    const withFlag = (config: any) => ({ ...config, pipelines: config.pipelines.map((p: any) => ({ ...p, stages: p.stages.map((s: any) => ({ ...s, requiresReason: false })) })) });
+    expect(stored).toEqual(withFlag(all.body.data[0]));
     const adminGet = await call(ctx().app, 'GET', adminPath(t), { token: t.operator });
     expect(adminGet.status).toBe(200);
-    expect(adminGet.body).toEqual(all.body);
+    expect(adminGet.body).toEqual({ ...all.body, data: [withFlag(all.body.data[0])] });
   });
 
   it.each([

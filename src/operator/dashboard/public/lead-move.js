@@ -24,13 +24,23 @@ export async function chooseStage(pipeline, lead) {
 /** Asks which reasons apply when moving into a stage that offers some. Resolves labels, or undefined when cancelled. */
 export async function askReasons(stage, reasons, lead) {
   const boxes = reasons.map((reason) => ({ reason, input: h('input', { type: 'checkbox', value: reason.label }) }));
+  const required = stage.requiresReason === true;
+  // A stage that requires a reason refuses none here, as the API does (STAGE_REASON_REQUIRED), in words next to the reasons.
+  const error = h('p', { class: 'field-error', id: uid('reasons-error'), hidden: true }, `“${stage.name}” needs at least one reason: choose the reasons that apply.`);
+  const set = h('fieldset', { class: 'choices', 'aria-describedby': error.id }, h('legend', {}, required ? 'Reasons (at least one)' : 'Reasons'),
+    boxes.map(({ reason, input }) => h('label', { class: 'choice' }, input, ' ', reason.label)), error);
   const body = h('div', {},
-    h('p', {}, `“${stage.name}” asks why “${cardTitle(lead)}” moves there. Choose every reason that applies.`),
-    h('fieldset', { class: 'choices' }, h('legend', {}, 'Reasons'),
-      boxes.map(({ reason, input }) => h('label', { class: 'choice' }, input, ' ', reason.label))));
+    h('p', {}, `“${stage.name}” asks why “${cardTitle(lead)}” moves there. Choose every reason that applies.`), set);
+  const check = () => {
+    const ok = !required || boxes.some((b) => b.input.checked);
+    error.hidden = ok;
+    set.setAttribute('aria-invalid', String(!ok));
+    if (!ok) boxes[0]?.input.focus();
+    return ok;
+  };
   queueMicrotask(() => boxes[0]?.input.focus());
   const answer = await openDialog({ title: `Reasons for ${stage.name}`, body, actions: [
-    { label: 'Cancel', value: false, class: 'secondary' }, { label: 'Move with these reasons', value: true, class: 'primary' }] });
+    { label: 'Cancel', value: false, class: 'secondary' }, { label: 'Move with these reasons', value: true, class: 'primary', check }] });
   if (answer !== true) return undefined;
   return boxes.filter((b) => b.input.checked).map((b) => b.reason.label);
 }
@@ -38,10 +48,11 @@ export async function askReasons(stage, reasons, lead) {
 export const cardTitle = (lead) => lead.subject ?? lead.customer?.name ?? 'Lead';
 
 /**
- * Moves lead into stage (of its pipeline), asking for reasons when the stage has some.
+ * Moves lead into stage (of its pipeline), asking for reasons when the stage has some; `sending` is
+ * called once the operator has decided, just before the request (the board shows the move as pending).
  * Resolves the updated lead, or null when the operator cancelled.
  */
-export async function moveLead(business, config, lead, stage) {
+export async function moveLead(business, config, lead, stage, sending = () => {}) {
   const reasons = reasonsOf(config, stage);
   const body = { stage: stage.name };
   if (reasons.length > 0) {
@@ -49,5 +60,6 @@ export async function moveLead(business, config, lead, stage) {
     if (labels === undefined) return null;
     body.stageReasons = labels;
   }
+  sending();
   return api('PATCH', `/businesses/${seg(business.urlKey)}/leads/${seg(lead.leadId)}`, body);
 }

@@ -117,7 +117,15 @@ function stageEditor(pipeline, stageIndex, pIndex, ctl) {
       field('Labels', boundInput(stage, 'labels', `${path}.labels`, ctl, { placeholder: 'Comma-separated' })),
     ),
     reasonPicker(stage, path, ctl),
+    requiredReasonToggle(stage, path, ctl),
   );
+}
+
+/** Issue 39: lost-reason figures can be trusted only if a lead cannot reach the stage without one. */
+function requiredReasonToggle(stage, path, ctl) {
+  const input = h('input', { type: 'checkbox', checked: stage.requiresReason, dataset: { field: `${path}.requiresReason` } });
+  input.addEventListener('change', () => { stage.requiresReason = input.checked; ctl.dirty(); });
+  return h('div', { class: 'field checkbox' }, h('label', {}, input, ' Require at least one reason for leads in this stage'));
 }
 
 function pipelineEditor(index, ctl) {

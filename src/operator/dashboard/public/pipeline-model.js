@@ -22,6 +22,7 @@ export function toModel(config) {
         closure: numberText(s.closure),
         decayThresholdHours: numberText(s.decayThresholdHours),
         isArchived: Boolean(s.isArchived),
+        requiresReason: Boolean(s.requiresReason),
       })),
     })),
     stageReasons: (config?.stageReasons ?? []).map((r) => ({
@@ -34,7 +35,7 @@ export function toModel(config) {
 }
 
 export function newStage(isFirst) {
-  return { name: '', state: isFirst ? 'NEW' : 'OPEN', reasons: [], labels: '', closure: '', decayThresholdHours: '', isArchived: false };
+  return { name: '', state: isFirst ? 'NEW' : 'OPEN', reasons: [], labels: '', closure: '', decayThresholdHours: '', isArchived: false, requiresReason: false };
 }
 
 export function newPipeline(isFirst) {
@@ -61,6 +62,7 @@ function stageBody(s) {
   const decay = numberValue(s.decayThresholdHours);
   if (decay !== undefined) body.decayThresholdHours = decay;
   body.isArchived = s.isArchived;
+  body.requiresReason = s.requiresReason;
   return body;
 }
 

@@ -1,14 +1,14 @@
-// The leads board: one column per live stage of a pipeline, in configured order. Cards move by
-// drag and drop or through their "Move" menu; filters narrow every column. #/leads/<leadId> opens
-// one lead (view-lead-detail.js).
-import { api } from './api.js';
-import { errorBanner, field, h, mount, toast } from './dom.js';
-import { STATUS_LABELS, followUpBadge, formatMoney, formatBudget, leadsBase, loadLeadConfig, memberLabel } from './lead-config.js';
-import { cardTitle, chooseStage, moveLead } from './lead-move.js';
+// The leads board: one column per live stage of a pipeline, in configured order (board-column.js).
+// Cards move by drag and drop or through their "Move" menu; filters narrow every column, and each
+// column's count and value are the server's, over the whole stage. #/leads/<leadId> opens one lead
+// (view-lead-detail.js).
+import { api, seg } from './api.js';
+import { errorBanner, field, h, mount } from './dom.js';
+import { STATUS_LABELS, leadsBase, loadLeadConfig } from './lead-config.js';
+import { PAGE, boardColumn } from './board-column.js';
 import { newLeadForm } from './lead-new.js';
 import { renderLeadDetail } from './view-lead-detail.js';
 
-const PAGE = 50;
 const noFilters = () => ({ assignedTo: '', tags: '', leadSource: '', status: '', q: '' });
 const board = { urlKey: null, pipelineId: null, showArchived: false, filters: noFilters() };
 
@@ -76,8 +76,17 @@ function filterBar(config, live, refresh) {
   );
 }
 
-function query(pipeline, stage) {
+/** The list's query for one stage's page starting at skip, with the board's filters. */
+function query(pipeline, stage, skip = 0) {
   const params = new URLSearchParams({ pipeline: pipeline.name, stage: stage.name, $limit: String(PAGE) });
+  if (skip > 0) params.set('$skip', String(skip));
+  for (const [key, value] of Object.entries(board.filters)) if (value) params.set(key, value);
+  return params.toString();
+}
+
+/** The stage totals' query: the same filters, over every stage of the pipeline. */
+function totalsQuery(pipeline) {
+  const params = new URLSearchParams({ pipeline: pipeline.name });
   for (const [key, value] of Object.entries(board.filters)) if (value) params.set(key, value);
   return params.toString();
 }
@@ -93,96 +102,15 @@ async function loadColumns(ctx, config, container, message) {
   mount(container, stages.map((stage) => h('section', { class: 'column' }, h('h2', {}, stage.name), h('p', { class: 'loading', role: 'status' }, 'Loading…'))));
   if (stages.length === 0) { mount(container, h('div', { class: 'empty card' }, h('p', {}, 'This pipeline has no live stage.'))); return; }
   try {
-    const pages = await Promise.all(stages.map((stage) => api('GET', `${leadsBase(ctx.business)}?${query(pipeline, stage)}`)));
+    const base = `/businesses/${seg(ctx.business.urlKey)}`;
+    const [totals, ...pages] = await Promise.all([api('GET', `${base}/lead-stage-totals?${totalsQuery(pipeline)}`),
+      ...stages.map((stage) => api('GET', `${leadsBase(ctx.business)}?${query(pipeline, stage)}`))]);
     if (generation !== loadGeneration) return;
-    const reload = () => loadColumns(ctx, config, container, message);
-    mount(container, stages.map((stage, i) => column(ctx, config, pipeline, stage, pages[i]?.[0] ?? { items: [], total: 0 }, reload, message)));
+    const figures = new Map((totals?.[0]?.stages ?? []).map((s) => [s.id, s]));
+    const env = { ctx, config, pipeline, message, reload: () => loadColumns(ctx, config, container, message) };
+    mount(container, stages.map((stage, i) => boardColumn(env, stage, figures.get(stage.id) ?? { count: 0, budgets: [] },
+      pages[i]?.[0] ?? { items: [], total: 0 }, (skip) => query(pipeline, stage, skip))));
   } catch (error) {
     if (error.status !== 401 && generation === loadGeneration) mount(message, errorBanner(error.message));
   }
-}
-
-/** Budget sums per currency over the cards loaded in the column (at most PAGE of them). */
-function budgetSum(items) {
-  const sums = new Map();
-  for (const lead of items) if (lead.budget) sums.set(lead.budget.currency, (sums.get(lead.budget.currency) ?? 0) + lead.budget.amount);
-  return [...sums].map(([currency, amount]) => formatMoney(amount, currency)).join(' + ');
-}
-
-function column(ctx, config, pipeline, stage, page, reload, message) {
-  const titleId = `col-${stage.id}`;
-  const sum = budgetSum(page.items);
-  const shown = page.items.length < page.total ? `${page.items.length} of ${page.total} shown` : null;
-  const section = h('section', { class: `column${stage.isArchived ? ' is-archived' : ''}`, 'aria-labelledby': titleId, dataset: { stage: stage.name } },
-    h('header', { class: 'column-head' },
-      h('h2', { id: titleId }, stage.name, stage.isArchived ? h('span', { class: 'badge badge-muted' }, 'Archived') : null),
-      h('p', { class: 'column-stats' },
-        h('span', { class: 'count', 'aria-label': `${page.total} leads` }, String(page.total)),
-        h('span', { class: 'muted' }, ` ${STATUS_LABELS[stage.state] ?? stage.state}`),
-        sum ? h('span', { class: 'sum', title: shown ? 'Sum of the budgets of the cards shown' : 'Sum of the budgets' }, ` · ${sum}`) : null)),
-    page.items.length === 0
-      ? h('p', { class: 'column-empty' }, 'No lead here.')
-      : h('ul', { class: 'cards', 'aria-label': `Leads in ${stage.name}` }, page.items.map((lead) => h('li', {}, card(ctx, config, pipeline, lead, reload, message)))),
-    shown ? h('p', { class: 'muted small-text' }, shown) : null,
-  );
-  if (!stage.isArchived) dropTarget(section, ctx, config, pipeline, stage, reload, message);
-  return section;
-}
-
-let dragged = null;
-
-function dropTarget(section, ctx, config, pipeline, stage, reload, message) {
-  const accepts = () => dragged && dragged.stage !== stage.name;
-  section.addEventListener('dragover', (event) => { if (accepts()) { event.preventDefault(); section.classList.add('drop-here'); } });
-  section.addEventListener('dragleave', (event) => { if (!section.contains(event.relatedTarget)) section.classList.remove('drop-here'); });
-  section.addEventListener('drop', async (event) => {
-    event.preventDefault();
-    section.classList.remove('drop-here');
-    if (!accepts()) return;
-    const lead = dragged;
-    dragged = null;
-    await runMove(ctx, config, lead, stage, reload, message);
-  });
-}
-
-async function runMove(ctx, config, lead, stage, reload, message) {
-  try {
-    const moved = await moveLead(ctx.business, config, lead, stage);
-    if (!moved) return;
-    toast(`“${cardTitle(lead)}” moved to ${stage.name}.`);
-    await reload();
-    document.querySelector(`[data-lead-id="${CSS.escape(lead.leadId)}"] .card-move`)?.focus();
-  } catch (error) {
-    if (error.status !== 401) mount(message, errorBanner(`${cardTitle(lead)} was not moved: ${error.message}`));
-  }
-}
-
-function card(ctx, config, pipeline, lead, reload, message) {
-  const title = cardTitle(lead);
-  const assignee = memberLabel(config, lead.assignedTo);
-  const budget = formatBudget(lead.budget);
-  const move = h('button', { type: 'button', class: 'secondary small card-move', 'aria-haspopup': 'dialog', 'aria-label': `Move ${title}` }, 'Move…');
-  move.addEventListener('click', async () => {
-    const stage = await chooseStage(pipeline, lead);
-    if (stage) await runMove(ctx, config, lead, stage, reload, message);
-    else move.focus();
-  });
-  const el = h('article', { class: 'lead-card', draggable: 'true', dataset: { leadId: lead.leadId }, 'aria-label': title },
-    h('a', { class: 'card-title', href: `#/leads/${encodeURIComponent(lead.leadId)}` }, title),
-    lead.subject ? h('p', { class: 'card-customer' }, lead.customer?.name) : null,
-    h('p', { class: 'card-meta' },
-      budget ? h('span', { class: 'card-budget' }, budget) : null,
-      h('span', { class: 'card-assignee' }, assignee ?? 'Unassigned')),
-    lead.tags.length || lead.followUpDate ? h('p', { class: 'card-tags' },
-      followUpBadge(lead, ctx.business.timeZone), lead.tags.map((t) => h('span', { class: 'badge badge-new' }, t))) : null,
-    h('div', { class: 'card-actions' }, move),
-  );
-  el.addEventListener('dragstart', (event) => {
-    dragged = lead;
-    event.dataTransfer.effectAllowed = 'move';
-    event.dataTransfer.setData('text/plain', lead.leadId);
-    el.classList.add('dragging');
-  });
-  el.addEventListener('dragend', () => { el.classList.remove('dragging'); dragged = null; });
-  return el;
 }

@@ -19,6 +19,9 @@ function showSecret(title, secret, note) {
   });
 }
 
+/** A cell labelled by its column, which phones show beside the value (the table stacks below 640 px). */
+const cell = (label, attrs, ...children) => h('td', { ...attrs, 'data-label': label }, ...children);
+
 function statusBadge(endpoint) {
   if (endpoint.enabled) return h('span', { class: 'badge badge-ok' }, 'Enabled');
   if (endpoint.disabledReason === 'failing') {
@@ -68,14 +71,14 @@ async function renderLog(panel, path, endpoint, message) {
   const refresh = actionButton('Refresh', () => renderLog(panel, path, endpoint, message), { class: 'secondary small' });
   mount(panel, h('div', { class: 'page-head' }, h('h2', {}, `Delivery log: ${endpoint.url}`), refresh),
     page.attempts.length === 0 ? h('p', { class: 'muted' }, 'No delivery attempt yet.')
-      : h('table', { class: 'data-table', 'aria-label': 'Delivery log' },
+      : h('table', { class: 'data-table stack webhooks-table', 'aria-label': 'Delivery log' },
         h('thead', {}, h('tr', {}, ['Time', 'Event', 'Event id', 'Attempt', 'Status', 'Duration', ''].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, page.attempts.map((a) => h('tr', {},
-          h('td', { class: 'muted' }, formatDate(a.at)), h('td', {}, a.eventType), h('td', {}, h('code', { class: 'id' }, a.eventId)),
-          h('td', {}, String(a.attempt)),
-          h('td', {}, a.statusCode === null ? h('span', { class: 'badge badge-danger', title: a.error ?? '' }, a.error ?? 'no answer')
+          cell('Time', { class: 'muted' }, formatDate(a.at)), cell('Event', {}, a.eventType), cell('Event id', {}, h('code', { class: 'id' }, a.eventId)),
+          cell('Attempt', {}, String(a.attempt)),
+          cell('Status', {}, a.statusCode === null ? h('span', { class: 'badge badge-danger', title: a.error ?? '' }, a.error ?? 'no answer')
             : h('span', { class: a.statusCode < 300 ? 'badge badge-ok' : 'badge badge-danger', title: a.error ?? '' }, String(a.statusCode))),
-          h('td', { class: 'muted' }, `${a.durationMs} ms`), h('td', { class: 'actions' }, resend(a)))))));
+          cell('Duration', { class: 'muted' }, `${a.durationMs} ms`), h('td', { class: 'actions' }, resend(a)))))));
 }
 
 function endpointRow(endpoint, base, reload, logPanel, message) {
@@ -83,10 +86,10 @@ function endpointRow(endpoint, base, reload, logPanel, message) {
   const fail = (error) => { if (error.status !== 401) mount(message, errorBanner(error.message)); };
   const run = (label, action, attrs) => actionButton(label, async () => { try { await action(); } catch (error) { fail(error); } }, attrs);
   return h('tr', {},
-    h('td', {}, h('div', {}, endpoint.url), endpoint.description ? h('div', { class: 'muted' }, endpoint.description) : null),
-    h('td', {}, endpoint.eventTypes.map((t) => h('span', { class: 'badge' }, t))),
-    h('td', {}, statusBadge(endpoint)),
-    h('td', { class: 'actions' },
+    cell('URL', { class: 'webhook-url' }, h('div', {}, h('div', {}, endpoint.url), endpoint.description ? h('div', { class: 'muted' }, endpoint.description) : null)),
+    cell('Events', { class: 'webhook-events' }, h('div', { class: 'badges' }, endpoint.eventTypes.map((t) => h('span', { class: 'badge' }, t)))),
+    cell('Status', {}, statusBadge(endpoint)),
+    h('td', { class: 'actions' }, h('div', { class: 'button-row' },
       run(endpoint.enabled ? 'Disable' : 'Enable', async () => { await api('PATCH', path, { enabled: !endpoint.enabled }); await reload(); }, { class: 'secondary small' }),
       run('Send test event', async () => { await api('POST', `${path}/test`); toast('Test event queued.'); }, { class: 'secondary small' }),
       run('Delivery log', () => renderLog(logPanel, path, endpoint, message), { class: 'secondary small' }),
@@ -101,7 +104,7 @@ function endpointRow(endpoint, base, reload, logPanel, message) {
         await api('DELETE', path);
         mount(logPanel);
         await reload();
-      }, { class: 'danger small' })));
+      }, { class: 'danger small' }))));
 }
 
 export async function renderWebhooks(main, ctx) {
@@ -114,7 +117,7 @@ export async function renderWebhooks(main, ctx) {
     const endpoints = (await api('GET', base)) ?? [];
     mount(list, endpoints.length === 0
       ? h('div', { class: 'empty' }, h('p', {}, 'No endpoint yet. An endpoint receives signed events of this business as they happen.'))
-      : h('table', { class: 'data-table', 'aria-label': 'Webhook endpoints' },
+      : h('table', { class: 'data-table stack webhooks-table', 'aria-label': 'Webhook endpoints' },
         h('thead', {}, h('tr', {}, ['URL', 'Events', 'Status', ''].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, endpoints.map((e) => endpointRow(e, base, reload, logPanel, message)))));
   };
