@@ -188,7 +188,7 @@ async function run(kind: 'postgres' | 'sqlite', count: number): Promise<void> {
   const config = testConfig({ databaseUrl, dataDir: mkdtempSync(join(tmpdir(), 'crmkit-leads-scale-')), adminEmail: ADMIN.email, adminPassword: ADMIN.password, pgPoolSize: 4 });
   const store = openStore(config);
   await store.migrate();
-  await new OperatorsService(store, systemClock.now).ensureFirstOperator(ADMIN.email, ADMIN.password);
+  await new OperatorsService(store, systemClock.now, config.passwordHashCost).ensureFirstOperator(ADMIN.email, ADMIN.password);
   const app = await buildApp({ config, store, clock: systemClock });
   await app.ready();
   try {

@@ -1,3 +1,4 @@
+// @module-tag dates
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore, type TestApp } from '../helpers/app.js';
 import { seedTenant, type Tenant } from '../helpers/seed.js';

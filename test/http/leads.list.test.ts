@@ -1,3 +1,4 @@
+// @module-tag dates
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore } from '../helpers/app.js';
 import { seedListTenant, seedSixLeads, type ListTenant } from '../helpers/lead-list-fixture.js';

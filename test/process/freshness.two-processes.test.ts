@@ -1,3 +1,4 @@
+// @module-tag pooled
 import { SignJWT, importPKCS8 } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, seenBy, spawnServer, type ServerProcess } from '../helpers/process.js';

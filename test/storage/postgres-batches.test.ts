@@ -1,3 +1,4 @@
+// @module-tag pooled
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
