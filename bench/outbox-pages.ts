@@ -71,7 +71,7 @@ console.log(`${new Date().toISOString()}, ${COUNT} client creates, ${PER_COMMIT}
 console.log('schema | events | WAL pages per create | wall µs per create | CPU µs per create');
 console.log('---|---|---|---|---');
 for (let round = 0; round < 2; round++) {
-  console.log(await measure('006-lead-words', false));
-  console.log(await measure('006-lead-words', true));
-  console.log(await measure('008-outbox-claims', true));
+  console.log(await measure('007-lead-words', false));
+  console.log(await measure('007-lead-words', true));
+  console.log(await measure('009-outbox-claims', true));
 }

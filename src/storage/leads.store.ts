@@ -286,7 +286,7 @@ export class LeadsStore {
 
   /**
    * Pipeline and stage ids that live leads of the business still carry (a pipelines PUT may not drop
-   * them), from the live counts of migration 005-lead-counts: a few thousand rows, not every lead.
+   * them), from the live counts of migration 006-lead-counts: a few thousand rows, not every lead.
    */
   async pipelinesInUse(urlKey: string): Promise<{ pipelineIds: Set<string>; stageIds: Set<string> }> {
     const { rows } = await sql<{ pipeline_id: string; stage_id: string }>`select distinct pipeline_id, stage_id from lead_counts

@@ -5,7 +5,7 @@ import { createLead, seedLeadTenant, type LeadTenant } from '../helpers/leads.js
 import { insertLeads } from '../helpers/lead-rows.js';
 
 /**
- * leads-interface 4.4 free text over the word table (migration 006-lead-words), through the write side:
+ * leads-interface 4.4 free text over the word table (migration 007-lead-words), through the write side:
  * prefixes, several words and parameters, accents, removal, edits, and relevance as the sum over the
  * words of the best field each is found in (subject 3, details 2, names and e-mail 1), on both stores.
  */

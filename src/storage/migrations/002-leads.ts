@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { StoreKind } from '../db.js';
-import { idColumn } from './id-column.js';
+import { idColumn } from '../migration-parts/id-column.js';
 
 /**
  * Leads (leads-interface.md): the leads themselves, their tags and activity, the contacts they create,
