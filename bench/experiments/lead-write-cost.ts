@@ -3,7 +3,7 @@
 // writes its lead) and of subject edits, through the store's own Kysely connection, on a fresh schema
 // migrated to each version. Short leads (a 3-word subject, 12-word details) and long ones (10,000
 // characters of details, ~1,400 distinct words). Wall time per statement, ms (p50 / mean).
-// Not part of the test suite. Run: npx tsx bench/lead-write-cost.ts
+// Not part of the test suite. Run: npx tsx bench/experiments/lead-write-cost.ts
 //   LEAD_WRITE_PG=postgres://postgres@127.0.0.1:5432/crmkit_h_search (databases <name>_w005, _w006, _w007 are made beside it and dropped)
 //   LEAD_WRITE_COUNT=300  LEAD_WRITE_STORES=postgres,sqlite  LEAD_WRITE_VERSIONS=006-lead-counts,007-lead-words,008-lead-words-best
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Migrator, type Kysely } from 'kysely';
 import pg from 'pg';
-import { syntheticConfig, volumeLead } from './leads-volume.js';
-import { testConfig } from '../src/config.js';
-import { leadColumns } from '../src/storage/lead-rows.js';
-import { migrations } from '../src/storage/migrate.js';
-import type { Database } from '../src/storage/schema.js';
-import { openStore } from '../src/storage/store.js';
+import { syntheticConfig, volumeLead } from '../leads-volume.js';
+import { testConfig } from '../../src/config.js';
+import { leadColumns } from '../../src/storage/lead-rows.js';
+import { migrations } from '../../src/storage/migrate.js';
+import type { Database } from '../../src/storage/schema.js';
+import { openStore } from '../../src/storage/store.js';
 
 const COUNT = Number(process.env.LEAD_WRITE_COUNT ?? 300);
 const PG = process.env.LEAD_WRITE_PG ?? 'postgres://postgres@127.0.0.1:5432/crmkit_h_search';
