@@ -32,7 +32,7 @@ const SELECT = sql.raw(LEAD_COLUMNS.join(', '));
 const COUNTED = new Set<keyof LeadListFilter>(['pipelineIds', 'stageIds', 'unstaged', 'statusStageIds', 'leadSourceKeys', 'assigneeIds', 'unassigned', 'followUpNone']);
 
 /**
- * Lead lists: filters, sorts, free-text search and sync pages, per business (leads-interface 4.4).
+ * Lead lists: filters, sorts, free-text search and sync pages, per business (docs/decisions.md "Lead lists").
  * Statements are composed from fixed fragments with every value bound; each shape is served by an
  * index of migration 003-leads-search (business first, removed leads outside the index).
  */

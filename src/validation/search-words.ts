@@ -1,5 +1,5 @@
 /**
- * Free-text words, folded the same way on both sides of a search (leads-interface 4.4: whole words or
+ * Free-text words, folded the same way on both sides of a search (docs/decisions.md "Lead lists": whole words or
  * prefixes, case- and accent-insensitive). The word table of migration 007-lead-words holds a lead's
  * words: on PostgreSQL split by the text parser over `crm_search_fold` (a translate() table built from
  * `foldWord`), on SQLite by `leadWordsJson` below; a query's words are folded here.
