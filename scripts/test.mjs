@@ -9,6 +9,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, mkdirSync, existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { NODE_MAJOR, ensureNode } from './node24.mjs';
 import { startPgBouncer } from './pgbouncer.mjs';
 import { filesTagged } from './test-tags.mjs';
@@ -65,7 +66,7 @@ async function runVitest(name, extraArgs, env) {
     }
   }
   // Errors no test caught (vitest's "Unhandled Errors"): they fail the run even when every test passed.
-  const plain = result.output.replace(/\x1b\[[0-9;]*m/g, '');
+  const plain = stripVTControlCharacters(result.output);
   const unhandled = plain.search(/Unhandled (Errors?|Rejection)/);
   if (unhandled >= 0) problems.push(`${pass}: ${plain.slice(unhandled, unhandled + 4000)}`);
   if ((result.status !== 0 || counts.passed === 0) && counts.failed === 0) {
@@ -78,7 +79,7 @@ async function runVitest(name, extraArgs, env) {
 
 /** The head of a failure message: enough to tell which assertion and where. */
 function firstLines(text = '', lines = 6) {
-  return text.replace(/\x1b\[[0-9;]*m/g, '').split('\n').slice(0, lines).map((line) => `    ${line}`).join('\n');
+  return stripVTControlCharacters(text).split('\n').slice(0, lines).map((line) => `    ${line}`).join('\n');
 }
 
 /** Where a pass runs: the primary runtime (Node 24 with --node24) or the machine's own Node. */

@@ -165,7 +165,7 @@ async function reused(app: FastifyInstance, store: Store): Promise<{ urlKey: str
 
 async function run(kind: 'postgres' | 'sqlite', count: number): Promise<void> {
   let databaseUrl: string | null = null;
-  let drop = async () => undefined as void;
+  let drop = async (): Promise<void> => {};
   if (kind === 'postgres') {
     const admin = process.env.LEADS_SCALE_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
     const name = process.env.LEADS_SCALE_PG_NAME ?? 'crmkit_leads_scale';
