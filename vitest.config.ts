@@ -1,9 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { TEST_TAGS, filesTagged } from './scripts/test-tags.mjs';
 
-// Everything in UTC; the in-process suites once more in Asia/Kolkata (UTC+05:30), so that no date
-// rule leans on the machine's zone. Spawned servers (process/, e2e/, reliability/) run in UTC.
-const inProcess = ['test/unit/**/*.test.ts', 'test/http/**/*.test.ts', 'test/storage/**/*.test.ts'];
-
+// Everything in UTC; the suites whose answers depend on dates (tagged `dates`) once more in Asia/Kolkata
+// (UTC+05:30), so that no date rule leans on the machine's zone. Spawned servers run in UTC.
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -12,9 +11,10 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     fileParallelism: true,
+    tags: TEST_TAGS,
     projects: [
       { extends: true, test: { name: 'UTC', include: ['test/**/*.test.ts'], env: { TZ: 'UTC' } } },
-      { extends: true, test: { name: 'Asia/Kolkata', include: inProcess, env: { TZ: 'Asia/Kolkata' } } },
+      { extends: true, test: { name: 'Asia/Kolkata', include: filesTagged('dates'), env: { TZ: 'Asia/Kolkata' } } },
     ],
   },
 });

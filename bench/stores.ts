@@ -71,7 +71,7 @@ export interface Server {
 }
 
 /**
- * The built server, one process; BENCH_PROFILE=DIR writes its V8 CPU profile there (bench/profile-summary.mjs).
+ * The built server, one process; BENCH_PROFILE=DIR writes its V8 CPU profile there (bench/experiments/profile-summary.mjs).
  * BENCH_FROM_SOURCE=1 runs src/main.ts through tsx instead (the smoke test: no build needed, not for figures).
  */
 export async function startServer(store: Store, extra: { env?: Record<string, string>; dataDir?: string } = {}): Promise<Server> {

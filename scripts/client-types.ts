@@ -22,7 +22,10 @@ type Schema = JsonSchema & {
 const refName = (schema: Schema): string | undefined => schema.$ref?.split('/').pop();
 
 function referencedNames(schema: unknown, into: Set<string>): void {
-  if (Array.isArray(schema)) return schema.forEach((s) => referencedNames(s, into));
+  if (Array.isArray(schema)) {
+    for (const s of schema) referencedNames(s, into);
+    return;
+  }
   if (typeof schema !== 'object' || schema === null) return;
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$ref' && typeof value === 'string') into.add(value.split('/').pop()!);

@@ -1,26 +1,28 @@
 #!/usr/bin/env node
-// Runs the whole suite with vitest, then the PostgreSQL behavioural suite once more through a real
-// PgBouncer in transaction mode, and with `--node24` (as .ci/run does) the whole suite once more on
-// Node 24 LTS. Ends with the one line CI reads: "N passed, N failed", counting every pass.
+// Runs the suite in passes, each on what it can find: the main pass runs every test file once per store
+// in UTC; then the files tagged `dates` again in Asia/Kolkata; the PostgreSQL files tagged `pooled`
+// again through a real PgBouncer in transaction mode; and with `--node24` (as .ci/run does) the passes
+// above run on Node 24 LTS, the primary runtime, while the files tagged `smoke` run on the machine's own
+// Node as the second runtime (docs/decisions.md "The test loop"). Tags are declared by the test files
+// (scripts/test-tags.mjs). Ends with each pass's wall time and then the one line CI reads,
+// "N passed, N failed", counting every pass.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, mkdirSync, existsSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { ensureNode } from './node24.mjs';
+import { readFileSync, readdirSync, mkdirSync, existsSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { NODE_MAJOR, ensureNode } from './node24.mjs';
 import { startPgBouncer } from './pgbouncer.mjs';
+import { filesTagged } from './test-tags.mjs';
 
 const OWN_FLAGS = ['--no-pooled', '--node24', '--only-pooled'];
 const args = process.argv.slice(2);
-// `--no-pooled` skips the PgBouncer pass (a quick local run); file filters apply to the main and Node 24 passes.
-const pooled = !args.includes('--no-pooled') && !args.some((a) => !a.startsWith('-'));
-const node24 = args.includes('--node24');
-// `--only-pooled`: the PgBouncer pass alone (to check it without the rest).
+// File filters (a quick local run) run the main pass alone, on those files, in both time zones.
+const filtered = args.some((a) => !a.startsWith('-'));
+// `--no-pooled` skips the PgBouncer pass; `--only-pooled` runs it alone (to check it without the rest).
+const pooled = !args.includes('--no-pooled') && !filtered;
 const onlyPooled = args.includes('--only-pooled');
+const node24 = args.includes('--node24');
 const vitestArgs = args.filter((a) => !OWN_FLAGS.includes(a));
-
-/** The suite's files that test PostgreSQL, run again behind the pooler: HTTP behaviour, storage, processes, client. */
-const POOLED_FILES = ['test/http/', 'test/storage/postgres-', 'test/storage/rate-limits', 'test/process/', 'test/reliability/', 'test/client/'];
-// Embedded-store-only files, and the three-instance tests (they start a PgBouncer of their own in the first pass).
-const POOLED_EXCLUDE = ['**/*three-instances*', 'test/process/hostile.socket*', 'test/process/limits.socket*', 'test/process/npm-start*', 'test/process/readme.integrate*'];
 
 mkdirSync('.test-artifacts', { recursive: true });
 
@@ -64,7 +66,7 @@ async function runVitest(name, extraArgs, env) {
     }
   }
   // Errors no test caught (vitest's "Unhandled Errors"): they fail the run even when every test passed.
-  const plain = result.output.replace(/\x1b\[[0-9;]*m/g, '');
+  const plain = stripVTControlCharacters(result.output);
   const unhandled = plain.search(/Unhandled (Errors?|Rejection)/);
   if (unhandled >= 0) problems.push(`${pass}: ${plain.slice(unhandled, unhandled + 4000)}`);
   if ((result.status !== 0 || counts.passed === 0) && counts.failed === 0) {
@@ -77,12 +79,50 @@ async function runVitest(name, extraArgs, env) {
 
 /** The head of a failure message: enough to tell which assertion and where. */
 function firstLines(text = '', lines = 6) {
-  return text.replace(/\x1b\[[0-9;]*m/g, '').split('\n').slice(0, lines).map((line) => `    ${line}`).join('\n');
+  return stripVTControlCharacters(text).split('\n').slice(0, lines).map((line) => `    ${line}`).join('\n');
 }
 
-const total = onlyPooled ? { passed: 0, failed: 0, skipped: 0 } : await runVitest('', vitestArgs, process.env);
+/** Where a pass runs: the primary runtime (Node 24 with --node24) or the machine's own Node. */
+function machineRuntime() {
+  return { env: process.env, version: process.version };
+}
 
-if (pooled || onlyPooled) {
+function primaryRuntime() {
+  if (!node24 || Number(process.versions.node.split('.')[0]) === NODE_MAJOR) return machineRuntime();
+  const target = ensureNode();
+  // First on PATH: vitest (through npx), the servers it spawns and `npm start` all run on it.
+  return { env: { ...process.env, PATH: `${dirname(target.node)}:${process.env.PATH}` }, version: target.version };
+}
+
+const total = { passed: 0, failed: 0, skipped: 0 };
+/** Each pass's wall time, printed at the end. */
+const timings = [];
+
+async function pass(name, extraArgs, env, version) {
+  const started = performance.now();
+  const counts = await runVitest(name === 'main' ? '' : `-${name.replace('/', '-')}`, extraArgs, env);
+  timings.push({ name, version, seconds: (performance.now() - started) / 1000, counts });
+  for (const key of Object.keys(total)) total[key] += counts[key];
+}
+
+let primary;
+try {
+  primary = primaryRuntime();
+} catch (error) {
+  console.error(`[test] Node ${NODE_MAJOR}: ${error.message}`);
+  problems.push(`Node ${NODE_MAJOR} could not be installed: ${error.message}`);
+  total.failed += 1;
+}
+
+if (primary && !onlyPooled) {
+  if (filtered) await pass('main', vitestArgs, primary.env, primary.version);
+  else {
+    await pass('main', ['--project', 'UTC', ...vitestArgs], primary.env, primary.version);
+    await pass('Asia/Kolkata', ['--project', 'Asia/Kolkata', ...vitestArgs], primary.env, primary.version);
+  }
+}
+
+if (primary && (pooled || onlyPooled)) {
   const direct = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const database = new URL(direct).pathname.slice(1);
   // Fewer server connections than the instances' pools together (5 per test app, 10 per spawned server).
@@ -92,32 +132,43 @@ if (pooled || onlyPooled) {
   });
   if (!bouncer) total.failed += 1;
   else {
-    console.log(`\n[test] the PostgreSQL suite again, through PgBouncer (transaction mode, pool ${bouncer.poolSize}) on port ${bouncer.port}\n`);
+    console.log(`\n[test] the files tagged pooled again, through PgBouncer (transaction mode, pool ${bouncer.poolSize}) on port ${bouncer.port}\n`);
+    const writesSeen = '.test-artifacts/writes-pgbouncer';
+    rmSync(writesSeen, { recursive: true, force: true });
     try {
-      const counts = await runVitest('-pgbouncer', ['--project', 'UTC', ...POOLED_EXCLUDE.map((p) => `--exclude=${p}`), ...POOLED_FILES], {
-        ...process.env, TEST_DATABASE_URL: bouncer.url(database), TEST_DATABASE_DIRECT_URL: direct, TEST_STORES: 'postgres',
-      });
-      for (const key of Object.keys(total)) total[key] += counts[key];
+      await pass('pgbouncer', ['--project', 'UTC', ...filesTagged('pooled')], {
+        ...primary.env, TEST_DATABASE_URL: bouncer.url(database), TEST_DATABASE_DIRECT_URL: direct, TEST_STORES: 'postgres', TEST_WRITES_SEEN: writesSeen,
+      }, primary.version);
     } finally {
       await bouncer.stop();
     }
+    checkWritePaths(writesSeen);
   }
 }
 
-if (node24) {
-  // The whole suite (both stores) on Node 24; the PgBouncer pass above is not repeated.
-  try {
-    const target = ensureNode();
-    // First on PATH: vitest (through npx), the servers it spawns and `npm start` all run on it.
-    const counts = await runVitest('-node24', vitestArgs, { ...process.env, PATH: `${dirname(target.node)}:${process.env.PATH}` });
-    for (const key of Object.keys(total)) total[key] += counts[key];
-  } catch (error) {
-    console.error(`[test] Node 24 pass: ${error.message}`);
-    total.failed += 1;
-  }
+/** Every documented write operation must have succeeded at least once through the pooler. */
+function checkWritePaths(folder) {
+  const listed = join(folder, 'documented.txt');
+  if (!existsSync(listed)) return void (problems.push('pgbouncer: no write was recorded (TEST_WRITES_SEEN)'), total.failed += 1);
+  const seen = new Set(readdirSync(folder).filter((f) => f.startsWith('seen-'))
+    .flatMap((f) => readFileSync(join(folder, f), 'utf8').split('\n').map((line) => line.split('\t')[1])));
+  const missed = readFileSync(listed, 'utf8').split('\n').filter((op) => op && !seen.has(op));
+  if (missed.length === 0) return void console.log('[test] pgbouncer pass: every documented write path succeeded through the pooler');
+  problems.push(`pgbouncer: write paths no pooled test drove (tag an HTTP test file that does: // @module-tag pooled):\n${missed.map((op) => `    ${op}`).join('\n')}`);
+  total.failed += 1;
+}
+
+if (node24 && !onlyPooled && !filtered && primary && primary.version !== process.version) {
+  // The second runtime: what can differ between Node versions (the SQLite driver, npm start, the
+  // README's commands), and the pure rules, which lean on the runtime's Intl data.
+  await pass('smoke', ['--project', 'UTC', 'test/unit/', ...filesTagged('smoke')], process.env, process.version);
 }
 
 if (problems.length > 0) console.log(`\n[test] what failed, pass by pass:\n\n${problems.join('\n\n')}\n`);
+const minutes = (seconds) => `${Math.floor(seconds / 60)}m${String(Math.round(seconds % 60)).padStart(2, '0')}s`;
+console.log('\n[test] wall time of each pass:');
+for (const t of timings) console.log(`[test]   ${t.name.padEnd(13)} ${minutes(t.seconds).padStart(7)}  Node ${t.version}  (${t.counts.passed} passed, ${t.counts.failed} failed)`);
+console.log(`[test]   ${'all passes'.padEnd(13)} ${minutes(timings.reduce((sum, t) => sum + t.seconds, 0)).padStart(7)}`);
 const { passed, failed, skipped } = total;
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);

@@ -32,6 +32,7 @@ export interface Config {
   webhooksPollMs: number;
   webhooksConnectTimeoutMs: number;
   webhooksTimeoutMs: number;
+  passwordHashCost: number;
 }
 
 export class ConfigError extends Error {}
@@ -55,6 +56,10 @@ const integer = (min: number, max: number) => rule(`whole number, ${min} to ${ma
   const n = Number(raw);
   return n >= min && n <= max ? n : undefined;
 });
+const powerOfTwo = (min: number, max: number) => rule(`power of two, ${min} to ${max}`, (raw) => {
+  const n = integer(min, max)(raw);
+  return n !== undefined && (n & (n - 1)) === 0 ? n : undefined;
+});
 const text = rule('non-empty text', (raw) => (raw.length > 0 ? raw : undefined));
 const optionalText = rule('text (empty means unset)', (raw) => (raw.length > 0 ? raw : null));
 const bool = rule('`true`, `false`, `1`, `0`', (raw) => (raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : undefined));
@@ -68,6 +73,15 @@ const origins = rule('comma-separated `http(s)://host[:port]` origins', (raw) =>
 });
 const postgresUrl = rule('`postgres://…` or `postgresql://…` URL (empty means unset)',
   (raw) => (raw === '' ? null : /^postgres(ql)?:\/\//.test(raw) ? raw : undefined));
+
+/**
+ * scrypt's N for operator passwords and app secrets (with r=8, p=1: 16 MiB of work memory a hash). A stored
+ * hash carries its own N, so raising this later leaves every existing hash valid. The environment may raise
+ * it, never lower it; only testConfig lowers it (test/unit/password-hash.test.ts keeps one test at this cost).
+ */
+export const PASSWORD_HASH_COST = 16384;
+/** The tests' cost: each seeded tenant hashes and checks secrets three times, and scrypt at full cost dominated the suite. */
+const TEST_PASSWORD_HASH_COST = 16;
 
 /** Every variable, its default and its rule: docs/configuration.md is checked against this table by a test. */
 export const VARIABLES = {
@@ -100,6 +114,7 @@ export const VARIABLES = {
   webhooksPollMs: { name: 'WEBHOOKS_POLL_MS', default: 1000, parse: integer(10, 60000), describe: 'How often the webhook worker looks for due deliveries (events written by this process are sent at once).' },
   webhooksConnectTimeoutMs: { name: 'WEBHOOKS_CONNECT_TIMEOUT_MS', default: 5000, parse: integer(100, 60000), describe: 'Time a webhook destination has to accept the connection.' },
   webhooksTimeoutMs: { name: 'WEBHOOKS_TIMEOUT_MS', default: 15000, parse: integer(100, 120000), describe: 'Time a webhook destination has to answer, connection included.' },
+  passwordHashCost: { name: 'PASSWORD_HASH_COST', default: PASSWORD_HASH_COST, parse: powerOfTwo(PASSWORD_HASH_COST, 131072), describe: 'scrypt cost (N) of new password and app-secret hashes; a stored hash keeps the cost it was made with. Never below the default.' },
 } satisfies { [K in keyof Config]: VariableSpec<Config[K]> };
 
 export function loadConfig(env: Env = process.env): Config {
@@ -134,5 +149,5 @@ export function usesPreparedStatements(config: Pick<Config, 'databaseDirectUrl' 
 
 /** A config for tests and tools: defaults with overrides, no environment read. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({}), logLevel: 'silent', ...overrides };
+  return { ...loadConfig({}), logLevel: 'silent', passwordHashCost: TEST_PASSWORD_HASH_COST, ...overrides };
 }

@@ -20,7 +20,7 @@ export interface RunningServer {
 export async function startServer(config: Config, logger: Logger | false, onFirstLogin?: (login: { email: string; password: string }) => void): Promise<RunningServer> {
   const store = openStore(config);
   await store.migrate();
-  const first = await new OperatorsService(store, systemClock.now).ensureFirstOperator(config.adminEmail, config.adminPassword);
+  const first = await new OperatorsService(store, systemClock.now, config.passwordHashCost).ensureFirstOperator(config.adminEmail, config.adminPassword);
   if (first) onFirstLogin?.(first);
   const app = await buildApp({ config, store, clock: systemClock, logger: logger || undefined });
   await app.listen({ port: config.port, host: config.host });

@@ -47,10 +47,10 @@ export async function createServices(deps: Deps): Promise<Services> {
   const lastUsed = new LastUsedRecorder(store, now);
   return {
     registry, operatorRegistry, lastUsed, tokens,
-    auth: new AuthService(store, registry, tokens, limiter, lastUsed, operatorRegistry),
+    auth: new AuthService(store, registry, tokens, limiter, lastUsed, operatorRegistry, config.passwordHashCost),
     businesses: new BusinessesService(store, registry, now),
     apps: new AppsService(store, registry, config, now),
-    operators: new OperatorsService(store, now),
+    operators: new OperatorsService(store, now, config.passwordHashCost),
     audit: new AuditService(store, now),
     leadContexts,
     events,

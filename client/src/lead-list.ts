@@ -5,7 +5,7 @@ export type LeadStatus = 'NEW' | 'OPEN' | 'CLOSED' | 'DROPPED' | 'REJECTED';
 export type LeadSortField = 'createdAt' | 'updatedAt' | 'followUpDate' | 'budget.amount';
 
 /**
- * GET /leads's parameters (leads-interface 4.4). A list of names is sent as `F[$in][]=...` repeated,
+ * GET /leads's parameters (docs/decisions.md "Lead lists"). A list of names is sent as `F[$in][]=...` repeated,
  * so a name holding a comma stays whole. Instants may be given as Date.
  */
 export interface LeadListQuery {

@@ -50,7 +50,7 @@ export function secretTokens(transport: Transport, appId: string, appSecret: str
   };
 }
 
-/** A token the app signs itself with its ES256 key (service-interface 5.4), through WebCrypto. */
+/** A token the app signs itself with its ES256 key (README "Integrate in five minutes"), through WebCrypto. */
 export function selfSignedTokens(appId: string, privateKeyPem: string, audience: string, now: () => number) {
   let key: Promise<CryptoKey> | undefined;
   return async (): Promise<Token> => {

@@ -1,4 +1,3 @@
-import { ref } from '../openapi/operation.js';
 import type { JsonSchema } from '../validation/json-schema.js';
 import { AUTHENTICATION_SHAPES, CREDENTIAL_MAX_LENGTH } from './auth.service.js';
 

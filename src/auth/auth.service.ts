@@ -5,7 +5,7 @@ import type { AppRegistry } from './app-registry.js';
 import type { AuthFailureLimiter } from './auth-failures.js';
 import type { LastUsedRecorder } from './last-used.js';
 import type { OperatorRegistry } from './operator-registry.js';
-import { DUMMY_HASH, fingerprint, hashSecret, verifySecret } from './secrets.js';
+import { fingerprint, hashSecret, verifySecret } from './secrets.js';
 import type { AppTokenKind, TokenService } from './token.service.js';
 import { LRUCache } from 'lru-cache';
 
@@ -66,12 +66,13 @@ export class AuthService {
     private readonly limiter: AuthFailureLimiter,
     private readonly lastUsed: LastUsedRecorder,
     private readonly operators: OperatorRegistry,
+    private readonly hashCost: number,
   ) {}
 
   async login(email: string, password: string, address: string) {
     const account = email.trim().toLowerCase();
     const operator = await this.store.accounts.findOperatorByEmail(account);
-    await this.checkCredential(account, address, async () => (await verifySecret(password, operator?.passwordHash ?? DUMMY_HASH)) && operator !== undefined, 'Invalid login');
+    await this.checkCredential(account, address, async () => (await verifySecret(password, operator?.passwordHash, this.hashCost)) && operator !== undefined, 'Invalid login');
     const session = await this.tokens.issueOperatorSession(operator!.publicId, operator!.email, operator!.sessionVersion);
     return {
       accessToken: session.token,
@@ -88,7 +89,7 @@ export class AuthService {
       // Already known to be right, so no guess: no scrypt and no counting, but a locked caller stays locked.
       await this.limiter.assertAllowed(appId, address);
     } else {
-      await this.checkCredential(appId, address, async () => (await verifySecret(appSecret, app?.secretHash ?? DUMMY_HASH)) && app !== undefined, 'Invalid app credentials');
+      await this.checkCredential(appId, address, async () => (await verifySecret(appSecret, app?.secretHash, this.hashCost)) && app !== undefined, 'Invalid app credentials');
       this.checkedSecrets.set(cacheKey!, true);
     }
     // An archived app keeps its secret (a restore brings it back) but gets no token meanwhile.
@@ -107,10 +108,10 @@ export class AuthService {
     const operator = await this.store.accounts.findOperatorByPublicId(operatorId);
     if (!operator) throw new NotAuthenticatedError();
     const wrong = 'currentPassword is not the password of this account';
-    await this.checkCredential(operator.email, address, () => verifySecret(currentPassword, operator.passwordHash),
+    await this.checkCredential(operator.email, address, () => verifySecret(currentPassword, operator.passwordHash, this.hashCost),
       AppError.fromFieldErrors([{ field: 'currentPassword', message: wrong, code: 'INVALID_FIELD_VALUE' }]));
     if (newPassword === currentPassword) throw AppError.fromFieldErrors([{ field: 'newPassword', message: 'newPassword must differ from the current password', code: 'INVALID_FIELD_VALUE' }]);
-    await this.store.accounts.setOperatorPassword(operator.email, await hashSecret(newPassword));
+    await this.store.accounts.setOperatorPassword(operator.email, await hashSecret(newPassword, this.hashCost));
     await this.operators.changed(operator.publicId);
     const fresh = await this.store.accounts.findOperatorByPublicId(operatorId);
     const session = await this.tokens.issueOperatorSession(operator.publicId, operator.email, fresh!.sessionVersion);

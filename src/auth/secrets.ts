@@ -1,32 +1,41 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-const PARAMS = { N: 16384, r: 8, p: 1 } as const;
+/** scrypt's block size and parallelism; the cost N comes from the configuration (PASSWORD_HASH_COST). */
+const BLOCK_SIZE = 8;
+const PARALLELISM = 1;
 const KEY_LENGTH = 32;
 
 function scryptAsync(secret: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  // scrypt works in 128·N·r bytes; Node refuses more than 32 MiB unless told (a raised PASSWORD_HASH_COST).
   return new Promise((resolve, reject) =>
-    scrypt(secret, salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))),
+    scrypt(secret, salt, KEY_LENGTH, { ...options, maxmem: 256 * options.N! * options.r! },
+      (error, key) => (error ? reject(error) : resolve(key))),
   );
 }
 
-/** Hashes a password or app secret for storage: `scrypt$N$r$p$salt$hash`. */
-export async function hashSecret(secret: string): Promise<string> {
+/** Hashes a password or app secret for storage at scrypt cost `cost`: `scrypt$N$r$p$salt$hash`. */
+export async function hashSecret(secret: string, cost: number): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scryptAsync(secret, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await scryptAsync(secret, salt, { N: cost, r: BLOCK_SIZE, p: PARALLELISM });
+  return ['scrypt', cost, BLOCK_SIZE, PARALLELISM, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
-/** Compares in constant time. A malformed stored hash never matches. */
-export async function verifySecret(secret: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
+/**
+ * Compares in constant time, at the cost the stored hash was made with. A malformed stored hash never
+ * matches. With no stored hash (an unknown app id or e-mail), a hash of the same cost is checked all the
+ * same, so that an unknown account cannot be told from a wrong secret by the time the answer takes.
+ */
+export async function verifySecret(secret: string, stored: string | undefined, cost: number): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = (stored ?? dummyHash(cost)).split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
   const actual = await scryptAsync(secret, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  return stored !== undefined && actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** Spends the same time as a real check, so that an unknown app id cannot be told from a wrong secret. */
-export const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+function dummyHash(cost: number): string {
+  return `scrypt$${cost}$${BLOCK_SIZE}$${PARALLELISM}$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`;
+}
 
 export function randomSecret(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');

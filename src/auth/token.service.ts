@@ -8,7 +8,7 @@ import type { AppRegistry } from './app-registry.js';
 
 const ISSUER = 'crmkit';
 const OPERATOR_AUDIENCE = 'crmkit-operator';
-/** decisions.md: clock skew allowance at most 60 s; `exp - iat` at most one day with no skew added. */
+/** docs/decisions.md "Foundation": clock skew allowance at most 60 s; `exp - iat` at most one day with no skew added. */
 export const CLOCK_SKEW_SECONDS = 60;
 const MAX_SELF_SIGNED_LIFETIME_SECONDS = 86_400;
 const MAX_TOKEN_LENGTH = 8192;

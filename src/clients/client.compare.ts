@@ -4,7 +4,7 @@ import { CLIENT_SPEC } from './client.schema.js';
 import type { ClientValue } from './client.types.js';
 
 /**
- * Idempotency comparison (service-interface 4.4 rules 1 to 6, decisions.md "Idempotency details").
+ * Idempotency comparison (docs/derivation.md "Idempotency").
  * Both sides are normalised and derived ClientValues, so omitted derived values, restated derived
  * values, omitted defaults and phone formatting already compare equal. What remains: e-mail case,
  * list order (multisets, nested lists too), and custom fields only for fields still live: each field's
@@ -41,7 +41,7 @@ function sameEmail(stored: string | null, candidate: string | null): boolean {
   return emailComparisonKey(stored) === emailComparisonKey(candidate);
 }
 
-/** Values under archived or removed fields take no part (decisions.md): compare live field ids only. */
+/** Values under archived or removed fields take no part (docs/decisions.md "Clients"): compare live field ids only. */
 function sameLiveCustomFields(stored: Record<string, unknown>, candidate: Record<string, unknown>, live: ReadonlySet<string>): boolean {
   for (const id of live) {
     const a = Object.hasOwn(stored, id) ? stored[id] : null;

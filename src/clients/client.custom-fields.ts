@@ -4,7 +4,7 @@ import { isJsonObject } from '../validation/field-reader.js';
 import type { CustomFieldDefinition, CustomFieldValue } from './client.types.js';
 
 /**
- * Custom field values (service-interface 2.8). Names match live fields case-insensitively, exactly as
+ * Custom field values (docs/decisions.md "Clients"). Names match live fields case-insensitively, exactly as
  * the operator API keeps names unique; the stored record is keyed by field id so a rename keeps values.
  */
 

@@ -4,8 +4,8 @@ import { defaultLocaleForCountry, isCountryCode } from '../validation/countries.
 import type { ClientType, ClientValue } from './client.types.js';
 
 /**
- * Derivation of omitted client fields (service-interface 2.4 and 4.4; tables and reasons in
- * docs/derivation.md). A value that is sent is always kept, and nothing is cross-checked against it.
+ * Derivation of omitted client fields (tables and reasons in docs/derivation.md). A value that is sent
+ * is always kept, and nothing is cross-checked against it.
  * Shipping addresses are never derived into. What each tax country contributes lives in its own
  * module (src/tax/<country>.ts): ids filled from other ids, clientType evidence, taxPayerType.
  */

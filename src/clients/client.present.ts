@@ -16,7 +16,7 @@ const listOrEmpty = (value: unknown): unknown[] => (Array.isArray(value) ? value
  *
  * One object literal, not keys added one by one: V8 keeps an object built by forty keyed stores as a
  * dictionary, which JSON.stringify serialises on its slow path (a GET client: 288-294k -> 267k
- * instructions in the main thread, bench/instructions.ts).
+ * instructions in the main thread, bench/experiments/instructions.ts).
  */
 export function presentClient(stored: StoredClient, context: BusinessContext): Record<string, unknown> {
   const v = stored.data as Record<string, unknown>;

@@ -4,7 +4,7 @@ import { entry, type BooleanSpec, type FieldSpec, type StringSpec } from '../val
 import { OPERATOR_SOURCES } from './client.types.js';
 
 /**
- * The one description of every accepted client field (service-interface 2.4 to 2.8). The validator
+ * The one description of every accepted client field (docs/extending.md "Adding a client field"). The validator
  * reads these descriptors and the OpenAPI document's schemas are generated from them (entryInputSchema,
  * entryOutputSchema). Rules that span fields (state needs country, sort codes need GB/IE, additional-id
  * codes per country and party, custom fields per business) live in the validator and are named in the

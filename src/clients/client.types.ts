@@ -3,7 +3,7 @@ import type { PartyKind, TaxIds } from '../tax/tax-country.js';
 /**
  * The client as stored: validated, normalised (trimmed clientId/name, normalised phone) and derived
  * (country, locale, panNumber, gstState, clientType, taxPayerType). Every accepted field of
- * service-interface 2.4 is present: unset optional scalars are null, booleans carry their defaults,
+ * the field table (src/clients/client.schema.ts; docs/extending.md "Adding a client field") is present: unset optional scalars are null, booleans carry their defaults,
  * lists are arrays. Plain JSON, so either store can keep it as a document and compare it later.
  */
 

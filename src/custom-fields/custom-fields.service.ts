@@ -74,7 +74,7 @@ export class CustomFieldsService {
   /**
    * A saved field's type may change only while no client holds a value under it: stored values
    * would no longer fit the type, and integrations sending the old kind of value would be refused
-   * (decisions.md "Custom field type changes"). Deleted clients are never read again, so they do not count.
+   * (docs/reliability.md, custom field types). Deleted clients are never read again, so they do not count.
    */
   private async refuseTypeChangesOverValues(urlKey: string, existing: CustomFieldDefinition[], fields: CustomFieldDefinition[]): Promise<void> {
     const before = new Map(existing.map((f) => [f.id, f]));

@@ -33,7 +33,7 @@ export class NotAuthenticatedError extends Error {
   }
 }
 
-/** 405 on client routes: the status alone, no error code (service-interface 4.6). */
+/** 405 on client routes: the status alone, no error code (docs/decisions.md "Pipelines"). */
 export class BareMethodNotAllowedError extends Error {
   readonly status = 405;
   constructor() {

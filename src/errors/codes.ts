@@ -1,4 +1,4 @@
-/** The one table of stable error codes (service-interface section 7 and decisions.md) and their statuses. */
+/** The one table of stable error codes (docs/decisions.md "Foundation") and their statuses. */
 export const ERROR_STATUS = {
   INVALID_FIELD: 400,
   INVALID_FIELD_VALUE: 400,
@@ -7,7 +7,7 @@ export const ERROR_STATUS = {
   CUSTOM_FIELDS_NOT_ENABLED: 400,
   INVALID_CUSTOM_FIELD: 400,
   INVALID_CUSTOM_FIELD_VALUE: 400,
-  // Leads (leads-interface section 5). CLIENT_NOT_FOUND is 400 there, as a field error of the body.
+  // Leads (docs/decisions.md "Leads (create, edit, get, activity)"). CLIENT_NOT_FOUND is 400 there, as a field error of the body.
   EXTERNAL_ID_REQUIRED: 400,
   INVALID_CUSTOMER: 400,
   INVALID_CONTACT: 400,

@@ -1,6 +1,6 @@
 import type { FieldError } from './codes.js';
 
-/** Feathers-style error names (decisions.md "Errors beyond section 7"). */
+/** Feathers-style error names (docs/decisions.md "Reliability and hostile input"). */
 const NAMES: Record<number, [string, string]> = {
   400: ['BadRequest', 'bad-request'],
   401: ['NotAuthenticated', 'not-authenticated'],

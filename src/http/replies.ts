@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError, BareMethodNotAllowedError } from '../errors/app-error.js';
 import { EMPTY_BODY, readBody } from '../validation/read-body.js';
 
-/** The success envelope of every answer (service-interface section 7). */
+/** The success envelope of every answer (docs/decisions.md "Foundation"). */
 export const ok = <T>(data: T) => ({ success: true as const, data });
 
 /** For operations that take no query parameters: the first one sent is named in the error. */
@@ -11,7 +11,7 @@ export function rejectQuery(request: FastifyRequest): void {
   if (keys.length > 0) throw new AppError('INVALID_QUERY_FIELD', `${keys[0]} is not an accepted query parameter`);
 }
 
-/** Bodyless actions accept no body, an empty body or `{}` (decisions.md). */
+/** Bodyless actions accept no body, an empty body or `{}`. */
 export function noBody(request: FastifyRequest): void {
   readBody(request.body, EMPTY_BODY, { allowEmpty: true });
 }

@@ -1,5 +1,5 @@
 /**
- * A lead list request once parsed and resolved (leads-interface 4.4): configuration by id, values
+ * A lead list request once parsed and resolved (docs/decisions.md "Lead lists"): configuration by id, values
  * normalised, ready for the store. Every filter present must match; inside one, any value may.
  */
 

@@ -98,5 +98,5 @@ export const leadSettingsApi: ApiSection<SettingsContext> = {
   ],
 };
 
-/** The lead configuration operators edit (leads-interface 7): sources, tags, members, lead custom fields. */
+/** The lead configuration operators edit (docs/decisions.md "Lead configuration (operator side)"): sources, tags, members, lead custom fields. */
 export const leadSettingsFeature = feature({ sections: [leadSettingsApi], context: settingsContext });

@@ -1,7 +1,7 @@
 import { entry, type EntrySpec } from '../validation/field-spec.js';
 
 /**
- * The operator bodies of the lead configuration (leads-interface 7): one descriptor each, read by the
+ * The operator bodies of the lead configuration (docs/decisions.md "Lead configuration (operator side)"): one descriptor each, read by the
  * one body reader and rendered into the OpenAPI document.
  */
 export const LEAD_SETTINGS_LIMITS = { sources: 200, tags: 1000, members: 1000, label: 200, tagName: 100, memberName: 500 } as const;

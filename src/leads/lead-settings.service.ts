@@ -11,7 +11,7 @@ import { LEAD_SOURCES_BODY, MEMBERS_BODY, SOURCE_KEY, TAGS_BODY } from './lead-s
 import type { LeadSettings, LeadSettingsKind, LeadSource, Member, Tag } from './lead-settings.types.js';
 
 /**
- * The operator side of the lead configuration (leads-interface 7): each list is replaced whole. An
+ * The operator side of the lead configuration (docs/decisions.md "Lead configuration (operator side)"): each list is replaced whole. An
  * entry that names an existing one (a source by key, a tag by id, a member by e-mail) keeps it and the
  * leads that carry it; dropping one that live leads still carry is refused (archive it instead), so
  * that every lead's links keep resolving to a name.
@@ -61,7 +61,7 @@ export class LeadSettingsService {
     return this.save(urlKey, 'members', members);
   }
 
-  /** As the client custom fields: a removed field's values take no part in anything (decisions.md). */
+  /** As the client custom fields: a removed field's values take no part in anything (docs/decisions.md "Clients"). */
   async replaceCustomFields(urlKey: string, body: unknown): Promise<CustomFieldDefinition[]> {
     const current = await this.get(urlKey);
     return this.save(urlKey, 'customFields', readCustomFieldSet(body, current.customFields));

@@ -1,7 +1,7 @@
 import type { CustomFieldDefinition } from '../clients/client.types.js';
 
 /**
- * The lead configuration of a business (leads-interface 2.5), edited by operators only and resolved
+ * The lead configuration of a business (docs/decisions.md "Lead configuration (operator side)"), edited by operators only and resolved
  * by name on every lead write and list filter. Stored as one JSON array per kind; leads keep ids
  * (source keys, tag and member ids) and answer with current names.
  */
@@ -36,7 +36,7 @@ export interface LeadSettings {
 export type LeadSettingsKind = keyof LeadSettings;
 export const LEAD_SETTINGS_KINDS: readonly LeadSettingsKind[] = ['sources', 'tags', 'members', 'customFields'];
 
-/** What a new business starts with (leads-interface 2.5). */
+/** What a new business starts with (docs/decisions.md "Lead configuration (operator side)"). */
 export const DEFAULT_LEAD_SOURCES: readonly LeadSource[] = [
   ['WEBSITE', 'Website'], ['REFERRAL', 'Referral'], ['EMAIL', 'E-mail'], ['PHONE', 'Phone'],
   ['SOCIAL', 'Social media'], ['EVENT', 'Event'], ['OTHER', 'Other'],
@@ -51,7 +51,7 @@ const DEFAULT_TIME_ZONES: Readonly<Record<string, string>> = {
   IN: 'Asia/Kolkata', AE: 'Asia/Dubai', SA: 'Asia/Riyadh', MY: 'Asia/Kuala_Lumpur',
 };
 
-/** The business's time zone when the operator set none (leads-interface 7). */
+/** The business's time zone when the operator set none (docs/decisions.md "Lead configuration (operator side)"). */
 export function defaultTimeZone(country: string): string {
   return DEFAULT_TIME_ZONES[country] ?? 'UTC';
 }

@@ -5,7 +5,7 @@ import type { EntrySpec } from '../validation/field-spec.js';
 import { BUDGET_SPEC, CONTACT_SPEC, CUSTOMER_SPEC } from './lead.schema.js';
 
 /**
- * The customer, contact and budget blocks of a lead body (leads-interface 2.2 to 2.4): read member by
+ * The customer, contact and budget blocks of a lead body (docs/leads.md "Create": customer and contact): read member by
  * member, normalised (trimmed names, upper-cased countries and currencies, lower-cased e-mails,
  * normalised phones). Members sent as null are listed in `cleared` (a PATCH clears them).
  */

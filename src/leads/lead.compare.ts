@@ -4,7 +4,7 @@ import type { BlockValues } from './lead.blocks.js';
 import type { CreateInput } from './lead.validate.js';
 
 /**
- * Idempotency of create (leads-interface 4.1): the request is compared with the create request that
+ * Idempotency of create (docs/leads.md "Create": retry safely): the request is compared with the create request that
  * made the lead, both normalised. Strings are already trimmed, e-mails lower-cased, phones normalised,
  * countries and currencies upper-cased by the validator; here defaults are filled in (a country of IN
  * when no client is linked, the business currency), names are replaced by what they resolve to (ids

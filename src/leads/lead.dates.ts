@@ -1,7 +1,7 @@
 import { isCalendarDate } from '../clients/client.custom-fields.js';
 
 /**
- * followUpDate (leads-interface 4.2): `YYYY-MM-DD`, or an ISO 8601 instant whose UTC calendar date is
+ * followUpDate (docs/leads.md "Edit"): `YYYY-MM-DD`, or an ISO 8601 instant whose UTC calendar date is
  * taken; never before today in the business's time zone.
  */
 

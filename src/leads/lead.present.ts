@@ -4,11 +4,11 @@ import type { ContactSnapshot, CustomerSnapshot, StoredActivity, StoredLead } fr
 
 export type { StoredLead } from './lead.types.js';
 
-/** `YYYY-MM-DD` → the date at midnight UTC, as answers carry it (leads-interface 2.1). */
+/** `YYYY-MM-DD` → the date at midnight UTC, as answers carry it (docs/leads.md). */
 export const followUpInstant = (date: string): string => `${date}T00:00:00.000Z`;
 
 /**
- * The public lead (leads-interface 2.1): every field listed explicitly, configuration by its current
+ * The public lead (docs/leads.md "Read"): every field listed explicitly, configuration by its current
  * name (renames show through; archived entries still name old leads), no internal id. `externalId`,
  * `subject`, `details`, `budget` and `customFields` are omitted when unset, as the spec says; the
  * other optional values are null. Used for every answer that carries a lead, lists included.
@@ -83,7 +83,7 @@ function customFieldsByName(values: Record<string, unknown>, context: LeadContex
   return out;
 }
 
-/** An activity entry (leads-interface 2.6): stage and pipeline by current name, reasons by label. */
+/** An activity entry (docs/leads.md "Read"): stage and pipeline by current name, reasons by label. */
 export function presentActivity(a: StoredActivity, context: LeadContext): Record<string, unknown> {
   const stageName = (id: string | null) => (id === null ? undefined : stageById(context, id)?.stage.name);
   const pipelineName = (id: string | null) => (id === null ? undefined : context.pipelines.pipelines.find((p) => p.id === id)?.name);

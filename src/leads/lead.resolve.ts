@@ -3,7 +3,7 @@ import type { LeadContext } from './lead-context.js';
 import type { LeadSource, Member, Tag } from './lead-settings.types.js';
 
 /**
- * Names to configuration (leads-interface section 3 and 2.5), in one place for create, edit and the
+ * Names to configuration (docs/leads.md "Create": names, not ids), in one place for create, edit and the
  * list filters. Writes resolve live entries only; list filters pass `withArchived` so that old leads
  * can still be found by the names they carry.
  */

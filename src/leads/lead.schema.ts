@@ -1,7 +1,7 @@
 import { entry, type EntrySpec, type FieldSpec, type StringSpec } from '../validation/field-spec.js';
 
 /**
- * The lead bodies' field table (leads-interface 4.1, 4.2 and 6): lead.validate.ts reads bodies against
+ * The lead bodies' field table (docs/leads.md "Create" and "Edit"): lead.validate.ts reads bodies against
  * it and leads.openapi.ts writes the request schemas from it. Rules that span fields, resolve names
  * or return a lead's own error codes (EXTERNAL_ID_REQUIRED, INVALID_CUSTOMER ...) live in the validator.
  */

@@ -1,7 +1,7 @@
 import type { CustomFieldValue } from '../clients/client.types.js';
 
 /**
- * A lead as stored and handed out by the store (leads-interface 2.1): configuration by id (pipeline,
+ * A lead as stored and handed out by the store (docs/leads.md): configuration by id (pipeline,
  * stage, reason keys, source key, tag and member ids), so renames show through; the customer and
  * contact snapshots as the lead keeps them. Unset optional values are null.
  */

@@ -14,7 +14,7 @@ import { resolveLeadSource, resolveMember, resolvePipeline, resolveReasons, reso
 import { ANSWER_ONLY_KEYS, CLEARABLE_KEYS, CREATE_SPEC, LIMITS, OPERATOR_CREATE_SPEC, PATCH_SPEC } from './lead.schema.js';
 
 /**
- * Lead bodies (leads-interface 4.1, 4.2, section 3 and 5) in one pass: shapes through the one body
+ * Lead bodies (docs/leads.md "Create" and "Edit") in one pass: shapes through the one body
  * reader, names resolved through lead.resolve.ts against the cached context, every failure collected
  * and ordered by the body key it belongs to (missing fields first). What depends on the lead's state
  * (a stage of its current pipeline, reasons of its current stage) is decided by lead.edit.ts.

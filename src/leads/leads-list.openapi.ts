@@ -4,7 +4,7 @@ import type { JsonSchema } from '../validation/json-schema.js';
 import { SORT_FIELDS } from './lead-list.types.js';
 import { MAX_LIMIT, MAX_SKIP } from './leads.query.js';
 
-/** GET /leads in the OpenAPI document (leads-interface 4.4): every query parameter, the page object (operations: leads-list.routes.ts). */
+/** GET /leads in the OpenAPI document (docs/decisions.md "Lead lists"): every query parameter, the page object (operations: leads-list.routes.ts). */
 
 const text = (description: string): JsonSchema => ({ type: 'string', description });
 const names = (what: string): string =>

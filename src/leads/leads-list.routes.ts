@@ -32,5 +32,5 @@ export const leadsListOperatorApi: ApiSection<LeadsListService> = {
   })],
 };
 
-/** GET /leads (leads-interface 4.4) for apps, and the same list for operators (section 7). */
+/** GET /leads (docs/decisions.md "Lead lists") for apps, and the same list for operators. */
 export const leadsListFeature = feature({ sections: [leadsListApi, leadsListOperatorApi], context: leadsListContext });

@@ -10,7 +10,7 @@ import { presentLead } from './lead.present.js';
 import { resolveLeadSource, resolveMember, resolvePipeline, resolveStage, resolveTags } from './lead.resolve.js';
 import { encodeCursor, parseLeadListQuery, type ParsedLeadList } from './leads.query.js';
 
-/** The one page object of GET /leads (leads-interface 4.4); sync pages add `nextCursor`, with `total: null`. */
+/** The one page object of GET /leads (docs/decisions.md "Lead lists"); sync pages add `nextCursor`, with `total: null`. */
 export interface LeadListAnswer {
   items: Record<string, unknown>[];
   total: number | null;

@@ -6,7 +6,7 @@ import { searchWords } from '../validation/search-words.js';
 import { SORT_FIELDS, type LeadListQuery, type SortField, type SyncPosition } from './lead-list.types.js';
 
 /**
- * GET /leads's query string (leads-interface 4.4) → a typed query, or the exact error. Fastify's
+ * GET /leads's query string (docs/decisions.md "Lead lists") → a typed query, or the exact error. Fastify's
  * parser keeps brackets literal (`tags[$in][]` is one key) and gives a repeated key as an array, so
  * every rule here sees what the caller sent. Names are left for the service to resolve.
  */

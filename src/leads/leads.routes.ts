@@ -154,7 +154,7 @@ export const leadsOperatorApi: ApiSection<LeadsContext> = {
 };
 
 /**
- * Leads: public create, edit, get and activity (leads-interface 4.1 to 4.3, 4.5), the operator's
+ * Leads: public create, edit, get and activity (docs/leads.md), the operator's
  * create, edit, get, activity and remove, and the 405s of 4.6. The lists (GET /leads) are the
  * lead-lists feature's.
  */

@@ -30,7 +30,7 @@ export const ACTIVITIES_PAGE = 50;
 
 const notFound = () => new AppError('LEAD_NOT_FOUND', 'Lead not found');
 
-/** Lead use cases (leads-interface 4.1 to 4.5 and the operator's create, edit, get and remove). */
+/** Lead use cases (docs/leads.md, and the operator's create, edit, get and remove). */
 export class LeadsService {
   constructor(
     private readonly store: Store,
@@ -193,7 +193,7 @@ function newLead(input: CreateInput, refs: EditRefs, context: LeadContext, by: A
   };
 }
 
-/** A client made by a lead: a client of service-interface 2.4 in every respect (derived fields included). */
+/** A client made by a lead: a client like any other in every respect (derived fields included). */
 function newClientValue(customer: CustomerSnapshot, context: LeadContext): unknown {
   const values = new Map<string, unknown>([['clientId', customer.clientId], ['name', customer.name], ['country', customer.country]]);
   if (customer.phone !== null) values.set('phone', customer.phone);

@@ -10,7 +10,7 @@ import { ref, type ErrorExample, type OperationDoc } from './operation.js';
 
 const ALL_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
-/** When each code is answered (service-interface section 7, decisions.md), with a typical message. */
+/** When each code is answered (docs/decisions.md "Foundation"), with a typical message. */
 const CODES: Record<ErrorCode, { when: string; example: ErrorExample }> = {
   INVALID_FIELD: {
     when: 'a body key outside the accepted set, a server-owned field, a wrongly typed value, or a body that is not a JSON object',

@@ -8,14 +8,14 @@ import type { ListedApp } from '../storage/records.js';
 
 /** Apps: created with a secret and a key pair shown once; the service keeps a hash and the public key. */
 export class AppsService {
-  constructor(private readonly store: Store, private readonly registry: AppRegistry, private readonly config: Pick<Config, 'jwtAudience'>, private readonly now: () => number) {}
+  constructor(private readonly store: Store, private readonly registry: AppRegistry, private readonly config: Pick<Config, 'jwtAudience' | 'passwordHashCost'>, private readonly now: () => number) {}
 
   async create(name: string) {
     const appSecret = randomSecret();
     const { privateKeyPem, publicKeyPem } = await generateAppKeyPair();
     const appId = opaqueId('app_');
     await this.store.accounts.createApp({
-      appId, name, secretHash: await hashSecret(appSecret), secretVersion: 1, publicKeyPem, keyVersion: 1, createdAt: this.now(),
+      appId, name, secretHash: await hashSecret(appSecret, this.config.passwordHashCost), secretVersion: 1, publicKeyPem, keyVersion: 1, createdAt: this.now(),
     });
     return { appId, name, appSecret, privateKeyPem, audience: this.config.jwtAudience };
   }
@@ -39,7 +39,7 @@ export class AppsService {
 
   async rotateSecret(appId: string) {
     const appSecret = randomSecret();
-    if (!(await this.store.accounts.rotateSecret(appId, await hashSecret(appSecret), this.now()))) throw appNotFound();
+    if (!(await this.store.accounts.rotateSecret(appId, await hashSecret(appSecret, this.config.passwordHashCost), this.now()))) throw appNotFound();
     await this.registry.changed(appId);
     return { appId, appSecret };
   }

@@ -27,7 +27,7 @@ const currency: StringSpec = {
 };
 const customFieldsEnabled: BooleanSpec = { type: 'boolean', description: 'Whether clients may carry custom fields; false on create unless sent.' };
 
-/** POST /admin/v1/businesses (operator-interface "Businesses", decisions.md "urlKey"). */
+/** POST /admin/v1/businesses (docs/decisions.md "Foundation": urlKey). */
 export const NEW_BUSINESS_RULES = entry('BusinessInput', 'A new business.', [
   ['name', { ...name, required: true }],
   ['country', { type: 'string', required: true, enum: COUNTRY_CODES, message: 'must be an ISO 3166-1 alpha-2 code', description: 'ISO 3166-1 alpha-2 country of the business; selects tax rules.' }],

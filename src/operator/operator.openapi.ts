@@ -1,5 +1,3 @@
-import { PAGING } from '../http/paging.js';
-import { ref, success } from '../openapi/operation.js';
 import { closedObject, type JsonSchema } from '../validation/json-schema.js';
 import { bodyJsonSchema } from '../validation/read-body.js';
 import { BUSINESS_PATCH_RULES, NEW_BUSINESS_RULES } from './businesses.service.js';

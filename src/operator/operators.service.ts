@@ -23,12 +23,13 @@ export function readNewOperator(body: unknown): { email: string; password: strin
 
 /** Operator accounts. E-mails are kept lower-case, so sign-in ignores case. */
 export class OperatorsService {
-  constructor(private readonly store: Store, private readonly now: () => number) {}
+  /** `hashCost`: scrypt's N for the passwords it hashes (PASSWORD_HASH_COST). */
+  constructor(private readonly store: Store, private readonly now: () => number, private readonly hashCost: number) {}
 
   async create(email: string, password: string) {
     const normalised = email.trim().toLowerCase();
     const created = await this.store.accounts.createOperator(
-      { publicId: opaqueId('op_'), email: normalised, passwordHash: await hashSecret(password) },
+      { publicId: opaqueId('op_'), email: normalised, passwordHash: await hashSecret(password, this.hashCost) },
       this.now(),
     );
     if (!created.ok) throw new AppError('INVALID_FIELD_VALUE', 'An operator with this email already exists', [
@@ -70,7 +71,7 @@ export class OperatorsService {
   async resetPassword(email: string): Promise<string> {
     const password = randomSecret(18);
     const account = email.trim().toLowerCase();
-    if (!(await this.store.accounts.setOperatorPassword(account, await hashSecret(password)))) {
+    if (!(await this.store.accounts.setOperatorPassword(account, await hashSecret(password, this.hashCost)))) {
       throw new Error(`no operator with e-mail ${email}`);
     }
     const operator = await this.store.accounts.findOperatorByEmail(account);

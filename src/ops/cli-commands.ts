@@ -28,7 +28,7 @@ export async function migrateCommand(config: Config, write: Write): Promise<void
 export async function resetPasswordCommand(config: Config, email: string, write: Write): Promise<void> {
   const password = await withStore(config, async (store) => {
     try {
-      return await new OperatorsService(store, Date.now).resetPassword(email);
+      return await new OperatorsService(store, Date.now, config.passwordHashCost).resetPassword(email);
     } catch (error) {
       if (error instanceof Error && error.message.startsWith('no operator')) throw new CommandError(error.message);
       throw error;

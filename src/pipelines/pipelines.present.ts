@@ -3,7 +3,7 @@ import type { PipelineConfig, StoredPipeline, StoredReason, StoredStage } from '
 /**
  * The public shape of 4.2, built field by field in the order of the spec tables. Without
  * `includeArchived`, archived pipelines, stages and reasons are left out, and a live stage does
- * not list the key of an archived reason (decisions.md "Pipelines").
+ * not list the key of an archived reason (docs/decisions.md "Pipelines").
  */
 export function presentConfig(config: PipelineConfig, includeArchived: boolean, audience: Audience = 'public') {
   const visible = <T extends { isArchived: boolean }>(list: T[]) => (includeArchived ? list : list.filter((x) => !x.isArchived));

@@ -35,7 +35,7 @@ function pipelinesContext({ deps, services }: FeatureEnv): PipelinesContext {
 const operation = operationsOf<PipelinesContext>();
 const urlKey = { urlKey: 'The business key.' };
 
-/** 4.3: unsupported operations answer 405 before any auth (decisions.md: 405 → 401 → 403), with Allow where one method is allowed. */
+/** 4.3: unsupported operations answer 405 before any auth (docs/decisions.md "Foundation": 405 → 401 → 403), with Allow where one method is allowed. */
 function refused(method: OperationDoc['method'], path: string, operationId: string): Operation {
   const allow = path.endsWith(':pipelineId') ? '' : 'GET, HEAD';
   return {

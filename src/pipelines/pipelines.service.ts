@@ -66,7 +66,7 @@ export class PipelinesService {
 
   /**
    * Leads keep their pipeline and stage by id and answer their current names, so a PUT may archive
-   * them but not leave them out while a live lead still uses them (leads-interface 2.1).
+   * them but not leave them out while a live lead still uses them (docs/pipelines.md "Writing (PUT)").
    */
   private async refuseDroppingUsed(urlKey: string, current: PipelineConfig, next: PipelineConfig): Promise<void> {
     const kept = knownIds(next);

@@ -1,4 +1,4 @@
-/** The five lead statuses a stage can carry (service-interface section 3). */
+/** The five lead statuses a stage can carry (docs/pipelines.md "Reading"). */
 export const STAGE_STATES = ['NEW', 'OPEN', 'CLOSED', 'DROPPED', 'REJECTED'] as const;
 export type StageState = (typeof STAGE_STATES)[number];
 

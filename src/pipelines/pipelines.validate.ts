@@ -17,8 +17,8 @@ interface Pass {
 }
 
 /**
- * Reads a whole pipeline configuration (operator-interface "Pipeline configuration" and
- * decisions.md "Pipelines") with the one field reader: every failure in body order in one 400;
+ * Reads a whole pipeline configuration (docs/pipelines.md "Writing (PUT)" and
+ * docs/decisions.md "Pipelines") with the one field reader: every failure in body order in one 400;
  * answers the configuration ready to store, ids kept where sent and absent where new.
  */
 export function readPipelineConfig(body: unknown, known: KnownIds): PipelineConfigInput {

@@ -127,7 +127,7 @@ export class BusinessDataStore {
    * On PostgreSQL that read is part of the batched create's statement: one round trip, not two. On
    * SQLite it joins the shared read transaction, as GET client's reads do. Read alone it had been
    * thought cheaper for a create (2-4 µs, in-process); under load it was the dearer by far: A/B with
-   * bench/compare.ts (5 rounds of 3 s, medians) POST identical retry 120.5 -> 78.2 µs of CPU per
+   * bench/experiments/compare.ts (5 rounds of 3 s, medians) POST identical retry 120.5 -> 78.2 µs of CPU per
    * request (8,385 -> 13,027 req/s), POST new client 84.9 -> 83.6 µs.
    */
   async insertClient(urlKey: string, clientId: string | null, source: string, data: unknown, now: number, events: OutboxRow[] = []): Promise<InsertClientResult> {

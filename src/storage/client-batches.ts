@@ -64,7 +64,7 @@ export const BATCHED_CLIENT_READ = `select k.ordinal::int4 as ordinal,
  * driver turns a JS array into an array literal by escaping every element with two regular-expression
  * replaces in JavaScript, where JSON.stringify escapes in native code. The driver's escaping took
  * 4.2 µs of a plain create's main thread and 10.5 µs of a create with one webhook event (its ~1 KB
- * payload; cpu profile under bench/threads.ts). A/B against the text[] build (bench/compare.ts, 5
+ * payload; cpu profile under bench/experiments/threads.ts). A/B against the text[] build (bench/experiments/compare.ts, 5
  * rounds of 3 s, medians, server CPU per create): plain 68.1 against 71.8 µs (11,888 against 11,357
  * req/s); with one event 87.0 against 99.5 µs, PostgreSQL's side 69.7 against 63.4 (7,778 against
  * 7,336 req/s). Every string stored has passed isStorableString (no NUL, no lone surrogate), so each

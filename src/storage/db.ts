@@ -66,7 +66,7 @@ export function openSqlite(dataDir: string): OpenDatabase {
   // page that is not in it: a point read then costs the same on 500,000 clients as on 10,000.
   // Read-only mapping: writes still go through the WAL.
   database.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
-  // The word table's triggers split a lead's text with the query side's own function (migration 006-lead-words).
+  // The word table's triggers split a lead's text with the query side's own function (migration 007-lead-words).
   database.function('crm_lead_words', { deterministic: true }, (subject, details, names) =>
     leadWordsJson(subject as string | null, details as string | null, names as string | null));
   // The budget sums' triggers read a lead's amount exactly, from its JSON text (migration 020-lead-budget-sums).

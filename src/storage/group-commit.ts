@@ -53,7 +53,7 @@ export class GroupCommit implements WriteRunner {
         for (const pending of batch) out.push(await pending.work(trx));
         return out;
       });
-      batch.forEach((pending, i) => pending.resolve(results[i]));
+      for (const [i, pending] of batch.entries()) pending.resolve(results[i]);
     } catch {
       for (const pending of batch) {
         await this.db.transaction().execute(pending.work).then(pending.resolve, pending.reject);

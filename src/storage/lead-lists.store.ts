@@ -28,13 +28,13 @@ const SORT_COLUMNS: Record<SortField, { column: string; nullable: boolean }> = {
 
 const SELECT = sql.raw(LEAD_COLUMNS.join(', '));
 
-/** Filters the live counts of migration 005-lead-counts are kept by: a total filtered by these only is a sum of counts. */
+/** Filters the live counts of migration 006-lead-counts are kept by: a total filtered by these only is a sum of counts. */
 export const COUNTED = new Set<keyof LeadListFilter>(['pipelineIds', 'stageIds', 'unstaged', 'statusStageIds', 'leadSourceKeys', 'assigneeIds', 'unassigned', 'followUpNone']);
 
 /**
- * Lead lists: filters, sorts, free-text search and sync pages, per business (leads-interface 4.4).
+ * Lead lists: filters, sorts, free-text search and sync pages, per business (docs/decisions.md "Lead lists").
  * Statements are composed from fixed fragments with every value bound; each shape is served by an
- * index of migration 002-leads-search (business first, removed leads outside the index).
+ * index of migration 003-leads-search (business first, removed leads outside the index).
  */
 export class LeadListsStore {
   constructor(readonly db: Kysely<Database>, readonly kind: StoreKind) {}
@@ -79,7 +79,7 @@ export class LeadListsStore {
   }
 
   /**
-   * Each searched word with what the word table holds for it (migration 007-lead-words-best): no stored
+   * Each searched word with what the word table holds for it (migration 008-lead-words-best): no stored
    * word starts with it, exactly one does (then its rows are that word's key range, one per lead, as
    * they are), or several (their rows grouped by lead). Two key probes per word, in one statement, so
    * that the search itself is written for what it reads and planned on the word's own statistics.
@@ -143,7 +143,7 @@ export class LeadListsStore {
 
   /**
    * Free text alone, in the default order (or createdAt ascending): answered from the word table
-   * (migrations 006-lead-words, 007-lead-words-best) without reading a lead but the page's. The total
+   * (migrations 007-lead-words, 008-lead-words-best) without reading a lead but the page's. The total
    * counts the matching leads' rows; the page takes the best (score, createdAt) down to the page's last
    * one (ties at that edge included, as leadId breaks them), then reads those leads only. One word's
    * range, read backwards, is already in that order (relevance, then createdAt descending): its page
@@ -188,14 +188,14 @@ export class LeadListsStore {
   }
 
   /**
-   * The total: a sum of live counts (migration 005-lead-counts) when the filter uses only what those
+   * The total: a sum of live counts (migration 006-lead-counts) when the filter uses only what those
    * counts are kept by (COUNTED), or one tag's live count when one tag is the whole filter; otherwise a
    * count of the matching leads.
    */
   private countStatement(urlKey: string, f: LeadListFilter, from: Fragment, where: Fragment): RawBuilder<{ total: number | string | null }> {
     const sent = Object.entries(f).filter(([, value]) => value !== undefined).map(([key]) => key);
     if (sent.length === 1 && sent[0] === 'tagIds' && f.tagIds!.length === 1) {
-      // One tag alone: its live count (migration 006-lead-words, lead_tag_counts).
+      // One tag alone: its live count (migration 007-lead-words, lead_tag_counts).
       return sql`select coalesce(sum(live), 0) as total from lead_tag_counts where business_pk = ${businessOf(urlKey)} and tag_id = ${f.tagIds![0]}`;
     }
     const covered = sent.every((key) => COUNTED.has(key as keyof LeadListFilter));
@@ -374,13 +374,13 @@ const TOP = '\u{10FFFF}';
 
 /** Free text alone or with pipelines only, sorted by createdAt or not at all: the word table can answer it by itself. */
 function wordsOnly(query: LeadListQuery): boolean {
-  // The word table's rows carry their lead's pipeline (migration 007-lead-words-best).
+  // The word table's rows carry their lead's pipeline (migration 008-lead-words-best).
   const others = Object.entries(query.filter).some(([key, value]) => key !== 'words' && key !== 'pipelineIds' && value !== undefined);
   return !others && (query.sort.length === 0 || (query.sort.length === 1 && query.sort[0]!.field === 'createdAt'));
 }
 
 /**
- * The leads matching every word, from the word table (migrations 006-lead-words, 007-lead-words-best):
+ * The leads matching every word, from the word table (migrations 007-lead-words, 008-lead-words-best):
  * `(lead_pk, created_at, score)`, the score a sum over the words of the best field weight each is found
  * in. A `q` word matches any field and scores the row's best weight; a `subject` or `details` word only
  * rows whose fields hold that field, and scores the field's weight. Each is a prefix.

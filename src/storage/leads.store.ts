@@ -108,7 +108,7 @@ export class LeadsStore {
   /**
    * Any state (removed too): the caller decides what is visible. PostgreSQL: one statement for the
    * reads of a turn (BATCHED_LEAD_READ); SQLite: the compiled point read, in the turn's read transaction.
-   * Measured against the build that compiled the read per call and ran it alone (bench/compare.ts
+   * Measured against the build that compiled the read per call and ran it alone (bench/experiments/compare.ts
    * "GET lead", 5 rounds of 3 s, medians, 2026-11-25): SQLite 104.2 -> 48.6 µs of CPU per request
    * (10,240 -> 20,721 req/s); PostgreSQL 169.6 + 72.7 -> 53.1 + 11.8 µs, server + database
    * (5,672 -> 18,551 req/s).
@@ -286,7 +286,7 @@ export class LeadsStore {
 
   /**
    * Pipeline and stage ids that live leads of the business still carry (a pipelines PUT may not drop
-   * them), from the live counts of migration 005-lead-counts: a few thousand rows, not every lead.
+   * them), from the live counts of migration 006-lead-counts: a few thousand rows, not every lead.
    */
   async pipelinesInUse(urlKey: string): Promise<{ pipelineIds: Set<string>; stageIds: Set<string> }> {
     const { rows } = await sql<{ pipeline_id: string; stage_id: string }>`select distinct pipeline_id, stage_id from lead_counts

@@ -2,13 +2,13 @@ import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { StoreKind } from './db.js';
 import { initialMigration } from './migrations/001-initial.js';
 import { leadsMigration } from './migrations/002-leads.js';
-import { leadsSearchMigration } from './migrations/002-leads-search.js';
-import { webhooksMigration } from './migrations/003-webhooks.js';
-import { operatorMigration } from './migrations/004-operator.js';
-import { leadCountsMigration } from './migrations/005-lead-counts.js';
-import { leadWordsMigration } from './migrations/006-lead-words.js';
-import { leadWordsBestMigration } from './migrations/007-lead-words-best.js';
-import { outboxClaimsMigration } from './migrations/008-outbox-claims.js';
+import { leadsSearchMigration } from './migrations/003-leads-search.js';
+import { webhooksMigration } from './migrations/004-webhooks.js';
+import { operatorMigration } from './migrations/005-operator.js';
+import { leadCountsMigration } from './migrations/006-lead-counts.js';
+import { leadWordsMigration } from './migrations/007-lead-words.js';
+import { leadWordsBestMigration } from './migrations/008-lead-words-best.js';
+import { outboxClaimsMigration } from './migrations/009-outbox-claims.js';
 import { leadBudgetSumsMigration } from './migrations/020-lead-budget-sums.js';
 
 export class SchemaTooNewError extends Error {}
@@ -16,15 +16,50 @@ export class SchemaTooNewError extends Error {}
 /** Every migration by name, in order (exported for tests that start from an older schema). */
 export function migrations(kind: StoreKind): Record<string, Migration> {
   return {
-    '001-initial': initialMigration(kind), '002-leads': leadsMigration(kind), '002-leads-search': leadsSearchMigration(kind),
-    '003-webhooks': webhooksMigration(kind),
-    '004-operator': operatorMigration(kind),
-    '005-lead-counts': leadCountsMigration(kind),
-    '006-lead-words': leadWordsMigration(kind),
-    '007-lead-words-best': leadWordsBestMigration(kind),
-    '008-outbox-claims': outboxClaimsMigration(),
+    '001-initial': initialMigration(kind),
+    '002-leads': leadsMigration(kind),
+    '003-leads-search': leadsSearchMigration(kind),
+    '004-webhooks': webhooksMigration(kind),
+    '005-operator': operatorMigration(kind),
+    '006-lead-counts': leadCountsMigration(kind),
+    '007-lead-words': leadWordsMigration(kind),
+    '008-lead-words-best': leadWordsBestMigration(kind),
+    '009-outbox-claims': outboxClaimsMigration(),
     '020-lead-budget-sums': leadBudgetSumsMigration(kind),
   };
+}
+
+/**
+ * The names migrations were recorded under before issue 35 numbered them uniquely (two shared 002, so
+ * every later one moved up by one). A database migrated by an older build still records these: they are
+ * renamed before the Migrator reads the record, which then finds every migration applied. The history
+ * keeps its order (Kysely orders it by time, then name), so nothing runs twice.
+ */
+export const FORMER_NAMES: Readonly<Record<string, string>> = {
+  '002-leads-search': '003-leads-search',
+  '003-webhooks': '004-webhooks',
+  '004-operator': '005-operator',
+  '005-lead-counts': '006-lead-counts',
+  '006-lead-words': '007-lead-words',
+  '007-lead-words-best': '008-lead-words-best',
+  '008-outbox-claims': '009-outbox-claims',
+};
+
+/** Kysely's record of applied migrations (its default name). */
+const MIGRATION_TABLE = 'kysely_migration';
+
+/**
+ * One statement, so that two processes starting at once cannot interleave: the second finds no former
+ * name left. A database that has no record yet (a new one) has nothing to rename.
+ */
+async function renameFormerMigrations(db: Kysely<unknown>, kind: StoreKind): Promise<void> {
+  const found = kind === 'postgres'
+    ? await sql<{ found: boolean }>`select to_regclass(${MIGRATION_TABLE}) is not null as found`.execute(db)
+    : await sql<{ found: number }>`select count(*) as found from sqlite_master where type = 'table' and name = ${MIGRATION_TABLE}`.execute(db);
+  if (!found.rows[0]?.found) return;
+  const cases = sql.join(Object.entries(FORMER_NAMES).map(([former, now]) => sql`when ${former} then ${now}`), sql` `);
+  await sql`update ${sql.table(MIGRATION_TABLE)} set name = case name ${cases} end
+    where name in (${sql.join(Object.keys(FORMER_NAMES))})`.execute(db);
 }
 
 /** The newest migration this build knows: reported by /healthz. */
@@ -37,8 +72,8 @@ export const SCHEMA_VERSION = '020-lead-budget-sums';
  */
 export async function migrateToLatest(db: Kysely<unknown>, kind: StoreKind): Promise<void> {
   const known = migrations(kind);
+  await renameFormerMigrations(db, kind);
   const migrator = new Migrator({ db, provider: { getMigrations: async () => known } });
-  const applied = await migrator.getMigrations().catch(() => []);
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -49,11 +84,10 @@ export async function migrateToLatest(db: Kysely<unknown>, kind: StoreKind): Pro
     }
     throw error;
   }
-  void applied;
-  // The word table's backfill (006-lead-words, rebuilt by 007-lead-words-best) is read index-only, which
+  // The word table's backfill (007-lead-words, rebuilt by 008-lead-words-best) is read index-only, which
   // needs its visibility map: vacuumed once here (outside the migration's transaction) rather than
   // minutes later by autovacuum.
-  if (kind === 'postgres' && results?.some((r) => /^00[67]-lead-words/.test(r.migrationName) && r.status === 'Success')) {
+  if (kind === 'postgres' && results?.some((r) => /^00[78]-lead-words/.test(r.migrationName) && r.status === 'Success')) {
     await sql`vacuum (analyze) lead_words`.execute(db);
   }
 }

@@ -5,7 +5,7 @@ export interface BusinessRecord {
   country: string;
   currency: string;
   customFieldsEnabled: boolean;
-  /** IANA name set by an operator; null: the default of the country (leads-interface 7). */
+  /** IANA name set by an operator; null: the default of the country (docs/decisions.md "Lead configuration (operator side)"). */
   timeZone: string | null;
   createdAt: number;
   updatedAt: number;

@@ -89,6 +89,7 @@ class StatementCachingConnection implements DatabaseConnection {
     return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
   }
 
+  // biome-ignore lint/correctness/useYield: Kysely's driver interface asks for a generator; nothing here streams.
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streaming is not used with the embedded store');
   }

@@ -173,7 +173,7 @@ export class WebhooksStore {
    * with its process comes due again after the lease (and is sent again under the same id).
    *
    * Attempted events (in flight or waiting to retry) come first, then new ones in id order
-   * (migration 008-outbox-claims). Why that keeps each resource in order without indexing new events
+   * (migration 009-outbox-claims). Why that keeps each resource in order without indexing new events
    * by resource: the writes of one resource are serialised by its own row, so its events' ids rise in
    * the order they commit. A new event waits while an attempted event of its resource is pending (a
    * lookup in the small attempted index), and new events are taken as a prefix in id order, so an

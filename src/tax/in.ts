@@ -84,7 +84,7 @@ export function parseGstin(value: string, options: GstinOptions = { enforceCheck
   return { form: rule.form, stateCode, pan };
 }
 
-/** A sent panNumber: "10 alphanumeric characters" (service-interface 2.4), nothing more. */
+/** A sent panNumber: "10 alphanumeric characters" (docs/derivation.md "`gstState` and `panNumber` from `gstin`"), nothing more. */
 export function isPan(value: string): boolean {
   return /^[A-Za-z0-9]{10}$/.test(value);
 }

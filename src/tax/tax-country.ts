@@ -2,7 +2,7 @@ import type { FormatRule } from '../validation/format-rule.js';
 
 /**
  * What the service knows about one tax country, behind one interface: the formats of its tax ids,
- * its additional-id codes (service-interface 2.5), the taxPayerType vocabulary of its businesses
+ * its additional-id codes (docs/extending.md "Adding a tax country"), the taxPayerType vocabulary of its businesses
  * (2.4) and its part in derivation (docs/derivation.md). One module per country (in.ts, ae.ts, ...),
  * listed once in countries.ts; everything else reads them through countries.ts.
  */

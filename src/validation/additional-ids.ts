@@ -2,7 +2,7 @@ import { ADDITIONAL_ID_CODES } from '../tax/countries.js';
 import type { AdditionalIdCode, AdditionalIdScope } from '../tax/tax-country.js';
 
 /**
- * The additional-id codes of service-interface 2.5, as each tax country lists them (src/tax/): which
+ * The additional-id codes (docs/extending.md "Adding a tax country"), as each tax country lists them (src/tax/): which
  * country offers each code, which party may carry it, and its format. `label` on the wire is the
  * code, never the display name.
  */

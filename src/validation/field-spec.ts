@@ -8,7 +8,7 @@ import { closedObject, nullableUnless, type JsonSchema, type ObjectSchema } from
  */
 
 /**
- * How an idempotent retry compares a member (service-interface 4.4): `exact` values; `email` ignoring
+ * How an idempotent retry compares a member (docs/derivation.md "Idempotency"): `exact` values; `email` ignoring
  * case; `multiset` lists regardless of order (nested lists too); `liveCustomFields` only values of
  * fields still live; `never` not at all. Absent: lists `multiset`, custom fields `liveCustomFields`,
  * anything else `exact` (see comparisonOf), so a new field is compared unless it says otherwise.
@@ -23,7 +23,7 @@ interface Member {
 }
 export interface StringSpec extends Member {
   type: 'string';
-  /** Clients trim only clientId and name (decisions.md); limits then apply to the trimmed text. */
+  /** Clients trim only clientId and name; limits then apply to the trimmed text. */
   trim?: boolean;
   minLength?: number;
   maxLength?: number;
@@ -78,7 +78,7 @@ export function comparisonOf(field: FieldSpec): CompareMode {
   return field.type === 'customFields' ? 'liveCustomFields' : 'exact';
 }
 
-/** What an unsent member is stored as: its default, an empty list or map, else null (decisions.md: unset is null). */
+/** What an unsent member is stored as: its default, an empty list or map, else null (unset is null). */
 export function defaultOf(field: FieldSpec): unknown {
   switch (field.type) {
     case 'boolean':
@@ -97,7 +97,7 @@ export function defaultOf(field: FieldSpec): unknown {
 /** How a list's entry schema is written into its parent: the OpenAPI document names entries and writes a $ref. */
 export type EntrySchemaWriter = (entry: EntrySpec, role: 'input' | 'output') => JsonSchema;
 
-/** What a body may carry: optional members accept null ("not set", decisions.md); required strings do not. */
+/** What a body may carry: optional members accept null ("not set"); required strings do not. */
 export function entryInputSchema(spec: EntrySpec, writer: EntrySchemaWriter): ObjectSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const [name, field] of spec.fields) properties[name] = fieldInputSchema(field, writer);

@@ -6,7 +6,7 @@ export type JsonSchema = { [keyword: string]: unknown };
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
-/** Optional members accept null ("not sent", decisions.md); required ones do not. */
+/** Optional members accept null ("not sent"); required ones do not. */
 export function nullableUnless(required: boolean | undefined, type: string | string[]): string | string[] {
   const types = Array.isArray(type) ? type : [type];
   return required ? type : [...types, 'null'];

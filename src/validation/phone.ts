@@ -1,5 +1,5 @@
 /**
- * Phone normalisation, the literal rule of service-interface 2.4 as fixed by decisions.md: round
+ * Phone normalisation, the rule of docs/decisions.md "Clients": round
  * brackets, spaces and hyphens are stripped, a leading `+` is added when absent, and any other
  * character that is not a digit makes the number invalid. Nothing else is guessed (no country prefix,
  * no trunk-zero removal), so the stored value is predictable from what was sent.

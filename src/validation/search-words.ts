@@ -1,6 +1,6 @@
 /**
- * Free-text words, folded the same way on both sides of a search (leads-interface 4.4: whole words or
- * prefixes, case- and accent-insensitive). The word table of migration 006-lead-words holds a lead's
+ * Free-text words, folded the same way on both sides of a search (docs/decisions.md "Lead lists": whole words or
+ * prefixes, case- and accent-insensitive). The word table of migration 007-lead-words holds a lead's
  * words: on PostgreSQL split by the text parser over `crm_search_fold` (a translate() table built from
  * `foldWord`), on SQLite by `leadWordsJson` below; a query's words are folded here.
  */
@@ -33,7 +33,7 @@ export function accentTable(): { from: string; to: string } {
   return { from, to };
 }
 
-/** Field weights of the word table (migration 006-lead-words): a word's relevance is the best field it is in. */
+/** Field weights of the word table (migration 007-lead-words): a word's relevance is the best field it is in. */
 export const WORD_WEIGHTS = { subject: 3, details: 2, names: 1 } as const;
 
 /**
@@ -44,7 +44,7 @@ const MAX_WORD_BYTES = 2047;
 
 /**
  * A lead's distinct words per field as `[word, weight]` pairs, as JSON: the SQLite side of migration
- * 006-lead-words, registered on every connection of the store as `crm_lead_words(subject, details,
+ * 007-lead-words, registered on every connection of the store as `crm_lead_words(subject, details,
  * names)` and read by its triggers through json_each. The same splitting and folding as a query's words.
  */
 export function leadWordsJson(subject: string | null, details: string | null, names: string | null): string {

@@ -1,5 +1,5 @@
 /**
- * String facts the validators share. Lengths count Unicode code points (decisions.md), so an emoji or
+ * String facts the validators share. Lengths count Unicode code points (docs/decisions.md "API reference and client"), so an emoji or
  * a Devanagari conjunct counts as the caller sees it rather than as UTF-16 units.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Tax identifiers of service-interface 2.4 as pure functions, each in its country's module
+ * Tax identifiers (docs/derivation.md, docs/extending.md "Adding a tax country") as pure functions, each in its country's module
  * (src/tax/<country>.ts); collected here for callers that check an id by kind.
  */
 export {

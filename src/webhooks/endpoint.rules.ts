@@ -3,7 +3,7 @@ import { AppError } from '../errors/app-error.js';
 import { FieldReader, isJsonObject } from '../validation/field-reader.js';
 import { entry, type EntrySpec } from '../validation/field-spec.js';
 import { refusedAddress } from './destination-guard.js';
-import { EVENT_TYPE_NAMES, isEventType } from './event-types.js';
+import { EVENT_TYPE_NAMES } from './event-types.js';
 
 const MAX_URL = 2048;
 const MAX_DESCRIPTION = 500;

@@ -1,4 +1,3 @@
-import { ref, success } from '../openapi/operation.js';
 import { bodyJsonSchema } from '../validation/read-body.js';
 import { closedObject, type JsonSchema } from '../validation/json-schema.js';
 import { endpointSpec } from './endpoint.rules.js';

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, expect, it } from 'vitest';
 import { createClient, CrmkitError, CrmkitNetworkError, type CreateClientOptions } from '../../client/src/index.js';
 import { call, createTestApp, describeEachStore } from '../helpers/app.js';
 import { freePort } from '../helpers/process.js';
-import { startProxy, type Fault, type Proxy } from '../helpers/proxy.js';
+import { startProxy, type Fault, type Proxy as FaultProxy } from '../helpers/proxy.js';
 import { randomKey, seedTenant, type Tenant } from '../helpers/seed.js';
 
 // The client's retries and token handling, through a proxy that records every request and injects
@@ -11,7 +11,7 @@ import { randomKey, seedTenant, type Tenant } from '../helpers/seed.js';
 describeEachStore('TypeScript client: retries and tokens', (ctx) => {
   let baseUrl: string;
   let t: Tenant;
-  const proxies: Proxy[] = [];
+  const proxies: FaultProxy[] = [];
   beforeAll(async () => {
     baseUrl = await ctx().app.listen({ port: 0, host: '127.0.0.1' });
     t = await seedTenant(ctx().app);
@@ -21,7 +21,7 @@ describeEachStore('TypeScript client: retries and tokens', (ctx) => {
   });
 
   /** A proxy whose n-th request to a path containing `part` gets `faults[n]`, then 'pass'. */
-  async function proxyWith(part: string, faults: Fault[]): Promise<Proxy> {
+  async function proxyWith(part: string, faults: Fault[]): Promise<FaultProxy> {
     let n = 0;
     const proxy = await startProxy(baseUrl, (request) => (request.path.includes(part) ? faults[n++] ?? 'pass' : 'pass'));
     proxies.push(proxy);

@@ -14,7 +14,7 @@ async function startServer(): Promise<RunningServer> {
   const config = configFor('sqlite', { webhooksDeliver: true, webhooksAllowPrivate: true, webhooksPollMs: 50, webhooksRetryBaseMs: 50 });
   const store = openStore(config);
   await store.migrate();
-  await new OperatorsService(store, systemClock.now).ensureFirstOperator(config.adminEmail, config.adminPassword);
+  await new OperatorsService(store, systemClock.now, config.passwordHashCost).ensureFirstOperator(config.adminEmail, config.adminPassword);
   const app = await buildApp({ config, store, clock: systemClock });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url, app, store, async close() { await app.close(); await store.close(); } };

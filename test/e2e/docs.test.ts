@@ -71,6 +71,7 @@ describe('API reference page /docs in headless chromium', () => {
     for (const [, text] of refused) expect(text).toContain('not supported, 405');
     // Real operations first, refused ones after.
     expect(items.findIndex(([cls]) => cls === 'nav-refused')).toBe(items.length - refused.length);
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText(), the text as rendered, not the DOM property.
     const text = await s.page.locator('main').innerText();
     expect(text).not.toMatch(/service-interface|operator-interface|leads-interface|[Ss]ection \d|\(\d\.\d|see \d\.\d|decisions\.md/);
   });

@@ -27,7 +27,7 @@ export async function startServer(storeName: StoreName = 'sqlite', overrides: Pa
   const config = configFor(storeName, overrides);
   const store = openStore(config);
   await store.migrate();
-  await new OperatorsService(store, systemClock.now).ensureFirstOperator(config.adminEmail, config.adminPassword);
+  await new OperatorsService(store, systemClock.now, config.passwordHashCost).ensureFirstOperator(config.adminEmail, config.adminPassword);
   const app = await buildApp({ config, store, clock: systemClock });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url: address, app, store, async close() { await app.close(); await store.close(); } };

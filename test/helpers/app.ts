@@ -7,6 +7,7 @@ import { OperatorsService } from '../../src/operator/operators.service.js';
 import { openApiDocument } from '../../src/features.js';
 import { openStore, type Store } from '../../src/storage/store.js';
 import { Conformance, type OpenApiDocument } from './openapi.js';
+import { recordWrite } from './write-paths.js';
 import { availableStores, configFor, privatePostgresDatabase, type PrivateDatabase, type StoreName } from './stores.js';
 
 export interface TestApp {
@@ -22,7 +23,7 @@ export async function createTestApp(storeName: StoreName, overrides: Partial<Con
   const config = configFor(storeName, overrides);
   const store = openStore(config);
   await store.migrate();
-  await new OperatorsService(store, clock.now).ensureFirstOperator(config.adminEmail, config.adminPassword);
+  await new OperatorsService(store, clock.now, config.passwordHashCost).ensureFirstOperator(config.adminEmail, config.adminPassword);
   const app = await buildApp({ config, store, clock });
   await app.ready();
   return { app, store, config, storeName, async close() { await app.close(); await store.close(); } };
@@ -81,16 +82,23 @@ export async function call(app: FastifyInstance, method: InjectOptions['method']
   const answer = { status: response.statusCode, body, headers: response.headers };
   const problem = documented().problem(method ?? 'GET', url, answer);
   if (problem) throw new Error(`Not as /openapi.json documents it: ${problem}`);
+  recordWrite(documentedDocument(), documented().templateOf(url.split('?')[0]!), method ?? 'GET', answer.status);
   return answer;
 }
 
 let conformance: Conformance | undefined;
+let document: OpenApiDocument | undefined;
+
+function documentedDocument(): OpenApiDocument {
+  document ??= openApiDocument({ config: testConfig() }) as unknown as OpenApiDocument;
+  return document;
+}
 
 /**
  * Every answer a test reads through call() is held to the OpenAPI document (documented status, body
  * fitting its schema), so the document cannot drift from what the server does.
  */
 function documented(): Conformance {
-  conformance ??= new Conformance(openApiDocument({ config: testConfig() }) as unknown as OpenApiDocument);
+  conformance ??= new Conformance(documentedDocument());
   return conformance;
 }

@@ -71,7 +71,7 @@ export async function http(url: string, method: string, path: string, options: {
 }
 
 /**
- * decisions.md freshness: after a change through `a`, `a` sees it at once and `b` within `limitMs`
+ * docs/pipelines.md "Caching and freshness": after a change through `a`, `a` sees it at once and `b` within `limitMs`
  * (polled every 10 ms). Answers b's delay; throws naming which process was late.
  */
 export async function seenBy(a: ServerProcess, b: ServerProcess, probe: (server: ServerProcess) => Promise<boolean>, limitMs = 1000): Promise<number> {

@@ -1,3 +1,4 @@
+// @module-tag pooled
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore } from '../helpers/app.js';
 import { CLIENT_BODY } from '../helpers/endpoints.js';

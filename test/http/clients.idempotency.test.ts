@@ -1,3 +1,5 @@
+// @module-tag pooled
+// @module-tag smoke
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore, type TestApp } from '../helpers/app.js';
 import { randomKey, seedTenant, type Tenant } from '../helpers/seed.js';

@@ -1,3 +1,4 @@
+// @module-tag dates
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore, type TestApp } from '../helpers/app.js';
 import { seedTenant, type Tenant } from '../helpers/seed.js';
@@ -6,7 +7,7 @@ const path = (t: Tenant, list: string) => `/admin/v1/businesses/${t.urlKey}/${li
 
 type Case = [string, string, unknown, string, string];
 
-/** leads-interface 7, one rule broken at a time: [name, list, body, field, code]. */
+/** docs/decisions.md "Lead configuration (operator side)", one rule broken at a time: [name, list, body, field, code]. */
 const INVALID: Case[] = [
   ['a source key in lower case', 'lead-sources', { sources: [{ key: 'web', label: 'Web' }] }, 'sources[0].key', 'INVALID_FIELD_VALUE'],
   ['a source key over 64 characters', 'lead-sources', { sources: [{ key: 'K'.repeat(65), label: 'Long' }] }, 'sources[0].key', 'INVALID_FIELD_VALUE'],
@@ -44,7 +45,7 @@ async function seedLeadCarrying(ctx: TestApp, t: Tenant, links: { source?: strin
   if (links.tagId) await db.insertInto('lead_tags').values({ lead_pk: lead.id, business_pk: business.id, tag_id: links.tagId }).execute();
 }
 
-describeEachStore('operator lead configuration (leads-interface 7)', (ctx) => {
+describeEachStore('operator lead configuration', (ctx) => {
   let t: Tenant;
   beforeAll(async () => {
     t = await seedTenant(ctx().app);

@@ -1,3 +1,4 @@
+// @module-tag dates
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore } from '../helpers/app.js';
 import { createLead, failure, LEAD_PIPELINES, minimalLead, seedLeadTenant, type LeadTenant } from '../helpers/leads.js';

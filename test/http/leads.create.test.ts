@@ -1,3 +1,4 @@
+// @module-tag dates
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, describeEachStore } from '../helpers/app.js';
 import { createLead, failure, minimalLead, newExternalId, seedLeadTenant, type LeadTenant } from '../helpers/leads.js';

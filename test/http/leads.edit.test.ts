@@ -1,3 +1,6 @@
+// @module-tag pooled
+// @module-tag smoke
+// @module-tag dates
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, describeEachStore } from '../helpers/app.js';
 import { createLead, failure, seedLeadTenant, type LeadTenant } from '../helpers/leads.js';

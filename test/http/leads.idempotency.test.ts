@@ -1,3 +1,4 @@
+// @module-tag pooled
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore, type TestApp } from '../helpers/app.js';
 import { failure, minimalLead, newExternalId, seedLeadTenant, type LeadTenant } from '../helpers/leads.js';

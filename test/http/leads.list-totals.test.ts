@@ -4,7 +4,7 @@ import { minimalLead, seedLeadTenant, type LeadTenant } from '../helpers/leads.j
 
 /**
  * The `total` of a list filtered by nothing, pipeline, stage or status is read from live counts kept by
- * triggers (migration 005-lead-counts), not from the leads. It must stay the number of matches through
+ * triggers (migration 006-lead-counts), not from the leads. It must stay the number of matches through
  * concurrent creates (identical retries included), stage and pipeline moves, concurrent opposite
  * moves, and removes: each check compares it with the leads the same list actually returns, and with
  * a total that is still counted from the leads (a filter the counts do not cover).

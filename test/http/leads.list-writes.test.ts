@@ -1,3 +1,5 @@
+// @module-tag pooled
+// @module-tag dates
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore } from '../helpers/app.js';
 import { createLead, seedLeadTenant, type LeadTenant } from '../helpers/leads.js';

@@ -1,9 +1,10 @@
+// @module-tag dates
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore } from '../helpers/app.js';
 import { seedListTenant, seedSixLeads, type ListTenant } from '../helpers/lead-list-fixture.js';
 
-/** leads-interface 4.4: filters, lookups, ranges, paging, order and the errors of each, on six leads (L5 removed). */
-describeEachStore('GET /leads: filters and paging (leads-interface 4.4)', (ctx) => {
+/** docs/decisions.md "Lead lists": filters, lookups, ranges, paging, order and the errors of each, on six leads (L5 removed). */
+describeEachStore('GET /leads: filters and paging', (ctx) => {
   let t: ListTenant;
   let ids: Record<string, string>;
   beforeAll(async () => {

@@ -3,8 +3,8 @@ import { call, describeEachStore } from '../helpers/app.js';
 import { DAY, seedListTenant, seedSixLeads, T0, type ListTenant } from '../helpers/lead-list-fixture.js';
 import { insertLeads } from '../helpers/lead-rows.js';
 
-/** leads-interface 4.4: free text on both stores (no search engine), and sync pages by updatedAt with a cursor. */
-describeEachStore('GET /leads: free text and sync (leads-interface 4.4)', (ctx) => {
+/** docs/decisions.md "Lead lists": free text on both stores (no search engine), and sync pages by updatedAt with a cursor. */
+describeEachStore('GET /leads: free text and sync', (ctx) => {
   let t: ListTenant;
   let ids: Record<string, string>;
   beforeAll(async () => {

@@ -1,14 +1,15 @@
+// @module-tag dates
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore } from '../helpers/app.js';
 import { createLead, seedLeadTenant, type LeadTenant } from '../helpers/leads.js';
 import { insertLeads } from '../helpers/lead-rows.js';
 
 /**
- * leads-interface 4.4 free text over the word table (migration 006-lead-words), through the write side:
+ * docs/decisions.md "Lead lists": free text over the word table (migration 007-lead-words), through the write side:
  * prefixes, several words and parameters, accents, removal, edits, and relevance as the sum over the
  * words of the best field each is found in (subject 3, details 2, names and e-mail 1), on both stores.
  */
-describeEachStore('GET /leads: free-text words and relevance (leads-interface 4.4)', (ctx) => {
+describeEachStore('GET /leads: free-text words and relevance', (ctx) => {
   let t: LeadTenant;
   const made: Record<string, string> = {};
   const create = async (name: string, body: Record<string, unknown>) => {
@@ -120,7 +121,7 @@ describeEachStore('GET /leads: free-text words and relevance (leads-interface 4.
   it('a search sorted by followUpDate, budget or updatedAt: ties and leads without a value in the documented order, across page edges', async () => {
     // One word's best class is walked along the sort's index (leads with a value only); the page edge
     // falls on ties (same value, then createdAt descending, then leadId descending), and leads without
-    // a value come last in both directions (leads-interface 4.4), answered by the join.
+    // a value come last in both directions (docs/decisions.md "Lead lists"), answered by the join.
     const place = await ctx().store.leads.db.selectFrom('leads').select(['pipeline_id', 'stage_id']).where('lead_id', '=', made.both!).executeTakeFirstOrThrow();
     const day = Date.UTC(2026, 3, 1);
     const specs = [

@@ -36,7 +36,7 @@ const BODY = ['INVALID_FIELD', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'R
 /** Node answers oversized headers before any route. */
 const ANY = ['HEADERS_TOO_LARGE', 'SERVICE_ERROR'] as const;
 
-/** Section 7 (and decisions.md) codes of the public interface, where each can come from. */
+/** The error codes (docs/decisions.md "Foundation") of the public interface, where each can come from. */
 const PUBLIC_ERRORS: [string, string, ErrorCode[], number[]][] = [
   ['post', '/authentication', [...BODY, ...ANY, 'INVALID_FIELD_VALUE', 'TOO_MANY_REQUESTS'], [401]],
   ['get', '/api/v1/businesses/{urlKey}/pipelines', [...ANY, 'INVALID_QUERY_FIELD', 'INVALID_QUERY_VALUE', 'PERMISSION_DENIED'], [401]],

@@ -1,3 +1,4 @@
+// @module-tag pooled
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, describeEachStore, type TestApp } from '../helpers/app.js';
 import { appSecretToken, createApp, operatorToken, randomKey, seedTenant, selfSignedToken } from '../helpers/seed.js';
@@ -68,7 +69,7 @@ describeEachStore('operator accounts, archive and restore (issue 26 item 12)', (
   it('reset-password (the command line\'s way back in) ends every session of that operator', async () => {
     const op = await newOperator(await operatorToken(ctx().app));
     expect((await call(ctx().app, 'GET', '/admin/v1/operators', { token: op.token })).status).toBe(200);
-    const password = await new OperatorsService(ctx().store, Date.now).resetPassword(op.email.toUpperCase());
+    const password = await new OperatorsService(ctx().store, Date.now, ctx().config.passwordHashCost).resetPassword(op.email.toUpperCase());
     expect((await call(ctx().app, 'GET', '/admin/v1/operators', { token: op.token })).status).toBe(401);
     expect((await call(ctx().app, 'POST', '/authentication', { body: { strategy: 'local', email: op.email, password } })).status).toBe(200);
   });

@@ -3,7 +3,7 @@ import { call, describeEachStore } from '../helpers/app.js';
 import { seedTenant, type Tenant } from '../helpers/seed.js';
 
 // Operator API rules that keep an operator from breaking integrations by accident (issue 26,
-// decisions.md "Operator safeguards"): a field's type is fixed while values exist, the primary
+// docs/decisions.md "Operator safeguards (issue 26)"): a field's type is fixed while values exist, the primary
 // pipeline stays live, and archive is the reversible one of a client's two removals.
 describeEachStore('operator safeguards', (ctx) => {
   describe('custom field type changes', () => {

@@ -18,7 +18,7 @@ async function loggedApp(storeName: (typeof stores)[number]) {
   const logger = createLogger(config, { write: (line: string) => void lines.push(line) });
   const store: Store = openStore(config);
   await store.migrate();
-  await new OperatorsService(store, Date.now).ensureFirstOperator(config.adminEmail, config.adminPassword);
+  await new OperatorsService(store, Date.now, config.passwordHashCost).ensureFirstOperator(config.adminEmail, config.adminPassword);
   const app: FastifyInstance = await buildApp({ config, store, clock: systemClock, logger });
   await app.ready();
   return { app, store, lines, logger };

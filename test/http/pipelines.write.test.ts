@@ -1,3 +1,4 @@
+// @module-tag pooled
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore } from '../helpers/app.js';
 import { randomKey, seedTenant, type Tenant } from '../helpers/seed.js';
@@ -13,7 +14,7 @@ const valid = () => ({
 
 type Case = [string, (body: any) => void, string, string];
 
-/** Each rule of operator-interface "Pipeline configuration" and decisions.md "Pipelines", one broken at a time. */
+/** Each rule of docs/pipelines.md "Writing (PUT)" and docs/decisions.md "Pipelines", one broken at a time. */
 const INVALID: Case[] = [
   ['unknown top-level key', (b) => (b.extra = 1), 'extra', 'INVALID_FIELD'],
   ['unknown pipeline key', (b) => (b.pipelines[0].colour = 'red'), 'pipelines[0].colour', 'INVALID_FIELD'],

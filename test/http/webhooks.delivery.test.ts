@@ -1,3 +1,4 @@
+// @module-tag pooled
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore } from '../helpers/app.js';
 import { randomKey, seedTenant, type Tenant } from '../helpers/seed.js';

@@ -65,7 +65,7 @@ describeEachStore('webhooks: an endpoint failing for the whole schedule is disab
     await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body: { clientId: first, name: 'Gone' } });
     const path = `/admin/v1/businesses/${t.urlKey}/webhooks/${endpoint.id}`;
     const deadline = Date.now() + 20_000;
-    let shown;
+    let shown: { enabled: boolean };
     do {
       await new Promise((r) => setTimeout(r, 100));
       shown = (await call(ctx().app, 'GET', path, { token: t.operator })).body.data;

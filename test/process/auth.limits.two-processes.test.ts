@@ -1,3 +1,4 @@
+// @module-tag pooled
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { randomAddress } from '../helpers/seed.js';

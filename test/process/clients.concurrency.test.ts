@@ -1,3 +1,4 @@
+// @module-tag pooled
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_URL, TEST_ADMIN, availableStores } from '../helpers/stores.js';
 import { http, spawnServer, type ServerProcess } from '../helpers/process.js';

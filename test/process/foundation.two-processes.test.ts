@@ -1,3 +1,4 @@
+// @module-tag pooled
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../src/storage/migrate.js';

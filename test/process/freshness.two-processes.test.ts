@@ -1,3 +1,4 @@
+// @module-tag pooled
 import { SignJWT, importPKCS8 } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, seenBy, spawnServer, type ServerProcess } from '../helpers/process.js';
@@ -8,7 +9,7 @@ const stores = await availableStores();
 const LIMIT_MS = 1000;
 
 /**
- * decisions.md "Freshness and caches", for what the guard and the client rules cache: app attachment,
+ * docs/pipelines.md "Caching and freshness", for what the guard and the client rules cache: app attachment,
  * detachment, secret and key rotation, custom field definitions and the business record. A change
  * through A is seen by A at once and by B within 1 s. The servers run with a 60 s cache TTL, so only
  * the push (PostgreSQL NOTIFY) can make B see it in time.

@@ -1,3 +1,4 @@
+// @module-tag smoke
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @module-tag pooled
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, seenBy, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { randomKey } from '../helpers/seed.js';
@@ -7,7 +8,7 @@ const stores = await availableStores();
 const LIMIT_MS = 1000;
 
 /**
- * decisions.md "Freshness and caches" for the operator pages of issue 26: archiving a business or an
+ * docs/pipelines.md "Caching and freshness" for the operator pages of issue 26: archiving a business or an
  * app, and a password change ending the operator's other sessions. A change through A is seen by A at
  * once and by B within 1 s; the servers run with a 60 s cache TTL, so only the push can do it.
  */

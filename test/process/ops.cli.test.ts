@@ -1,3 +1,4 @@
+// @module-tag pooled
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { sqliteDriver } from '../../src/storage/sqlite-driver.js';

@@ -1,3 +1,4 @@
+// @module-tag smoke
 import { connect } from 'node:net';
 import { sqliteDriver } from '../../src/storage/sqlite-driver.js';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @module-tag pooled
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_URL, TEST_ADMIN, availableStores } from '../helpers/stores.js';
 import { http, spawnServer, type ServerProcess } from '../helpers/process.js';
@@ -8,7 +9,7 @@ const stores = await availableStores();
 const config = (name: string) => ({ pipelines: [{ name, isPrimary: true, stages: [{ name: 'New', state: 'NEW' }] }], stageReasons: [] });
 
 /**
- * decisions.md "Freshness and caches": a change through one process is visible at once through it
+ * docs/pipelines.md "Caching and freshness": a change through one process is visible at once through it
  * and within 1 second through every other. The servers run with a 60 s cache TTL, so only the push
  * (PostgreSQL NOTIFY) can make the second process see it in time.
  */

@@ -1,3 +1,4 @@
+// @module-tag pooled
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

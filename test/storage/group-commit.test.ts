@@ -1,3 +1,4 @@
+// @module-tag smoke
 import { sqliteDriver } from '../../src/storage/sqlite-driver.js';
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';

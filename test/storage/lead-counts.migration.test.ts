@@ -6,13 +6,13 @@ import { openStore, type Store } from '../../src/storage/store.js';
 import { availableStores, configFor, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
 
 /**
- * Migration 005-lead-counts counts the leads already there: on a database at 003-webhooks holding leads
+ * Migration 006-lead-counts counts the leads already there: on a database at 004-webhooks holding leads
  * (some removed), migrating fills lead_counts with exactly the live leads per counted key, per business.
  */
 const KEY = `business_pk, pipeline_id, stage_id, coalesce(lead_source_key, '') as source, coalesce(assignee_id, '') as assignee,
   case when follow_up_date is null then 1 else 0 end as no_follow_up`;
 
-describe.each(await availableStores())('migration 005-lead-counts on existing leads [%s]', (kind) => {
+describe.each(await availableStores())('migration 006-lead-counts on existing leads [%s]', (kind) => {
   let database: PrivateDatabase | undefined;
   let store: Store | undefined;
   afterAll(async () => {
@@ -25,7 +25,7 @@ describe.each(await availableStores())('migration 005-lead-counts on existing le
     store = openStore(configFor(kind, database ? { databaseUrl: database.url } : {}));
     const db = store.leads.db;
     const migrator = new Migrator({ db: db as never, provider: { getMigrations: async () => migrations(kind) } });
-    expect((await migrator.migrateTo('003-webhooks')).error).toBeUndefined();
+    expect((await migrator.migrateTo('004-webhooks')).error).toBeUndefined();
     const now = Date.now();
     for (const urlKey of ['counts-a', 'counts-b']) {
       await db.insertInto('businesses').values({ url_key: urlKey, name: urlKey, country: 'IN', currency: 'INR', custom_fields_enabled: 0, time_zone: null, created_at: now, updated_at: now }).execute();

@@ -8,14 +8,14 @@ import { searchWords } from '../../src/validation/search-words.js';
 import { availableStores, configFor, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
 
 /**
- * Migration 006-lead-words fills the word table from the leads already there, and its triggers keep it
+ * Migration 007-lead-words fills the word table from the leads already there, and its triggers keep it
  * equal to a rebuild from the live leads through inserts, edits, removals, restores and deletes. The
  * words found are the ones the query side splits (checked against a JavaScript scan of the same leads).
  */
 const config = syntheticConfig();
 const NAMES = (row: string) => `${row}customer_name || ' ' || ${row}contact_name || ' ' || coalesce(${row}contact_email, '')`;
 
-/** Rows of lead_words that a rebuild would not write, and rows a rebuild would write that are missing (one row per lead and word, 007-lead-words-best). */
+/** Rows of lead_words that a rebuild would not write, and rows a rebuild would write that are missing (one row per lead and word, 008-lead-words-best). */
 async function drift(db: Kysely<Database>, kind: string): Promise<number> {
   const rebuilt = kind === 'postgres'
     ? `select l.business_pk, w.word, l.id, max(w.weight), bit_or(1 << (w.weight - 1)), l.created_at, l.pipeline_id
@@ -39,7 +39,7 @@ async function tagDrift(db: Kysely<Database>): Promise<string[]> {
   return rows.rows.filter((r) => Number(r.counted) !== Number(r.live)).map((r) => `${r.business_pk}/${r.tag_id}: ${r.counted} leads, counted ${r.live}`);
 }
 
-describe.each(await availableStores())('migrations 006-lead-words and 007-lead-words-best (words and tag counts) on existing leads [%s]', (kind) => {
+describe.each(await availableStores())('migrations 007-lead-words and 008-lead-words-best (words and tag counts) on existing leads [%s]', (kind) => {
   let database: PrivateDatabase | undefined;
   let store: Store | undefined;
   afterAll(async () => {
@@ -52,7 +52,7 @@ describe.each(await availableStores())('migrations 006-lead-words and 007-lead-w
     store = openStore(configFor(kind, database ? { databaseUrl: database.url } : {}));
     const db = store.leads.db;
     const migrator = new Migrator({ db: db as never, provider: { getMigrations: async () => migrations(kind) } });
-    expect((await migrator.migrateTo('005-lead-counts')).error).toBeUndefined();
+    expect((await migrator.migrateTo('006-lead-counts')).error).toBeUndefined();
     const now = Date.now();
     for (const urlKey of ['words-a', 'words-b']) {
       await db.insertInto('businesses').values({ url_key: urlKey, name: urlKey, country: 'IN', currency: 'INR', custom_fields_enabled: 0, time_zone: null, created_at: now, updated_at: now }).execute();
@@ -80,7 +80,7 @@ describe.each(await availableStores())('migrations 006-lead-words and 007-lead-w
     await sql`update leads set subject = 'Solo Ödön ' || lead_id where id % 5 = 0`.execute(db);
     await sql`update leads set details = subject, subject = details where id % 3 = 0`.execute(db);
     await sql`update leads set contact_email = null, customer_name = 'Ünïcode Çorp' where id % 13 = 0`.execute(db);
-    // Moved to another pipeline (007-lead-words-best: the rows carry it), alone and with an edited subject.
+    // Moved to another pipeline (008-lead-words-best: the rows carry it), alone and with an edited subject.
     await sql`update leads set pipeline_id = 'pl_moved' where id % 17 = 0`.execute(db);
     await sql`update leads set pipeline_id = 'pl_moved_again', subject = 'Moved ' || lead_id where id % 29 = 0`.execute(db);
     await sql`delete from lead_tags where lead_pk in (select id from leads where business_pk = (select id from businesses where url_key = 'words-b'))`.execute(db);

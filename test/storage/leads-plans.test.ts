@@ -76,7 +76,7 @@ describe.runIf(postgres)('lead list plans on PostgreSQL (issue 21 item 5)', () =
     }
   });
 
-  // Migration 005-lead-counts: a total whose filter the live counts are kept by never reads the leads.
+  // Migration 006-lead-counts: a total whose filter the live counts are kept by never reads the leads.
   it.each(CASES.filter(([name]) => /^(no filter|\$sort|pipeline|status|leadSource|assignedTo|followUpDate=none)/.test(name)))(
     '%s: the total is a sum of live counts, not a count of leads', async (_name, query) => {
       const [, count] = await store.leadLists.compile(BIG, query);
@@ -84,14 +84,14 @@ describe.runIf(postgres)('lead list plans on PostgreSQL (issue 21 item 5)', () =
       expect(scans.map((scan) => scan.relation), JSON.stringify(scans)).toEqual(['lead_counts']);
     });
 
-  // Migration 006-lead-words: one tag alone has its live count.
+  // Migration 007-lead-words: one tag alone has its live count.
   it('tags (one): the total is the tag\'s live count, not a count of leads', async () => {
     const [, count] = await store.leadLists.compile(BIG, base({ tagIds: ['tag_v3'] }));
     const scans = await scansOf(store, count!);
     expect(scans.map((scan) => scan.relation), JSON.stringify(scans)).toEqual(['lead_tag_counts']);
   });
 
-  // Migration 006-lead-words: free text alone is answered from the word table, read index-only; the
+  // Migration 007-lead-words: free text alone is answered from the word table, read index-only; the
   // total never reads a lead, the first page only the leads it shows (by row id).
   it.each(CASES.filter(([name]) => /^(q|subject|details)/.test(name)))('%s: the word table answers, index-only; the page reads only its own leads', async (_name, query) => {
     const [page, count] = await store.leadLists.compile(BIG, query);
@@ -105,7 +105,7 @@ describe.runIf(postgres)('lead list plans on PostgreSQL (issue 21 item 5)', () =
     expect(paged.filter((scan) => scan.relation === 'lead_words' && scan.type !== 'Index Only Scan'), JSON.stringify(paged)).toEqual([]);
   });
 
-  // Migration 007-lead-words-best: the word table's rows carry their lead's pipeline, so free text with a
+  // Migration 008-lead-words-best: the word table's rows carry their lead's pipeline, so free text with a
   // pipeline reads the word table alone, index-only; the page reads only its own leads.
   it('q + pipeline: the word table answers alone, index-only; the page reads only its own leads', async () => {
     const query = base({ pipelineIds: ['pl_v1'], words: { any: ['solar'], subject: [], details: [] } });
@@ -129,7 +129,7 @@ describe.runIf(postgres)('lead list plans on PostgreSQL (issue 21 item 5)', () =
     for (const statement of await store.leadLists.compile(BIG, query)) {
       const scans = await scansOf(store, statement);
       const shown = JSON.stringify(scans);
-      // lead_words (007-lead-words-best) is also probed by its key for the range's first word.
+      // lead_words (008-lead-words-best) is also probed by its key for the range's first word.
       expect([...new Set(scans.filter((scan) => scan.type === 'Index Only Scan').map((scan) => scan.relation))].sort(), shown).toEqual(['lead_words', 'leads']);
       expect(scans.filter((scan) => scan.type !== 'Index Only Scan' && !(scan.index === 'leads_pkey' && scan.rows <= query.limit)), shown).toEqual([]);
     }
@@ -168,8 +168,8 @@ interface PlanNode {
 
 /** Every node of the plan that reads the leads table (or its live counts): its kind, index, and the rows it read and discarded. */
 function leadScans(node: PlanNode): { type: string; relation?: string; index?: string; removed: number; rows: number; fetches: number }[] {
-  // lead_counts (migration 005-lead-counts) answers the totals it covers: a few rows per business, by its key;
-  // lead_words (migration 006-lead-words) the free text.
+  // lead_counts (migration 006-lead-counts) answers the totals it covers: a few rows per business, by its key;
+  // lead_words (migration 007-lead-words) the free text.
   const loops = node['Actual Loops'] ?? 1;
   const own = ['leads', 'lead_counts', 'lead_words', 'lead_tag_counts'].includes(node['Relation Name'] ?? '')
     ? [{ type: node['Node Type'], relation: node['Relation Name'], ...(node['Index Name'] && { index: node['Index Name'] }),
@@ -186,7 +186,7 @@ async function scansOf(store: Store, statement: { sql: string; parameters: reado
 }
 
 /**
- * SQLite (migration 006-lead-words): free text alone reads the word table by its key and, for the page,
+ * SQLite (migration 007-lead-words): free text alone reads the word table by its key and, for the page,
  * only its own leads by row id (a plan that scans the leads' index was once chosen for the join).
  */
 describe('free-text plans on SQLite (issue 21 item 5)', () => {

@@ -1,3 +1,4 @@
+// @module-tag pooled
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -183,7 +184,7 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: client reads and create
     });
     const [endpoint] = (await store.webhooks.subscriptions('shop-b')).endpoints;
     const query = vi.spyOn(pg.Client.prototype, 'query');
-    let outcomes;
+    let outcomes: Awaited<ReturnType<typeof store.data.insertClient>>[];
     try {
       outcomes = await Promise.all(Array.from({ length: 50 }, (_, i) => {
         const text = awkward[i % awkward.length]!;

@@ -1,3 +1,4 @@
+// @module-tag pooled
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BATCHED_LEAD_READ } from '../../src/storage/leads.store.js';

@@ -1,3 +1,4 @@
+// @module-tag pooled
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { BusinessDataStore } from '../../src/storage/business-data.store.js';

@@ -1,3 +1,4 @@
+// @module-tag smoke
 import { statSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { createTestApp } from '../helpers/app.js';

@@ -1,3 +1,4 @@
+// @module-tag dates
 import { describe, expect, it } from 'vitest';
 import { isCalendarDate } from '../../src/clients/client.custom-fields.js';
 import { validateClient } from '../../src/clients/client.validate.js';

@@ -1,3 +1,4 @@
+// @module-tag dates
 import { describe, expect, it } from 'vitest';
 import { parseFollowUpDate, todayIn } from '../../src/leads/lead.dates.js';
 

@@ -1,3 +1,4 @@
+// @module-tag dates
 import { expect, it } from 'vitest';
 
 // The suite runs in two zones (vitest.config.ts); this guards that the second one really is in force.

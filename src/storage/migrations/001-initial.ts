@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { StoreKind } from '../db.js';
-import { idColumn } from './id-column.js';
+import { idColumn } from '../migration-parts/id-column.js';
 
 /** The whole first schema. Later migrations must stay backward compatible for one release. */
 export function initialMigration(kind: StoreKind) {

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { StoreKind } from '../db.js';
-import { idColumn } from './id-column.js';
+import { idColumn } from '../migration-parts/id-column.js';
 
 /**
- * Leads (leads-interface.md): the leads themselves, their tags and activity, the contacts they create,
+ * Leads (docs/leads.md): the leads themselves, their tags and activity, the contacts they create,
  * and the business's lead configuration. Configuration is one JSON document per business and kind, as
  * pipelines and client custom fields are; leads keep the configuration's ids and answer current names.
  * Columns exist for what a list filters, sorts or looks up; everything else is the `data` document.
@@ -13,7 +13,7 @@ export function leadsMigration(kind: StoreKind) {
 
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      // IANA name; null means the default of the business's country (leads-interface 7).
+      // IANA name; null means the default of the business's country (docs/decisions.md "Lead configuration (operator side)").
       await db.schema.alterTable('businesses').addColumn('time_zone', 'text').execute();
 
       // One row per business and kind (sources, tags, members, customFields), each a JSON array: a PUT of
@@ -62,7 +62,7 @@ export function leadsMigration(kind: StoreKind) {
         .addColumn('subject', 'text')
         .addColumn('details', 'text')
         .addColumn('data', 'text', (c) => c.notNull())
-        // The normalised create request, compared on a retry (leads-interface 4.1).
+        // The normalised create request, compared on a retry (docs/leads.md "Create").
         .addColumn('create_request', 'text')
         // Bumped by every write: a PATCH applies only to the version it read (no lost update).
         .addColumn('version', 'integer', (c) => c.notNull())

@@ -1,9 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { StoreKind } from '../db.js';
-import { LEAD_COUNT_SLOTS } from './005-lead-counts.js';
+import { LEAD_COUNT_SLOTS } from './006-lead-counts.js';
 
 /**
- * Live budget sums beside the live counts of 005-lead-counts (issue 39: a board column's value is the
+ * Live budget sums beside the live counts of 006-lead-counts (issue 39: a board column's value is the
  * whole stage's): per business and combination of pipeline, stage, lead source, assignee, "has a
  * follow-up date" and budget currency, the number of leads with a budget and the sum of their amounts in
  * ten-thousandths, exact. The amount is read from the lead's stored JSON text (the decimal every answer

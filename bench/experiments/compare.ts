@@ -7,17 +7,17 @@
  * of the database's backends serving it.
  *
  *   git stash && npm run build && cp -r dist .bench-before && git stash pop && npm run build
- *   npx tsx bench/compare.ts .bench-before "GET client" "POST new client"
+ *   npx tsx bench/experiments/compare.ts .bench-before "GET client" "POST new client"
  */
 import pg from 'pg';
-import type { Seeded } from './seed.js';
+import type { Seeded } from '../seed.js';
 import { startSeededServer } from './seeded-server.js';
-import { cpuByProcess, scenarios } from './server.js';
-import { runWrk, type LoadSpec } from './wrk.js';
-import { HOOKED_SCENARIO } from './webhooks.js';
+import { cpuByProcess, scenarios } from '../server.js';
+import { runWrk, type LoadSpec } from '../wrk.js';
+import { HOOKED_SCENARIO } from '../webhooks.js';
 
 const [other, ...wanted] = process.argv.slice(2);
-if (!other) throw new Error('usage: tsx bench/compare.ts OTHER_DIST_DIR [scenario ...]');
+if (!other) throw new Error('usage: tsx bench/experiments/compare.ts OTHER_DIST_DIR [scenario ...]');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const hooked = wanted.includes(HOOKED_SCENARIO);
 

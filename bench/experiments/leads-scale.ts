@@ -1,7 +1,7 @@
 // Lead lists at scale (issue 21 item 5): seeds 1,000,000 leads in one business on PostgreSQL and
 // 100,000 on SQLite, then times each filter's and sort's first page (with total) and a sync page
 // through the HTTP layer (app.inject: routing, parsing, the query, the presenter, serialisation).
-// Not part of the test suite. Run: npx tsx bench/leads-scale.ts
+// Not part of the test suite. Run: npx tsx bench/experiments/leads-scale.ts
 //   LEADS_SCALE_STORES=postgres,sqlite  LEADS_SCALE_PG=postgres://postgres@127.0.0.1:5432/postgres
 //   LEADS_SCALE_PG_COUNT=1000000  LEADS_SCALE_SQLITE_COUNT=100000  LEADS_SCALE_RUNS=100  LEADS_SCALE_WARMUP=10
 //   LEADS_SCALE_ONLY=regex (scenarios)  LEADS_SCALE_KEEP=1 (keep the PostgreSQL database)  LEADS_SCALE_REUSE=1 (measure it again)
@@ -12,12 +12,12 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { buildApp } from '../src/app.js';
-import { testConfig } from '../src/config.js';
-import { systemClock } from '../src/deps.js';
-import { OperatorsService } from '../src/operator/operators.service.js';
-import { openStore, type Store } from '../src/storage/store.js';
-import { insertVolume, type VolumeConfig } from './leads-volume.js';
+import { buildApp } from '../../src/app.js';
+import { testConfig } from '../../src/config.js';
+import { systemClock } from '../../src/deps.js';
+import { OperatorsService } from '../../src/operator/operators.service.js';
+import { openStore, type Store } from '../../src/storage/store.js';
+import { insertVolume, type VolumeConfig } from '../leads-volume.js';
 
 const ADMIN = { email: 'bench@crmkit.test', password: 'bench-password-for-leads-scale' };
 const RUNS = Number(process.env.LEADS_SCALE_RUNS ?? 100);
@@ -165,7 +165,7 @@ async function reused(app: FastifyInstance, store: Store): Promise<{ urlKey: str
 
 async function run(kind: 'postgres' | 'sqlite', count: number): Promise<void> {
   let databaseUrl: string | null = null;
-  let drop = async () => undefined as void;
+  let drop = async (): Promise<void> => {};
   if (kind === 'postgres') {
     const admin = process.env.LEADS_SCALE_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';
     const name = process.env.LEADS_SCALE_PG_NAME ?? 'crmkit_leads_scale';
@@ -188,7 +188,7 @@ async function run(kind: 'postgres' | 'sqlite', count: number): Promise<void> {
   const config = testConfig({ databaseUrl, dataDir: mkdtempSync(join(tmpdir(), 'crmkit-leads-scale-')), adminEmail: ADMIN.email, adminPassword: ADMIN.password, pgPoolSize: 4 });
   const store = openStore(config);
   await store.migrate();
-  await new OperatorsService(store, systemClock.now).ensureFirstOperator(ADMIN.email, ADMIN.password);
+  await new OperatorsService(store, systemClock.now, config.passwordHashCost).ensureFirstOperator(ADMIN.email, ADMIN.password);
   const app = await buildApp({ config, store, clock: systemClock });
   await app.ready();
   try {

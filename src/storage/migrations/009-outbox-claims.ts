@@ -6,10 +6,10 @@ import { sql, type Kysely } from 'kysely';
  *
  * 003 indexed every row by (endpoint, resource key, state, id), for the claim's question "is an earlier
  * event of this resource still pending". A resource key is as random as a client id, so each event
- * dirtied a page of its own in that index. Measured on SQLite (`npx tsx bench/outbox-pages.ts`: 50
+ * dirtied a page of its own in that index. Measured on SQLite (`npx tsx bench/experiments/outbox-pages.ts`: 50
  * creates per commit, after 10,000): WAL pages per create 1.25 without an event, 2.88 with one under
  * 003's indexes, 1.78 under these; CPU per create 18 -> 37 -> 26 µs. End to end the webhook scenario
- * did not move beyond the noise (bench/compare.ts A/B, docs/performance.md "What was tried"). Now:
+ * did not move beyond the noise (bench/experiments/compare.ts A/B, docs/performance.md "What was tried"). Now:
  * - a new event (never attempted) is indexed by its row id alone: a claim takes new events in id order,
  *   a prefix, so an earlier new event of the same resource is always in that prefix (see
  *   WebhooksStore.claim);

@@ -1,11 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import { accentTable } from '../../validation/search-words.js';
 import type { StoreKind } from '../db.js';
-import { leadTagCounts } from './006-lead-tag-counts.js';
+import { leadTagCounts } from '../migration-parts/lead-tag-counts.js';
 
 /**
  * Free text at scale (issue 21 item 5): a word table of our own replaces the tsvector + GIN index
- * (PostgreSQL) and the FTS5 table (SQLite) of migration 002-leads-search. One row per live lead, field
+ * (PostgreSQL) and the FTS5 table (SQLite) of migration 003-leads-search. One row per live lead, field
  * and distinct folded word of that field (weight 3 subject, 2 details, 1 customer name, contact name
  * and e-mail), keyed `(business_pk, weight, word, lead_pk)` with the lead's `created_at` beside the key:
  * a prefix term is one key range per weight, the exact total a count of distinct leads over those
@@ -27,10 +27,10 @@ import { leadTagCounts } from './006-lead-tag-counts.js';
  * the words that changed.
  */
 const NAMES = (row: string) => `${row}customer_name || ' ' || ${row}contact_name || ' ' || coalesce(${row}contact_email, '')`;
-/** Characters that separate words in e-mails, paths and numbers (as migration 002-leads-search). */
+/** Characters that separate words in e-mails, paths and numbers (as migration 003-leads-search). */
 const SEPARATORS = '.@-_/+:\'';
 const COLUMNS = 'business_pk, weight, word, lead_pk, created_at';
-/** [name, key, included]: migration 002-leads-search's list indexes, rebuilt with the row id (and createdAt, the tie after a sort). */
+/** [name, key, included]: migration 003-leads-search's list indexes, rebuilt with the row id (and createdAt, the tie after a sort). */
 const FILTER_INDEXES = [
   ['leads_list_created', 'business_pk, created_at desc, lead_id desc', 'id'],
   ['leads_list_pipeline', 'business_pk, pipeline_id, created_at desc, lead_id desc', 'id'],
@@ -120,7 +120,7 @@ async function postgres(db: Kysely<unknown>): Promise<void> {
     for each statement execute function crm_lead_words_delete()`);
   // Free text with a structured filter or a sort joins the matches to that filter's or sort's index: with
   // the row id in it (and createdAt, the tie after a sort), that join and the ranking read no lead row
-  // (SQLite's indexes hold the row id already). Same names and keys as migration 002-leads-search.
+  // (SQLite's indexes hold the row id already). Same names and keys as migration 003-leads-search.
   for (const [name, key, included] of FILTER_INDEXES) {
     await run(`drop index ${name}`);
     await run(`create index ${name} on leads (${key}) include (${included}) where removed = 0`);

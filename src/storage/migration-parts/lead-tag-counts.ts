@@ -2,12 +2,12 @@ import { sql, type Kysely } from 'kysely';
 import type { StoreKind } from '../db.js';
 
 /**
- * Live lead counts per business and tag (issue 21 item 5, part of migration 006-lead-words): the total
+ * Live lead counts per business and tag (issue 21 item 5, part of migration 007-lead-words): the total
  * of a list filtered by one tag and nothing else is one sum over a few rows instead of a count of the
  * tag's leads. (Several tags: a lead may carry two of them, so counts do not add up; those still count.)
  *
  * A pair (live lead, tag) counts once. Kept by triggers in the write's transaction, as lead_counts are
- * (005-lead-counts; PostgreSQL: statement triggers, keys spread over SLOTS rows by the lead's row id and
+ * (006-lead-counts; PostgreSQL: statement triggers, keys spread over SLOTS rows by the lead's row id and
  * upserted in key order; SQLite: row triggers): a tag added to or taken from a live lead, a lead removed
  * or restored. A deleted lead is taken off before its row goes (its tags' rows, deleted by the cascade
  * afterwards, no longer find a live lead, so nothing counts twice).

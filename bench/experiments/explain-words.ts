@@ -1,10 +1,10 @@
 // EXPLAIN (ANALYZE, BUFFERS) of the free-text statements (page and total) on a kept leads-scale
 // PostgreSQL database: buffer counts, which do not depend on the machine's load.
-// Run: LEADS_SCALE_PG_NAME=crmkit_leads_scale npx tsx bench/explain-words.ts
+// Run: LEADS_SCALE_PG_NAME=crmkit_leads_scale npx tsx bench/experiments/explain-words.ts
 import { CompiledQuery } from 'kysely';
-import type { LeadListFilter } from '../src/leads/lead-list.types.js';
-import { testConfig } from '../src/config.js';
-import { openStore } from '../src/storage/store.js';
+import type { LeadListFilter } from '../../src/leads/lead-list.types.js';
+import { testConfig } from '../../src/config.js';
+import { openStore } from '../../src/storage/store.js';
 
 const name = process.env.LEADS_SCALE_PG_NAME ?? 'crmkit_leads_scale';
 const admin = process.env.LEADS_SCALE_PG ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -6,9 +6,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { seedBench, type Seeded } from './seed.js';
-import { SERVER_FLAGS, serverEnv, waitFor } from './server.js';
-import { hookedBusiness } from './webhooks.js';
+import { seedBench, type Seeded } from '../seed.js';
+import { SERVER_FLAGS, serverEnv, waitFor } from '../server.js';
+import { hookedBusiness } from '../webhooks.js';
 
 export interface SeededServer { child: ChildProcess; url: string; seeded: Seeded }
 

@@ -1,13 +1,13 @@
 // Scale-out figures for docs/scaling.md: 1, 2 and 3 crmkit instances on one PostgreSQL, directly and
 // through PgBouncer (transaction mode), under one fixed load split over the instances.
-//   npm run build && npx tsx bench/instances.ts   (BENCH_PG_URL: a database of its own; default below)
+//   npm run build && npx tsx bench/experiments/instances.ts   (BENCH_PG_URL: a database of its own; default below)
 // Prints a Markdown table and writes bench/results/instances.json.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
-import { startPgBouncer } from '../scripts/pgbouncer.mjs';
-import { SERVER_FLAGS, cpuByProcess, scenarios, serverEnv, waitFor } from './server.js';
-import { seedBench, type Seeded } from './seed.js';
+import { startPgBouncer } from '../../scripts/pgbouncer.mjs';
+import { SERVER_FLAGS, cpuByProcess, scenarios, serverEnv, waitFor } from '../server.js';
+import { seedBench, type Seeded } from '../seed.js';
 
 // A fresh database beside BENCH_PG_URL's, created here and dropped at the end: the bench seeds its own operator.
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

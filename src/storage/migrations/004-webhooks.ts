@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { StoreKind } from '../db.js';
-import { idColumn } from './id-column.js';
+import { idColumn } from '../migration-parts/id-column.js';
 
 /**
  * Webhooks: endpoints per business, the outbox (one row per event and endpoint, written in the

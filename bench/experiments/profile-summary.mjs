@@ -1,6 +1,6 @@
 // Summarises a V8 .cpuprofile: the functions (or, with --by-package, the packages) with the most
 // self time, as shares of the busy samples (idle left out).
-// Usage: node bench/profile-summary.mjs FILE.cpuprofile [rows] [--by-package]
+// Usage: node bench/experiments/profile-summary.mjs FILE.cpuprofile [rows] [--by-package]
 import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);

@@ -1,14 +1,14 @@
 // What named (prepared) statements save, and what PgBouncer costs, per query: the client point read
 // (GET client's one query) run one at a time, CPU time read from /proc for the PostgreSQL backend and
 // the pgbouncer process. CPU time, not wall time, so a busy machine moves it less than it moves req/s.
-//   npx tsx bench/statement-cost.ts   (BENCH_PG_URL: a database with crmkit's schema; default the test database)
+//   npx tsx bench/experiments/statement-cost.ts   (BENCH_PG_URL: a database with crmkit's schema; default the test database)
 import { sql } from 'kysely';
-import { startPgBouncer } from '../scripts/pgbouncer.mjs';
-import { BusinessDataStore } from '../src/storage/business-data.store.js';
-import { openPostgres } from '../src/storage/db.js';
-import { migrateToLatest } from '../src/storage/migrate.js';
-import { cpuByProcess } from './server.js';
-import { directWrites } from '../src/storage/group-commit.js';
+import { startPgBouncer } from '../../scripts/pgbouncer.mjs';
+import { BusinessDataStore } from '../../src/storage/business-data.store.js';
+import { openPostgres } from '../../src/storage/db.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+import { cpuByProcess } from '../server.js';
+import { directWrites } from '../../src/storage/group-commit.js';
 
 const DIRECT = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 20_000);

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { StoreKind } from '../db.js';
 
 /**
- * Free text at 1,000,000 leads (issue 21 item 5): the word table of migration 006-lead-words holds one
+ * Free text at 1,000,000 leads (issue 21 item 5): the word table of migration 007-lead-words holds one
  * row per lead and distinct folded word instead of one per lead, field and word. `fields` says which
  * fields hold the word (a bit per field: subject 4, details 2, names 1, i.e. `1 << (weight - 1)`),
  * `weight` the best of them (subject 3, details 2, names 1). Keyed `(business_pk, word, weight,

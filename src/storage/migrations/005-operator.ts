@@ -16,7 +16,7 @@ export function operatorMigration(_kind: StoreKind) {
       await db.schema.alterTable('operators').addColumn('session_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
     },
     async down(): Promise<void> {
-      throw new Error('004-operator is not reversible');
+      throw new Error('005-operator is not reversible');
     },
   };
 }

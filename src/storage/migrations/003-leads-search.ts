@@ -3,7 +3,7 @@ import { accentTable } from '../../validation/search-words.js';
 import type { StoreKind } from '../db.js';
 
 /**
- * Indexes for lead lists (leads-interface 4.4) and free-text search, on both stores.
+ * Indexes for lead lists (docs/decisions.md "Lead lists") and free-text search, on both stores.
  *
  * Every index leads with business_pk (tenancy is in every query) and skips removed leads (`where
  * removed = 0`: the list never shows them, so they cost no index space). Sorts put leads without the

@@ -1,22 +1,22 @@
-// What free text costs a lead write (migrations 005-lead-counts's tsvector + GIN and FTS5, 006-lead-words's
-// row per field and word, 007-lead-words-best's row per word): a timed loop of single-row inserts (one statement, its own transaction, as a create
+// What free text costs a lead write (migrations 006-lead-counts's tsvector + GIN and FTS5, 007-lead-words's
+// row per field and word, 008-lead-words-best's row per word): a timed loop of single-row inserts (one statement, its own transaction, as a create
 // writes its lead) and of subject edits, through the store's own Kysely connection, on a fresh schema
 // migrated to each version. Short leads (a 3-word subject, 12-word details) and long ones (10,000
 // characters of details, ~1,400 distinct words). Wall time per statement, ms (p50 / mean).
-// Not part of the test suite. Run: npx tsx bench/lead-write-cost.ts
+// Not part of the test suite. Run: npx tsx bench/experiments/lead-write-cost.ts
 //   LEAD_WRITE_PG=postgres://postgres@127.0.0.1:5432/crmkit_h_search (databases <name>_w005, _w006, _w007 are made beside it and dropped)
-//   LEAD_WRITE_COUNT=300  LEAD_WRITE_STORES=postgres,sqlite  LEAD_WRITE_VERSIONS=005-lead-counts,006-lead-words,007-lead-words-best
+//   LEAD_WRITE_COUNT=300  LEAD_WRITE_STORES=postgres,sqlite  LEAD_WRITE_VERSIONS=006-lead-counts,007-lead-words,008-lead-words-best
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Migrator, type Kysely } from 'kysely';
 import pg from 'pg';
-import { syntheticConfig, volumeLead } from './leads-volume.js';
-import { testConfig } from '../src/config.js';
-import { leadColumns } from '../src/storage/lead-rows.js';
-import { migrations } from '../src/storage/migrate.js';
-import type { Database } from '../src/storage/schema.js';
-import { openStore } from '../src/storage/store.js';
+import { syntheticConfig, volumeLead } from '../leads-volume.js';
+import { testConfig } from '../../src/config.js';
+import { leadColumns } from '../../src/storage/lead-rows.js';
+import { migrations } from '../../src/storage/migrate.js';
+import type { Database } from '../../src/storage/schema.js';
+import { openStore } from '../../src/storage/store.js';
 
 const COUNT = Number(process.env.LEAD_WRITE_COUNT ?? 300);
 const PG = process.env.LEAD_WRITE_PG ?? 'postgres://postgres@127.0.0.1:5432/crmkit_h_search';
@@ -92,5 +92,5 @@ async function run(kind: 'postgres' | 'sqlite', version: string): Promise<void> 
 }
 
 for (const kind of (process.env.LEAD_WRITE_STORES ?? 'postgres,sqlite').split(',') as ('postgres' | 'sqlite')[]) {
-  for (const version of (process.env.LEAD_WRITE_VERSIONS ?? '005-lead-counts,006-lead-words,007-lead-words-best').split(',')) await run(kind, version);
+  for (const version of (process.env.LEAD_WRITE_VERSIONS ?? '006-lead-counts,007-lead-words,008-lead-words-best').split(',')) await run(kind, version);
 }

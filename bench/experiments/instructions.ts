@@ -10,22 +10,22 @@
  * to see how far one build's count moves between runs (batching and garbage collection vary).
  *
  *   git stash && npm run build && cp -r dist .bench-before && git stash pop && npm run build
- *   npx tsx bench/instructions.ts dist .bench-before -- "GET client" "GET pipelines (issued)"
+ *   npx tsx bench/experiments/instructions.ts dist .bench-before -- "GET client" "GET pipelines (issued)"
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { seedBench } from './seed.js';
-import { DEFAULT_SCENARIOS } from './targets.js';
-import { scenarios, serverEnv, waitFor } from './server.js';
-import { failed, runWrk, type LoadSpec } from './wrk.js';
-import { hookedBusiness, HOOKED_SCENARIO } from './webhooks.js';
+import { seedBench } from '../seed.js';
+import { DEFAULT_SCENARIOS } from '../targets.js';
+import { scenarios, serverEnv, waitFor } from '../server.js';
+import { failed, runWrk, type LoadSpec } from '../wrk.js';
+import { hookedBusiness, HOOKED_SCENARIO } from '../webhooks.js';
 
 const split = process.argv.indexOf('--');
 const builds = process.argv.slice(2, split < 0 ? undefined : split);
 const wanted = split < 0 ? [] : process.argv.slice(split + 1);
-if (builds.length === 0) throw new Error('usage: tsx bench/instructions.ts DIST [DIST ...] [-- scenario ...]');
+if (builds.length === 0) throw new Error('usage: tsx bench/experiments/instructions.ts DIST [DIST ...] [-- scenario ...]');
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 500);

@@ -6,13 +6,13 @@
  * apart, from /proc. For questions the
  * process total cannot answer, e.g. which thread pays for what a webhook subscription adds to a create.
  *
- *   npm run build && npx tsx bench/threads.ts "POST new client" "POST new client (1 webhook)"
+ *   npm run build && npx tsx bench/experiments/threads.ts "POST new client" "POST new client (1 webhook)"
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { startSeededServer } from './seeded-server.js';
-import { scenarios } from './server.js';
-import { runWrk } from './wrk.js';
-import { HOOKED_SCENARIO } from './webhooks.js';
+import { scenarios } from '../server.js';
+import { runWrk } from '../wrk.js';
+import { HOOKED_SCENARIO } from '../webhooks.js';
 
 const wanted = process.argv.slice(2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

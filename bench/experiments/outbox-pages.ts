@@ -4,16 +4,16 @@
 // written 50 to a transaction (as the group commit writes POST new client under load), with the
 // statements crmkit runs, after 10,000 of the same. WAL pages per create are counted with automatic
 // checkpoints off; the time is wall and process CPU per create, and moves with the machine's load.
-// Not part of the test suite. Run: npx tsx bench/outbox-pages.ts   (OUTBOX_PAGES_COUNT=10000)
+// Not part of the test suite. Run: npx tsx bench/experiments/outbox-pages.ts   (OUTBOX_PAGES_COUNT=10000)
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Migrator } from 'kysely';
-import { sqliteDriver } from '../src/storage/sqlite-driver.js';
-import { openSqlite } from '../src/storage/db.js';
-import { migrations } from '../src/storage/migrate.js';
-import { newMessageId } from '../src/webhooks/signing.js';
+import { sqliteDriver } from '../../src/storage/sqlite-driver.js';
+import { openSqlite } from '../../src/storage/db.js';
+import { migrations } from '../../src/storage/migrate.js';
+import { newMessageId } from '../../src/webhooks/signing.js';
 
 const COUNT = Number(process.env.OUTBOX_PAGES_COUNT ?? 10_000);
 const PER_COMMIT = 50;
@@ -71,7 +71,7 @@ console.log(`${new Date().toISOString()}, ${COUNT} client creates, ${PER_COMMIT}
 console.log('schema | events | WAL pages per create | wall µs per create | CPU µs per create');
 console.log('---|---|---|---|---');
 for (let round = 0; round < 2; round++) {
-  console.log(await measure('006-lead-words', false));
-  console.log(await measure('006-lead-words', true));
-  console.log(await measure('008-outbox-claims', true));
+  console.log(await measure('007-lead-words', false));
+  console.log(await measure('007-lead-words', true));
+  console.log(await measure('009-outbox-claims', true));
 }

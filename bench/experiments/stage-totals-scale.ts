@@ -6,12 +6,12 @@
 //   STAGE_TOTALS_NAME=crmkit_stage_totals (the database created, dropped at the end unless STAGE_TOTALS_KEEP=1; STAGE_TOTALS_REUSE=1 skips the seed)
 import { sql } from 'kysely';
 import pg from 'pg';
-import { buildApp } from '../src/app.js';
-import { testConfig } from '../src/config.js';
-import { systemClock } from '../src/deps.js';
-import { OperatorsService } from '../src/operator/operators.service.js';
-import { openStore } from '../src/storage/store.js';
-import { insertVolume, syntheticConfig } from './leads-volume.js';
+import { buildApp } from '../../src/app.js';
+import { testConfig } from '../../src/config.js';
+import { systemClock } from '../../src/deps.js';
+import { OperatorsService } from '../../src/operator/operators.service.js';
+import { openStore } from '../../src/storage/store.js';
+import { insertVolume, syntheticConfig } from '../leads-volume.js';
 
 const ADMIN = { email: 'bench@crmkit.test', password: 'bench-password-for-stage-totals' };
 const COUNT = Number(process.env.STAGE_TOTALS_COUNT ?? 1_000_000);
@@ -30,7 +30,7 @@ if (!reuse) {
 const config = testConfig({ databaseUrl: adminUrl.replace(/\/[^/]*$/, `/${name}`), adminEmail: ADMIN.email, adminPassword: ADMIN.password, pgPoolSize: 4 });
 const store = openStore(config);
 await store.migrate();
-await new OperatorsService(store, systemClock.now).ensureFirstOperator(ADMIN.email, ADMIN.password);
+await new OperatorsService(store, systemClock.now, config.passwordHashCost).ensureFirstOperator(ADMIN.email, ADMIN.password);
 const app = await buildApp({ config, store, clock: systemClock });
 const volume = syntheticConfig();
 const inject = async (method: 'GET' | 'POST' | 'PUT', url: string, token?: string, body?: unknown) => {
