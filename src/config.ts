@@ -32,6 +32,7 @@ export interface Config {
   webhooksPollMs: number;
   webhooksConnectTimeoutMs: number;
   webhooksTimeoutMs: number;
+  idempotencyKeyRetentionHours: number;
 }
 
 export class ConfigError extends Error {}
@@ -100,6 +101,7 @@ export const VARIABLES = {
   webhooksPollMs: { name: 'WEBHOOKS_POLL_MS', default: 1000, parse: integer(10, 60000), describe: 'How often the webhook worker looks for due deliveries (events written by this process are sent at once).' },
   webhooksConnectTimeoutMs: { name: 'WEBHOOKS_CONNECT_TIMEOUT_MS', default: 5000, parse: integer(100, 60000), describe: 'Time a webhook destination has to accept the connection.' },
   webhooksTimeoutMs: { name: 'WEBHOOKS_TIMEOUT_MS', default: 15000, parse: integer(100, 120000), describe: 'Time a webhook destination has to answer, connection included.' },
+  idempotencyKeyRetentionHours: { name: 'IDEMPOTENCY_KEY_RETENTION_HOURS', default: 24, parse: integer(24, 720), describe: 'How long an `Idempotency-Key` and its answer are kept from the key\'s first use (at least the interface\'s 24 hours); older keys are pruned and count as new.' },
 } satisfies { [K in keyof Config]: VariableSpec<Config[K]> };
 
 export function loadConfig(env: Env = process.env): Config {
