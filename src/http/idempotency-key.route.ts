@@ -117,7 +117,7 @@ export class IdempotencyKeys {
     request.heldIdempotencyClaim = undefined;
     const success = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string';
     try {
-      if (success) await this.store.idempotencyKeys.keep({ claim, status: reply.statusCode, body: payload });
+      if (success) await this.store.idempotencyKeys.keep(claim, reply.statusCode, payload as string);
       else await this.store.idempotencyKeys.release(claim);
     } catch (error) {
       // The answer goes out all the same; the claim lapses with its lease (60 s) and the key is free again.

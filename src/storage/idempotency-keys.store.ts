@@ -16,19 +16,31 @@ export interface IdempotencyClaim {
   token: string;
 }
 
-/** A success to keep under a claim: the status and the exact JSON text of the body that is sent. */
+/**
+ * A success to keep under a claim: its status, and its body as the object the route answers (kept as
+ * the JSON text the route sends: JSON.stringify, as Fastify writes an answer without a schema).
+ */
 export interface IdempotentAnswer {
   claim: IdempotencyClaim;
   status: number;
-  body: string;
+  body: unknown;
 }
 
 /**
- * What a service hands the store write that creates its document (null when the request sent no key):
- * `body` is the very object the route answers, so a replay sends the text the first answer sent.
+ * What a service hands the store write that creates its document (null when the request sent no key).
+ * `body` is the very object the route will answer, so a replay sends the text the first answer sent.
  */
 export function idempotentAnswer(claim: IdempotencyClaim | null | undefined, status: number, body: unknown): IdempotentAnswer | null {
-  return claim ? { claim, status, body: JSON.stringify(body) } : null;
+  return claim ? { claim, status, body } : null;
+}
+
+/**
+ * The body with the members a store assigns inside its transaction (an invoice number): each replaces
+ * the member of that name where it stands, so the service, answering `withAssigned(body, assigned)`
+ * from what the store returned, sends the very text the store kept.
+ */
+export function withAssigned(body: unknown, assigned: Record<string, unknown> = {}): unknown {
+  return Object.keys(assigned).length === 0 ? body : { ...(body as Record<string, unknown>), ...assigned };
 }
 
 /** What a request finds under its key. */
@@ -63,7 +75,7 @@ type Db = Kysely<Database>;
 const businessOf = (db: Db, urlKey: string) => db.selectFrom('businesses').select('businesses.id').where('businesses.url_key', '=', urlKey);
 
 /** Writes the answer into the claim's row, only while that request still holds it and has kept none: whether it did. */
-async function keepIn(db: Db, { claim, status, body }: IdempotentAnswer): Promise<boolean> {
+async function keepIn(db: Db, claim: IdempotencyClaim, status: number, body: string): Promise<boolean> {
   const result = await db.updateTable('idempotency_keys').set({ status, body })
     .where('business_pk', '=', businessOf(db, claim.urlKey)).where('caller', '=', claim.caller).where('key', '=', claim.key)
     .where('token', '=', claim.token).where('status', 'is', null)
@@ -74,11 +86,12 @@ async function keepIn(db: Db, { claim, status, body }: IdempotentAnswer): Promis
 /**
  * Keeps a success in the caller's transaction: a feature's store calls this inside the transaction that
  * writes the document (as it writes webhook rows), so the document and the answer commit together.
+ * `assigned`: members of the answer only the store knows, decided in this transaction (see withAssigned).
  * Throws IdempotencyClaimLost (rolling the transaction back) when the claim is no longer held.
  */
-export async function keepIdempotentAnswer(trx: Db, answer: IdempotentAnswer | null | undefined): Promise<void> {
+export async function keepIdempotentAnswer(trx: Db, answer: IdempotentAnswer | null | undefined, assigned?: Record<string, unknown>): Promise<void> {
   if (!answer) return;
-  if (!(await keepIn(trx, answer))) throw new IdempotencyClaimLost();
+  if (!(await keepIn(trx, answer.claim, answer.status, JSON.stringify(withAssigned(answer.body, assigned))))) throw new IdempotencyClaimLost();
 }
 
 /** Claims, answers kept, releases and pruning of Idempotency-Keys. Every method takes the business first. */
@@ -140,8 +153,8 @@ export class IdempotencyKeysStore {
   }
 
   /** Keeps a success outside any transaction (an answer that wrote no document); nothing if the claim is gone. */
-  keep(answer: IdempotentAnswer): Promise<boolean> {
-    return keepIn(this.db, answer);
+  keep(claim: IdempotencyClaim, status: number, bodyText: string): Promise<boolean> {
+    return keepIn(this.db, claim, status, bodyText);
   }
 
   /** Forgets a claim whose request did not succeed: the key is free again. Nothing if it answered or was taken over. */

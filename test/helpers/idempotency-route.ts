@@ -8,7 +8,7 @@ import { feature, type AnyFeature } from '../../src/feature.js';
 import { FEATURES } from '../../src/features.js';
 import { operationsOf, type ApiSection } from '../../src/openapi/operation.js';
 import { OperatorsService } from '../../src/operator/operators.service.js';
-import { idempotentAnswer, keepIdempotentAnswer } from '../../src/storage/idempotency-keys.store.js';
+import { idempotentAnswer, keepIdempotentAnswer, withAssigned } from '../../src/storage/idempotency-keys.store.js';
 import type { Database } from '../../src/storage/schema.js';
 import { openStore, type Store } from '../../src/storage/store.js';
 
@@ -69,19 +69,24 @@ const create = (path: string, operationId: string) => operation({
     const params = request.params as { urlKey: string; thingId: string };
     if (typeof body.holdMs === 'number') await new Promise((r) => setTimeout(r, body.holdMs as number));
     if (body.readOnly) return { echo: body.name };
-    const document = { documentId: randomBytes(12).toString('hex'), thingId: params.thingId, name: body.name, createdAt: clock.now() };
+    // `number` is decided inside the transaction, as an invoice number is: kept through `assigned`.
+    const document = { documentId: randomBytes(12).toString('hex'), thingId: params.thingId, number: 0, name: body.name, createdAt: clock.now() };
     const answer = idempotentAnswer(request.idempotencyClaim, 201, document);
-    await db.transaction().execute(async (trx) => {
+    const assigned = await db.transaction().execute(async (trx) => {
       await sql`insert into idem_test_documents (document_id, url_key, thing_id, name)
         values (${document.documentId}, ${params.urlKey}, ${params.thingId}, ${body.name})`.execute(trx);
-      await keepIdempotentAnswer(trx, answer);
+      const { rows } = await sql<{ n: number }>`select count(*) as n from idem_test_documents
+        where url_key = ${params.urlKey} and thing_id = ${params.thingId}`.execute(trx);
+      const decided = { number: Number(rows[0]!.n) };
+      await keepIdempotentAnswer(trx, answer, decided);
       // A refusal decided inside the transaction (as PAYMENT_EXCEEDS_DUE is): nothing is written, the key is released.
       if (body.refuse) throw new AppError('IDEMPOTENCY_CONFLICT', 'refused inside the transaction');
+      return decided;
     });
     // A process that dies after its commit, before it answers.
     if (body.crashAfterCommit) process.kill(process.pid, 'SIGKILL');
     reply.code(201);
-    return document;
+    return withAssigned(document, assigned);
   },
 });
 

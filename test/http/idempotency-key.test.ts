@@ -139,6 +139,8 @@ describe.each(stores)('4.2 Idempotency-Key [%s]', (storeName) => {
       expect(retry.headers['idempotent-replayed']).toBe('true');
       expect(retry.headers['content-type']).toMatch(/^application\/json/);
       expect(retry.text).toBe(first.text);
+      // A member decided inside the write's transaction (the route's `number`) is kept with it.
+      expect(retry.body.number).toBe(1);
       expect(await documents(thingId)).toBe(1);
     });
 

@@ -5,6 +5,7 @@ import {
 } from '../../src/http/idempotency-key.js';
 import { openApiDocumentOf } from '../../src/openapi/openapi.routes.js';
 import type { ApiSection } from '../../src/openapi/operation.js';
+import { withAssigned } from '../../src/storage/idempotency-keys.store.js';
 
 const header = (...values: string[]) => values.flatMap((v) => ['Idempotency-Key', v]);
 
@@ -98,5 +99,13 @@ describe('4.2 in /openapi.json: an operation with idempotencyKey', () => {
     expect(Object.keys(op.responses['400'].content['application/json'].examples)).toContain('INVALID_IDEMPOTENCY_KEY');
     expect(Object.keys(op.responses['409'].content['application/json'].examples)).toEqual(['IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS']);
     expect(op.responses['409'].headers['Retry-After']).toBeDefined();
+  });
+});
+
+describe('members a store assigns inside its transaction', () => {
+  it('replace the member where it stands, so the kept text and the answered text are one', () => {
+    const presented = { _id: 'a', invoiceNumber: '', total: 236 };
+    expect(JSON.stringify(withAssigned(presented, { invoiceNumber: 'INV-0002' }))).toBe('{"_id":"a","invoiceNumber":"INV-0002","total":236}');
+    expect(withAssigned(presented)).toBe(presented);
   });
 });
