@@ -7,8 +7,8 @@ import type { OperationDoc, RouteHandler } from '../openapi/operation.js';
 import { IdempotencyClaimLost, type IdempotencyClaim } from '../storage/idempotency-keys.store.js';
 import type { Store } from '../storage/store.js';
 import {
-  fingerprintOf, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETRY_AFTER_SECONDS, IDEMPOTENT_REPLAYED_HEADER,
-  readIdempotencyKey, routeOf,
+  fingerprintOf, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETRY_AFTER_SECONDS,
+  IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey, routeOf,
 } from './idempotency-key.js';
 
 declare module 'fastify' {
@@ -27,9 +27,14 @@ declare module 'fastify' {
 /** Expired keys are pruned at most this often per process, on the next use of a key. */
 const PRUNE_EVERY_MS = 60_000;
 
-const inProgress = () => new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress; retry shortly',
-  undefined, { retryAfterSeconds: IDEMPOTENCY_RETRY_AFTER_SECONDS });
-const conflict = () => new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was used for another request (another route, path or body)');
+const inProgress = () => new AppError('IDEMPOTENCY_IN_PROGRESS',
+  'A request with this Idempotency-Key is still in progress; retry shortly', undefined,
+  { retryAfterSeconds: IDEMPOTENCY_RETRY_AFTER_SECONDS });
+const conflict = () => new AppError('IDEMPOTENCY_CONFLICT',
+  'This Idempotency-Key was used for another request (another route, path or body)');
+
+type KeyedRequest = FastifyRequest<{ Params: Record<string, string> }>;
+type AnyHandler = RouteHandler<any>;
 
 /** Who sent the key: an app, or an operator (their keys never meet). */
 function callerOf(request: FastifyRequest): string {
@@ -47,36 +52,46 @@ export class IdempotencyKeys {
   private nextPruneAt = 0;
   private readonly retentionMs: number;
 
-  constructor(private readonly store: Store, config: Pick<Config, 'idempotencyKeyRetentionHours'>, private readonly clock: Clock,
-    private readonly log?: FastifyBaseLogger) {
+  constructor(
+    private readonly store: Store,
+    config: Pick<Config, 'idempotencyKeyRetentionHours'>,
+    private readonly clock: Clock,
+    private readonly log?: FastifyBaseLogger,
+  ) {
     this.retentionMs = config.idempotencyKeyRetentionHours * 3_600_000;
   }
 
-  /** The route's handler and onSend hook with the mechanism around them; refuses at start an operation it cannot scope. */
-  wrap(op: OperationDoc, handler: RouteHandler<any>): { handler: RouteHandler<any>; onSend: onSendHookHandler } {
-    if (op.guard === 'open' || !op.path.includes(':urlKey')) throw new Error(`idempotencyKey needs a guarded business route: ${op.method} ${op.path}`);
+  /** The route's handler and onSend hook with the mechanism around them; refuses at start a route it cannot scope. */
+  wrap(op: OperationDoc, handler: AnyHandler): { handler: AnyHandler; onSend: onSendHookHandler } {
+    if (op.guard === 'open' || !op.path.includes(':urlKey')) {
+      throw new Error(`idempotencyKey needs a guarded business route: ${op.method} ${op.path}`);
+    }
     const route = routeOf(op.method, op.path);
     return {
-      handler: (request, reply) => this.handle(route, handler, request as FastifyRequest<{ Params: Record<string, string> }>, reply),
+      handler: (request, reply) => this.handle(route, handler, request as KeyedRequest, reply),
       onSend: (request, reply, payload) => this.settle(request, reply, payload),
     };
   }
 
-  private async handle(route: string, handler: RouteHandler<any>, request: FastifyRequest<{ Params: Record<string, string> }>, reply: FastifyReply): Promise<unknown> {
+  private async handle(route: string, handler: AnyHandler, request: KeyedRequest, reply: FastifyReply) {
     const key = readIdempotencyKey(request.raw.rawHeaders);
     if (key === undefined) {
       request.idempotencyClaim = null;
       return handler(request, reply);
     }
     if (typeof key !== 'string') throw refusal(key.refused);
-    const claim: IdempotencyClaim = { urlKey: request.params.urlKey!, caller: callerOf(request), key, token: newToken() };
+    const claim: IdempotencyClaim = {
+      urlKey: request.params.urlKey!, caller: callerOf(request), key, token: newToken(),
+    };
     const now = this.clock.now();
     this.prune(now);
-    const found = await this.store.idempotencyKeys.claim(claim, fingerprintOf({ route, params: request.params }, request.body),
+    const fingerprint = fingerprintOf({ route, params: request.params }, request.body);
+    const found = await this.store.idempotencyKeys.claim(claim, fingerprint,
       { now, leaseMs: IDEMPOTENCY_LEASE_MS, retentionMs: this.retentionMs });
     switch (found.outcome) {
       case 'replay':
-        return reply.code(found.status).header(IDEMPOTENT_REPLAYED_HEADER, 'true').type('application/json; charset=utf-8').send(found.body);
+        reply.code(found.status).header(IDEMPOTENT_REPLAYED_HEADER, 'true').type('application/json; charset=utf-8');
+        return reply.send(found.body);
       case 'in-progress':
         throw inProgress();
       case 'conflict':
@@ -95,14 +110,16 @@ export class IdempotencyKeys {
    * Same key, another request (4.2 rule 4): the handler runs so that its validation answers first (400),
    * with a claim no row is held by, so any write that keeps an answer rolls back; a success is a 409.
    */
-  private async runConflicting(handler: RouteHandler<any>, request: FastifyRequest, reply: FastifyReply, claim: IdempotencyClaim): Promise<unknown> {
+  private async runConflicting(
+    handler: AnyHandler, request: KeyedRequest, reply: FastifyReply, claim: IdempotencyClaim,
+  ) {
     request.idempotencyClaim = { ...claim, token: newToken() };
     const result = await this.run(handler, request, reply, conflict);
     if (reply.statusCode < 300) throw conflict();
     return result;
   }
 
-  private async run(handler: RouteHandler<any>, request: FastifyRequest<any>, reply: FastifyReply, whenLost: () => AppError): Promise<unknown> {
+  private async run(handler: AnyHandler, request: KeyedRequest, reply: FastifyReply, whenLost: () => AppError) {
     try {
       return await handler(request, reply);
     } catch (error) {
@@ -110,7 +127,7 @@ export class IdempotencyKeys {
     }
   }
 
-  /** Once the answer is ready: a success is kept under the key (unless its write kept it already), anything else frees the key. */
+  /** Once the answer is ready: a success is kept (unless its write kept it already), anything else frees the key. */
   private async settle(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
     const claim = request.heldIdempotencyClaim;
     if (!claim) return payload;

@@ -52,7 +52,7 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([name, member]) => `${JSON.stringify(name)}:${canonicalJson(member)}`).join(',')}}`;
 }
 
-/** What identifies a request for its key: the route (method and template; an alias names the same route) and its path values. */
+/** What identifies a request for its key: the route (method and template; an alias is the same) and its path values. */
 export interface RouteIdentity {
   /** `POST /businesses/:urlKey/invoices`: an unprefixed alias and its `/api/v1` twin give the same. */
   route: string;
@@ -69,6 +69,7 @@ export function routeOf(method: string, path: string): string {
  * JSON value. No body and a JSON `null` body differ.
  */
 export function fingerprintOf(identity: RouteIdentity, body: unknown): string {
-  const text = canonicalJson({ route: identity.route, params: identity.params, body: body === undefined ? { absent: true } : { value: body } });
+  const sent = body === undefined ? { absent: true } : { value: body };
+  const text = canonicalJson({ route: identity.route, params: identity.params, body: sent });
   return createHash('sha256').update(text).digest('hex');
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { canName } from './keys.js';
 import type { Database } from './schema.js';
 
@@ -30,8 +30,8 @@ export interface IdempotentAnswer {
  * What a service hands the store write that creates its document (null when the request sent no key).
  * `body` is the very object the route will answer, so a replay sends the text the first answer sent.
  */
-export function idempotentAnswer(claim: IdempotencyClaim | null | undefined, status: number, body: unknown): IdempotentAnswer | null {
-  return claim ? { claim, status, body } : null;
+export function idempotentAnswer(claim: IdempotencyClaim | null | undefined, status: number, body: unknown) {
+  return claim ? ({ claim, status, body } satisfies IdempotentAnswer) : null;
 }
 
 /**
@@ -72,13 +72,18 @@ export class IdempotencyClaimLost extends Error {
 
 type Db = Kysely<Database>;
 
-const businessOf = (db: Db, urlKey: string) => db.selectFrom('businesses').select('businesses.id').where('businesses.url_key', '=', urlKey);
+const businessOf = (db: Db, urlKey: string) =>
+  db.selectFrom('businesses').select('businesses.id').where('businesses.url_key', '=', urlKey);
+
+/** The row of a claim's key: its business (by urlKey), caller and key. */
+const rowOf = (claim: IdempotencyClaim) => sql<boolean>`${sql.ref('business_pk')} =
+  (select id from businesses where url_key = ${claim.urlKey})
+  and ${sql.ref('caller')} = ${claim.caller} and ${sql.ref('key')} = ${claim.key}`;
 
 /** Writes the answer into the claim's row, only while that request still holds it and has kept none: whether it did. */
 async function keepIn(db: Db, claim: IdempotencyClaim, status: number, body: string): Promise<boolean> {
   const result = await db.updateTable('idempotency_keys').set({ status, body })
-    .where('business_pk', '=', businessOf(db, claim.urlKey)).where('caller', '=', claim.caller).where('key', '=', claim.key)
-    .where('token', '=', claim.token).where('status', 'is', null)
+    .where(rowOf(claim)).where('token', '=', claim.token).where('status', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
@@ -89,9 +94,12 @@ async function keepIn(db: Db, claim: IdempotencyClaim, status: number, body: str
  * `assigned`: members of the answer only the store knows, decided in this transaction (see withAssigned).
  * Throws IdempotencyClaimLost (rolling the transaction back) when the claim is no longer held.
  */
-export async function keepIdempotentAnswer(trx: Db, answer: IdempotentAnswer | null | undefined, assigned?: Record<string, unknown>): Promise<void> {
+export async function keepIdempotentAnswer(
+  trx: Db, answer: IdempotentAnswer | null | undefined, assigned?: Record<string, unknown>,
+): Promise<void> {
   if (!answer) return;
-  if (!(await keepIn(trx, answer.claim, answer.status, JSON.stringify(withAssigned(answer.body, assigned))))) throw new IdempotencyClaimLost();
+  const kept = await keepIn(trx, answer.claim, answer.status, JSON.stringify(withAssigned(answer.body, assigned)));
+  if (!kept) throw new IdempotencyClaimLost();
 }
 
 /** Claims, answers kept, releases and pruning of Idempotency-Keys. Every method takes the business first. */
@@ -110,8 +118,9 @@ export class IdempotencyKeysStore {
       const inserted = await this.db.insertInto('idempotency_keys')
         .columns(['business_pk', 'caller', 'key', 'fingerprint', 'token', 'lease_until', 'created_at'])
         .expression((eb) => eb.selectFrom('businesses').select([
-          'id as business_pk', eb.val(claim.caller).as('caller'), eb.val(claim.key).as('key'), eb.val(fingerprint).as('fingerprint'),
-          eb.val(claim.token).as('token'), eb.val(clock.now + clock.leaseMs).as('lease_until'), eb.val(clock.now).as('created_at'),
+          'id as business_pk', eb.val(claim.caller).as('caller'), eb.val(claim.key).as('key'),
+          eb.val(fingerprint).as('fingerprint'), eb.val(claim.token).as('token'),
+          eb.val(clock.now + clock.leaseMs).as('lease_until'), eb.val(clock.now).as('created_at'),
         ]).where('url_key', '=', claim.urlKey))
         .onConflict((oc) => oc.columns(['business_pk', 'caller', 'key']).doNothing())
         .returning('token')
@@ -120,7 +129,8 @@ export class IdempotencyKeysStore {
       const found = await this.find(claim);
       if (found === 'no-business') return { outcome: 'no-business' };
       if (!found) continue;
-      const expired = found.created_at <= clock.now - clock.retentionMs || (found.status === null && found.lease_until <= clock.now);
+      const leaseLapsed = found.status === null && found.lease_until <= clock.now;
+      const expired = found.created_at <= clock.now - clock.retentionMs || leaseLapsed;
       if (expired) {
         if (await this.takeOver(claim, fingerprint, found.token, clock)) return { outcome: 'claimed' };
         continue;
@@ -139,15 +149,17 @@ export class IdempotencyKeysStore {
       .select(['fingerprint', 'token', 'lease_until', 'status', 'body', 'created_at'])
       .where('business_pk', '=', Number(business.id)).where('caller', '=', claim.caller).where('key', '=', claim.key)
       .executeTakeFirst();
-    return row && { ...row, lease_until: Number(row.lease_until), created_at: Number(row.created_at), status: row.status === null ? null : Number(row.status) };
+    if (!row) return undefined;
+    const status = row.status === null ? null : Number(row.status);
+    return { ...row, lease_until: Number(row.lease_until), created_at: Number(row.created_at), status };
   }
 
   /** Replaces an expired row, only if it is still the one read (its token): a first use again. */
-  private async takeOver(claim: IdempotencyClaim, fingerprint: string, readToken: string, clock: ClaimClock): Promise<boolean> {
+  private async takeOver(claim: IdempotencyClaim, fingerprint: string, readToken: string, clock: ClaimClock) {
     const result = await this.db.updateTable('idempotency_keys')
-      .set({ fingerprint, token: claim.token, lease_until: clock.now + clock.leaseMs, status: null, body: null, created_at: clock.now })
-      .where('business_pk', '=', businessOf(this.db, claim.urlKey)).where('caller', '=', claim.caller).where('key', '=', claim.key)
-      .where('token', '=', readToken)
+      .set({ fingerprint, token: claim.token, lease_until: clock.now + clock.leaseMs, status: null, body: null })
+      .set({ created_at: clock.now })
+      .where(rowOf(claim)).where('token', '=', readToken)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
@@ -160,8 +172,7 @@ export class IdempotencyKeysStore {
   /** Forgets a claim whose request did not succeed: the key is free again. Nothing if it answered or was taken over. */
   async release(claim: IdempotencyClaim): Promise<void> {
     await this.db.deleteFrom('idempotency_keys')
-      .where('business_pk', '=', businessOf(this.db, claim.urlKey)).where('caller', '=', claim.caller).where('key', '=', claim.key)
-      .where('token', '=', claim.token).where('status', 'is', null)
+      .where(rowOf(claim)).where('token', '=', claim.token).where('status', 'is', null)
       .execute();
   }
 
