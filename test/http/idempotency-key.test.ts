@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/storage/store.js';
 import { call } from '../helpers/app.js';
 import { appWithThings, countDocuments } from '../helpers/idempotency-route.js';
-import { availableStores, configFor } from '../helpers/stores.js';
+import { availableStores, configFor, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
 import { appSecretToken, createApp, operatorToken, randomKey, seedTenant, type Tenant } from '../helpers/seed.js';
 
 const stores = await availableStores();
@@ -16,15 +16,20 @@ describe.each(stores)('4.2 Idempotency-Key [%s]', (storeName) => {
   let app: FastifyInstance;
   let store: Store;
   let t: Tenant;
+  let own: PrivateDatabase | undefined;
 
   beforeAll(async () => {
-    ({ app, store } = await appWithThings(configFor(storeName), clock));
+    // A database of its own on PostgreSQL: this suite's clock runs a day ahead, and a claim prunes every
+    // business's keys older than the retention, so on a shared database it would prune other suites' keys.
+    if (storeName === 'postgres') own = await privatePostgresDatabase('crmkit_idem');
+    ({ app, store } = await appWithThings(configFor(storeName, own && { databaseUrl: own.url }), clock));
     await app.ready();
     t = await seedTenant(app);
   });
   afterAll(async () => {
     await app?.close();
     await store?.close();
+    await own?.drop();
   });
 
   const path = (thingId: string, tenant = t, prefix = '/api/v1') => `${prefix}/businesses/${tenant.urlKey}/idem-things/${thingId}/documents`;
