@@ -21,6 +21,8 @@ import { openStore, type Store } from '../../src/storage/store.js';
 export const THINGS = '/api/v1/businesses/:urlKey/idem-things/:thingId/documents';
 /** The vendor-style unprefixed alias of the same route. */
 export const THINGS_ALIAS = '/businesses/:urlKey/idem-things/:thingId/documents';
+/** The same for an operator: keys of operators and of apps never meet. */
+export const ADMIN_THINGS = '/admin/v1/businesses/:urlKey/idem-things/:thingId/documents';
 
 interface Body {
   name?: unknown;
@@ -61,8 +63,8 @@ function validate(body: unknown, now: number): Body & { name: string } {
 
 const operation = operationsOf<ThingsContext>();
 
-const create = (path: string, operationId: string) => operation({
-  method: 'post', path, operationId, guard: 'app', idempotencyKey: true, summary: 'Test route: create a document',
+const create = (path: string, operationId: string, guard: 'app' | 'operator' = 'app') => operation({
+  method: 'post', path, operationId, guard, idempotencyKey: true, summary: 'Test route: create a document',
   pathParams: { urlKey: 'The business.', thingId: 'A thing.' },
   handler: ({ db, clock }) => async (request, reply) => {
     const body = validate(request.body, clock.now());
@@ -92,7 +94,9 @@ const create = (path: string, operationId: string) => operation({
 
 const thingsSection: ApiSection<ThingsContext> = {
   tag: { name: 'Idempotency test', description: 'Tests only.' },
-  operations: [create(THINGS, 'idemTestCreate'), create(THINGS_ALIAS, 'idemTestCreateAlias')],
+  operations: [
+    create(THINGS, 'idemTestCreate'), create(THINGS_ALIAS, 'idemTestCreateAlias'), create(ADMIN_THINGS, 'idemTestCreateOperator', 'operator'),
+  ],
 };
 
 export const thingsFeature: AnyFeature = feature<ThingsContext>({

@@ -95,6 +95,19 @@ describe.each(stores)('4.2 Idempotency-Key [%s]', (storeName) => {
       expect(await documents(thingId, t2)).toBe(1);
     });
 
+    it('scope: an operator\'s key is the operator\'s: the same key from an app of the business is another key', async () => {
+      const thingId = randomKey('thing');
+      const key = randomKey('key');
+      const operator = await operatorToken(app);
+      const byOperator = await post(thingId, key, { name: 'A' }, { token: operator, prefix: '/admin/v1' });
+      expect(byOperator.status).toBe(201);
+      const again = await post(thingId, key, { name: 'A' }, { token: operator, prefix: '/admin/v1' });
+      expect([again.status, again.headers['idempotent-replayed'], again.text]).toEqual([201, 'true', byOperator.text]);
+      const byApp = await post(thingId, key, { name: 'A' });
+      expect([byApp.status, byApp.headers['idempotent-replayed']]).toEqual([201, undefined]);
+      expect(await documents(thingId)).toBe(2);
+    });
+
     it('without the header, every request runs', async () => {
       const thingId = randomKey('thing');
       expect((await post(thingId, undefined, { name: 'A' })).status).toBe(201);
