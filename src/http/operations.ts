@@ -14,7 +14,9 @@ export interface BoundFeature {
  * open operations, 405 refusals included, go on the root). One `route()` per operation, its handler
  * made once here: the route Fastify serves is the one a hand-written registration would give.
  */
-export function registerOperations(scope: FastifyInstance, guard: Guard, features: readonly BoundFeature[], idempotencyKeys: IdempotencyKeys): void {
+export function registerOperations(
+  scope: FastifyInstance, guard: Guard, features: readonly BoundFeature[], idempotencyKeys: IdempotencyKeys,
+): void {
   for (const { feature, context } of features) {
     for (const section of feature.sections) {
       for (const op of section.operations) {
@@ -22,7 +24,8 @@ export function registerOperations(scope: FastifyInstance, guard: Guard, feature
         // An operation that takes Idempotency-Key: the mechanism around its handler, and its hook on the answer.
         const keyed = op.idempotencyKey ? idempotencyKeys.wrap(op, op.handler(context)) : undefined;
         scope.route({
-          method: op.method.toUpperCase() as Uppercase<typeof op.method>, url: op.path, handler: keyed?.handler ?? op.handler(context),
+          method: op.method.toUpperCase() as Uppercase<typeof op.method>, url: op.path,
+          handler: keyed?.handler ?? op.handler(context),
           ...(op.onRequest && { onRequest: op.onRequest }), ...(keyed && { onSend: keyed.onSend }),
         });
       }
