@@ -154,12 +154,21 @@ export class IdempotencyKeysStore {
     return { ...row, lease_until: Number(row.lease_until), created_at: Number(row.created_at), status };
   }
 
-  /** Replaces an expired row, only if it is still the one read (its token): a first use again. */
+  /**
+   * Replaces an expired row, only if it is still the one read (its token) and still expired: a first use
+   * again. The expiry is checked again in the UPDATE because a keep of the holder's answer does not change
+   * the token: PostgreSQL re-checks the WHERE against the row a concurrent write committed, and an answer
+   * kept meanwhile (status set) must stop the take-over.
+   */
   private async takeOver(claim: IdempotencyClaim, fingerprint: string, readToken: string, clock: ClaimClock) {
     const result = await this.db.updateTable('idempotency_keys')
       .set({ fingerprint, token: claim.token, lease_until: clock.now + clock.leaseMs, status: null, body: null })
       .set({ created_at: clock.now })
       .where(rowOf(claim)).where('token', '=', readToken)
+      .where((eb) => eb.or([
+        eb('created_at', '<=', clock.now - clock.retentionMs),
+        eb.and([eb('status', 'is', null), eb('lease_until', '<=', clock.now)]),
+      ]))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
