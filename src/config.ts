@@ -33,6 +33,7 @@ export interface Config {
   webhooksConnectTimeoutMs: number;
   webhooksTimeoutMs: number;
   passwordHashCost: number;
+  idempotencyKeyRetentionHours: number;
 }
 
 export class ConfigError extends Error {}
@@ -115,6 +116,7 @@ export const VARIABLES = {
   webhooksConnectTimeoutMs: { name: 'WEBHOOKS_CONNECT_TIMEOUT_MS', default: 5000, parse: integer(100, 60000), describe: 'Time a webhook destination has to accept the connection.' },
   webhooksTimeoutMs: { name: 'WEBHOOKS_TIMEOUT_MS', default: 15000, parse: integer(100, 120000), describe: 'Time a webhook destination has to answer, connection included.' },
   passwordHashCost: { name: 'PASSWORD_HASH_COST', default: PASSWORD_HASH_COST, parse: powerOfTwo(PASSWORD_HASH_COST, 131072), describe: 'scrypt cost (N) of new password and app-secret hashes; a stored hash keeps the cost it was made with. Never below the default.' },
+  idempotencyKeyRetentionHours: { name: 'IDEMPOTENCY_KEY_RETENTION_HOURS', default: 24, parse: integer(24, 720), describe: 'How long an `Idempotency-Key` and its answer are kept from the key\'s first use (at least the interface\'s 24 hours); older keys are pruned and count as new.' },
 } satisfies { [K in keyof Config]: VariableSpec<Config[K]> };
 
 export function loadConfig(env: Env = process.env): Config {

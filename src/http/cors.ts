@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency-key.js';
 
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE';
-const ALLOW_HEADERS = 'Authorization, Content-Type, X-Request-Id';
-const EXPOSE_HEADERS = 'X-Request-Id, Retry-After';
+const ALLOW_HEADERS = `Authorization, Content-Type, X-Request-Id, ${IDEMPOTENCY_KEY_HEADER}`;
+const EXPOSE_HEADERS = `X-Request-Id, Retry-After, ${IDEMPOTENT_REPLAYED_HEADER}`;
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
 /**

@@ -9,6 +9,7 @@ import { leadCountsMigration } from './migrations/006-lead-counts.js';
 import { leadWordsMigration } from './migrations/007-lead-words.js';
 import { leadWordsBestMigration } from './migrations/008-lead-words-best.js';
 import { outboxClaimsMigration } from './migrations/009-outbox-claims.js';
+import { idempotencyKeysMigration } from './migrations/015-idempotency-keys.js';
 import { leadBudgetSumsMigration } from './migrations/020-lead-budget-sums.js';
 
 export class SchemaTooNewError extends Error {}
@@ -25,6 +26,7 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '007-lead-words': leadWordsMigration(kind),
     '008-lead-words-best': leadWordsBestMigration(kind),
     '009-outbox-claims': outboxClaimsMigration(),
+    '015-idempotency-keys': idempotencyKeysMigration(),
     '020-lead-budget-sums': leadBudgetSumsMigration(kind),
   };
 }

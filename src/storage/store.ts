@@ -4,6 +4,7 @@ import { AccountsStore } from './accounts.store.js';
 import { ClientListsStore } from './client-lists.store.js';
 import { BusinessDataStore } from './business-data.store.js';
 import { GroupCommit, directWrites } from './group-commit.js';
+import { IdempotencyKeysStore } from './idempotency-keys.store.js';
 import { CHANGE_CHANNEL, ChangeFeed } from './change-feed.js';
 import { openPostgres, openSqlite, type OpenDatabase, type StoreKind } from './db.js';
 import { migrateToLatest } from './migrate.js';
@@ -27,6 +28,8 @@ export interface Store {
   readonly leadStageTotals: LeadStageTotalsStore;
   readonly leadSettings: LeadSettingsStore;
   readonly webhooks: WebhooksStore;
+  /** Idempotency-Key claims and kept answers (invoices-interface 4.2). */
+  readonly idempotencyKeys: IdempotencyKeysStore;
   readonly changes: ChangeFeed;
   readonly sqlitePath: string | null;
   /** PostgreSQL only (undefined on the embedded store): for /metrics. */
@@ -67,6 +70,7 @@ export function openStore(config: StoreConfig): Store {
     leadStageTotals: new LeadStageTotalsStore(db, opened.kind, leadLists),
     leadSettings: new LeadSettingsStore(db),
     webhooks: new WebhooksStore(db, opened.kind),
+    idempotencyKeys: new IdempotencyKeysStore(db),
     changes,
     sqlitePath: opened.sqlitePath,
     ...(opened.poolStats && { poolStats: opened.poolStats }),

@@ -22,6 +22,8 @@ describeEachStore('ops: CORS with an allow-list', (ctx) => {
       expect(response.headers['access-control-allow-origin']).toBe(ALLOWED);
       expect(String(response.headers['access-control-allow-methods'])).toContain('POST');
       expect(String(response.headers['access-control-allow-headers']).toLowerCase()).toContain('authorization');
+      // A browser may send Idempotency-Key (invoices-interface 4.2) and read Idempotent-Replayed.
+      expect(String(response.headers['access-control-allow-headers'])).toContain('Idempotency-Key');
       expect(response.headers['access-control-max-age']).toBeDefined();
       expect(response.headers['access-control-allow-credentials']).toBeUndefined();
       expect(response.headers.vary).toContain('Origin');
@@ -35,6 +37,7 @@ describeEachStore('ops: CORS with an allow-list', (ctx) => {
     expect(response.status).toBe(200);
     expect(response.headers['access-control-allow-origin']).toBe(ALLOWED);
     expect(String(response.headers['access-control-expose-headers'])).toContain('X-Request-Id');
+    expect(String(response.headers['access-control-expose-headers'])).toContain('Idempotent-Replayed');
   });
 
   it('auth still applies to the actual request: CORS is not a way around it', async () => {
