@@ -60,19 +60,21 @@ export class LeadsService {
       const existing = await this.store.leads.findByExternalId(urlKey, input.externalId);
       if (existing) return this.retried(existing.lead, existing.createRequest, request, context);
     }
-    const lead = newLead(input, refs, context, by, now);
+    // The create's time, read after validation and the reads (its sync position is its transaction's: 011-sync-positions).
+    const at = this.now();
+    const lead = newLead(input, refs, context, by, at);
     const newClient = refs.client ? null : { clientId: lead.data.customer.clientId, data: newClientValue(lead.data.customer, context) };
     // Written only if this create inserts: an identical retry, a conflict or a rollback sends nothing.
     const plan = await this.events.plan(urlKey);
     const leadEvents = createdEvents(plan, lead, context);
-    const events = newClient ? [...newClientEvents(plan, newClient.clientId, newClient.data, now, context), ...leadEvents] : leadEvents;
+    const events = newClient ? [...newClientEvents(plan, newClient.clientId, newClient.data, at, context), ...leadEvents] : leadEvents;
     const result = await this.store.leads.insertLead(urlKey, {
       lead, createRequest: request,
       newClient,
       newContact: refs.contact ? null : contactRecord(lead.data.contact),
       activity: {
         activityId: opaqueId('ac_'), type: 'CREATED', author: by.author, body: null, fromPipelineId: null, toPipelineId: lead.pipelineId,
-        fromStageId: null, toStageId: lead.stageId, reasonKeys: lead.data.reasonKeys, createdAt: now,
+        fromStageId: null, toStageId: lead.stageId, reasonKeys: lead.data.reasonKeys, createdAt: at,
       },
       events,
     });
@@ -118,7 +120,8 @@ export class LeadsService {
 
   /**
    * A partial edit applied to the locked lead: concurrent edits apply one after the other, none lost.
-   * Its events are decided against the locked row (so a no-op sends nothing) from subscriptions read
+   * `now` before the lock is only for validation (followUpDate's today). Its events are decided against
+   * the locked row (so a no-op sends nothing) from subscriptions read
    * before the transaction, where no other query may run.
    */
   async edit(urlKey: string, leadId: string, body: unknown, by: Author): Promise<Lead> {
@@ -130,7 +133,10 @@ export class LeadsService {
     const plan = await this.events.plan(urlKey);
     let emitted = false;
     const edited = await this.store.leads.editLead(urlKey, leadId, async (current, scope) => {
-      const change = await applyEdit(current, input, refs, { context, author: by.author, now, order }, scope);
+      // The time of the change, read under the row lock: the edits of one lead are stamped in the order
+      // they apply, and never below the stored time (processes' clocks may differ).
+      const at = Math.max(this.now(), current.updatedAt);
+      const change = await applyEdit(current, input, refs, { context, author: by.author, now: at, order }, scope);
       const events = change.lead ? editedEvents(plan, current, change.lead, context) : [];
       emitted = events.length > 0;
       return { ...change, events };

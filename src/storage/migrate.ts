@@ -9,6 +9,8 @@ import { leadCountsMigration } from './migrations/005-lead-counts.js';
 import { leadWordsMigration } from './migrations/006-lead-words.js';
 import { leadWordsBestMigration } from './migrations/007-lead-words-best.js';
 import { outboxClaimsMigration } from './migrations/008-outbox-claims.js';
+import { LEADS_SYNCED, syncPositionsMigration } from './migrations/011-sync-positions.js';
+import { repairSyncPositions } from './sync-positions.js';
 
 export class SchemaTooNewError extends Error {}
 
@@ -22,11 +24,12 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '006-lead-words': leadWordsMigration(kind),
     '007-lead-words-best': leadWordsBestMigration(kind),
     '008-outbox-claims': outboxClaimsMigration(),
+    '011-sync-positions': syncPositionsMigration(kind),
   };
 }
 
 /** The newest migration this build knows: reported by /healthz. */
-export const SCHEMA_VERSION = '008-outbox-claims';
+export const SCHEMA_VERSION = '011-sync-positions';
 
 /**
  * Runs pending migrations under the store's lock (a PostgreSQL session advisory lock, so `db` must hold a
@@ -54,4 +57,6 @@ export async function migrateToLatest(db: Kysely<unknown>, kind: StoreKind): Pro
   if (kind === 'postgres' && results?.some((r) => /^00[67]-lead-words/.test(r.migrationName) && r.status === 'Success')) {
     await sql`vacuum (analyze) lead_words`.execute(db);
   }
+  // A database restored into a new cluster: sync positions continue above the stored ones.
+  await repairSyncPositions(db, kind, [LEADS_SYNCED]);
 }
