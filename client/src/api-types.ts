@@ -439,8 +439,8 @@ export interface LeadContactSnapshot {
   name: string;
   /** Lower case, when set. */
   email?: string;
-  /** When set. */
-  phone?: string;
+  /** Always present: the empty string when unset, as the vendor's answers show (requests still omit it). */
+  phone: string;
   /** ISO 3166-1 alpha-2. */
   country: string;
   /** When set. */
