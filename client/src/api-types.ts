@@ -582,7 +582,7 @@ export interface LeadPage {
   total: number | null;
   limit: number;
   skip: number;
-  /** Sync mode only: pass as after for the next page; null on the last page. */
+  /** Sync mode only: pass as after for the next page; null on the last page (keep the one before to follow later changes). */
   nextCursor?: string | null;
 }
 

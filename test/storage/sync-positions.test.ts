@@ -2,14 +2,18 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { beforeAll, expect, it } from 'vitest';
+import { Migrator } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertVolume, syntheticConfig } from '../../bench/leads-volume.js';
+import { migrations } from '../../src/storage/migrate.js';
+import { openStore, type Store } from '../../src/storage/store.js';
 import type { LeadListQuery } from '../../src/leads/lead-list.types.js';
 import { decodeSyncCursor, encodeSyncCursor, type SyncCursor } from '../../src/storage/sync-pages.js';
 import { syncHorizon } from '../../src/storage/sync-positions.js';
 import { describeEachStore } from '../helpers/app.js';
 import { seedListTenant, type ListTenant } from '../helpers/lead-list-fixture.js';
 import { insertLeads, syncSettled } from '../helpers/lead-rows.js';
-import { POSTGRES_URL, sessionUrlOf } from '../helpers/stores.js';
+import { POSTGRES_URL, availableStores, configFor, privatePostgresDatabase, sessionUrlOf, type PrivateDatabase } from '../helpers/stores.js';
 
 /**
  * The horizon rule (src/storage/sync-positions.ts, issue 34): a sync never passes a position that a
@@ -96,3 +100,48 @@ it('the cursor: opaque, bound to its scope, and a version-1 cursor reads on as a
 function tagOf(scope: string): string {
   return (JSON.parse(Buffer.from(encodeSyncCursor({ phase: 'follow', from: null, position: 0, key: 'k' }, scope), 'base64url').toString()) as unknown[])[1] as string;
 }
+
+describe.each(await availableStores())('migration 011-sync-positions on existing leads [%s]', (kind) => {
+  let database: PrivateDatabase | undefined;
+  let store: Store | undefined;
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+
+  it('numbers the leads already there below every new position, in their old sync order (updatedAt, leadId)', async () => {
+    database = kind === 'postgres' ? await privatePostgresDatabase('crm_syncpos') : undefined;
+    store = openStore(configFor(kind, database ? { databaseUrl: database.url } : {}));
+    const db = store.leads.db;
+    const migrator = new Migrator({ db: db as never, provider: { getMigrations: async () => migrations(kind) } });
+    expect((await migrator.migrateTo('008-outbox-claims')).error).toBeUndefined();
+    const now = Date.now();
+    await db.insertInto('businesses').values({ url_key: 'syncpos-a', name: 'a', country: 'IN', currency: 'INR', custom_fields_enabled: 0, time_zone: null, created_at: now, updated_at: now }).execute();
+    await insertVolume(db, 'syncpos-a', syntheticConfig(), { to: 400, prefix: 'sp' });
+    await store.migrate();
+    const order = async (by: string) => (await sql.raw<{ lead_id: string }>(`select lead_id from leads order by ${by}`).execute(db)).rows.map((r) => r.lead_id);
+    expect(await order('sync_pos')).toEqual(await order('updated_at, lead_id'));
+    const { rows: [range] } = await sql<{ low: number; high: number; n: number }>`select min(sync_pos) as low, max(sync_pos) as high, count(distinct sync_pos) as n from leads`.execute(db);
+    expect([Number(range!.low), Number(range!.high), Number(range!.n)]).toEqual([-400, -1, 400]);
+    await db.updateTable('leads').set({ subject: 'after the migration' }).where('lead_id', '=', (await order('sync_pos'))[0]!).execute();
+    expect((await order('sync_pos')).length).toBe(400);
+    const { rows: [moved] } = await sql<{ p: number }>`select max(sync_pos) as p from leads`.execute(db);
+    expect(Number(moved!.p)).toBeGreaterThan(0);
+  }, 120_000);
+
+  it.runIf(kind === 'postgres')('after a restore into a new cluster (positions above the transaction ids), the next start moves new positions above them', async () => {
+    const db = store!.leads.db;
+    // What a restore looks like: a stored position far above this cluster's transaction ids.
+    const restored = Number((await sql<{ p: number }>`select sync_position() + 1000000000 as p`.execute(db)).rows[0]!.p);
+    const [first, second] = (await sql<{ lead_id: string }>`select lead_id from leads order by sync_pos limit 2`.execute(db)).rows;
+    await db.transaction().execute(async (trx) => {
+      await sql`alter table leads disable trigger user`.execute(trx);
+      await sql`update leads set sync_pos = ${restored} where lead_id = ${first!.lead_id}`.execute(trx);
+      await sql`alter table leads enable trigger user`.execute(trx);
+    });
+    await store!.migrate();
+    await db.updateTable('leads').set({ subject: 'after the restore' }).where('lead_id', '=', second!.lead_id).execute();
+    const after = Number((await db.selectFrom('leads').select('sync_pos').where('lead_id', '=', second!.lead_id).executeTakeFirstOrThrow()).sync_pos);
+    expect(after).toBeGreaterThan(restored);
+  });
+});
