@@ -43,20 +43,25 @@ interface SyncColumns {
  * yet). A catch-up page that runs out of its phase is filled from the next, so that a client which
  * re-sends its last cursor after a final page moves on.
  */
-export async function syncPage<Row>(db: Kysely<any>, spec: SyncPageSpec, cursor: SyncCursor): Promise<{ rows: Row[]; next: SyncCursor | null }> {
+export async function syncPage<Row>(
+  db: Kysely<any>, spec: SyncPageSpec, cursor: SyncCursor,
+): Promise<{ rows: Row[]; next: SyncCursor | null }> {
   const taken: { row: Row & SyncColumns; at: SyncCursor }[] = [];
   let follow = cursor.phase === 'follow' ? { position: cursor.position, key: cursor.key } : null;
   if (cursor.phase === 'catch-up') {
     const start = cursor.start ?? await horizonNow(db, spec.kind);
     for (const row of (await catchUpStatement<Row>(spec, cursor, start).execute(db)).rows) {
-      taken.push({ row, at: { phase: 'catch-up', from: cursor.from, start, after: { updatedAt: Number(row.sync_updated_at), key: row.sync_key } } });
+      const after = { updatedAt: Number(row.sync_updated_at), key: row.sync_key };
+      taken.push({ row, at: { phase: 'catch-up', from: cursor.from, start, after } });
     }
     // Keys are never empty: (start, '') excludes nothing at `start`.
     follow = { position: start, key: '' };
   }
   if (taken.length <= spec.limit) {
-    for (const row of (await followStatement<Row>(spec, cursor.from, follow!, spec.limit + 1 - taken.length).execute(db)).rows) {
-      taken.push({ row, at: { phase: 'follow', from: cursor.from, position: Number(row.sync_position), key: row.sync_key } });
+    const rest = spec.limit + 1 - taken.length;
+    for (const row of (await followStatement<Row>(spec, cursor.from, follow!, rest).execute(db)).rows) {
+      const at: SyncCursor = { phase: 'follow', from: cursor.from, position: Number(row.sync_position), key: row.sync_key };
+      taken.push({ row, at });
     }
   }
   const page = taken.slice(0, spec.limit);
@@ -67,29 +72,35 @@ export async function syncPage<Row>(db: Kysely<any>, spec: SyncPageSpec, cursor:
 export function syncStatements(spec: SyncPageSpec, cursor: SyncCursor): RawBuilder<unknown>[] {
   if (cursor.phase === 'follow') return [followStatement(spec, cursor.from, cursor, spec.limit + 1)];
   const start = cursor.start ?? Number.MAX_SAFE_INTEGER;
-  return [catchUpStatement(spec, cursor, start), followStatement(spec, cursor.from, { position: start, key: '' }, spec.limit + 1)];
+  const follow = followStatement(spec, cursor.from, { position: start, key: '' }, spec.limit + 1);
+  return [catchUpStatement(spec, cursor, start), follow];
 }
 
 const col = (spec: SyncPageSpec, name: string) => sql.ref(`${spec.alias}.${name}`);
 
-function read<Row>(spec: SyncPageSpec, from: number | null, where: Fragment[], order: Fragment, limit: number): RawBuilder<Row & SyncColumns> {
+function read<Row>(
+  spec: SyncPageSpec, from: number | null, where: Fragment[], order: Fragment, limit: number,
+): RawBuilder<Row & SyncColumns> {
   const all = [...spec.conditions, ...(from === null ? [] : [sql`${col(spec, 'updated_at')} >= ${from}`]), ...where];
   return sql<Row & SyncColumns>`select ${spec.select},
-      ${col(spec, 'sync_pos')} as sync_position, ${col(spec, 'updated_at')} as sync_updated_at, ${col(spec, spec.key)} as sync_key
+      ${col(spec, 'sync_pos')} as sync_position, ${col(spec, 'updated_at')} as sync_updated_at,
+      ${col(spec, spec.key)} as sync_key
     from ${spec.from} where ${sql.join(all, sql` and `)} order by ${order} limit ${limit}`;
 }
 
 /** Catch-up: positions below `start`, by updatedAt then key, one row more than the page. */
 function catchUpStatement<Row>(spec: SyncPageSpec, cursor: SyncCursor & { phase: 'catch-up' }, start: number) {
   const where = [sql`${col(spec, 'sync_pos')} < ${start}`];
-  if (cursor.after) where.push(sql`(${col(spec, 'updated_at')}, ${col(spec, spec.key)}) > (${cursor.after.updatedAt}, ${cursor.after.key})`);
-  return read<Row>(spec, cursor.from, where, sql`${col(spec, 'updated_at')} asc, ${col(spec, spec.key)} asc`, spec.limit + 1);
+  const [updatedAt, keyColumn] = [col(spec, 'updated_at'), col(spec, spec.key)];
+  if (cursor.after) where.push(sql`(${updatedAt}, ${keyColumn}) > (${cursor.after.updatedAt}, ${cursor.after.key})`);
+  return read<Row>(spec, cursor.from, where, sql`${updatedAt} asc, ${keyColumn} asc`, spec.limit + 1);
 }
 
 /** Follow: after (position, key), below the horizon, by position then key. */
 function followStatement<Row>(spec: SyncPageSpec, from: number | null, after: { position: number; key: string }, limit: number) {
-  const where = [sql`(${col(spec, 'sync_pos')}, ${col(spec, spec.key)}) > (${after.position}, ${after.key})`, sql`${col(spec, 'sync_pos')} < ${syncHorizon(spec.kind)}`];
-  return read<Row>(spec, from, where, sql`${col(spec, 'sync_pos')} asc, ${col(spec, spec.key)} asc`, limit);
+  const [position, keyColumn] = [col(spec, 'sync_pos'), col(spec, spec.key)];
+  const where = [sql`(${position}, ${keyColumn}) > (${after.position}, ${after.key})`, sql`${position} < ${syncHorizon(spec.kind)}`];
+  return read<Row>(spec, from, where, sql`${position} asc, ${keyColumn} asc`, limit);
 }
 
 async function horizonNow(db: Kysely<any>, kind: StoreKind): Promise<number> {
@@ -127,8 +138,10 @@ export function decodeSyncCursor(text: string, scope: string): SyncCursor | 'mal
   let cursor: SyncCursor | undefined;
   if (p[0] === 1 && p.length === 4 && whole(p[2]) && key(p[3])) {
     cursor = { phase: 'catch-up', from: null, start: null, after: { updatedAt: p[2], key: p[3] } };
-  } else if (p[0] === 2 && p[2] === 'c' && p.length === 7 && orNull(p[3]) && orNull(p[4]) && orNull(p[5]) && (p[6] === null || key(p[6])) && (p[5] === null) === (p[6] === null)) {
-    cursor = { phase: 'catch-up', from: p[3], start: p[4], after: p[5] === null ? null : { updatedAt: p[5], key: p[6] as string } };
+  } else if (p[0] === 2 && p[2] === 'c' && p.length === 7 && orNull(p[3]) && orNull(p[4]) && orNull(p[5])
+    && (p[6] === null || key(p[6])) && (p[5] === null) === (p[6] === null)) {
+    const after = p[5] === null ? null : { updatedAt: p[5], key: p[6] as string };
+    cursor = { phase: 'catch-up', from: p[3], start: p[4], after };
   } else if (p[0] === 2 && p[2] === 'f' && p.length === 6 && orNull(p[3]) && whole(p[4]) && key(p[5])) {
     cursor = { phase: 'follow', from: p[3], position: p[4], key: p[5] };
   }

@@ -44,7 +44,10 @@ export async function createSyncClock(db: Kysely<unknown>, kind: StoreKind): Pro
  * `backfillOrder` (the order their syncs read them in before), stamps every later insert and update,
  * and indexes `indexColumns` (the sync page's key, e.g. `business_pk, sync_pos, lead_id`).
  */
-export async function installSyncPositions(db: Kysely<unknown>, kind: StoreKind, table: string, options: { backfillOrder: string; index: { name: string; columns: string; where?: string } }): Promise<void> {
+export async function installSyncPositions(
+  db: Kysely<unknown>, kind: StoreKind, table: string,
+  options: { backfillOrder: string; index: { name: string; columns: string; where?: string } },
+): Promise<void> {
   await sql.raw(`alter table ${table} add column sync_pos bigint not null default 0`).execute(db);
   // Existing rows: -n .. -1, in their old sync order (before the stamping triggers, which would restamp
   // them). PostgreSQL's statement triggers on the table compare every old row with every new one; none
@@ -56,7 +59,8 @@ export async function installSyncPositions(db: Kysely<unknown>, kind: StoreKind,
     where ${table}.id = ordered.id`).execute(db);
   if (kind === 'postgres') await triggers('enable');
   if (kind === 'postgres') {
-    await sql.raw(`create trigger ${table}_sync_position before insert or update on ${table} for each row execute function sync_position_stamp()`).execute(db);
+    await sql.raw(`create trigger ${table}_sync_position before insert or update on ${table}
+      for each row execute function sync_position_stamp()`).execute(db);
   } else {
     // SQLite cannot change NEW in a BEFORE trigger: the row is stamped right after, in the same transaction.
     // Only a write that did not set sync_pos itself is stamped (and the stamp fires no trigger of its own:
@@ -64,7 +68,8 @@ export async function installSyncPositions(db: Kysely<unknown>, kind: StoreKind,
     const stamp = (row: string) => `update ${SYNC_CLOCK} set value = value + 1;
       update ${table} set sync_pos = (select value from ${SYNC_CLOCK}) where id = ${row}.id;`;
     await sql.raw(`create trigger ${table}_sync_position_insert after insert on ${table} begin ${stamp('new')} end`).execute(db);
-    await sql.raw(`create trigger ${table}_sync_position_update after update on ${table} when new.sync_pos = old.sync_pos begin ${stamp('new')} end`).execute(db);
+    await sql.raw(`create trigger ${table}_sync_position_update after update on ${table}
+      when new.sync_pos = old.sync_pos begin ${stamp('new')} end`).execute(db);
   }
   const { name, columns, where } = options.index;
   await sql.raw(`create index ${name} on ${table} (${columns})${where ? ` where ${where}` : ''}`).execute(db);
@@ -92,12 +97,16 @@ export interface SyncedTable {
  * sync index per business; the whole table is read only when a live row's position is not below the
  * next one (a restore).
  */
-export async function repairSyncPositions(db: Kysely<unknown>, kind: StoreKind, tables: readonly SyncedTable[]): Promise<void> {
+export async function repairSyncPositions(
+  db: Kysely<unknown>, kind: StoreKind, tables: readonly SyncedTable[],
+): Promise<void> {
   if (kind !== 'postgres') return;
   for (const { table, live } of tables) {
-    const { rows: [probe] } = await sql.raw<{ restored: boolean }>(`select coalesce(max(m), 0) >= sync_position() as restored from businesses b
+    const { rows: [probe] } = await sql.raw<{ restored: boolean }>(`select coalesce(max(m), 0) >= sync_position() as restored
+      from businesses b
       cross join lateral (select max(sync_pos) as m from ${table} t where t.business_pk = b.id and ${live}) x`).execute(db);
     if (!probe?.restored) continue;
-    await sql.raw(`update ${SYNC_CLOCK} set value = value + greatest(0, (select max(sync_pos) from ${table}) - sync_position() + 1)`).execute(db);
+    await sql.raw(`update ${SYNC_CLOCK}
+      set value = value + greatest(0, (select max(sync_pos) from ${table}) - sync_position() + 1)`).execute(db);
   }
 }
