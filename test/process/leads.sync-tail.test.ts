@@ -12,7 +12,8 @@ import { POSTGRES_URL, TEST_ADMIN, availableStores, directUrlOf, tempDataDir, ty
  * several PATCHes of one lead at once) while a reader tails `updatedAtFrom` then `after`, on two server
  * processes sharing PostgreSQL and on the embedded store. When the writers stop and the reader has
  * caught up, the last state it saw of every lead is the lead's final state, and no lead's updatedAt
- * ever went backwards. SYNC_TAIL_SECONDS sets how long the writers run (default 8 s per store).
+ * ever went backwards. SYNC_TAIL_SECONDS sets how long the writers run (default 8 s per store),
+ * SYNC_TAIL_LEADS how many leads they share (default 120).
  */
 const stores = await availableStores();
 const SECONDS = Number(process.env.SYNC_TAIL_SECONDS ?? 8);
