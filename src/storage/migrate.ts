@@ -9,8 +9,10 @@ import { leadCountsMigration } from './migrations/006-lead-counts.js';
 import { leadWordsMigration } from './migrations/007-lead-words.js';
 import { leadWordsBestMigration } from './migrations/008-lead-words-best.js';
 import { outboxClaimsMigration } from './migrations/009-outbox-claims.js';
+import { LEADS_SYNCED, syncPositionsMigration } from './migrations/011-sync-positions.js';
 import { idempotencyKeysMigration } from './migrations/015-idempotency-keys.js';
 import { leadBudgetSumsMigration } from './migrations/020-lead-budget-sums.js';
+import { repairSyncPositions } from './sync-positions.js';
 
 export class SchemaTooNewError extends Error {}
 
@@ -26,6 +28,7 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '007-lead-words': leadWordsMigration(kind),
     '008-lead-words-best': leadWordsBestMigration(kind),
     '009-outbox-claims': outboxClaimsMigration(),
+    '011-sync-positions': syncPositionsMigration(kind),
     '015-idempotency-keys': idempotencyKeysMigration(),
     '020-lead-budget-sums': leadBudgetSumsMigration(kind),
   };
@@ -92,4 +95,6 @@ export async function migrateToLatest(db: Kysely<unknown>, kind: StoreKind): Pro
   if (kind === 'postgres' && results?.some((r) => /^00[78]-lead-words/.test(r.migrationName) && r.status === 'Success')) {
     await sql`vacuum (analyze) lead_words`.execute(db);
   }
+  // A database restored into a new cluster: sync positions continue above the stored ones.
+  await repairSyncPositions(db, kind, [LEADS_SYNCED]);
 }
