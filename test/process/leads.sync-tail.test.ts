@@ -1,3 +1,4 @@
+// @module-tag pooled
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import { openStore } from '../../src/storage/store.js';

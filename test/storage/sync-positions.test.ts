@@ -114,7 +114,7 @@ describe.each(await availableStores())('migration 011-sync-positions on existing
     store = openStore(configFor(kind, database ? { databaseUrl: database.url } : {}));
     const db = store.leads.db;
     const migrator = new Migrator({ db: db as never, provider: { getMigrations: async () => migrations(kind) } });
-    expect((await migrator.migrateTo('008-outbox-claims')).error).toBeUndefined();
+    expect((await migrator.migrateTo('009-outbox-claims')).error).toBeUndefined();
     const now = Date.now();
     await db.insertInto('businesses').values({ url_key: 'syncpos-a', name: 'a', country: 'IN', currency: 'INR', custom_fields_enabled: 0, time_zone: null, created_at: now, updated_at: now }).execute();
     await insertVolume(db, 'syncpos-a', syntheticConfig(), { to: 400, prefix: 'sp' });
