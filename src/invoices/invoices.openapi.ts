@@ -5,6 +5,7 @@ import { bodyJsonSchema, EMPTY_BODY } from '../validation/read-body.js';
 import { SETTINGS_SPEC } from './invoice-settings.service.js';
 import { INVOICE_SPEC, PAYMENT_METHODS, PAYMENT_SPEC } from './invoice.schema.js';
 import { TAX_REGIMES } from './invoice.tax.js';
+import { FIND_LIMITS } from './invoices.find.js';
 
 /** The invoices' named schemas: request bodies from invoice.schema.ts's tables, answers as invoice.present.ts shapes them. */
 
@@ -52,6 +53,7 @@ export const INVOICE_SCHEMAS: Record<string, JsonSchema> = {
   Invoice: closedObject(INVOICE_MEMBERS, INVOICE_REQUIRED, { description: 'An invoice (2.1), the vendor\'s shape.' }),
   InvoiceCreated: closedObject<string>({ ...INVOICE_MEMBERS, idempotent: { const: true, description: 'An identical retry of a taken number.' } }, INVOICE_REQUIRED),
   InvoiceCanceled: closedObject<string>({ ...INVOICE_MEMBERS, payments: { type: 'array', maxItems: 0 } }, [...INVOICE_REQUIRED, 'payments']),
+  InvoiceWithPayments: closedObject<string>({ ...INVOICE_MEMBERS, payments: list(ref('Payment'), 'Every payment, removed ones too.') }, [...INVOICE_REQUIRED, 'payments']),
   InvoicePage: closedObject({
     total: { type: ['integer', 'null'] }, limit: { type: 'integer' }, skip: { type: 'integer' }, data: list(ref('Invoice'), 'The page.'),
     nextCursor: { type: ['string', 'null'], description: 'Sync pages only.' },
@@ -75,3 +77,29 @@ export const CREATE_CODES: ErrorCode[] = [
 
 export const urlKey = { urlKey: 'The business.' };
 export const invoiceKey = { ...urlKey, invoiceId: 'The invoice\'s _id.' };
+
+const queryText = (name: string, description: string): { name: string; description: string; schema: JsonSchema } => ({ name, description, schema: { type: 'string' } });
+
+/** GET /invoices's parameters (parsed by invoices.find.ts). */
+export const FIND_QUERY = [
+  queryText('$limit', `Whole number ≥ 0, default ${FIND_LIMITS.defaultLimit}; above ${FIND_LIMITS.maxLimit} taken as ${FIND_LIMITS.maxLimit}; 0 answers the total alone.`),
+  queryText('$skip', 'Whole number ≥ 0.'),
+  queryText('$sort[createdAt]', '1 or -1 (also $sort[invoiceNumber], by code point, and $sort[invoiceDate]); several keys apply in order.'),
+  queryText('client', 'clientIds, comma-separated.'), queryText('status', 'Statuses, comma-separated (CANCELLED read as CANCELED).'),
+  queryText('invoiceNumber', 'Exact.'), queryText('invoiceDate[$gte]', 'A date (its start) or an instant.'), queryText('invoiceDate[$lte]', 'A date (its end) or an instant.'),
+];
+export const FIND_TEXT = `Default order createdAt descending, ties by _id descending. Every filter sent must match. Other parameters: INVALID_QUERY_FIELD; other operators or a parameter repeated: INVALID_QUERY_VALUE.`;
+export const FIND_CODES: ErrorCode[] = ['INVALID_QUERY_FIELD', 'INVALID_QUERY_VALUE', 'INVALID_PAGINATION_LIMIT', 'INVALID_PAGINATION_SKIP'];
+
+/** Section 9.1's invoice, as a request: what the reference page offers to try. */
+export const EXAMPLE_CREATE = {
+  billedBy: { gstState: '29' },
+  billedTo: { name: 'Asha Traders', country: 'IN', gstState: '29', email: 'accounts@asha.example' },
+  items: [{ name: 'one', rate: 100, quantity: 2, gstRate: 18, hsn: '8471' }, { name: 'two', rate: 200, quantity: 6, gstRate: 12 }],
+  terms: [{ label: 'Payment', terms: ['Due in 15 days'] }],
+};
+export const EXAMPLE_PAYMENT = { amount: 100, tds: 0, paymentMethod: 'UPI', refId: 'UTR-0001' };
+export const EXAMPLE_SETTINGS = {
+  billedBy: { name: 'Acme Supplies', gstin: '29ABCDE1234F1Z5', street: '1 MG Road', city: 'Bengaluru' },
+  numbering: { prefix: 'ACME-', padding: 5, nextNumber: 1 }, defaultTerms: [{ label: 'Payment', terms: ['Due in 30 days'] }],
+};

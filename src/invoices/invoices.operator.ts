@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { noBody, ok } from '../http/replies.js';
 import { operationsOf, ref, success, type ApiSection } from '../openapi/operation.js';
 import { flagQuery } from './invoices.query.js';
-import { CREATE_CODES, EMPTY, invoiceKey, urlKey } from './invoices.openapi.js';
+import { CREATE_CODES, EMPTY, EXAMPLE_CREATE, EXAMPLE_PAYMENT, EXAMPLE_SETTINGS, FIND_CODES, FIND_QUERY, FIND_TEXT, invoiceKey, urlKey } from './invoices.openapi.js';
 import type { InvoicesContext } from './invoices.routes.js';
 
 /**
@@ -31,7 +31,7 @@ export const invoicesOperatorApi: ApiSection<InvoicesContext> = {
     operation({
       method: 'put', path: `${ADMIN}/invoice-settings`, operationId: 'operatorPutInvoiceSettings', guard: 'operator', pathParams: urlKey,
       summary: 'Replace the invoice settings', description: 'All three members required. A saved numbering starts the series: the next auto number is prefix + padded nextNumber (taken ones skipped). Existing invoices never change.',
-      body: { required: true, schema: ref('InvoiceSettingsInput') },
+      body: { required: true, schema: ref('InvoiceSettingsInput'), examples: { acme: { summary: 'Billing details from a GSTIN, a numbering, default terms', value: EXAMPLE_SETTINGS } } },
       answers: [{ status: 200, description: 'The settings.', schema: success(ref('InvoiceSettings')) }], errors: ['INVALID_FIELD_VALUE', 'BUSINESS_NOT_FOUND'],
       handler: (c) => async (request) => {
         const { business } = await c.invoices.context(request.params.urlKey);
@@ -42,7 +42,7 @@ export const invoicesOperatorApi: ApiSection<InvoicesContext> = {
     }),
     operation({
       method: 'post', path: `${ADMIN}/invoices`, operationId: 'operatorCreateInvoice', guard: 'operator', pathParams: urlKey,
-      summary: 'Create an invoice in the dashboard', description: 'As the app\'s create (4.1).', body: { required: true, schema: ref('InvoiceCreate') },
+      summary: 'Create an invoice in the dashboard', description: 'As the app\'s create (4.1).', body: { required: true, schema: ref('InvoiceCreate'), examples: { vendor: { summary: 'Section 9.1', value: EXAMPLE_CREATE } } },
       answers: [{ status: 201, description: 'The invoice.', schema: success(ref('InvoiceCreated')) }], errors: [...CREATE_CODES, 'BUSINESS_NOT_FOUND'], bodyErrors: ['CLIENT_NOT_FOUND'],
       handler: (c) => async (request, reply) => {
         const { invoice, idempotent } = await c.invoices.create(request.params.urlKey, request.body);
@@ -52,9 +52,15 @@ export const invoicesOperatorApi: ApiSection<InvoicesContext> = {
       },
     }),
     operation({
+      method: 'get', path: `${ADMIN}/invoices`, operationId: 'operatorFindInvoices', guard: 'operator', pathParams: urlKey, query: FIND_QUERY,
+      summary: 'Find invoices', description: FIND_TEXT,
+      answers: [{ status: 200, description: 'One page.', schema: success(ref('InvoicePage')) }], errors: [...FIND_CODES, 'BUSINESS_NOT_FOUND'],
+      handler: (c) => async (request) => ok(await c.invoices.find(request.params.urlKey, request.query as Record<string, unknown>)),
+    }),
+    operation({
       method: 'get', path: `${ADMIN}/invoices/:invoiceId`, operationId: 'operatorGetInvoice', guard: 'operator', pathParams: invoiceKey,
       summary: 'An invoice with every payment', description: 'Removed payments included.',
-      answers: [{ status: 200, description: 'The invoice and its payments.', schema: success({ type: 'object', required: ['payments'] }) }], errors: ['INVOICE_NOT_FOUND', 'BUSINESS_NOT_FOUND'],
+      answers: [{ status: 200, description: 'The invoice and its payments.', schema: success(ref('InvoiceWithPayments')) }], errors: ['INVOICE_NOT_FOUND', 'BUSINESS_NOT_FOUND'],
       handler: (c) => async (request) => {
         await c.invoices.context(request.params.urlKey);
         const invoice = await c.invoices.get(request.params.urlKey, request.params.invoiceId);
@@ -63,7 +69,7 @@ export const invoicesOperatorApi: ApiSection<InvoicesContext> = {
     }),
     operation({
       method: 'post', path: `${ADMIN}/invoices/:invoiceId/payments`, operationId: 'operatorRecordPayment', guard: 'operator', pathParams: invoiceKey,
-      summary: 'Record a payment', description: 'As 4.6; appId null.', body: { required: true, schema: ref('PaymentCreate') },
+      summary: 'Record a payment', description: 'As 4.6; appId null.', body: { required: true, schema: ref('PaymentCreate'), examples: { upi: { summary: 'A UPI payment', value: EXAMPLE_PAYMENT } } },
       answers: [{ status: 201, description: 'The payment.', schema: success(ref('Payment')) }],
       errors: ['INVALID_FIELD_VALUE', 'INVOICE_NOT_FOUND', 'INVOICE_CANCELED', 'PAYMENT_EXCEEDS_DUE', 'BUSINESS_NOT_FOUND'],
       handler: (c) => async (request, reply) => {

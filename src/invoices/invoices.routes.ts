@@ -6,7 +6,7 @@ import { publicUrlOf } from '../config.js';
 import type { Services } from '../services.js';
 import { InvoiceSettings } from './invoice-settings.service.js';
 import { flagQuery, readCancelPatch } from './invoices.query.js';
-import { CREATE_CODES, EMPTY, INVOICE_SCHEMAS, invoiceKey, urlKey } from './invoices.openapi.js';
+import { CREATE_CODES, EMPTY, EXAMPLE_CREATE, EXAMPLE_PAYMENT, FIND_CODES, FIND_QUERY, FIND_TEXT, INVOICE_SCHEMAS, invoiceKey, urlKey } from './invoices.openapi.js';
 import { InvoicesService } from './invoices.service.js';
 import { invoicesOperatorApi } from './invoices.operator.js';
 import { PaymentsService } from './payments.service.js';
@@ -40,7 +40,7 @@ function publicOperations(base: typeof INVOICES | typeof INVOICES_ALIAS, suffix:
       method: 'post', path: base, operationId: `createInvoice${suffix}`, guard: 'app', pathParams: urlKey,
       summary: 'Create an invoice (idempotent by invoiceNumber)',
       description: 'Validated whole (every failure in one 400, the first in body order leading); the invoice, a client it creates for a new buyer, its number and its events are one transaction. A taken invoiceNumber with the same details answers 201 with the invoice as it is now and `idempotent: true`; with other details 409 with `data.error.existingInvoiceId`.',
-      body: { required: true, schema: ref('InvoiceCreate') },
+      body: { required: true, schema: ref('InvoiceCreate'), examples: { vendor: { summary: 'Section 9.1: intra-state GST, a new buyer', value: EXAMPLE_CREATE } } },
       answers: [{ status: 201, description: 'The invoice.', schema: ref('InvoiceCreated') }],
       errors: CREATE_CODES, bodyErrors: ['CLIENT_NOT_FOUND'],
       handler: ({ invoices }) => async (request, reply) => {
@@ -49,6 +49,12 @@ function publicOperations(base: typeof INVOICES | typeof INVOICES_ALIAS, suffix:
         reply.code(201);
         return idempotent ? { ...invoice, idempotent: true } : invoice;
       },
+    }),
+    operation({
+      method: 'get', path: base, operationId: `findInvoices${suffix}`, guard: 'app', pathParams: urlKey, query: FIND_QUERY,
+      summary: 'Find invoices', description: FIND_TEXT,
+      answers: [{ status: 200, description: 'One page.', schema: ref('InvoicePage') }], errors: FIND_CODES,
+      handler: ({ invoices }) => async (request) => invoices.find(request.params.urlKey, request.query as Record<string, unknown>),
     }),
     operation({
       method: 'get', path: `${base}/:invoiceId`, operationId: `getInvoice${suffix}`, guard: 'app', pathParams: invoiceKey,
@@ -62,7 +68,7 @@ function publicOperations(base: typeof INVOICES | typeof INVOICES_ALIAS, suffix:
     operation({
       method: 'patch', path: `${base}/:invoiceId`, operationId: `cancelInvoice${suffix}`, guard: 'app', pathParams: invoiceKey, query: flag('cancelPayment', 'true: live payments are removed with the cancel.'),
       summary: 'Cancel an invoice (the vendor\'s PATCH)', description: 'Exactly {"status": "CANCELED"}. Live payments need cancelPayment=true (else 409 INVOICE_HAS_PAYMENTS). A canceled invoice answers as it is.',
-      body: { required: true, schema: ref('InvoiceCancel') },
+      body: { required: true, schema: ref('InvoiceCancel'), examples: { cancel: { summary: 'Cancel', value: { status: 'CANCELED' } } } },
       answers: [{ status: 200, description: 'The invoice plus `payments: []`.', schema: ref('InvoiceCanceled') }],
       errors: ['INVALID_FIELD_VALUE', 'INVALID_QUERY_FIELD', 'INVALID_QUERY_VALUE', 'INVOICE_NOT_FOUND', 'INVOICE_HAS_PAYMENTS'],
       handler: ({ payments }) => async (request) => {
@@ -85,7 +91,7 @@ function publicOperations(base: typeof INVOICES | typeof INVOICES_ALIAS, suffix:
     operation({
       method: 'post', path: `${base}/:invoiceId/payments`, operationId: `recordPayment${suffix}`, guard: 'app', pathParams: invoiceKey,
       summary: 'Record a payment', description: 'Checks: 400 (body) → 404 → 409 INVOICE_CANCELED → 400 PAYMENT_EXCEEDS_DUE (`data.error.amountDue`). Concurrent payments never over-settle.',
-      body: { required: true, schema: ref('PaymentCreate') }, answers: [{ status: 201, description: 'The payment.', schema: ref('Payment') }],
+      body: { required: true, schema: ref('PaymentCreate'), examples: { upi: { summary: 'A UPI payment', value: EXAMPLE_PAYMENT } } }, answers: [{ status: 201, description: 'The payment.', schema: ref('Payment') }],
       errors: ['INVALID_FIELD_VALUE', 'INVALID_QUERY_FIELD', 'INVOICE_NOT_FOUND', 'INVOICE_CANCELED', 'PAYMENT_EXCEEDS_DUE'],
       handler: ({ payments }) => async (request, reply) => {
         rejectQuery(request);

@@ -14,6 +14,8 @@ import { pow10 } from './invoice.money.js';
 import { followingCandidate, nextInvoiceNumber } from './invoice.numbering.js';
 import { matchKeyOf, newClientValue, partyOf, sentParty } from './invoice.parties.js';
 import { presentInvoice, type InvoiceAnswer } from './invoice.present.js';
+import { parseFindQuery } from './invoices.find.js';
+import { isJsonObject } from '../validation/field-reader.js';
 import { inBodyOrder, validateInvoice, type InvoiceInput } from './invoice.validate.js';
 import type { InvoiceSettings } from './invoice-settings.service.js';
 
@@ -83,7 +85,7 @@ export class InvoicesService {
     const found = stored && stored.status === 'active' ? presentClient(stored, { business: context.business, customFields: [], liveFieldIds: new Set() }) : null;
     const all: FieldError[] = [...errors];
     if (clientId && !found) all.push({ field: 'billedTo.clientId', code: 'CLIENT_NOT_FOUND', message: 'billedTo.clientId does not name a client of this business' });
-    if (all.length > 0 || !input) throw AppError.fromFieldErrors(inBodyOrder(all, Object.keys(body as object)));
+    if (all.length > 0 || !input) throw AppError.fromFieldErrors(inBodyOrder(all, isJsonObject(body) ? Object.keys(body) : []));
     return { input, client: found };
   }
 
@@ -116,6 +118,15 @@ export class InvoicesService {
       throw new AppError('IDEMPOTENCY_CONFLICT', 'An invoice with this invoiceNumber already exists with different details', undefined, { existingInvoiceId: stored.invoiceId });
     }
     return { invoice: this.present(urlKey, stored), idempotent: true };
+  }
+
+  /** 4.3: `{total, limit, skip, data}`. */
+  async find(urlKey: string, rawQuery: Record<string, unknown>): Promise<{ total: number; limit: number; skip: number; data: InvoiceAnswer[] }> {
+    const context = await this.context(urlKey);
+    const query = parseFindQuery(rawQuery, context.timeZone);
+    const found = await this.store.invoiceLists.find(urlKey, query);
+    if (!found) throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
+    return { total: found.total, limit: query.limit, skip: query.skip, data: found.page.map((invoice) => this.present(urlKey, invoice)) };
   }
 
   async get(urlKey: string, invoiceId: string): Promise<InvoiceAnswer> {

@@ -91,3 +91,13 @@ export interface InvoiceSettingsRecord {
   lastNumber: string | null;
   seriesStart: string | null;
 }
+
+export type InvoiceSortField = 'createdAt' | 'invoiceNumber' | 'invoiceDate';
+
+/** A find (invoices-interface 4.3): every filter sent must match; sort keys in order, then createdAt, _id descending. */
+export interface InvoiceListQuery {
+  filter: { clientIds?: string[]; statuses?: string[]; invoiceNumber?: string; dateFrom?: number; dateTo?: number };
+  sort: { field: InvoiceSortField; direction: 1 | -1 }[];
+  limit: number;
+  skip: number;
+}
