@@ -10,6 +10,7 @@ import { leadWordsMigration } from './migrations/006-lead-words.js';
 import { leadWordsBestMigration } from './migrations/007-lead-words-best.js';
 import { outboxClaimsMigration } from './migrations/008-outbox-claims.js';
 import { invoicesMigration } from './migrations/012-invoices.js';
+import { idempotencyKeysMigration } from './migrations/015-idempotency-keys.js';
 
 export class SchemaTooNewError extends Error {}
 
@@ -24,11 +25,12 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '007-lead-words-best': leadWordsBestMigration(kind),
     '008-outbox-claims': outboxClaimsMigration(),
     '012-invoices': invoicesMigration(kind),
+    '015-idempotency-keys': idempotencyKeysMigration(),
   };
 }
 
 /** The newest migration this build knows: reported by /healthz. */
-export const SCHEMA_VERSION = '012-invoices';
+export const SCHEMA_VERSION = '015-idempotency-keys';
 
 /**
  * Runs pending migrations under the store's lock (a PostgreSQL session advisory lock, so `db` must hold a
