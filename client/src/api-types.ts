@@ -1018,8 +1018,8 @@ export interface LeadContactSnapshot {
   name: string;
   /** Lower case, when set. */
   email?: string;
-  /** When set. */
-  phone?: string;
+  /** Always present: the empty string when unset, as the vendor's answers show (requests still omit it). */
+  phone: string;
   /** ISO 3166-1 alpha-2. */
   country: string;
   /** When set. */
@@ -1161,7 +1161,7 @@ export interface LeadPage {
   total: number | null;
   limit: number;
   skip: number;
-  /** Sync mode only: pass as after for the next page; null on the last page. */
+  /** Sync mode only: pass as after for the next page; null on the last page (keep the one before to follow later changes). */
   nextCursor?: string | null;
 }
 

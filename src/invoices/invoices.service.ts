@@ -15,10 +15,13 @@ import { pow10 } from './invoice.money.js';
 import { followingCandidate, nextInvoiceNumber } from './invoice.numbering.js';
 import { matchKeyOf, newClientValue, partyOf, sentParty } from './invoice.parties.js';
 import { presentInvoice, type InvoiceAnswer } from './invoice.present.js';
-import { parseFindQuery } from './invoices.find.js';
+import { encodeCursor, parseFindQuery } from './invoices.find.js';
 import { isJsonObject } from '../validation/field-reader.js';
 import { inBodyOrder, validateInvoice, type InvoiceInput } from './invoice.validate.js';
 import type { InvoiceSettings } from './invoice-settings.service.js';
+
+/** A find page (4.3); a sync page also carries nextCursor (null: nothing follows yet) and total null. */
+export interface FindPage { total: number | null; limit: number; skip: number; data: InvoiceAnswer[]; nextCursor?: string | null }
 
 export type CreateOutcome = { invoice: InvoiceAnswer; idempotent: boolean };
 
@@ -125,12 +128,14 @@ export class InvoicesService {
   }
 
   /** 4.3: `{total, limit, skip, data}`. */
-  async find(urlKey: string, rawQuery: Record<string, unknown>): Promise<{ total: number; limit: number; skip: number; data: InvoiceAnswer[] }> {
+  async find(urlKey: string, rawQuery: Record<string, unknown>): Promise<FindPage> {
     const context = await this.context(urlKey);
-    const query = parseFindQuery(rawQuery, context.timeZone);
+    const query = parseFindQuery(rawQuery, context.timeZone, urlKey);
     const found = await this.store.invoiceLists.find(urlKey, query);
     if (!found) throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
-    return { total: found.total, limit: query.limit, skip: query.skip, data: found.page.map((invoice) => this.present(urlKey, invoice)) };
+    const page: FindPage = { total: found.total, limit: query.limit, skip: query.skip, data: found.page.map((invoice) => this.present(urlKey, invoice)) };
+    if (query.sync) page.nextCursor = found.next && encodeCursor(found.next, urlKey);
+    return page;
   }
 
   async get(urlKey: string, invoiceId: string): Promise<InvoiceAnswer> {

@@ -1,4 +1,5 @@
 import type { IdempotentAnswer } from './idempotency-keys.store.js';
+import type { SyncCursor } from './sync-pages.js';
 import type { OutboxRow } from './webhooks.records.js';
 
 /** What the invoices store hands out and takes: plain records with public identifiers only. */
@@ -105,4 +106,6 @@ export interface InvoiceListQuery {
   sort: { field: InvoiceSortField; direction: 1 | -1 }[];
   limit: number;
   skip: number;
+  /** Sync (updatedAtFrom, after): pages in commit order from the cursor; no total, no skip, no sort. */
+  sync?: { cursor: SyncCursor };
 }

@@ -161,6 +161,8 @@ export interface LeadsTable {
   version: number;
   created_at: number;
   updated_at: number;
+  /** The change position a sync reads leads by (migration 011-sync-positions): stamped by triggers. */
+  sync_pos: Generated<number>;
 }
 
 export interface LeadTagsTable {
