@@ -65,6 +65,11 @@ export interface CrmkitClient {
     /** One page: `{total, limit, skip, data}` (invoices-interface 4.3: $limit, $skip, $sort[F], client, status, invoiceNumber, invoiceDate[$gte|$lte]). */
     find(query?: Record<string, string>): Promise<InvoicePage>;
     cancel(invoiceId: string, options?: { cancelPayment?: boolean }): Promise<InvoiceCanceled>;
+    /**
+     * A sync in change order (from `updatedAtFrom`, or resuming at `after`): `for await (const page of
+     * crm.invoices.sync({updatedAtFrom}))`, each page `{data, nextCursor}`; ends when no page follows yet.
+     */
+    sync(query: { updatedAtFrom?: string; after?: string; $limit?: string }): AsyncGenerator<InvoicePage>;
   };
   payments: {
     /** Records a payment, with an Idempotency-Key reused on retries as for invoices.create. */
@@ -137,6 +142,15 @@ export function createClient(options: CreateClientOptions): CrmkitClient {
         create: (body, options = {}) => sendPlain<InvoiceCreated>({ method: 'POST', path: `${base}/invoices`, body, headers: keyed(options.idempotencyKey) }),
         get: (invoiceId) => sendPlain<Invoice>({ method: 'GET', path: `${base}/invoices/${encodeURIComponent(invoiceId)}` }),
         find: (query = {}) => sendPlain<InvoicePage>({ method: 'GET', path: `${base}/invoices${queryString(query)}` }),
+        sync: async function* (query) {
+          let page = await sendPlain<InvoicePage>({ method: 'GET', path: `${base}/invoices${queryString(query as Record<string, string>)}` });
+          for (;;) {
+            yield page;
+            if (!page.nextCursor) return;
+            const next: Record<string, string> = { after: page.nextCursor, ...(query.$limit !== undefined && { $limit: query.$limit }) };
+            page = await sendPlain<InvoicePage>({ method: 'GET', path: `${base}/invoices${queryString(next)}` });
+          }
+        },
         cancel: (invoiceId, { cancelPayment = false } = {}) =>
           sendPlain<InvoiceCanceled>({ method: 'POST', path: `${base}/invoices/${encodeURIComponent(invoiceId)}/cancel?cancelPayment=${cancelPayment}` }),
       },

@@ -30,5 +30,9 @@ describeEachStore('TypeScript client: invoices and payments', (ctx) => {
     expect((await crm.invoices.cancel(invoice._id, { cancelPayment: true })).status).toBe('CANCELED');
     expect((await crm.clients.get('acme')).balance).toMatchObject({ invoice: 0, invoicePayment: 0 });
     expect((await crm.invoices.create({ billedTo: buyer(), items: VENDOR_ITEMS }, { idempotencyKey: 'k-1' })).status).toBe('UNPAID');
+    const synced: string[] = [];
+    for await (const page of crm.invoices.sync({ updatedAtFrom: '2000-01-01', $limit: '1' })) synced.push(...page.data.map((i) => i._id));
+    expect(synced).toHaveLength(2);
+    expect(synced).toContain(invoice._id);
   });
 });
