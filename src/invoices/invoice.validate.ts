@@ -59,15 +59,16 @@ export type Validated = { errors: FieldError[]; input: InvoiceInput | null };
 const PARTIES = ['billedTo', 'billedBy', 'shippedTo', 'shippedFrom'] as const;
 const UPPER_MEMBERS = ['country', 'gstin', 'panNumber', 'trnNumber', 'tinNumber', 'sstNumber', 'vatNumber'] as const;
 
-/** Country, currency and tax ids are upper-cased before they are read (2.2, 4.1). */
+/** Country, currency and tax ids are upper-cased, e-mails lower-cased, before they are read (2.2, 4.1). */
 function upperCased(body: Record<string, unknown>): Record<string, unknown> {
   const out = { ...body };
   if (typeof out.currency === 'string') out.currency = out.currency.toUpperCase();
-  for (const party of PARTIES) {
+  for (const party of [...PARTIES, 'contact']) {
     const block = out[party];
     if (!isJsonObject(block)) continue;
     const copy = { ...block };
     for (const key of UPPER_MEMBERS) if (typeof copy[key] === 'string') copy[key] = (copy[key] as string).toUpperCase();
+    if (typeof copy.email === 'string') copy.email = copy.email.toLowerCase();
     out[party] = copy;
   }
   return out;
