@@ -8,7 +8,11 @@ import { createRequire } from 'node:module';
  * out through moneyToJson / moneyToText, so no amount is ever computed in floating point.
  */
 
-/** An exact decimal: units / 10^scale. Canonical: scale ≥ 0 and no trailing zero in units while scale > 0. */
+/**
+ * An exact decimal: units / 10^scale, scale ≥ 0. decimal() and decimalOf give the canonical form (no
+ * trailing zero in units while scale > 0), so equal values have equal fields; every function here takes
+ * any form, and intermediate products skip canonicalising (it costs a division per zero).
+ */
 export interface Decimal {
   readonly units: bigint;
   readonly scale: number;
@@ -36,8 +40,11 @@ export const MAX_SIGNIFICANT_DIGITS = 15;
 export const DECIMAL_ZERO: Decimal = { units: 0n, scale: 0 };
 const TEN = 10n;
 
+// Powers used on every item (scales up to 6 + 6 + 3 + 2 and so on), made once.
+const POWERS: readonly bigint[] = Array.from({ length: 48 }, (_, exponent) => TEN ** BigInt(exponent));
+
 export function pow10(exponent: number): bigint {
-  return TEN ** BigInt(exponent);
+  return POWERS[exponent] ?? TEN ** BigInt(exponent);
 }
 
 /** The canonical form: trailing zeros of the fraction dropped, so equal values have equal fields. */
@@ -96,6 +103,17 @@ export function decimalToText(value: Decimal): string {
 /** An amount of minor units as a Decimal of the major unit: 1150n INR is 11.5. */
 export function minorToDecimal(minor: bigint, currency: Currency): Decimal {
   return decimal(minor, currency.minorUnit);
+}
+
+/**
+ * Minor units as a count of 10^-scale units, exactly, for a store that keeps amounts at a fixed scale
+ * (client balances are ten-thousandths: scale 4). A scale finer than the currency's is refused.
+ */
+export function minorToScale(minor: bigint, currency: Currency, scale: number): bigint {
+  if (scale < currency.minorUnit) {
+    throw new RangeError(`${currency.code} has ${currency.minorUnit} decimals, more than ${scale}`);
+  }
+  return minor * pow10(scale - currency.minorUnit);
 }
 
 /**

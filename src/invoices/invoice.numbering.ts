@@ -35,9 +35,11 @@ const LAST_DIGITS = /([0-9]+)([^0-9]*)$/;
  */
 export function followingCandidate(candidate: string): string {
   const match = LAST_DIGITS.exec(candidate);
-  const next = match
-    ? `${candidate.slice(0, match.index)}${(BigInt(match[1]!) + 1n).toString().padStart(match[1]!.length, '0')}${match[2]}`
-    : `${candidate}-1`;
+  let next = `${candidate}-1`;
+  if (match) {
+    const [, digits = '', tail = ''] = match;
+    next = `${candidate.slice(0, match.index)}${(BigInt(digits) + 1n).toString().padStart(digits.length, '0')}${tail}`;
+  }
   return codePointLength(next) > INVOICE_NUMBER_MAX_LENGTH ? formatNumbering(DEFAULT_NUMBERING) : next;
 }
 

@@ -3,7 +3,7 @@ import { GST_RATES, INDIA } from '../tax/in.js';
 import { MALAYSIA, MALAYSIA_SST_RATES } from '../tax/my.js';
 import { SAUDI_ARABIA, SAUDI_VAT_RATES } from '../tax/sa.js';
 import {
-  compareDecimal, type Currency, DECIMAL_ZERO, decimal, type Decimal, decimalOf, multiplyDecimal, pow10, roundToMinor,
+  compareDecimal, type Currency, DECIMAL_ZERO, decimal, type Decimal, decimalOf, pow10, roundToMinor,
 } from './invoice.money.js';
 
 /**
@@ -51,6 +51,27 @@ export function allowedRatesText(regime: TaxRegime): string {
   if (set) return set.join(', ');
   const { minimum, maximum, decimalPlaces } = OTHER_TAX_RATE;
   return `${minimum} to ${maximum} with at most ${decimalPlaces} decimals`;
+}
+
+/** 2.5: a PERCENTAGE charge's amount is a percentage up to this, with at most this many decimals. */
+export const CHARGE_PERCENTAGE = { maximum: 100, decimalPlaces: 4 } as const;
+
+/** What decides an Indian supply's taxes (3.2.3): the parties' GST states and the buyer's country and type. */
+export interface SupplyParties {
+  sellerGstState: string;
+  buyerCountry: string;
+  buyerGstState: string | null;
+  buyerTaxPayerType: string | null;
+}
+
+/**
+ * 3.2.3: IGST (inter-state) unless the buyer is in India, in the seller's GST state, and not an SEZ;
+ * another state, an SEZ unit and an export are all inter-state supplies.
+ */
+export function isInterStateSupply(parties: SupplyParties): boolean {
+  const intraState = parties.buyerCountry === INDIA.code && parties.buyerGstState === parties.sellerGstState
+    && parties.buyerTaxPayerType !== 'SEZ';
+  return !intraState;
 }
 
 export type BillType = 'INVOICE' | 'BOS';
@@ -111,25 +132,24 @@ export const MONEY_LIMIT = 10n ** 12n;
 
 const ITEM_MEMBERS = ['subTotal', 'amount', 'igst', 'cgst', 'sgst', 'tax', 'total'] as const;
 
-/** R(x × percent / 100) for x in minor units: the product is exact, /100 is two more decimals. */
-function percentOf(minor: bigint, percent: Decimal, currency: Currency, divideBy = 1n): bigint {
+/** x × percent / 100 for x in minor units, exact: the /100 adds two decimals, halving (T / 2) is × 5 and one more. */
+function exactPercent(minor: bigint, percent: Decimal, currency: Currency, halved = false): Decimal {
   const scale = currency.minorUnit + percent.scale + 2;
-  // Halving (T / 2) is exact too: × 5 and one more decimal.
-  const exact = divideBy === 2n ? decimal(minor * percent.units * 5n, scale + 1) : decimal(minor * percent.units, scale);
-  return roundToMinor(exact, currency);
+  return halved ? { units: minor * percent.units * 5n, scale: scale + 1 } : { units: minor * percent.units, scale };
 }
 
 /** 2.3: R(rate × quantity), then the tax on it; R once per member, cgst and sgst from the exact T / 2. */
 export function computeItem(item: TaxItemInput, input: Omit<InvoiceTaxInput, 'items' | 'charges'>): ItemAmounts {
   const { currency } = input;
-  const amount = roundToMinor(multiplyDecimal(item.rate, item.quantity), currency);
+  const product = { units: item.rate.units * item.quantity.units, scale: item.rate.scale + item.quantity.scale };
+  const amount = roundToMinor(product, currency);
   const rate = input.billType === 'BOS' ? DECIMAL_ZERO : item.taxRate;
   if (input.regime !== 'INDIA') {
-    const tax = percentOf(amount, rate, currency);
+    const tax = roundToMinor(exactPercent(amount, rate, currency), currency);
     return { subTotal: amount, amount, igst: 0n, cgst: 0n, sgst: 0n, tax, total: amount + tax };
   }
-  const igst = percentOf(amount, rate, currency);
-  const half = percentOf(amount, rate, currency, 2n);
+  const igst = roundToMinor(exactPercent(amount, rate, currency), currency);
+  const half = roundToMinor(exactPercent(amount, rate, currency, true), currency);
   const tax = input.interState ? igst : half + half;
   return { subTotal: amount, amount, igst, cgst: half, sgst: half, tax, total: amount + tax };
 }
@@ -161,14 +181,18 @@ export function computeInvoice(input: InvoiceTaxInput): InvoiceAmounts {
   const applied: { appliedAmount: bigint }[] = [];
   for (const [index, charge] of input.charges.entries()) {
     const field = `additionalCharges[${index}]`;
-    const base = charge.type === 'PERCENTAGE' ? percentOf(running, charge.amount, currency) : roundToMinor(charge.amount, currency);
+    const exact = charge.type === 'PERCENTAGE' ? exactPercent(running, charge.amount, currency) : charge.amount;
+    const base = roundToMinor(exact, currency);
     const appliedAmount = BigInt(charge.multiplier) * base;
     running += appliedAmount;
     if (appliedAmount < 0n) discount -= appliedAmount;
     else charges += appliedAmount;
-    if ([base, running, discount, charges].some((value) => abs(value) >= limit)) return { ok: false, code: 'AMOUNT_TOO_LARGE', field };
+    if ([base, running, discount, charges].some((value) => abs(value) >= limit)) {
+      return { ok: false, code: 'AMOUNT_TOO_LARGE', field };
+    }
     if (running < 0n) return { ok: false, code: 'TOTAL_BELOW_ZERO', field };
     applied.push({ appliedAmount });
   }
-  return { ok: true, items: lines.items, charges: applied, finalTotal: { ...lines.sums, discount, charges, total: running } };
+  const finalTotal = { ...lines.sums, discount, charges, total: running };
+  return { ok: true, items: lines.items, charges: applied, finalTotal };
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   compareDecimal, currencyOf, decimal, decimalOf, decimalToJson, decimalToText, exactMinor, MAX_SIGNIFICANT_DIGITS,
-  moneyToJson, moneyToText, roundToMinor,
+  minorToScale, moneyToJson, moneyToText, roundToMinor,
 } from '../../src/invoices/invoice.money.js';
 import { FUZZ_SEED } from '../helpers/fuzz-seed.js';
 
@@ -52,6 +52,14 @@ describe('3.1.1 decimalOf: a JSON number is the decimal its text denotes', () =>
     }), RUNS);
   });
 
+  it('every finite double reads as the decimal of its shortest text, which reads back as that double', () => {
+    fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => {
+      const parsed = decimalOf(n)!;
+      expect(Object.is(Number(decimalToText(parsed.value)), n === 0 ? 0 : n)).toBe(true);
+      expect(parsed.significantDigits).toBeLessThanOrEqual(17);
+    }), RUNS);
+  });
+
   it('equal values compare equal however they were written', () => {
     expect(compareDecimal(decimalOf(18)!.value, decimalOf(JSON.parse('18.000'))!.value)).toBe(0);
     expect(decimalOf(JSON.parse('18.000'))!.value).toEqual(decimalOf(18)!.value);
@@ -86,10 +94,20 @@ describe('3.1.2 currencies and R', () => {
 });
 
 describe('money out: JSON numbers and text', () => {
+  it('minorToScale rescales exactly (client balances keep ten-thousandths)', () => {
+    expect(minorToScale(427575n, INR, 4)).toBe(42757500n);
+    expect(minorToScale(236n, JPY, 4)).toBe(2360000n);
+    expect(minorToScale(1235n, KWD, 4)).toBe(12350n);
+    expect(() => minorToScale(1235n, KWD, 2)).toThrow(RangeError);
+  });
+
   const cases: [bigint, typeof INR, string, string][] = [
     [23600n, INR, '236', '236.00'], [1210n, INR, '12.1', '12.10'], [5n, INR, '0.05', '0.05'], [0n, INR, '0', '0.00'],
     [-8675n, INR, '-86.75', '-86.75'], [115000n, INR, '1150', '1150.00'], [236n, JPY, '236', '236'],
     [1235n, KWD, '1.235', '1.235'], [100n, KWD, '0.1', '0.100'], [99999999999999n, INR, '999999999999.99', '999999999999.99'],
+    [999999999999999n, KWD, '999999999999.999', '999999999999.999'], [1n, KWD, '0.001', '0.001'],
+    [-99999999999999n, INR, '-999999999999.99', '-999999999999.99'], [999999999999n, JPY, '999999999999', '999999999999'],
+    [1n, INR, '0.01', '0.01'], [10n, INR, '0.1', '0.10'],
   ];
   it.each(cases)('%s minor units of %o: JSON %s, text %s', (minor, currency, json, text) => {
     expect(JSON.stringify(moneyToJson(minor, currency))).toBe(json);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { currencyOf, decimalOf, type Decimal, moneyToJson } from '../../src/invoices/invoice.money.js';
 import {
-  allowedRatesText, type BillType, type ChargeInput, computeInvoice, type InvoiceTaxInput, isAllowedRate, regimeOf,
+  allowedRatesText, type BillType, type ChargeInput, computeInvoice, type InvoiceTaxInput, isAllowedRate, isInterStateSupply, regimeOf,
   type TaxRegime,
 } from '../../src/invoices/invoice.tax.js';
 
@@ -149,5 +149,19 @@ describe('regimes and rates (3.2.1, 3.3)', () => {
   it('the rule texts name the sets', () => {
     expect(allowedRatesText('UAE')).toBe('0, 5');
     expect(allowedRatesText('OTHER')).toBe('0 to 100 with at most 4 decimals');
+  });
+});
+
+describe('3.2.3 India: IGST or CGST + SGST', () => {
+  const cases: [string, string, string | null, string | null, boolean][] = [
+    ['same state, regular buyer', 'IN', '29', 'REG', false],
+    ['same state, unregistered consumer', 'IN', '29', null, false],
+    ['another state', 'IN', '27', 'REG', true],
+    ['same state, an SEZ unit', 'IN', '29', 'SEZ', true],
+    ['an export', 'US', null, 'EXP', true],
+    ['a foreign buyer whatever state it names', 'AE', '29', null, true],
+  ];
+  it.each(cases)('%s', (_name, buyerCountry, buyerGstState, buyerTaxPayerType, interState) => {
+    expect(isInterStateSupply({ sellerGstState: '29', buyerCountry, buyerGstState, buyerTaxPayerType })).toBe(interState);
   });
 });
