@@ -28,4 +28,4 @@ export async function createInvoice(t: TestApp, tenant: InvoiceTenant, body: Rec
   return response.body;
 }
 
-export const firstError = (response: { body: any }) => response.body.data.error as { code: string; message: string; errors?: { field: string; code: string }[] };
+export const firstError = (response: { body: any }) => response.body.data.error as { code: string; message: string; errors?: { field: string; code: string }[]; existingInvoiceId?: string; amountDue?: number };
