@@ -12,6 +12,8 @@ import type { InvoiceInput } from './invoice.validate.js';
 
 export type CreateRequest = Record<string, unknown>;
 
+const NEVER_COMPARED = 'email';
+
 /** Left out of the comparison when a retry omits them: their defaults depend on time or configuration. */
 const DEFAULTED_BY_CONTEXT = ['invoiceDate', 'dueDate', 'locale', 'terms', 'billedBy'];
 
@@ -41,6 +43,8 @@ export function createRequestOf(input: InvoiceInput): CreateRequest {
     ['locale', input.locale], ['invoiceTitle', input.invoiceTitle], ['invoiceSubTitle', input.invoiceSubTitle], ['billedBy', input.billedBy],
     ['shippedTo', input.shippedTo], ['shippedFrom', input.shippedFrom], ['transportDetails', input.transportDetails], ['contact', input.contact],
     ['terms', input.terms], ['tags', input.tagIds && [...input.tagIds].sort()],
+    // Stored for the documents issue's mail (sent after commit when SMTP_URL is set); never compared.
+    ['email', input.email],
   ];
   for (const [key, value] of optional) if (value !== null && value !== undefined) request[key] = plain(value);
   return trimmed(request) as CreateRequest;
@@ -50,6 +54,7 @@ export function createRequestOf(input: InvoiceInput): CreateRequest {
 export function sameCreateRequest(stored: CreateRequest, retry: CreateRequest): boolean {
   const keys = new Set([...Object.keys(stored), ...Object.keys(retry)]);
   for (const key of keys) {
+    if (key === NEVER_COMPARED) continue;
     if (!(key in retry) && DEFAULTED_BY_CONTEXT.includes(key)) continue;
     if (key === 'billedTo') {
       if (!sameBuyer(stored.billedTo as Party, retry.billedTo as Party)) return false;
