@@ -33,6 +33,8 @@ export interface Config {
   webhooksConnectTimeoutMs: number;
   webhooksTimeoutMs: number;
   passwordHashCost: number;
+  /** Where the service is reached from outside; null: `http://HOST:PORT` (publicUrlOf). */
+  publicUrl: string | null;
   idempotencyKeyRetentionHours: number;
 }
 
@@ -71,6 +73,10 @@ const list = (raw: string) => raw.split(',').map((s) => s.trim()).filter(Boolean
 const origins = rule('comma-separated `http(s)://host[:port]` origins', (raw) => {
   const items = list(raw).map((o) => o.toLowerCase().replace(/\/$/, ''));
   return items.every((o) => /^https?:\/\/[^/\s?#]+$/.test(o)) ? items : undefined;
+});
+const httpUrl = rule('`http(s)://host[:port][/path]` URL, no trailing slash needed (empty means unset)', (raw) => {
+  if (raw === '') return null;
+  return /^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(raw) ? raw.replace(/\/+$/, '') : undefined;
 });
 const postgresUrl = rule('`postgres://…` or `postgresql://…` URL (empty means unset)',
   (raw) => (raw === '' ? null : /^postgres(ql)?:\/\//.test(raw) ? raw : undefined));
@@ -116,6 +122,7 @@ export const VARIABLES = {
   webhooksConnectTimeoutMs: { name: 'WEBHOOKS_CONNECT_TIMEOUT_MS', default: 5000, parse: integer(100, 60000), describe: 'Time a webhook destination has to accept the connection.' },
   webhooksTimeoutMs: { name: 'WEBHOOKS_TIMEOUT_MS', default: 15000, parse: integer(100, 120000), describe: 'Time a webhook destination has to answer, connection included.' },
   passwordHashCost: { name: 'PASSWORD_HASH_COST', default: PASSWORD_HASH_COST, parse: powerOfTwo(PASSWORD_HASH_COST, 131072), describe: 'scrypt cost (N) of new password and app-secret hashes; a stored hash keeps the cost it was made with. Never below the default.' },
+  publicUrl: { name: 'PUBLIC_URL', default: null, parse: httpUrl, describe: 'The address integrators and buyers reach this service at: invoice share links and PDF links are built from it, never from a request\'s Host. Unset: `http://HOST:PORT`.' },
   idempotencyKeyRetentionHours: { name: 'IDEMPOTENCY_KEY_RETENTION_HOURS', default: 24, parse: integer(24, 720), describe: 'How long an `Idempotency-Key` and its answer are kept from the key\'s first use (at least the interface\'s 24 hours); older keys are pruned and count as new.' },
 } satisfies { [K in keyof Config]: VariableSpec<Config[K]> };
 
@@ -152,4 +159,9 @@ export function usesPreparedStatements(config: Pick<Config, 'databaseDirectUrl' 
 /** A config for tests and tools: defaults with overrides, no environment read. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return { ...loadConfig({}), logLevel: 'silent', passwordHashCost: TEST_PASSWORD_HASH_COST, ...overrides };
+}
+
+/** The base of links the service hands out (invoice share and PDF links): PUBLIC_URL, else http://HOST:PORT. */
+export function publicUrlOf(config: Pick<Config, 'publicUrl' | 'host' | 'port'>): string {
+  return config.publicUrl ?? `http://${config.host}:${config.port}`;
 }

@@ -10,6 +10,8 @@ import { leadWordsMigration } from './migrations/007-lead-words.js';
 import { leadWordsBestMigration } from './migrations/008-lead-words-best.js';
 import { outboxClaimsMigration } from './migrations/009-outbox-claims.js';
 import { LEADS_SYNCED, syncPositionsMigration } from './migrations/011-sync-positions.js';
+import { invoicesMigration } from './migrations/012-invoices.js';
+import { INVOICES_SYNCED, invoiceSyncMigration } from './migrations/013-invoice-sync.js';
 import { idempotencyKeysMigration } from './migrations/015-idempotency-keys.js';
 import { leadBudgetSumsMigration } from './migrations/020-lead-budget-sums.js';
 import { repairSyncPositions } from './sync-positions.js';
@@ -29,6 +31,8 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '008-lead-words-best': leadWordsBestMigration(kind),
     '009-outbox-claims': outboxClaimsMigration(),
     '011-sync-positions': syncPositionsMigration(kind),
+    '012-invoices': invoicesMigration(kind),
+    '013-invoice-sync': invoiceSyncMigration(kind),
     '015-idempotency-keys': idempotencyKeysMigration(),
     '020-lead-budget-sums': leadBudgetSumsMigration(kind),
   };
@@ -96,5 +100,5 @@ export async function migrateToLatest(db: Kysely<unknown>, kind: StoreKind): Pro
     await sql`vacuum (analyze) lead_words`.execute(db);
   }
   // A database restored into a new cluster: sync positions continue above the stored ones.
-  await repairSyncPositions(db, kind, [LEADS_SYNCED]);
+  await repairSyncPositions(db, kind, [LEADS_SYNCED, INVOICES_SYNCED]);
 }

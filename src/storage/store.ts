@@ -15,6 +15,8 @@ import { LeadStageTotalsStore } from './lead-stage-totals.store.js';
 import { LeadSettingsStore } from './lead-settings.store.js';
 import { LeadsStore } from './leads.store.js';
 import { WebhooksStore } from './webhooks.store.js';
+import { InvoicesStore } from './invoices.store.js';
+import { InvoiceListsStore } from './invoice-lists.store.js';
 
 /** The store behind one small interface: accounts, business data, and the change feed that keeps caches honest. */
 export interface Store {
@@ -28,6 +30,8 @@ export interface Store {
   readonly leadStageTotals: LeadStageTotalsStore;
   readonly leadSettings: LeadSettingsStore;
   readonly webhooks: WebhooksStore;
+  readonly invoices: InvoicesStore;
+  readonly invoiceLists: InvoiceListsStore;
   /** Idempotency-Key claims and kept answers (invoices-interface 4.2). */
   readonly idempotencyKeys: IdempotencyKeysStore;
   readonly changes: ChangeFeed;
@@ -70,6 +74,8 @@ export function openStore(config: StoreConfig): Store {
     leadStageTotals: new LeadStageTotalsStore(db, opened.kind, leadLists),
     leadSettings: new LeadSettingsStore(db),
     webhooks: new WebhooksStore(db, opened.kind),
+    invoices: new InvoicesStore(db, opened.kind),
+    invoiceLists: new InvoiceListsStore(db, opened.kind),
     idempotencyKeys: new IdempotencyKeysStore(db),
     changes,
     sqlitePath: opened.sqlitePath,

@@ -84,11 +84,12 @@ describeEachStore('webhooks: operator API', (ctx) => {
     expect((await call(ctx().app, 'GET', `${base}/${id}`, { token: t.operator })).status).toBe(404);
   });
 
-  it('the event types come from one table, lead types included', async () => {
+  it('the event types come from one table, lead and invoice types included', async () => {
     const t = await seedTenant(ctx().app);
     const r = await call(ctx().app, 'GET', '/admin/v1/webhook-event-types', { token: t.operator });
     expect(r.body.data.map((e: { type: string }) => e.type)).toEqual(
-      ['client.created', 'client.archived', 'client.deleted', 'lead.created', 'lead.updated', 'lead.stage_changed', 'webhook.test']);
+      ['client.created', 'client.archived', 'client.deleted', 'lead.created', 'lead.updated', 'lead.stage_changed',
+        'invoice.created', 'invoice.payment_recorded', 'invoice.paid', 'invoice.canceled', 'invoice.payment_removed', 'webhook.test']);
     const doc = await call(ctx().app, 'GET', '/openapi.json');
     expect(doc.body.components.schemas.WebhookEndpointInput.properties.eventTypes.items.enum).toContain('lead.stage_changed');
   });
