@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { sqliteDriver } from '../../src/storage/sqlite-driver.js';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -45,7 +45,7 @@ describeEachStore('sync positions: the horizon rule', (ctx) => {
       const { rows: [row] } = await client.query('update leads set version = version + 1 where lead_id = $1 returning sync_pos', [leadId]);
       return { position: Number(row.sync_pos), commit: async () => { await client.query('commit'); await client.end(); } };
     }
-    const other = new Database(join(ctx().config.dataDir, 'crmkit.sqlite'));
+    const other = new (sqliteDriver())(join(ctx().config.dataDir, 'crmkit.sqlite'));
     other.exec('begin immediate');
     // A column no word trigger reads: those call functions only the store's own connection registers.
     other.prepare('update leads set version = version + 1 where lead_id = ?').run(leadId);
