@@ -69,3 +69,34 @@ export function formatQuantity(quantity: number, locale: string): string {
 export function formatDate(instant: string, locale: string, timeZone: string): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone }).format(new Date(instant));
 }
+
+/** An amount with the currency's symbol as the locale writes it (en-IN `₹1,580.00`, en-AE `AED 4,275.75`). */
+export function formatMoney(minorUnits: bigint, minorDigits: number, currency: string, locale: string): string {
+  const decimal = minorUnitsToDecimal(minorUnits, minorDigits) as unknown as number;
+  const options = { style: 'currency', currency, currencyDisplay: 'narrowSymbol' } as const;
+  return new Intl.NumberFormat(locale, { ...options, minimumFractionDigits: minorDigits, maximumFractionDigits: minorDigits })
+    .format(decimal);
+}
+
+/** The formatters of one invoice: its currency's minor unit and its locale, fixed once. */
+export interface MoneyFormat {
+  minorDigits: number;
+  /** A money number of the answer, in the locale's grouping, exactly the minor unit's decimals. */
+  amount(value: number): string;
+  /** The same with the currency's symbol. */
+  money(value: number): string;
+  minorUnits(value: number): bigint;
+  /** A sum of minor units (the tax summary adds rounded members, never re-rounding). */
+  units(value: bigint): string;
+}
+
+export function moneyFormat(currency: string, locale: string): MoneyFormat {
+  const minorDigits = minorUnitDigits(currency);
+  return {
+    minorDigits,
+    amount: (value) => formatAmount(toMinorUnits(value, minorDigits), minorDigits, locale),
+    money: (value) => formatMoney(toMinorUnits(value, minorDigits), minorDigits, currency, locale),
+    minorUnits: (value) => toMinorUnits(value, minorDigits),
+    units: (value) => formatAmount(value, minorDigits, locale),
+  };
+}
