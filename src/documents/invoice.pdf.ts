@@ -2,7 +2,7 @@ import PDFDocument from 'pdfkit';
 import type { InvoiceDocumentInput } from './invoice-document.types.js';
 import { type InvoiceContent, invoiceContent } from './invoice.content.js';
 import { LABELS } from './invoice.labels.js';
-import { drawParties, drawSignatory, drawTitleBlock, drawTotals, drawWordsAndTerms, totalsHeight } from './pdf/pdf-blocks.js';
+import { closingHeight, drawClosing, drawParties, drawTerms, drawTitleBlock, drawTotals, totalsHeight } from './pdf/pdf-blocks.js';
 import { registerFonts } from './pdf/pdf-fonts.js';
 import { COLORS, CONTENT_WIDTH, Cursor, drawTable, PAGE, tableHeight } from './pdf/pdf-layout.js';
 import { drawLine } from './pdf/pdf-text.js';
@@ -21,12 +21,12 @@ function continuationHeader(content: InvoiceContent) {
   };
 }
 
-/** Tax summary on the left, totals on the right, on one page together. */
+/** Tax summary on the left, totals on the right, on one page together with the words and signatory. */
 function drawSummaryAndTotals(cursor: Cursor, content: InvoiceContent): void {
   const summaryWidth = content.taxSummary ? CONTENT_WIDTH * 0.56 : 0;
   const totalsWidth = CONTENT_WIDTH * 0.4;
   const summaryHeight = content.taxSummary ? tableHeight(cursor.doc, content.taxSummary, summaryWidth) + 14 : 0;
-  cursor.ensure(Math.max(summaryHeight, totalsHeight(content)));
+  cursor.ensure(Math.max(summaryHeight, totalsHeight(content)) + 14 + closingHeight(cursor.doc, content));
   const top = cursor.y;
   drawTotals(cursor, content, { x: PAGE.margin + CONTENT_WIDTH - totalsWidth, y: top, width: totalsWidth });
   if (content.taxSummary) {
@@ -63,8 +63,8 @@ function drawInvoice(doc: PDFKit.PDFDocument, content: InvoiceContent): void {
   drawTable(cursor, content.items, { x: PAGE.margin, width: CONTENT_WIDTH });
   cursor.y += 14;
   drawSummaryAndTotals(cursor, content);
-  drawWordsAndTerms(cursor, content);
-  drawSignatory(cursor, content);
+  drawClosing(cursor, content);
+  drawTerms(cursor, content);
   finishPages(doc, content);
 }
 

@@ -38,11 +38,12 @@ export function minorUnitsToDecimal(minorUnits: bigint, minorDigits: number): st
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
-function numberFormat(locale: string, minorDigits: number): Intl.NumberFormat {
-  const key = `${locale}|${minorDigits}`;
+/** Intl.NumberFormat is costly to build (a 500-item invoice formats thousands of numbers): one per locale and digits. */
+function numberFormat(locale: string, minimum: number, maximum: number): Intl.NumberFormat {
+  const key = `${locale}|${minimum}|${maximum}`;
   let format = numberFormats.get(key);
   if (!format) {
-    format = new Intl.NumberFormat(locale, { minimumFractionDigits: minorDigits, maximumFractionDigits: minorDigits });
+    format = new Intl.NumberFormat(locale, { minimumFractionDigits: minimum, maximumFractionDigits: maximum });
     numberFormats.set(key, format);
   }
   return format;
@@ -52,17 +53,17 @@ function numberFormat(locale: string, minorDigits: number): Intl.NumberFormat {
 export function formatAmount(minorUnits: bigint, minorDigits: number, locale: string): string {
   // Intl.NumberFormat (ES2023) takes a decimal string and formats it without converting to binary64.
   const decimal = minorUnitsToDecimal(minorUnits, minorDigits) as unknown as number;
-  return numberFormat(locale, minorDigits).format(decimal);
+  return numberFormat(locale, minorDigits, minorDigits).format(decimal);
 }
 
 /** A rate (gstRate, taxRate: up to 4 decimals) as the locale writes numbers, without padding: 18, 7.5, 0.25. */
 export function formatRate(rate: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 4 }).format(String(rate) as unknown as number);
+  return numberFormat(locale, 0, 4).format(String(rate) as unknown as number);
 }
 
 /** A quantity (up to 6 decimals) as the locale writes numbers. */
 export function formatQuantity(quantity: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 6 }).format(String(quantity) as unknown as number);
+  return numberFormat(locale, 0, 6).format(String(quantity) as unknown as number);
 }
 
 /** A UTC instant as its calendar date in the business's time zone, medium style (en-IN `18 Jun 2021`). */

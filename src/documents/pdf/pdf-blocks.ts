@@ -97,19 +97,49 @@ export function drawTotals(cursor: Cursor, content: InvoiceContent, box: { x: nu
   }
 }
 
-/** The total in words, the terms (line by line, so a long term list may continue on the next page). */
-export function drawWordsAndTerms(cursor: Cursor, content: InvoiceContent): void {
-  const { doc } = cursor;
-  const words: Paragraph[] = [
+function wordsParagraphs(doc: PDFKit.PDFDocument, content: InvoiceContent): Paragraph[] {
+  return [
     { lines: [`${LABELS.inWords}:`], style: { size: 7.5, weight: 'bold', color: COLORS.muted } },
     { lines: wrapText(doc, content.words, CONTENT_WIDTH, { size: 9, weight: 'bold' }), style: { size: 9, weight: 'bold' } },
   ];
-  cursor.ensure(heightOf(words));
+}
+
+const SIGNATORY_WIDTH = 210;
+const signatoryLines = (doc: PDFKit.PDFDocument, content: InvoiceContent) =>
+  wrapText(doc, content.signatory.forLine, SIGNATORY_WIDTH, { size: 9, weight: 'bold' });
+
+/** Words and signatory: kept on the page of the totals, so a signature never stands alone on a page. */
+export function closingHeight(doc: PDFKit.PDFDocument, content: InvoiceContent): number {
+  return heightOf(wordsParagraphs(doc, content)) + 12 + signatoryLines(doc, content).length * 9 * LINE + 60;
+}
+
+/** The total in words, then "For <seller>", room to sign, a rule and `Authorised Signatory` at the right. */
+export function drawClosing(cursor: Cursor, content: InvoiceContent): void {
+  const { doc } = cursor;
+  const words = wordsParagraphs(doc, content);
+  cursor.ensure(closingHeight(doc, content));
   drawParagraphs(doc, words, { x: PAGE.margin, y: cursor.y, width: CONTENT_WIDTH });
-  cursor.y += heightOf(words) + 12;
+  cursor.y += heightOf(words) + 22;
+  const x = PAGE.margin + CONTENT_WIDTH - SIGNATORY_WIDTH;
+  const forLines = signatoryLines(doc, content);
+  drawParagraphs(doc, [{ lines: forLines, style: { size: 9, weight: 'bold' } }], { x, y: cursor.y, width: SIGNATORY_WIDTH }, 'right');
+  const ruleY = cursor.y + forLines.length * 9 * LINE + 36;
+  doc.moveTo(x + 40, ruleY).lineTo(x + SIGNATORY_WIDTH, ruleY).lineWidth(0.5).stroke(COLORS.rule);
+  drawLine(doc, content.signatory.label, { x, y: ruleY + 3, width: SIGNATORY_WIDTH }, { size: 8.5, weight: 'regular' }, 'right');
+  cursor.y = ruleY + 3 + 8.5 * LINE + 14;
+}
+
+/** The terms, line by line, so a long list continues on the next page without cutting a line. */
+export function drawTerms(cursor: Cursor, content: InvoiceContent): void {
+  const { doc } = cursor;
+  const body: TextStyle = { size: 8, weight: 'regular' };
+  if (content.terms.length > 0) {
+    cursor.ensure(2 * 8.5 * LINE);
+    drawLine(doc, LABELS.terms, { x: PAGE.margin, y: cursor.y, width: CONTENT_WIDTH }, { size: 7.5, weight: 'bold', color: COLORS.muted });
+    cursor.y += 7.5 * LINE + 4;
+  }
   for (const group of content.terms) {
-    const body: TextStyle = { size: 8, weight: 'regular' };
-    cursor.ensure(2 * 8 * LINE + 4);
+    cursor.ensure(2 * 8.5 * LINE + 4);
     drawLine(doc, group.label, { x: PAGE.margin, y: cursor.y, width: CONTENT_WIDTH }, { size: 8.5, weight: 'bold' });
     cursor.y += 8.5 * LINE + 2;
     for (const line of group.lines.flatMap((term) => wrapText(doc, `• ${term}`, CONTENT_WIDTH, body))) {
@@ -119,19 +149,4 @@ export function drawWordsAndTerms(cursor: Cursor, content: InvoiceContent): void
     }
     cursor.y += 6;
   }
-}
-
-/** "For <seller>", room to sign, a rule and `Authorised Signatory`, at the right. */
-export function drawSignatory(cursor: Cursor, content: InvoiceContent): void {
-  const width = 210;
-  const x = PAGE.margin + CONTENT_WIDTH - width;
-  const forLines = wrapText(cursor.doc, content.signatory.forLine, width, { size: 9, weight: 'bold' });
-  const height = forLines.length * 9 * LINE + 50;
-  cursor.ensure(height + 10);
-  cursor.y += 10;
-  drawParagraphs(cursor.doc, [{ lines: forLines, style: { size: 9, weight: 'bold' } }], { x, y: cursor.y, width }, 'right');
-  const ruleY = cursor.y + height - 14;
-  cursor.doc.moveTo(x + 40, ruleY).lineTo(x + width, ruleY).lineWidth(0.5).stroke(COLORS.rule);
-  drawLine(cursor.doc, content.signatory.label, { x, y: ruleY + 3, width }, { size: 8.5, weight: 'regular' }, 'right');
-  cursor.y += height;
 }
