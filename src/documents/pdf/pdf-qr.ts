@@ -1,17 +1,13 @@
-import QRCode from 'qrcode';
+import { QUIET_ZONE, qrMatrix } from '../qr-matrix.js';
 
-/**
- * A QR code drawn as vector squares (sharp at any zoom, no image codec), with the 4-module quiet zone
- * the standard asks for. Error correction M: the ZATCA payload stays small enough for a 25 mm code.
- */
+/** A QR code drawn as vector squares (sharp at any zoom, no image codec), quiet zone included. */
 export function drawQr(doc: PDFKit.PDFDocument, text: string, box: { x: number; y: number; size: number }): void {
-  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
-  const count = modules.size + 8;
-  const cell = box.size / count;
+  const matrix = qrMatrix(text);
+  const cell = box.size / (matrix.size + 2 * QUIET_ZONE);
   doc.rect(box.x, box.y, box.size, box.size).fill('#ffffff');
-  for (let row = 0; row < modules.size; row += 1) {
-    for (let column = 0; column < modules.size; column += 1) {
-      if (modules.get(row, column)) doc.rect(box.x + (column + 4) * cell, box.y + (row + 4) * cell, cell, cell);
+  for (let row = 0; row < matrix.size; row += 1) {
+    for (let column = 0; column < matrix.size; column += 1) {
+      if (matrix.dark(row, column)) doc.rect(box.x + (column + QUIET_ZONE) * cell, box.y + (row + QUIET_ZONE) * cell, cell, cell);
     }
   }
   doc.fill('#000000');
