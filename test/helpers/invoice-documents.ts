@@ -152,12 +152,12 @@ export function saudiInvoice(): InvoiceAnswer {
 const roundDiv = (numerator: bigint, denominator: bigint) => (2n * numerator + denominator) / (2n * denominator);
 const money = (minor: bigint) => Number(minorUnitsToDecimal(minor, 2));
 
-/** 500 inter-state items at 18%, some with long names that wrap, to check page breaks. */
-export function fiveHundredItems(): InvoiceAnswer {
+/** `count` inter-state items at 18%, every 50th with a long name that wraps (page breaks, bench). */
+export function manyItems(count: number): InvoiceAnswer {
   const invoice = example92();
   let amount = 0n;
   let igst = 0n;
-  const items = Array.from({ length: 500 }, (_, i) => {
+  const items = Array.from({ length: count }, (_, i) => {
     const rateMinor = BigInt(((i * 3_719) % 90_000) + 150);
     const quantity = (i % 7) + 1;
     const amountMinor = rateMinor * BigInt(quantity);
@@ -169,8 +169,10 @@ export function fiveHundredItems(): InvoiceAnswer {
     return indianItem(name, money(rateMinor), quantity, 18, m, true);
   });
   const finalTotal = { subTotal: money(amount), amount: money(amount), igst: money(igst), cgst: 0, sgst: 0, discount: 0, charges: 0, total: money(amount + igst) };
-  return { ...invoice, invoiceNumber: 'INV-0500', items, finalTotal, amountDue: finalTotal.total };
+  return { ...invoice, invoiceNumber: `INV-${String(count).padStart(4, '0')}`, items, finalTotal, amountDue: finalTotal.total };
 }
+
+export const fiveHundredItems = () => manyItems(500);
 
 export function canceledInvoice(): InvoiceAnswer {
   return { ...example91(), invoiceNumber: 'INV-0003', status: 'CANCELED', amountDue: 0 };
