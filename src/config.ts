@@ -32,6 +32,8 @@ export interface Config {
   webhooksPollMs: number;
   webhooksConnectTimeoutMs: number;
   webhooksTimeoutMs: number;
+  /** Where the service is reached from outside; null: `http://HOST:PORT` (publicUrlOf). */
+  publicUrl: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -65,6 +67,10 @@ const list = (raw: string) => raw.split(',').map((s) => s.trim()).filter(Boolean
 const origins = rule('comma-separated `http(s)://host[:port]` origins', (raw) => {
   const items = list(raw).map((o) => o.toLowerCase().replace(/\/$/, ''));
   return items.every((o) => /^https?:\/\/[^/\s?#]+$/.test(o)) ? items : undefined;
+});
+const httpUrl = rule('`http(s)://host[:port][/path]` URL, no trailing slash needed (empty means unset)', (raw) => {
+  if (raw === '') return null;
+  return /^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(raw) ? raw.replace(/\/+$/, '') : undefined;
 });
 const postgresUrl = rule('`postgres://…` or `postgresql://…` URL (empty means unset)',
   (raw) => (raw === '' ? null : /^postgres(ql)?:\/\//.test(raw) ? raw : undefined));
@@ -100,6 +106,7 @@ export const VARIABLES = {
   webhooksPollMs: { name: 'WEBHOOKS_POLL_MS', default: 1000, parse: integer(10, 60000), describe: 'How often the webhook worker looks for due deliveries (events written by this process are sent at once).' },
   webhooksConnectTimeoutMs: { name: 'WEBHOOKS_CONNECT_TIMEOUT_MS', default: 5000, parse: integer(100, 60000), describe: 'Time a webhook destination has to accept the connection.' },
   webhooksTimeoutMs: { name: 'WEBHOOKS_TIMEOUT_MS', default: 15000, parse: integer(100, 120000), describe: 'Time a webhook destination has to answer, connection included.' },
+  publicUrl: { name: 'PUBLIC_URL', default: null, parse: httpUrl, describe: 'The address integrators and buyers reach this service at: invoice share links and PDF links are built from it, never from a request\'s Host. Unset: `http://HOST:PORT`.' },
 } satisfies { [K in keyof Config]: VariableSpec<Config[K]> };
 
 export function loadConfig(env: Env = process.env): Config {
@@ -135,4 +142,9 @@ export function usesPreparedStatements(config: Pick<Config, 'databaseDirectUrl' 
 /** A config for tests and tools: defaults with overrides, no environment read. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return { ...loadConfig({}), logLevel: 'silent', ...overrides };
+}
+
+/** The base of links the service hands out (invoice share and PDF links): PUBLIC_URL, else http://HOST:PORT. */
+export function publicUrlOf(config: Pick<Config, 'publicUrl' | 'host' | 'port'>): string {
+  return config.publicUrl ?? `http://${config.host}:${config.port}`;
 }

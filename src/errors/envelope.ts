@@ -14,6 +14,7 @@ const NAMES: Record<number, [string, string]> = {
   429: ['TooManyRequests', 'too-many-requests'],
   431: ['RequestHeaderFieldsTooLarge', 'request-header-fields-too-large'],
   500: ['GeneralError', 'general-error'],
+  501: ['NotImplemented', 'not-implemented'],
 };
 
 export interface ErrorEnvelope {

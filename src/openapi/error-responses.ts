@@ -78,6 +78,25 @@ const CODES: Record<ErrorCode, { when: string; example: ErrorExample }> = {
     when: 'customer or contact sent for a lead that is not NEW or OPEN after the request',
     example: { message: 'customer can be changed only while the lead is NEW or OPEN', errors: [{ field: 'customer', message: 'customer can be changed only while the lead is NEW or OPEN', code: 'CUSTOMER_CONTACT_NOT_EDITABLE' }] },
   },
+  INVALID_ITEMS: { when: 'items missing, not an array, empty or over 500 entries (invoice create)', example: { message: 'items must hold 1 to 500 items', errors: [{ field: 'items', message: 'items must hold 1 to 500 items', code: 'INVALID_ITEMS' }] } },
+  INVALID_TAX_RATE: {
+    when: 'an item\'s rate outside its regime\'s set, gstRate and taxRate with different values, or a non-zero rate on a bill of supply',
+    example: { message: 'items[0].gstRate is not a rate of the INDIA regime', errors: [{ field: 'items[0].gstRate', message: 'items[0].gstRate is not a rate of the INDIA regime', code: 'INVALID_TAX_RATE' }] },
+  },
+  TOTAL_BELOW_ZERO: {
+    when: 'a discount that takes the running total below 0 (named: the entry)',
+    example: { message: 'additionalCharges[0] takes the total below 0', errors: [{ field: 'additionalCharges[0]', message: 'additionalCharges[0] takes the total below 0', code: 'TOTAL_BELOW_ZERO' }] },
+  },
+  AMOUNT_TOO_LARGE: {
+    when: 'a computed money value of 10^12 or more (named: the first item or entry concerned)',
+    example: { message: 'items[0] makes an amount of 10^12 or more', errors: [{ field: 'items[0]', message: 'items[0] makes an amount of 10^12 or more', code: 'AMOUNT_TOO_LARGE' }] },
+  },
+  PAYMENT_EXCEEDS_DUE: { when: 'a payment that would settle more than is due (data.error.amountDue); checked after the invoice is found', example: { message: 'The payment settles more than the 100 due' } },
+  INVOICE_NOT_FOUND: { when: 'an unknown or malformed invoice id, or another business\'s invoice (one body for all)', example: { message: 'Invoice not found' } },
+  PAYMENT_NOT_FOUND: { when: 'no live payment with this id on this invoice (operator removal)', example: { message: 'No live payment with this id on this invoice' } },
+  INVOICE_CANCELED: { when: 'a payment on a canceled invoice', example: { message: 'The invoice is canceled' } },
+  INVOICE_HAS_PAYMENTS: { when: 'a cancel of an invoice with live payments, without cancelPayment=true', example: { message: 'The invoice has payments: cancel with cancelPayment=true to remove them too' } },
+  EINVOICING_UNAVAILABLE: { when: 'the vendor\'s e-invoicing routes (IRN, e-way bill): crmkit has no link to the government portals', example: { message: 'E-invoicing is not available in crmkit' } },
   INVALID_PAGINATION_LIMIT: { when: '$limit not a whole number from 1 to 50', example: { message: '$limit must be a whole number from 1 to 50' } },
   INVALID_PAGINATION_SKIP: { when: '$skip not a whole number from 0 to 1000', example: { message: '$skip must be a whole number from 0 to 1000' } },
   PERMISSION_DENIED: { when: 'the calling app is not attached to the business in the path (or there is no such business)', example: { message: 'This app is not allowed to access this business' } },
@@ -105,7 +124,7 @@ const CODES: Record<ErrorCode, { when: string; example: ErrorExample }> = {
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request', 401: 'Not authenticated', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  408: 'Request Timeout', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Server error',
+  408: 'Request Timeout', 409: 'Conflict', 501: 'Not Implemented', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Server error',
 };
 
 /** The envelope schemas every error answer refers to. */
@@ -131,6 +150,8 @@ export function errorSchemas(): Record<string, JsonSchema> {
               properties: {
                 message: text, code: ref('ErrorCode'), status: { type: 'integer' }, errors: { type: 'array', items: ref('FieldError') },
                 existingLeadId: { type: 'string', description: 'A lead create\'s 409: the lead stored under this externalId (absent when it was removed).' },
+                existingInvoiceId: { type: 'string', description: 'An invoice create\'s 409: the invoice stored under this invoiceNumber.' },
+                amountDue: { type: 'number', description: 'PAYMENT_EXCEEDS_DUE: what the invoice still has due.' },
               },
             },
           },

@@ -9,6 +9,7 @@ import { leadCountsMigration } from './migrations/005-lead-counts.js';
 import { leadWordsMigration } from './migrations/006-lead-words.js';
 import { leadWordsBestMigration } from './migrations/007-lead-words-best.js';
 import { outboxClaimsMigration } from './migrations/008-outbox-claims.js';
+import { invoicesMigration } from './migrations/012-invoices.js';
 
 export class SchemaTooNewError extends Error {}
 
@@ -22,11 +23,12 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '006-lead-words': leadWordsMigration(kind),
     '007-lead-words-best': leadWordsBestMigration(kind),
     '008-outbox-claims': outboxClaimsMigration(),
+    '012-invoices': invoicesMigration(kind),
   };
 }
 
 /** The newest migration this build knows: reported by /healthz. */
-export const SCHEMA_VERSION = '008-outbox-claims';
+export const SCHEMA_VERSION = '012-invoices';
 
 /**
  * Runs pending migrations under the store's lock (a PostgreSQL session advisory lock, so `db` must hold a

@@ -214,6 +214,49 @@ export interface WebhookAttemptsTable {
   error: string | null;
 }
 
+/** Money columns are whole minor units of the invoice's currency (below 10^15, exact as numbers). */
+export interface InvoicesTable {
+  id: Generated<number>;
+  business_pk: number;
+  invoice_id: string;
+  invoice_number: string;
+  client_id: string;
+  status: string;
+  currency: string;
+  total_minor: number;
+  paid_minor: number;
+  invoice_date: number;
+  share_token: string;
+  content: string;
+  create_request: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface InvoicePaymentsTable {
+  id: Generated<number>;
+  invoice_pk: number;
+  payment_id: string;
+  settled_minor: number;
+  removed: number;
+  data: string;
+  created_at: number;
+}
+
+export interface InvoiceSettingsTable {
+  business_pk: number;
+  doc: string | null;
+  last_number: string | null;
+  series_start: string | null;
+  updated_at: number;
+}
+
+export interface InvoiceBuyersTable {
+  client_pk: number;
+  business_pk: number;
+  match_key: string;
+}
+
 export interface Database {
   operators: OperatorsTable;
   signing_keys: SigningKeysTable;
@@ -235,4 +278,8 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_outbox: WebhookOutboxTable;
   webhook_attempts: WebhookAttemptsTable;
+  invoices: InvoicesTable;
+  invoice_payments: InvoicePaymentsTable;
+  invoice_settings: InvoiceSettingsTable;
+  invoice_buyers: InvoiceBuyersTable;
 }

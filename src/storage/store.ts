@@ -13,6 +13,8 @@ import { LeadListsStore } from './lead-lists.store.js';
 import { LeadSettingsStore } from './lead-settings.store.js';
 import { LeadsStore } from './leads.store.js';
 import { WebhooksStore } from './webhooks.store.js';
+import { InvoicesStore } from './invoices.store.js';
+import { InvoiceListsStore } from './invoice-lists.store.js';
 
 /** The store behind one small interface: accounts, business data, and the change feed that keeps caches honest. */
 export interface Store {
@@ -25,6 +27,8 @@ export interface Store {
   readonly leadLists: LeadListsStore;
   readonly leadSettings: LeadSettingsStore;
   readonly webhooks: WebhooksStore;
+  readonly invoices: InvoicesStore;
+  readonly invoiceLists: InvoiceListsStore;
   readonly changes: ChangeFeed;
   readonly sqlitePath: string | null;
   /** PostgreSQL only (undefined on the embedded store): for /metrics. */
@@ -63,6 +67,8 @@ export function openStore(config: StoreConfig): Store {
     leadLists: new LeadListsStore(db, opened.kind),
     leadSettings: new LeadSettingsStore(db),
     webhooks: new WebhooksStore(db, opened.kind),
+    invoices: new InvoicesStore(db, opened.kind),
+    invoiceLists: new InvoiceListsStore(db, opened.kind),
     changes,
     sqlitePath: opened.sqlitePath,
     ...(opened.poolStats && { poolStats: opened.poolStats }),

@@ -32,3 +32,6 @@ export const UAE = {
   registrations: ['trnNumber'],
   deriveTaxPayerType,
 } satisfies TaxCountry;
+
+/** UAE VAT rates (percent) an invoice item may carry (invoices-interface 3.3). */
+export const UAE_VAT_RATES: readonly number[] = [0, 5];

@@ -162,3 +162,5 @@ export const INDIA = {
   deriveTaxPayerType,
 } satisfies TaxCountry;
 
+/** GST rates (percent) an invoice item may carry (invoices-interface 3.2.1), compared by value. */
+export const GST_RATES: readonly number[] = [0, 0.1, 0.25, 1, 1.5, 3, 5, 6, 7.5, 12, 18, 28, 40];

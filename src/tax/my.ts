@@ -40,3 +40,6 @@ export const MALAYSIA = {
   clientTypeFromIds: (ids) => (ids.tinNumber === null ? null : isIndividualMalaysiaTin(ids.tinNumber) ? 'INDIVIDUAL' : 'COMPANY'),
   registrations: ['sstNumber'],
 } satisfies TaxCountry;
+
+/** Malaysian SST rates (percent) an invoice item may carry (invoices-interface 3.3). */
+export const MALAYSIA_SST_RATES: readonly number[] = [0, 5, 6, 8, 10];

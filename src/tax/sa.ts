@@ -19,3 +19,6 @@ export const SAUDI_ARABIA = {
     { code: 'HQ', identifier: 'Group VAT Number', scope: 'seller', ...ANY_VALUE },
   ]),
 } satisfies TaxCountry;
+
+/** Saudi VAT rates (percent) an invoice item may carry (invoices-interface 3.3). */
+export const SAUDI_VAT_RATES: readonly number[] = [0, 15];

@@ -1,0 +1,43 @@
+import type { StoredInvoice, StoredPayment } from '../storage/invoices.records.js';
+import { currencyOf, moneyToJson } from './invoice.money.js';
+
+/** Where links point (2.7): PUBLIC_URL, and the business the invoice belongs to. */
+export interface PresentContext {
+  publicUrl: string;
+  urlKey: string;
+}
+
+export type InvoiceAnswer = Record<string, unknown>;
+
+/** The vendor's constant members (2.1). */
+const VENDOR_CONSTANTS = { discount: { discountType: 'PERCENTAGE' }, attachments: [], isExpenditure: false } as const;
+
+/**
+ * An invoice in the vendor's shape (2.1): the stored content, and what changes (status, payments, the
+ * share link) from the row. No internal identifier at any depth.
+ */
+export function presentInvoice(stored: StoredInvoice, ctx: PresentContext): InvoiceAnswer {
+  const currency = currencyOf(stored.currency)!;
+  const canceled = stored.status === 'CANCELED';
+  const paid = canceled ? 0n : stored.paidMinor;
+  const due = canceled ? 0n : stored.totalMinor - stored.paidMinor;
+  const base = `/api/v1/businesses/${encodeURIComponent(ctx.urlKey)}/invoices/${stored.invoiceId}`;
+  return {
+    _id: stored.invoiceId, invoiceNumber: stored.invoiceNumber, ...stored.content, status: stored.status,
+    client: stored.clientId,
+    share: { link: `${ctx.publicUrl}/share/invoices/${stored.shareToken}`, pdf: `${ctx.publicUrl}${base}/pdf` },
+    ...VENDOR_CONSTANTS,
+    amountPaid: moneyToJson(paid, currency), amountDue: moneyToJson(due, currency),
+    createdAt: new Date(stored.createdAt).toISOString(), updatedAt: new Date(stored.updatedAt).toISOString(),
+  };
+}
+
+/** A payment (2.6). */
+export function presentPayment(payment: StoredPayment, invoice: StoredInvoice, urlKey: string): Record<string, unknown> {
+  const d = payment.data;
+  return {
+    _id: payment.paymentId, amount: d.amount, tds: d.tds, transactionCharge: d.transactionCharge, paymentDate: d.paymentDate,
+    paymentMethod: d.paymentMethod ?? null, notes: d.notes ?? null, refId: d.refId ?? null, business: urlKey, payerBusiness: invoice.clientId,
+    isApproved: true, isRemoved: payment.removed, appId: d.appId ?? null, invoice: invoice.invoiceId, createdAt: new Date(payment.createdAt).toISOString(),
+  };
+}

@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import type { CachedLoader } from '../cache/cached-loader.js';
+import { presentClient } from '../clients/client.present.js';
+import { AppError } from '../errors/app-error.js';
+import type { FieldError } from '../errors/codes.js';
+import type { LeadContext } from '../leads/lead-context.js';
+import type { InvoiceInsert, NumberSeries, StoredInvoice } from '../storage/invoices.records.js';
+import type { Store } from '../storage/store.js';
+import type { WebhookEvents } from '../webhooks/events.js';
+import { buildInvoice, randomHex, type BuiltInvoice } from './invoice.build.js';
+import { createRequestOf, sameCreateRequest, type CreateRequest } from './invoice.compare.js';
+import { invoiceClientEvents, invoiceEvent } from './invoice.events.js';
+import { pow10 } from './invoice.money.js';
+import { followingCandidate, nextInvoiceNumber } from './invoice.numbering.js';
+import { matchKeyOf, newClientValue, partyOf, sentParty } from './invoice.parties.js';
+import { presentInvoice, type InvoiceAnswer } from './invoice.present.js';
+import { parseFindQuery } from './invoices.find.js';
+import { isJsonObject } from '../validation/field-reader.js';
+import { inBodyOrder, validateInvoice, type InvoiceInput } from './invoice.validate.js';
+import type { InvoiceSettings } from './invoice-settings.service.js';
+
+export type CreateOutcome = { invoice: InvoiceAnswer; idempotent: boolean };
+
+export const notFound = () => new AppError('INVOICE_NOT_FOUND', 'Invoice not found');
+
+/** The series rules handed to the store, which assigns the number under the business's lock (3.5). */
+export const SERIES: NumberSeries = {
+  first: ({ lastNumber, seriesStart }) => seriesStart ?? nextInvoiceNumber(lastNumber),
+  following: followingCandidate,
+};
+
+/** A balance amount in the client balance's ten-thousandths, or null when the currency is not the balance's (3.7.3). */
+export function balanceE4(minor: bigint, currency: string, minorUnit: number, businessCurrency: string): number | null {
+  return currency === businessCurrency ? Number(minor * pow10(4 - minorUnit)) : null;
+}
+
+/** Invoice use cases (invoices-interface 4.1, 4.4, 4.5): create, get, cancel; for apps and operators. */
+export class InvoicesService {
+  constructor(
+    private readonly store: Store,
+    private readonly contexts: CachedLoader<LeadContext>,
+    private readonly settings: InvoiceSettings,
+    private readonly now: () => number,
+    private readonly events: WebhookEvents,
+    private readonly publicUrl: string,
+  ) {}
+
+  async context(urlKey: string): Promise<LeadContext> {
+    const context = await this.contexts.get(urlKey);
+    if (!context) throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
+    return context;
+  }
+
+  present(urlKey: string, stored: StoredInvoice): InvoiceAnswer {
+    return presentInvoice(stored, { publicUrl: this.publicUrl, urlKey });
+  }
+
+  /**
+   * Validation first (every failure in one 400, never a 409 for an invalid body), then the invoice and
+   * what it makes are stored in one transaction; a taken number answers the stored invoice when the
+   * details are the same (idempotent), else 409.
+   */
+  async create(urlKey: string, body: unknown): Promise<CreateOutcome> {
+    const context = await this.context(urlKey);
+    const now = this.now();
+    const { input, client } = await this.validated(urlKey, body, context);
+    const [settings, plan] = await Promise.all([this.settings.stored(urlKey), this.events.plan(urlKey)]);
+    const built = buildInvoice(input, { business: context.business, timeZone: context.timeZone, settings, client, now });
+    if (!built.ok) throw AppError.fromFieldErrors(inBodyOrder(built.errors, input.sent));
+    const request = createRequestOf(input);
+    const insert = this.insertOf(urlKey, input, built.value, request, client, now, { plan, context });
+    const result = await this.store.invoices.insertInvoice(urlKey, insert);
+    if (result.outcome === 'no-business') throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
+    if (result.outcome === 'exists') return this.retried(urlKey, result.invoice, request);
+    this.events.sent();
+    return { invoice: this.present(urlKey, result.invoice), idempotent: false };
+  }
+
+  /** The body's pass and the client billedTo.clientId names (CLIENT_NOT_FOUND among the body's errors). */
+  private async validated(urlKey: string, body: unknown, context: LeadContext): Promise<{ input: InvoiceInput; client: Record<string, unknown> | null }> {
+    const { errors, input } = validateInvoice(body, context);
+    const clientId = typeof (body as { billedTo?: { clientId?: unknown } } | null)?.billedTo?.clientId === 'string'
+      ? ((body as { billedTo: { clientId: string } }).billedTo.clientId).trim() : undefined;
+    const stored = clientId ? await this.store.data.findClient(urlKey, clientId) : undefined;
+    const found = stored && stored.status === 'active' ? presentClient(stored, { business: context.business, customFields: [], liveFieldIds: new Set() }) : null;
+    const all: FieldError[] = [...errors];
+    if (clientId && !found) all.push({ field: 'billedTo.clientId', code: 'CLIENT_NOT_FOUND', message: 'billedTo.clientId does not name a client of this business' });
+    if (all.length > 0 || !input) throw AppError.fromFieldErrors(inBodyOrder(all, isJsonObject(body) ? Object.keys(body) : []));
+    return { input, client: found };
+  }
+
+  private insertOf(
+    urlKey: string, input: InvoiceInput, built: BuiltInvoice, request: CreateRequest, client: Record<string, unknown> | null, now: number,
+    { plan, context }: { plan: Awaited<ReturnType<WebhookEvents['plan']>>; context: LeadContext },
+  ): InvoiceInsert {
+    const invoiceId = randomHex();
+    const newClientId = `invoice-${invoiceId}`;
+    const newClient = client ? null : { clientId: newClientId, data: newClientValue(newClientId, input.billedTo, context.business.country) };
+    const invoice = {
+      invoiceId, status: built.totalMinor === 0n ? 'PAID' : 'UNPAID', currency: input.currency.code, totalMinor: built.totalMinor, paidMinor: 0n,
+      invoiceDate: built.invoiceDate, shareToken: randomBytes(32).toString('base64url'), content: built.content, createRequest: request,
+      createdAt: now, updatedAt: now,
+    };
+    return {
+      invoice,
+      number: input.invoiceNumber !== null ? { given: input.invoiceNumber } : { auto: SERIES },
+      client: client ? { kind: 'existing', clientId: String(client.clientId) } : { kind: 'buyer', matchKey: matchKeyOf(partyOf(sentParty(input.billedTo))), newClient: newClient! },
+      balanceE4: balanceE4(built.totalMinor, input.currency.code, input.currency.minorUnit, context.business.currency),
+      events: (settled) => [
+        ...(settled.createdClient ? invoiceClientEvents(plan, newClient!.clientId, newClient!.data, now, context.business) : []),
+        ...invoiceEvent(plan, 'invoice.created', invoiceId, () => this.present(urlKey, { ...invoice, invoiceNumber: settled.invoiceNumber, clientId: settled.clientId }), now),
+      ],
+    };
+  }
+
+  private retried(urlKey: string, stored: StoredInvoice, request: CreateRequest): CreateOutcome {
+    if (!sameCreateRequest(stored.createRequest as CreateRequest, request)) {
+      throw new AppError('IDEMPOTENCY_CONFLICT', 'An invoice with this invoiceNumber already exists with different details', undefined, { existingInvoiceId: stored.invoiceId });
+    }
+    return { invoice: this.present(urlKey, stored), idempotent: true };
+  }
+
+  /** 4.3: `{total, limit, skip, data}`. */
+  async find(urlKey: string, rawQuery: Record<string, unknown>): Promise<{ total: number; limit: number; skip: number; data: InvoiceAnswer[] }> {
+    const context = await this.context(urlKey);
+    const query = parseFindQuery(rawQuery, context.timeZone);
+    const found = await this.store.invoiceLists.find(urlKey, query);
+    if (!found) throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
+    return { total: found.total, limit: query.limit, skip: query.skip, data: found.page.map((invoice) => this.present(urlKey, invoice)) };
+  }
+
+  async get(urlKey: string, invoiceId: string): Promise<InvoiceAnswer> {
+    const stored = await this.store.invoices.findInvoice(urlKey, invoiceId);
+    if (!stored) throw notFound();
+    return this.present(urlKey, stored);
+  }
+}

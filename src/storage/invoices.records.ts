@@ -1,0 +1,103 @@
+import type { OutboxRow } from './webhooks.records.js';
+
+/** What the invoices store hands out and takes: plain records with public identifiers only. */
+
+export interface StoredInvoice {
+  invoiceId: string;
+  invoiceNumber: string;
+  clientId: string;
+  status: string;
+  currency: string;
+  /** Whole minor units of `currency`. */
+  totalMinor: bigint;
+  paidMinor: bigint;
+  invoiceDate: number;
+  shareToken: string;
+  /** The content snapshot: every member of the answer that never changes. */
+  content: Record<string, unknown>;
+  createRequest: unknown;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface StoredPayment {
+  paymentId: string;
+  invoiceId: string;
+  settledMinor: bigint;
+  removed: boolean;
+  /** amount, tds, transactionCharge, paymentDate, paymentMethod, notes, refId, appId: as the answer shows them. */
+  data: Record<string, unknown>;
+  createdAt: number;
+}
+
+/** How a create names its number: given by the caller, or the next of the business's series. */
+export type NumberRequest = { given: string } | { auto: NumberSeries };
+
+/** The pure rules of the series (invoice.numbering.ts), handed to the store that assigns under its lock. */
+export interface NumberSeries {
+  /** The first candidate: continue `last` (null: no invoice yet), or start a saved series. */
+  first(state: { lastNumber: string | null; seriesStart: string | null }): string;
+  /** The candidate after a taken one. */
+  following(candidate: string): string;
+}
+
+/** Where the invoice's client comes from (invoices-interface 3.6). */
+export type ClientLink =
+  | { kind: 'existing'; clientId: string }
+  | { kind: 'buyer'; matchKey: string; newClient: { clientId: string; data: unknown } };
+
+/** What the creating transaction settled: the events are made from it (they name the number and client). */
+export interface CreateSettled {
+  invoiceNumber: string;
+  clientId: string;
+  createdClient: boolean;
+}
+
+export interface InvoiceInsert {
+  invoice: Omit<StoredInvoice, 'invoiceNumber' | 'clientId'>;
+  number: NumberRequest;
+  client: ClientLink;
+  /** Ten-thousandths added to the client's `invoice` balance; null when the currency is not the balance's. */
+  balanceE4: number | null;
+  /** The outbox rows, in order (client.created before invoice.created). Pure: it runs under the lock. */
+  events(settled: CreateSettled): OutboxRow[];
+}
+
+export type InsertInvoiceResult =
+  | { outcome: 'inserted'; invoice: StoredInvoice }
+  | { outcome: 'exists'; invoice: StoredInvoice }
+  | { outcome: 'no-business' };
+
+/** A change to one invoice, decided (purely) against the locked row and its live payments. */
+export interface InvoiceChange {
+  invoice: Pick<StoredInvoice, 'status' | 'paidMinor' | 'updatedAt'>;
+  addPayment?: StoredPayment;
+  removePaymentIds?: string[];
+  /** Additions to the client's balance members, in ten-thousandths. */
+  balance: { member: 'invoice' | 'invoicePayment'; e4: number }[];
+  events: OutboxRow[];
+}
+
+export interface LockedInvoice {
+  invoice: StoredInvoice;
+  livePayments: StoredPayment[];
+}
+
+/** What a decision answers: a change to apply (and what to answer), or an answer without a change. */
+export type Decision<T> = { change: InvoiceChange; answer: T } | { answer: T };
+
+export interface InvoiceSettingsRecord {
+  doc: unknown;
+  lastNumber: string | null;
+  seriesStart: string | null;
+}
+
+export type InvoiceSortField = 'createdAt' | 'invoiceNumber' | 'invoiceDate';
+
+/** A find (invoices-interface 4.3): every filter sent must match; sort keys in order, then createdAt, _id descending. */
+export interface InvoiceListQuery {
+  filter: { clientIds?: string[]; statuses?: string[]; invoiceNumber?: string; dateFrom?: number; dateTo?: number };
+  sort: { field: InvoiceSortField; direction: 1 | -1 }[];
+  limit: number;
+  skip: number;
+}

@@ -1,0 +1,65 @@
+import { beforeAll, expect, it } from 'vitest';
+import { call, describeEachStore } from '../helpers/app.js';
+import { buyer, createInvoice, firstError, seedInvoiceTenant, type InvoiceTenant } from '../helpers/invoices.js';
+
+describeEachStore('4.3 GET invoices: find', (ctx) => {
+  let t: InvoiceTenant;
+  const made: any[] = [];
+  beforeAll(async () => {
+    t = await seedInvoiceTenant(ctx());
+    for (const [number, date, name] of [['B-2', '2026-01-10', 'Uno'], ['a-1', '2026-01-05', 'Dos'], ['C-3', '2026-01-20', 'Uno']] as const) {
+      made.push(await createInvoice(ctx(), t, { invoiceNumber: number, invoiceDate: date, billedTo: buyer({ name }) }));
+    }
+    const canceled = await call(ctx().app, 'POST', `${t.invoices}/${made[1]._id}/cancel`, { token: t.token });
+    expect(canceled.status).toBe(200);
+  });
+  const find = (query = '') => call(ctx().app, 'GET', `${t.invoices}${query}`, { token: t.token });
+  const numbers = (r: { body: any }) => r.body.data.map((i: any) => i.invoiceNumber);
+
+  it('default: createdAt descending, {total, limit, skip, data}, each entry the invoice as GET answers it', async () => {
+    const r = await find();
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ total: 3, limit: 10, skip: 0 });
+    expect(numbers(r)).toEqual(['C-3', 'a-1', 'B-2']);
+    const one = await call(ctx().app, 'GET', `${t.invoices}/${made[0]._id}`, { token: t.token });
+    expect(r.body.data[2]).toEqual(one.body);
+  });
+
+  it('paging: $limit capped at 100, 0 answers the total alone; $skip', async () => {
+    expect((await find('?$limit=500')).body.limit).toBe(100);
+    const zero = await find('?$limit=0');
+    expect([zero.body.total, zero.body.data]).toEqual([3, []]);
+    expect(numbers(await find('?$limit=1&$skip=1'))).toEqual(['a-1']);
+    expect(firstError(await find('?$limit=-1')).code).toBe('INVALID_PAGINATION_LIMIT');
+    expect(firstError(await find('?$skip=x')).code).toBe('INVALID_PAGINATION_SKIP');
+  });
+
+  it('$sort: invoiceNumber by code point, invoiceDate; other fields and directions refused', async () => {
+    expect(numbers(await find('?$sort[invoiceNumber]=1'))).toEqual(['B-2', 'C-3', 'a-1']);
+    expect(numbers(await find('?$sort[invoiceDate]=-1'))).toEqual(['C-3', 'B-2', 'a-1']);
+    expect(firstError(await find('?$sort[total]=1')).code).toBe('INVALID_QUERY_FIELD');
+    expect(firstError(await find('?$sort[createdAt]=up')).code).toBe('INVALID_QUERY_VALUE');
+  });
+
+  it('filters: client, status (CANCELLED read as CANCELED), invoiceNumber, invoiceDate bounds', async () => {
+    expect(numbers(await find(`?client=${made[0].client}`))).toEqual(['C-3', 'B-2']);
+    expect(numbers(await find('?status=CANCELLED'))).toEqual(['a-1']);
+    expect(numbers(await find('?status=UNPAID,PAID'))).toEqual(['C-3', 'B-2']);
+    expect(numbers(await find('?invoiceNumber=B-2'))).toEqual(['B-2']);
+    expect(numbers(await find('?invoiceDate[$gte]=2026-01-06&invoiceDate[$lte]=2026-01-10'))).toEqual(['B-2']);
+    expect(firstError(await find('?status=OPEN')).code).toBe('INVALID_QUERY_VALUE');
+    expect(firstError(await find('?invoiceDate[$gte]=2026-02-01&invoiceDate[$lte]=2026-01-01')).code).toBe('INVALID_QUERY_VALUE');
+  });
+
+  it('other parameters INVALID_QUERY_FIELD; other operators or a repeated parameter INVALID_QUERY_VALUE', async () => {
+    expect(firstError(await find('?$select=total')).code).toBe('INVALID_QUERY_FIELD');
+    expect(firstError(await find('?status[$ne]=PAID')).code).toBe('INVALID_QUERY_VALUE');
+    expect(firstError(await find('?status=PAID&status=UNPAID')).code).toBe('INVALID_QUERY_VALUE');
+  });
+
+  it('the alias and the operator list answer the same page', async () => {
+    const page = (await find()).body;
+    expect((await call(ctx().app, 'GET', t.alias, { token: t.token })).body).toEqual(page);
+    expect((await call(ctx().app, 'GET', `${t.admin}/invoices`, { token: t.operator })).body.data).toEqual(page);
+  });
+});
