@@ -49,6 +49,39 @@ function loadFonts(): Map<string, unknown> {
 
 export function registerFonts(doc: PDFKit.PDFDocument): void {
   fonts ??= loadFonts();
+  boundLayoutCaches();
   // pdfkit's registerFont accepts a fontkit Font (it checks for `layout`), though its types say otherwise.
   for (const [name, font] of fonts) doc.registerFont(name, font as string);
+}
+
+/**
+ * pdfkit caches the shaped layout of each word per document; the fonts being shared, the cache can be
+ * too, so that labels, numbers and names shaped for one invoice are not shaped again for the next
+ * (shaping was about half of a small invoice's render time). Cached runs are read, never changed, by
+ * pdfkit. Bounded: emptied when it holds more than LAYOUT_CACHE_LIMIT words.
+ */
+const LAYOUT_CACHE_LIMIT = 50_000;
+const layoutCaches = new Map<string, Record<string, unknown>>();
+
+interface EmbeddedFontInternals {
+  layoutCache?: Record<string, unknown>;
+}
+
+/** Selects a registered font in the document and lends it the process-wide word cache of its face. */
+export function selectFont(doc: PDFKit.PDFDocument, name: string): void {
+  doc.font(name);
+  const font = (doc as unknown as { _font: EmbeddedFontInternals })._font;
+  let cache = layoutCaches.get(name);
+  if (cache === undefined) {
+    cache = Object.create(null) as Record<string, unknown>;
+    layoutCaches.set(name, cache);
+  }
+  if (font.layoutCache !== undefined && font.layoutCache !== cache) font.layoutCache = cache;
+}
+
+/** Called once per document: a cache past its bound starts again empty. */
+function boundLayoutCaches(): void {
+  for (const [name, cache] of layoutCaches) {
+    if (Object.keys(cache).length > LAYOUT_CACHE_LIMIT) layoutCaches.delete(name);
+  }
 }

@@ -1,5 +1,5 @@
 import bidiModule from 'bidi-js';
-import { type FontScript, type FontWeight, fontName } from './pdf-fonts.js';
+import { type FontScript, type FontWeight, fontName, selectFont } from './pdf-fonts.js';
 
 /**
  * Text in mixed scripts on a PDF line: pdfkit shapes a run through fontkit (Arabic joining, right-to-left
@@ -88,7 +88,8 @@ export function visualRuns(line: string): Run[] {
 }
 
 function useFont(doc: PDFKit.PDFDocument, script: FontScript, style: TextStyle): void {
-  doc.font(fontName(script, style.weight)).fontSize(style.size);
+  selectFont(doc, fontName(script, style.weight));
+  doc.fontSize(style.size);
 }
 
 /**
