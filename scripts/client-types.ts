@@ -7,7 +7,7 @@ import { openApiDocument } from '../src/features.js';
 import type { JsonSchema } from '../src/validation/json-schema.js';
 
 /** The component schemas the client's methods take and return; what they refer to comes along. */
-const ROOTS = ['ClientCreate', 'Client', 'ClientCreated', 'PipelineConfiguration', 'AppToken', 'ErrorCode', 'FieldError', 'LeadCreate', 'LeadPatch', 'Lead', 'LeadCreated', 'LeadPage'];
+const ROOTS = ['ClientCreate', 'Client', 'ClientCreated', 'PipelineConfiguration', 'AppToken', 'ErrorCode', 'FieldError', 'LeadCreate', 'LeadPatch', 'Lead', 'LeadCreated', 'LeadPage', 'InvoiceCreate', 'Invoice', 'InvoiceCreated', 'InvoiceCanceled', 'InvoicePage', 'PaymentCreate', 'Payment', 'PaymentList'];
 
 /** Enums longer than this (countries, currencies) are typed as string: a union of hundreds helps nobody. */
 const MAX_UNION = 30;

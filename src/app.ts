@@ -6,13 +6,18 @@ import type { Deps } from './deps.js';
 import { clientErrorHandler, installErrorHandling, sendError } from './errors/error-handler.js';
 import { apiSections, FEATURES } from './features.js';
 import { registerOperations, type BoundFeature } from './http/operations.js';
+import { IdempotencyKeys } from './http/idempotency-key.route.js';
+import type { AnyFeature } from './feature.js';
 import { installHttpBasics } from './http/http-basics.js';
 import { requestIds } from './http/request-id.js';
 import { installMetrics } from './ops/metrics.routes.js';
 import { createServices } from './services.js';
 
-/** A pure factory: everything it needs comes in `deps`; it reads no environment and opens no port. */
-export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+/**
+ * A pure factory: everything it needs comes in `deps`; it reads no environment and opens no port.
+ * `features`: the app's own (FEATURES); a test may add a route of its own, served but not documented.
+ */
+export async function buildApp(deps: Deps, features: readonly AnyFeature[] = FEATURES): Promise<FastifyInstance> {
   const { config } = deps;
   const nextRequestId = requestIds();
   const app = Fastify({
@@ -40,16 +45,17 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   installMetrics(app, services);
   // Each feature's context once, then every operation in the scope its guard names.
   const env = { deps, services, sections: apiSections() };
-  const bound: BoundFeature[] = FEATURES.map((feature) => ({ feature, context: feature.context(env) }));
+  const bound: BoundFeature[] = features.map((feature) => ({ feature, context: feature.context(env) }));
+  const keys = new IdempotencyKeys(deps.store, config, deps.clock, deps.logger || undefined);
   await app.register(async (scope) => {
     scope.addHook('onRequest', appGuard(services.tokens, services.lastUsed));
-    registerOperations(scope, 'app', bound);
+    registerOperations(scope, 'app', bound, keys);
   });
   await app.register(async (scope) => {
     scope.addHook('onRequest', operatorGuard(services.tokens, services.operatorRegistry));
-    registerOperations(scope, 'operator', bound);
+    registerOperations(scope, 'operator', bound, keys);
   });
-  registerOperations(app, 'open', bound);
+  registerOperations(app, 'open', bound, keys);
   for (const { feature, context } of bound) feature.install?.(app, context);
   return app;
 }

@@ -34,6 +34,7 @@ export interface Config {
   webhooksTimeoutMs: number;
   /** Where the service is reached from outside; null: `http://HOST:PORT` (publicUrlOf). */
   publicUrl: string | null;
+  idempotencyKeyRetentionHours: number;
 }
 
 export class ConfigError extends Error {}
@@ -107,6 +108,7 @@ export const VARIABLES = {
   webhooksConnectTimeoutMs: { name: 'WEBHOOKS_CONNECT_TIMEOUT_MS', default: 5000, parse: integer(100, 60000), describe: 'Time a webhook destination has to accept the connection.' },
   webhooksTimeoutMs: { name: 'WEBHOOKS_TIMEOUT_MS', default: 15000, parse: integer(100, 120000), describe: 'Time a webhook destination has to answer, connection included.' },
   publicUrl: { name: 'PUBLIC_URL', default: null, parse: httpUrl, describe: 'The address integrators and buyers reach this service at: invoice share links and PDF links are built from it, never from a request\'s Host. Unset: `http://HOST:PORT`.' },
+  idempotencyKeyRetentionHours: { name: 'IDEMPOTENCY_KEY_RETENTION_HOURS', default: 24, parse: integer(24, 720), describe: 'How long an `Idempotency-Key` and its answer are kept from the key\'s first use (at least the interface\'s 24 hours); older keys are pruned and count as new.' },
 } satisfies { [K in keyof Config]: VariableSpec<Config[K]> };
 
 export function loadConfig(env: Env = process.env): Config {

@@ -363,6 +363,585 @@ export interface FieldError {
   code: ErrorCode;
 }
 
+/** An invoice (2.1), the vendor's shape. */
+export interface Invoice {
+  /** 24 lowercase hex characters; never reused. */
+  _id: string;
+  /** Unique in the business (3.5). */
+  invoiceNumber: string;
+  /** UTC, milliseconds. */
+  invoiceDate: string;
+  /** Omitted when unset. */
+  dueDate?: string;
+  billType: "INVOICE" | "BOS";
+  taxType: "INDIA" | "UAE" | "SAUDI" | "MALAYSIA" | "OTHER";
+  /** INDIA only: inter-state supply. */
+  igst?: boolean;
+  /** ISO 4217. */
+  currency: string;
+  /** The seller (2.2): the members that have a value. */
+  billedBy: {
+    [key: string]: unknown;
+  };
+  /** The buyer (2.2). */
+  billedTo: {
+    [key: string]: unknown;
+  };
+  /** As sent. */
+  shippedTo?: {
+    [key: string]: unknown;
+  };
+  /** As sent. */
+  shippedFrom?: {
+    [key: string]: unknown;
+  };
+  /** As sent. */
+  transportDetails?: {
+    [key: string]: unknown;
+  };
+  /** As sent. */
+  contact?: {
+    [key: string]: unknown;
+  };
+  /** Default Invoice (BOS: Bill of Supply). */
+  invoiceTitle: string;
+  /** As sent. */
+  invoiceSubTitle?: string;
+  /** Request order. */
+  items: ({
+    [key: string]: unknown;
+  })[];
+  /** Sums (2.4): subTotal, amount, INDIA igst/cgst/sgst or tax, discount, charges, total. */
+  finalTotal: {
+    [key: string]: unknown;
+  };
+  /** In order. */
+  additionalCharges: ({
+    [key: string]: unknown;
+  })[];
+  /** As sent, or the business's default terms. */
+  terms: ({
+    [key: string]: unknown;
+  })[];
+  status: "UNPAID" | "PARTIALLY_PAID" | "PAID" | "CANCELED";
+  /** The linked client's clientId (3.6). */
+  client: string;
+  /** Built from PUBLIC_URL (2.7). */
+  share: {
+    link: string;
+    pdf: string;
+  };
+  /** Tag ids. */
+  tags: string[];
+  /** Always {"discountType": "PERCENTAGE"}. */
+  discount: {
+    [key: string]: unknown;
+  };
+  attachments: unknown[];
+  isExpenditure: false;
+  /** ll-CC. */
+  locale: string;
+  /** Settled by live payments; 0 once canceled. */
+  amountPaid: number;
+  /** total − amountPaid; 0 once canceled. */
+  amountDue: number;
+  /** SAUDI tax invoices: base64 of the ZATCA TLV (3.3). */
+  zatcaQr?: string;
+  /** UTC, milliseconds. */
+  createdAt: string;
+  /** Changes on a payment recorded or removed, cancel, link revocation. */
+  updatedAt: string;
+}
+
+export interface InvoiceCanceled {
+  /** 24 lowercase hex characters; never reused. */
+  _id: string;
+  /** Unique in the business (3.5). */
+  invoiceNumber: string;
+  /** UTC, milliseconds. */
+  invoiceDate: string;
+  /** Omitted when unset. */
+  dueDate?: string;
+  billType: "INVOICE" | "BOS";
+  taxType: "INDIA" | "UAE" | "SAUDI" | "MALAYSIA" | "OTHER";
+  /** INDIA only: inter-state supply. */
+  igst?: boolean;
+  /** ISO 4217. */
+  currency: string;
+  /** The seller (2.2): the members that have a value. */
+  billedBy: {
+    [key: string]: unknown;
+  };
+  /** The buyer (2.2). */
+  billedTo: {
+    [key: string]: unknown;
+  };
+  /** As sent. */
+  shippedTo?: {
+    [key: string]: unknown;
+  };
+  /** As sent. */
+  shippedFrom?: {
+    [key: string]: unknown;
+  };
+  /** As sent. */
+  transportDetails?: {
+    [key: string]: unknown;
+  };
+  /** As sent. */
+  contact?: {
+    [key: string]: unknown;
+  };
+  /** Default Invoice (BOS: Bill of Supply). */
+  invoiceTitle: string;
+  /** As sent. */
+  invoiceSubTitle?: string;
+  /** Request order. */
+  items: ({
+    [key: string]: unknown;
+  })[];
+  /** Sums (2.4): subTotal, amount, INDIA igst/cgst/sgst or tax, discount, charges, total. */
+  finalTotal: {
+    [key: string]: unknown;
+  };
+  /** In order. */
+  additionalCharges: ({
+    [key: string]: unknown;
+  })[];
+  /** As sent, or the business's default terms. */
+  terms: ({
+    [key: string]: unknown;
+  })[];
+  status: "UNPAID" | "PARTIALLY_PAID" | "PAID" | "CANCELED";
+  /** The linked client's clientId (3.6). */
+  client: string;
+  /** Built from PUBLIC_URL (2.7). */
+  share: {
+    link: string;
+    pdf: string;
+  };
+  /** Tag ids. */
+  tags: string[];
+  /** Always {"discountType": "PERCENTAGE"}. */
+  discount: {
+    [key: string]: unknown;
+  };
+  attachments: unknown[];
+  isExpenditure: false;
+  /** ll-CC. */
+  locale: string;
+  /** Settled by live payments; 0 once canceled. */
+  amountPaid: number;
+  /** total − amountPaid; 0 once canceled. */
+  amountDue: number;
+  /** SAUDI tax invoices: base64 of the ZATCA TLV (3.3). */
+  zatcaQr?: string;
+  /** UTC, milliseconds. */
+  createdAt: string;
+  /** Changes on a payment recorded or removed, cancel, link revocation. */
+  updatedAt: string;
+  payments: unknown[];
+}
+
+/** An invoice create (4.1): any other key INVALID_FIELD. */
+export interface InvoiceCreate {
+  /** Unique in the business, case-sensitive; omitted: the next of the series (3.5). */
+  invoiceNumber?: string | null;
+  /** A date (YYYY-MM-DD: 00:00 of it in the business's time zone) or an ISO 8601 instant with Z or an offset; years 1970 to 9999. Default: now, to the second. */
+  invoiceDate?: string | null;
+  /** A date (YYYY-MM-DD: 00:00 of it in the business's time zone) or an ISO 8601 instant with Z or an offset; years 1970 to 9999. Not before the invoice's date. Default: the invoice date plus the client's dueInDays. */
+  dueDate?: string | null;
+  /** INVOICE (tax invoice, default) or BOS (bill of supply, no tax). */
+  invoiceType?: "INVOICE" | "BOS" | null;
+  /** ISO 4217 with a minor unit of 0, 2 or 3 digits; upper-cased; default the business's. */
+  currency?: string | null;
+  /** ll-CC; default the client's, else the business country's. */
+  locale?: string | null;
+  /** At most 500 characters. */
+  invoiceTitle?: string | null;
+  /** At most 500 characters. */
+  invoiceSubTitle?: string | null;
+  /** The buyer (2.2, 3.6). */
+  billedTo: {
+    /** 1 to 500 characters after trimming. */
+    name?: string | null;
+    /** ISO 3166-1 alpha-2 country code. Defaults to the business's country. */
+    country?: string | null;
+    /** At most 2500 characters. */
+    street?: string | null;
+    /** At most 500 characters. */
+    city?: string | null;
+    /** At most 500 characters. Requires country in the same request. */
+    state?: string | null;
+    /** At most 20 characters. */
+    pincode?: string | null;
+    /** Indian GST state code (two digits). Derived from gstin when omitted. */
+    gstState?: string | null;
+    /** 15-character Indian GSTIN in any form: regular, government, UIN, NRI, TDS, TCS, OIDAR. Fills panNumber and gstState when those are omitted. */
+    gstin?: string | null;
+    /** Indian PAN: 10 alphanumeric characters. Derived from gstin when omitted (null for GSTIN forms without a PAN). */
+    panNumber?: string | null;
+    /** UAE TRN: 15 digits beginning with 1. */
+    trnNumber?: string | null;
+    /** Malaysia TIN: 10 to 15 uppercase letters or digits. */
+    tinNumber?: string | null;
+    /** Malaysia SST registration: AAA-9999-99999999 or A99-9999-99999999. */
+    sstNumber?: string | null;
+    /** Stored as given; at most 500 characters. */
+    vatNumber?: string | null;
+    /** Vocabulary of the business's country: IN or AE (see the tables); rejected for other businesses. Derived when omitted. */
+    taxPayerType?: "B2C" | "REG" | "UNREG" | "EXP" | "SEZ" | "TDS" | "DEX" | "COM" | "VATR" | "VATNR" | "GCCVATR" | "GCCVATNR" | "NGCC" | "VATRDZ" | "VATRNDZ" | null;
+    /** See 2.5. */
+    additionalIds?: ({
+      /** The code (UDY, IEC, LUT, NAT, ...), offered by the client's country and allowed for its party type. */
+      label: "UDY" | "IEC" | "LUT" | "NAT" | "TIN" | "IQA" | "PAS" | "GCC" | "CRN" | "MOM" | "MLS" | "SAG" | "OTH" | "HQ" | "BRN" | "NRIC" | "PASSPORT";
+      /** Required; the code's format (UDY, IEC, LUT) or any non-blank text. At most 500 characters. */
+      value: string;
+      /** Print the identifier on invoices. Default false. */
+      showInInvoice?: boolean | null;
+      /** Identifier read by e-invoicing (SA, MY). Only the first flagged entry keeps it. */
+      useForEInvoice?: boolean | null;
+    })[] | null;
+    /** Digits with an optional leading +; round brackets, spaces and hyphens are stripped and a leading + added. At most 30 characters after normalisation. */
+    phone?: string | null;
+    /** An e-mail address (at most 254 characters); compared case-insensitively. */
+    email?: string | null;
+    /** Default false. */
+    phoneShowInInvoice?: boolean | null;
+    /** Default false. */
+    emailShowInInvoice?: boolean | null;
+    /** A client readable with GET clients (else CLIENT_NOT_FOUND); its fields fill what billedTo omits. */
+    clientId?: string | null;
+  };
+  /** Overrides the business's billing details for this invoice; country must be the business's. */
+  billedBy?: {
+    /** 1 to 500 characters after trimming. */
+    name?: string | null;
+    /** ISO 3166-1 alpha-2 country code. Defaults to the business's country. */
+    country?: string | null;
+    /** At most 2500 characters. */
+    street?: string | null;
+    /** At most 500 characters. */
+    city?: string | null;
+    /** At most 500 characters. Requires country in the same request. */
+    state?: string | null;
+    /** At most 20 characters. */
+    pincode?: string | null;
+    /** Indian GST state code (two digits). Derived from gstin when omitted. */
+    gstState?: string | null;
+    /** 15-character Indian GSTIN in any form: regular, government, UIN, NRI, TDS, TCS, OIDAR. Fills panNumber and gstState when those are omitted. */
+    gstin?: string | null;
+    /** Indian PAN: 10 alphanumeric characters. Derived from gstin when omitted (null for GSTIN forms without a PAN). */
+    panNumber?: string | null;
+    /** UAE TRN: 15 digits beginning with 1. */
+    trnNumber?: string | null;
+    /** Malaysia TIN: 10 to 15 uppercase letters or digits. */
+    tinNumber?: string | null;
+    /** Malaysia SST registration: AAA-9999-99999999 or A99-9999-99999999. */
+    sstNumber?: string | null;
+    /** Stored as given; at most 500 characters. */
+    vatNumber?: string | null;
+    /** Vocabulary of the business's country: IN or AE (see the tables); rejected for other businesses. Derived when omitted. */
+    taxPayerType?: "B2C" | "REG" | "UNREG" | "EXP" | "SEZ" | "TDS" | "DEX" | "COM" | "VATR" | "VATNR" | "GCCVATR" | "GCCVATNR" | "NGCC" | "VATRDZ" | "VATRNDZ" | null;
+    /** See 2.5. */
+    additionalIds?: ({
+      /** The code (UDY, IEC, LUT, NAT, ...), offered by the client's country and allowed for its party type. */
+      label: "UDY" | "IEC" | "LUT" | "NAT" | "TIN" | "IQA" | "PAS" | "GCC" | "CRN" | "MOM" | "MLS" | "SAG" | "OTH" | "HQ" | "BRN" | "NRIC" | "PASSPORT";
+      /** Required; the code's format (UDY, IEC, LUT) or any non-blank text. At most 500 characters. */
+      value: string;
+      /** Print the identifier on invoices. Default false. */
+      showInInvoice?: boolean | null;
+      /** Identifier read by e-invoicing (SA, MY). Only the first flagged entry keeps it. */
+      useForEInvoice?: boolean | null;
+    })[] | null;
+    /** Digits with an optional leading +; round brackets, spaces and hyphens are stripped and a leading + added. At most 30 characters after normalisation. */
+    phone?: string | null;
+    /** An e-mail address (at most 254 characters); compared case-insensitively. */
+    email?: string | null;
+    /** Default false. */
+    phoneShowInInvoice?: boolean | null;
+    /** Default false. */
+    emailShowInInvoice?: boolean | null;
+  };
+  /** Ship-to party. */
+  shippedTo?: {
+    /** 1 to 500 characters after trimming. */
+    name?: string | null;
+    /** ISO 3166-1 alpha-2 country code. Defaults to the business's country. */
+    country?: string | null;
+    /** At most 2500 characters. */
+    street?: string | null;
+    /** At most 500 characters. */
+    city?: string | null;
+    /** At most 500 characters. Requires country in the same request. */
+    state?: string | null;
+    /** At most 20 characters. */
+    pincode?: string | null;
+    /** Indian GST state code (two digits). Derived from gstin when omitted. */
+    gstState?: string | null;
+    /** 15-character Indian GSTIN in any form: regular, government, UIN, NRI, TDS, TCS, OIDAR. Fills panNumber and gstState when those are omitted. */
+    gstin?: string | null;
+    /** Indian PAN: 10 alphanumeric characters. Derived from gstin when omitted (null for GSTIN forms without a PAN). */
+    panNumber?: string | null;
+    /** UAE TRN: 15 digits beginning with 1. */
+    trnNumber?: string | null;
+    /** Malaysia TIN: 10 to 15 uppercase letters or digits. */
+    tinNumber?: string | null;
+    /** Malaysia SST registration: AAA-9999-99999999 or A99-9999-99999999. */
+    sstNumber?: string | null;
+    /** Stored as given; at most 500 characters. */
+    vatNumber?: string | null;
+    /** Vocabulary of the business's country: IN or AE (see the tables); rejected for other businesses. Derived when omitted. */
+    taxPayerType?: "B2C" | "REG" | "UNREG" | "EXP" | "SEZ" | "TDS" | "DEX" | "COM" | "VATR" | "VATNR" | "GCCVATR" | "GCCVATNR" | "NGCC" | "VATRDZ" | "VATRNDZ" | null;
+    /** See 2.5. */
+    additionalIds?: ({
+      /** The code (UDY, IEC, LUT, NAT, ...), offered by the client's country and allowed for its party type. */
+      label: "UDY" | "IEC" | "LUT" | "NAT" | "TIN" | "IQA" | "PAS" | "GCC" | "CRN" | "MOM" | "MLS" | "SAG" | "OTH" | "HQ" | "BRN" | "NRIC" | "PASSPORT";
+      /** Required; the code's format (UDY, IEC, LUT) or any non-blank text. At most 500 characters. */
+      value: string;
+      /** Print the identifier on invoices. Default false. */
+      showInInvoice?: boolean | null;
+      /** Identifier read by e-invoicing (SA, MY). Only the first flagged entry keeps it. */
+      useForEInvoice?: boolean | null;
+    })[] | null;
+    /** Digits with an optional leading +; round brackets, spaces and hyphens are stripped and a leading + added. At most 30 characters after normalisation. */
+    phone?: string | null;
+    /** An e-mail address (at most 254 characters); compared case-insensitively. */
+    email?: string | null;
+    /** Default false. */
+    phoneShowInInvoice?: boolean | null;
+    /** Default false. */
+    emailShowInInvoice?: boolean | null;
+  };
+  /** Ship-from party. */
+  shippedFrom?: {
+    /** 1 to 500 characters after trimming. */
+    name?: string | null;
+    /** ISO 3166-1 alpha-2 country code. Defaults to the business's country. */
+    country?: string | null;
+    /** At most 2500 characters. */
+    street?: string | null;
+    /** At most 500 characters. */
+    city?: string | null;
+    /** At most 500 characters. Requires country in the same request. */
+    state?: string | null;
+    /** At most 20 characters. */
+    pincode?: string | null;
+    /** Indian GST state code (two digits). Derived from gstin when omitted. */
+    gstState?: string | null;
+    /** 15-character Indian GSTIN in any form: regular, government, UIN, NRI, TDS, TCS, OIDAR. Fills panNumber and gstState when those are omitted. */
+    gstin?: string | null;
+    /** Indian PAN: 10 alphanumeric characters. Derived from gstin when omitted (null for GSTIN forms without a PAN). */
+    panNumber?: string | null;
+    /** UAE TRN: 15 digits beginning with 1. */
+    trnNumber?: string | null;
+    /** Malaysia TIN: 10 to 15 uppercase letters or digits. */
+    tinNumber?: string | null;
+    /** Malaysia SST registration: AAA-9999-99999999 or A99-9999-99999999. */
+    sstNumber?: string | null;
+    /** Stored as given; at most 500 characters. */
+    vatNumber?: string | null;
+    /** Vocabulary of the business's country: IN or AE (see the tables); rejected for other businesses. Derived when omitted. */
+    taxPayerType?: "B2C" | "REG" | "UNREG" | "EXP" | "SEZ" | "TDS" | "DEX" | "COM" | "VATR" | "VATNR" | "GCCVATR" | "GCCVATNR" | "NGCC" | "VATRDZ" | "VATRNDZ" | null;
+    /** See 2.5. */
+    additionalIds?: ({
+      /** The code (UDY, IEC, LUT, NAT, ...), offered by the client's country and allowed for its party type. */
+      label: "UDY" | "IEC" | "LUT" | "NAT" | "TIN" | "IQA" | "PAS" | "GCC" | "CRN" | "MOM" | "MLS" | "SAG" | "OTH" | "HQ" | "BRN" | "NRIC" | "PASSPORT";
+      /** Required; the code's format (UDY, IEC, LUT) or any non-blank text. At most 500 characters. */
+      value: string;
+      /** Print the identifier on invoices. Default false. */
+      showInInvoice?: boolean | null;
+      /** Identifier read by e-invoicing (SA, MY). Only the first flagged entry keeps it. */
+      useForEInvoice?: boolean | null;
+    })[] | null;
+    /** Digits with an optional leading +; round brackets, spaces and hyphens are stripped and a leading + added. At most 30 characters after normalisation. */
+    phone?: string | null;
+    /** An e-mail address (at most 254 characters); compared case-insensitively. */
+    email?: string | null;
+    /** Default false. */
+    phoneShowInInvoice?: boolean | null;
+    /** Default false. */
+    emailShowInInvoice?: boolean | null;
+  };
+  /** Transport details. */
+  transportDetails?: {
+    /** At most 500 characters. */
+    vehicleNumber?: string | null;
+    /** REGULAR or ODC (over-dimensional cargo). */
+    vehicleType?: "REGULAR" | "ODC" | null;
+    /** ROAD, RAIL, AIR or SHIP. */
+    transportMode?: "ROAD" | "RAIL" | "AIR" | "SHIP" | null;
+    /** {name, transporterId}. */
+    transporter?: {
+      /** At most 500 characters. */
+      name?: string | null;
+      /** At most 500 characters. */
+      transporterId?: string | null;
+    };
+    /** At most 500 characters. */
+    challanNumber?: string | null;
+    /** A date (YYYY-MM-DD) or an ISO 8601 instant with Z or an offset (3.8). */
+    challanDate?: string | null;
+    /** The e-way bill sub-supply type. */
+    subSupplyType?: "SUPPLY" | "IMPORT" | "EXPORT" | "JOB_WORK" | "OWN_USE" | "JOB_WORK_RETURNS" | "SALES_RETURN" | "OTHERS" | "SKD_CKD_LOTS" | "LINE_SALES" | "RECIPIENT_NOT_KNOWN" | "EXHIBITION_OR_FAIRS" | null;
+  };
+  /** {phone, email}. */
+  contact?: {
+    /** Digits with an optional leading +; round brackets, spaces and hyphens are stripped and a leading + added. At most 30 characters after normalisation. */
+    phone?: string | null;
+    /** An e-mail address (at most 254 characters); compared case-insensitively. */
+    email?: string | null;
+  };
+  /** 1 to 500 items (else INVALID_ITEMS). */
+  items: ({
+    /** 1 to 500 characters after trimming. */
+    name: string;
+    /** Unit price: at least 0, below 10^12, at most 6 decimals. */
+    rate: number;
+    /** Above 0, at most 10^9, at most 6 decimals. */
+    quantity: number;
+    /** Tax rate in percent: each regime's set (INVALID_TAX_RATE otherwise); 0 on a BOS. */
+    gstRate?: number | null;
+    /** Alias of gstRate; both with different values: INVALID_TAX_RATE. */
+    taxRate?: number | null;
+    /** HSN/SAC code: 4, 6 or 8 digits. */
+    hsn?: string | null;
+  })[];
+  /** At most 20 charges and discounts (3.4). */
+  additionalCharges?: ({
+    /** 1 to 500 characters. */
+    label: string;
+    /** At least 0; PERCENTAGE at most 100 with at most 4 decimals; FIXED_AMOUNT within the minor unit. */
+    amount: number;
+    /** PERCENTAGE of the running total, or FIXED_AMOUNT. */
+    type: "PERCENTAGE" | "FIXED_AMOUNT";
+    /** 1 (charge) or -1 (discount). */
+    multiplier: number;
+  })[] | null;
+  /** At most 20 groups; omitted: the business's default terms; [] none. */
+  terms?: ({
+    /** At most 500 characters. */
+    label: string;
+    /** At most 50 strings. */
+    terms: string[];
+  })[] | null;
+  /** At most 50 tags (INVALID_TAG otherwise). */
+  tags?: string[] | null;
+  /** {to: {name?, email}, cc?}: sent after commit when SMTP_URL is set; stored otherwise. */
+  email?: {
+    /** {name?, email}. */
+    to: {
+      /** At most 500 characters. */
+      name?: string | null;
+      /** An e-mail address (at most 254 characters); compared case-insensitively. */
+      email: string;
+    };
+    /** At most 10 e-mail addresses. */
+    cc?: string[] | null;
+  };
+}
+
+export interface InvoiceCreated {
+  /** 24 lowercase hex characters; never reused. */
+  _id: string;
+  /** Unique in the business (3.5). */
+  invoiceNumber: string;
+  /** UTC, milliseconds. */
+  invoiceDate: string;
+  /** Omitted when unset. */
+  dueDate?: string;
+  billType: "INVOICE" | "BOS";
+  taxType: "INDIA" | "UAE" | "SAUDI" | "MALAYSIA" | "OTHER";
+  /** INDIA only: inter-state supply. */
+  igst?: boolean;
+  /** ISO 4217. */
+  currency: string;
+  /** The seller (2.2): the members that have a value. */
+  billedBy: {
+    [key: string]: unknown;
+  };
+  /** The buyer (2.2). */
+  billedTo: {
+    [key: string]: unknown;
+  };
+  /** As sent. */
+  shippedTo?: {
+    [key: string]: unknown;
+  };
+  /** As sent. */
+  shippedFrom?: {
+    [key: string]: unknown;
+  };
+  /** As sent. */
+  transportDetails?: {
+    [key: string]: unknown;
+  };
+  /** As sent. */
+  contact?: {
+    [key: string]: unknown;
+  };
+  /** Default Invoice (BOS: Bill of Supply). */
+  invoiceTitle: string;
+  /** As sent. */
+  invoiceSubTitle?: string;
+  /** Request order. */
+  items: ({
+    [key: string]: unknown;
+  })[];
+  /** Sums (2.4): subTotal, amount, INDIA igst/cgst/sgst or tax, discount, charges, total. */
+  finalTotal: {
+    [key: string]: unknown;
+  };
+  /** In order. */
+  additionalCharges: ({
+    [key: string]: unknown;
+  })[];
+  /** As sent, or the business's default terms. */
+  terms: ({
+    [key: string]: unknown;
+  })[];
+  status: "UNPAID" | "PARTIALLY_PAID" | "PAID" | "CANCELED";
+  /** The linked client's clientId (3.6). */
+  client: string;
+  /** Built from PUBLIC_URL (2.7). */
+  share: {
+    link: string;
+    pdf: string;
+  };
+  /** Tag ids. */
+  tags: string[];
+  /** Always {"discountType": "PERCENTAGE"}. */
+  discount: {
+    [key: string]: unknown;
+  };
+  attachments: unknown[];
+  isExpenditure: false;
+  /** ll-CC. */
+  locale: string;
+  /** Settled by live payments; 0 once canceled. */
+  amountPaid: number;
+  /** total − amountPaid; 0 once canceled. */
+  amountDue: number;
+  /** SAUDI tax invoices: base64 of the ZATCA TLV (3.3). */
+  zatcaQr?: string;
+  /** UTC, milliseconds. */
+  createdAt: string;
+  /** Changes on a payment recorded or removed, cancel, link revocation. */
+  updatedAt: string;
+  /** An identical retry of a taken number. */
+  idempotent?: true;
+}
+
+export interface InvoicePage {
+  total: number | null;
+  limit: number;
+  skip: number;
+  /** The page. */
+  data: Invoice[];
+  /** Sync pages only. */
+  nextCursor?: string | null;
+}
+
 /** A lead. */
 export interface Lead {
   /** Server-assigned, opaque, at most 64 characters. */
@@ -439,8 +1018,8 @@ export interface LeadContactSnapshot {
   name: string;
   /** Lower case, when set. */
   email?: string;
-  /** When set. */
-  phone?: string;
+  /** Always present: the empty string when unset, as the vendor's answers show (requests still omit it). */
+  phone: string;
   /** ISO 3166-1 alpha-2. */
   country: string;
   /** When set. */
@@ -582,7 +1161,7 @@ export interface LeadPage {
   total: number | null;
   limit: number;
   skip: number;
-  /** Sync mode only: pass as after for the next page; null on the last page. */
+  /** Sync mode only: pass as after for the next page; null on the last page (keep the one before to follow later changes). */
   nextCursor?: string | null;
 }
 
@@ -624,6 +1203,53 @@ export interface LeadPatch {
   addComments?: LeadNotesInput | null;
   /** INTERNAL_NOTE entries (the business only). */
   addInternalNotes?: LeadNotesInput | null;
+}
+
+/** A payment (2.6). */
+export interface Payment {
+  _id: string;
+  amount: number;
+  tds: number;
+  transactionCharge: number;
+  /** UTC. */
+  paymentDate: string;
+  paymentMethod: "ACCOUNT_TRANSFER" | "CASH" | "CHEQUE" | "CREDIT_CARD" | "DEBIT_CARD" | "DD" | "UPI" | null;
+  notes: string | null;
+  refId: string | null;
+  /** The urlKey. */
+  business: string;
+  /** The invoice client's clientId. */
+  payerBusiness: string;
+  isApproved: true;
+  isRemoved: boolean;
+  /** The recording app's; null for an operator. */
+  appId: string | null;
+  /** The invoice's _id. */
+  invoice: string;
+  createdAt: string;
+}
+
+/** A payment (4.6). */
+export interface PaymentCreate {
+  /** At least 0, within the currency's minor unit; amount + tds + transactionCharge must be above 0. */
+  amount: number;
+  /** Tax deducted at source: at least 0, within the minor unit. Default 0. */
+  tds?: number | null;
+  /** At least 0, within the minor unit. Default 0. */
+  transactionCharge?: number | null;
+  /** A date (YYYY-MM-DD: 00:00 of it in the business's time zone) or an ISO 8601 instant with Z or an offset; years 1970 to 9999. Default: now, to the second. */
+  paymentDate?: string | null;
+  /** How it was paid, or null. */
+  paymentMethod?: "ACCOUNT_TRANSFER" | "CASH" | "CHEQUE" | "CREDIT_CARD" | "DEBIT_CARD" | "DD" | "UPI" | null;
+  /** At most 2500 characters. */
+  notes?: string | null;
+  /** At most 128 characters. */
+  refId?: string | null;
+}
+
+export interface PaymentList {
+  /** By createdAt, _id. */
+  payments: Payment[];
 }
 
 export interface Pipeline {

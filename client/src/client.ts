@@ -1,4 +1,6 @@
-import type { Client, ClientCreate, ClientCreated, Lead, LeadCreate, LeadCreated, LeadPage, LeadPatch, PipelineConfiguration } from './api-types.js';
+import type {
+  Client, ClientCreate, ClientCreated, Invoice, InvoiceCanceled, InvoiceCreate, InvoiceCreated, InvoicePage, Payment, PaymentCreate, PaymentList, Lead, LeadCreate, LeadCreated, LeadPage, LeadPatch, PipelineConfiguration,
+} from './api-types.js';
 import { CrmkitError } from './errors.js';
 import { leadQueryString, syncPages, type LeadListQuery, type LeadSyncPage, type LeadSyncQuery } from './lead-list.js';
 import { secretTokens, selfSignedTokens, TokenKeeper } from './tokens.js';
@@ -53,10 +55,31 @@ export interface CrmkitClient {
      */
     sync(query?: LeadSyncQuery): AsyncGenerator<LeadSyncPage>;
   };
+  invoices: {
+    /**
+     * Creates an invoice. One Idempotency-Key per call (yours, or a random one), sent again on the
+     * client's own retries: a lost answer never makes a second invoice.
+     */
+    create(body: InvoiceCreate, options?: { idempotencyKey?: string }): Promise<InvoiceCreated>;
+    get(invoiceId: string): Promise<Invoice>;
+    /** One page: `{total, limit, skip, data}` (invoices-interface 4.3: $limit, $skip, $sort[F], client, status, invoiceNumber, invoiceDate[$gte|$lte]). */
+    find(query?: Record<string, string>): Promise<InvoicePage>;
+    cancel(invoiceId: string, options?: { cancelPayment?: boolean }): Promise<InvoiceCanceled>;
+  };
+  payments: {
+    /** Records a payment, with an Idempotency-Key reused on retries as for invoices.create. */
+    add(invoiceId: string, body: PaymentCreate, options?: { idempotencyKey?: string }): Promise<Payment>;
+    list(invoiceId: string, options?: { includeRemoved?: boolean }): Promise<PaymentList>;
+  };
   /** The same app (and token) for another business it is attached to. */
   forBusiness(urlKey: string): CrmkitClient;
   /** A valid bearer token, obtained or renewed as needed (for calls this client does not cover). */
   token(): Promise<string>;
+}
+
+function queryString(query: Record<string, string>): string {
+  const text = new URLSearchParams(query).toString();
+  return text ? `?${text}` : '';
 }
 
 export function createClient(options: CreateClientOptions): CrmkitClient {
@@ -78,6 +101,17 @@ export function createClient(options: CreateClientOptions): CrmkitClient {
     }
   }
 
+  /** The invoices API answers the vendor's shapes, without the {success, data} envelope. */
+  async function sendPlain<T>(call: Omit<Call, 'token'>): Promise<T> {
+    try {
+      return (await transport.send({ ...call, token: await tokens.get() })) as T;
+    } catch (error) {
+      if (error instanceof CrmkitError && error.status === 401) tokens.forget();
+      throw error;
+    }
+  }
+  const keyed = (key?: string) => ({ 'idempotency-key': key ?? crypto.randomUUID() });
+
   const forBusiness = (urlKey: string): CrmkitClient => {
     const base = `/api/v1/businesses/${encodeURIComponent(urlKey)}`;
     return {
@@ -98,6 +132,19 @@ export function createClient(options: CreateClientOptions): CrmkitClient {
         get: (leadId) => send<Lead>({ method: 'GET', path: `${base}/leads/${encodeURIComponent(leadId)}` }),
         list: async (query = {}) => (await send<LeadPage[]>({ method: 'GET', path: `${base}/leads${leadQueryString(query)}` }))[0]!,
         sync: (query = {}) => syncPages(async (q) => (await send<LeadSyncPage[]>({ method: 'GET', path: `${base}/leads${leadQueryString(q)}` }))[0]!, query),
+      },
+      invoices: {
+        create: (body, options = {}) => sendPlain<InvoiceCreated>({ method: 'POST', path: `${base}/invoices`, body, headers: keyed(options.idempotencyKey) }),
+        get: (invoiceId) => sendPlain<Invoice>({ method: 'GET', path: `${base}/invoices/${encodeURIComponent(invoiceId)}` }),
+        find: (query = {}) => sendPlain<InvoicePage>({ method: 'GET', path: `${base}/invoices${queryString(query)}` }),
+        cancel: (invoiceId, { cancelPayment = false } = {}) =>
+          sendPlain<InvoiceCanceled>({ method: 'POST', path: `${base}/invoices/${encodeURIComponent(invoiceId)}/cancel?cancelPayment=${cancelPayment}` }),
+      },
+      payments: {
+        add: (invoiceId, body, options = {}) =>
+          sendPlain<Payment>({ method: 'POST', path: `${base}/invoices/${encodeURIComponent(invoiceId)}/payments`, body, headers: keyed(options.idempotencyKey) }),
+        list: (invoiceId, { includeRemoved = false } = {}) =>
+          sendPlain<PaymentList>({ method: 'GET', path: `${base}/invoices/${encodeURIComponent(invoiceId)}/payments?includeRemoved=${includeRemoved}` }),
       },
       forBusiness,
       token: () => tokens.get(),

@@ -16,6 +16,8 @@ export interface Call {
   path: string;
   token?: string;
   body?: unknown;
+  /** Sent on every attempt as they are (an Idempotency-Key is the same on each retry). */
+  headers?: Record<string, string>;
 }
 
 const MAX_DELAY_MS = 5_000;
@@ -24,7 +26,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /**
  * Sends a call, retrying with jittered exponential backoff when there is no answer or a 5xx one; a 4xx
  * is final at once. Every call in this interface is safe to repeat: reads, token creation, and client
- * create (idempotent by clientId: a retry after a lost answer gets the stored client, `idempotent: true`).
+ * create (idempotent by clientId: a retry after a lost answer gets the stored client, `idempotent: true`),
+ * and invoice and payment creates (one Idempotency-Key, the same on every attempt).
  */
 export class Transport {
   private readonly retries: number;
@@ -61,7 +64,7 @@ export class Transport {
   }
 
   private init(call: Call, requestId: string): RequestInit {
-    const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': requestId };
+    const headers: Record<string, string> = { ...call.headers, accept: 'application/json', 'x-request-id': requestId };
     if (call.token) headers.authorization = `Bearer ${call.token}`;
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     return {

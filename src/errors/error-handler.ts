@@ -20,7 +20,9 @@ const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
 
 export function sendError(reply: FastifyReply, error: unknown): FastifyReply {
   if (error instanceof AppError) {
-    if (error.status === 429) reply.header('retry-after', String(error.extraData?.retryAfterSeconds ?? 60));
+    // Retry-After: a 429 always, and any answer that says when to try again (IDEMPOTENCY_IN_PROGRESS).
+    const retryAfter = error.extraData?.retryAfterSeconds;
+    if (error.status === 429 || retryAfter !== undefined) reply.header('retry-after', String(retryAfter ?? 60));
     const extra = error.extraData && 'retryAfterSeconds' in error.extraData ? undefined : error.extraData;
     return reply.code(error.status).send(errorEnvelope(error.status, error.code, error.message, error.fieldErrors, extra));
   }

@@ -1,5 +1,6 @@
 import { AppError } from '../errors/app-error.js';
 import type { InvoiceListQuery, InvoiceSortField } from '../storage/invoices.records.js';
+import { decodeSyncCursor, encodeSyncCursor, type SyncCursor } from '../storage/sync-pages.js';
 import { parseInvoiceDate, startOfDay } from './invoice.dates.js';
 import { isCalendarDate } from '../clients/client.custom-fields.js';
 import { INVOICE_STATUSES } from './invoices.openapi.js';
@@ -11,7 +12,7 @@ import { INVOICE_STATUSES } from './invoices.openapi.js';
 
 export const FIND_LIMITS = { defaultLimit: 10, maxLimit: 100 } as const;
 export const SORT_FIELDS: readonly InvoiceSortField[] = ['createdAt', 'invoiceNumber', 'invoiceDate'];
-const FILTERS = ['client', 'status', 'invoiceNumber', '$limit', '$skip'] as const;
+const FILTERS = ['client', 'status', 'invoiceNumber', '$limit', '$skip', 'updatedAtFrom', 'after'] as const;
 const DATE_BOUNDS = ['invoiceDate[$gte]', 'invoiceDate[$lte]'] as const;
 
 const invalidValue = (message: string) => new AppError('INVALID_QUERY_VALUE', message);
@@ -41,7 +42,7 @@ function bound(key: string, raw: string, timeZone: string, upper: boolean): numb
   return upper && isCalendarDate(raw) ? startOfDay(new Date(Date.parse(`${raw}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10), timeZone) - 1 : at;
 }
 
-export function parseFindQuery(raw: Record<string, unknown>, timeZone: string): InvoiceListQuery {
+export function parseFindQuery(raw: Record<string, unknown>, timeZone: string, urlKey: string): InvoiceListQuery {
   const single = new Map<string, string>();
   const sort: InvoiceListQuery['sort'] = [];
   for (const [key, value] of Object.entries(raw)) {
@@ -63,8 +64,33 @@ export function parseFindQuery(raw: Record<string, unknown>, timeZone: string): 
   const from = single.has(DATE_BOUNDS[0]) ? bound(DATE_BOUNDS[0], single.get(DATE_BOUNDS[0])!, timeZone, false) : undefined;
   const to = single.has(DATE_BOUNDS[1]) ? bound(DATE_BOUNDS[1], single.get(DATE_BOUNDS[1])!, timeZone, true) : undefined;
   if (from !== undefined && to !== undefined && from > to) throw invalidValue('invoiceDate[$gte] is after invoiceDate[$lte]');
-  return {
+  const query: InvoiceListQuery = {
     filter: { clientIds: list('client'), statuses: list('status')?.map(statusOf), invoiceNumber: single.get('invoiceNumber'), dateFrom: from, dateTo: to },
     sort, limit, skip,
   };
+  if (single.has('updatedAtFrom') || single.has('after')) query.sync = { cursor: syncCursorOf(single, sort.length > 0, timeZone, urlKey) };
+  return query;
+}
+
+/** Sync (leads-interface 4.4): `updatedAtFrom` starts, `after` continues; $skip and $sort are refused. */
+function syncCursorOf(single: Map<string, string>, sorted: boolean, timeZone: string, urlKey: string): SyncCursor {
+  if (single.has('$skip')) throw new AppError('INVALID_QUERY_FIELD', '$skip is not accepted in sync mode (updatedAtFrom or after): continue with after');
+  if (sorted) throw new AppError('INVALID_QUERY_FIELD', '$sort is not accepted in sync mode (updatedAtFrom or after): pages come in change order');
+  const after = single.get('after');
+  if (after !== undefined) {
+    const cursor = decodeSyncCursor(after, syncScope(urlKey));
+    if (cursor === 'malformed') throw invalidValue('after is not a cursor this service issued');
+    if (cursor === 'foreign') throw invalidValue('after is a cursor of another business');
+    return cursor;
+  }
+  const from = parseInvoiceDate(single.get('updatedAtFrom')!, timeZone);
+  if (from === undefined) throw invalidValue('updatedAtFrom must be a date or an ISO 8601 instant');
+  return { phase: 'catch-up', from, start: null, after: null };
+}
+
+/** A cursor is bound to its business's invoices. */
+const syncScope = (urlKey: string) => `invoices:${urlKey}`;
+
+export function encodeCursor(cursor: SyncCursor, urlKey: string): string {
+  return encodeSyncCursor(cursor, syncScope(urlKey));
 }

@@ -86,6 +86,8 @@ export const FIND_QUERY = [
   queryText('$skip', 'Whole number ≥ 0.'),
   queryText('$sort[createdAt]', '1 or -1 (also $sort[invoiceNumber], by code point, and $sort[invoiceDate]); several keys apply in order.'),
   queryText('client', 'clientIds, comma-separated.'), queryText('status', 'Statuses, comma-separated (CANCELLED read as CANCELED).'),
+  queryText('updatedAtFrom', 'Sync: pages in change order from this instant (a date: its start); no $skip or $sort; total null, nextCursor.'),
+  queryText('after', 'Sync: the nextCursor of the previous page.'),
   queryText('invoiceNumber', 'Exact.'), queryText('invoiceDate[$gte]', 'A date (its start) or an instant.'), queryText('invoiceDate[$lte]', 'A date (its end) or an instant.'),
 ];
 export const FIND_TEXT = `Default order createdAt descending, ties by _id descending. Every filter sent must match. Other parameters: INVALID_QUERY_FIELD; other operators or a parameter repeated: INVALID_QUERY_VALUE.`;

@@ -37,7 +37,7 @@ const flag = (name: string, description: string) => [{ name, description, schema
 function publicOperations(base: typeof INVOICES | typeof INVOICES_ALIAS, suffix: string): Operation<InvoicesContext>[] {
   return [
     operation({
-      method: 'post', path: base, operationId: `createInvoice${suffix}`, guard: 'app', pathParams: urlKey,
+      method: 'post', path: base, operationId: `createInvoice${suffix}`, guard: 'app', pathParams: urlKey, idempotencyKey: true,
       summary: 'Create an invoice (idempotent by invoiceNumber)',
       description: 'Validated whole (every failure in one 400, the first in body order leading); the invoice, a client it creates for a new buyer, its number and its events are one transaction. A taken invoiceNumber with the same details answers 201 with the invoice as it is now and `idempotent: true`; with other details 409 with `data.error.existingInvoiceId`.',
       body: { required: true, schema: ref('InvoiceCreate'), examples: { vendor: { summary: 'Section 9.1: intra-state GST, a new buyer', value: EXAMPLE_CREATE } } },
@@ -45,7 +45,7 @@ function publicOperations(base: typeof INVOICES | typeof INVOICES_ALIAS, suffix:
       errors: CREATE_CODES, bodyErrors: ['CLIENT_NOT_FOUND'],
       handler: ({ invoices }) => async (request, reply) => {
         rejectQuery(request);
-        const { invoice, idempotent } = await invoices.create(request.params.urlKey, request.body);
+        const { invoice, idempotent } = await invoices.create(request.params.urlKey, request.body, request.idempotencyClaim ?? null);
         reply.code(201);
         return idempotent ? { ...invoice, idempotent: true } : invoice;
       },
@@ -89,13 +89,13 @@ function publicOperations(base: typeof INVOICES | typeof INVOICES_ALIAS, suffix:
       },
     }),
     operation({
-      method: 'post', path: `${base}/:invoiceId/payments`, operationId: `recordPayment${suffix}`, guard: 'app', pathParams: invoiceKey,
+      method: 'post', path: `${base}/:invoiceId/payments`, operationId: `recordPayment${suffix}`, guard: 'app', pathParams: invoiceKey, idempotencyKey: true,
       summary: 'Record a payment', description: 'Checks: 400 (body) → 404 → 409 INVOICE_CANCELED → 400 PAYMENT_EXCEEDS_DUE (`data.error.amountDue`). Concurrent payments never over-settle.',
       body: { required: true, schema: ref('PaymentCreate'), examples: { upi: { summary: 'A UPI payment', value: EXAMPLE_PAYMENT } } }, answers: [{ status: 201, description: 'The payment.', schema: ref('Payment') }],
       errors: ['INVALID_FIELD_VALUE', 'INVALID_QUERY_FIELD', 'INVOICE_NOT_FOUND', 'INVOICE_CANCELED', 'PAYMENT_EXCEEDS_DUE'],
       handler: ({ payments }) => async (request, reply) => {
         rejectQuery(request);
-        const payment = await payments.record(request.params.urlKey, request.params.invoiceId, request.body, request.callerApp?.appId ?? null);
+        const payment = await payments.record(request.params.urlKey, request.params.invoiceId, request.body, request.callerApp?.appId ?? null, request.idempotencyClaim ?? null);
         reply.code(201);
         return payment;
       },

@@ -6,6 +6,7 @@ import type { FieldError } from '../errors/codes.js';
 import type { LeadContext } from '../leads/lead-context.js';
 import type { InvoiceInsert, NumberSeries, StoredInvoice } from '../storage/invoices.records.js';
 import type { Store } from '../storage/store.js';
+import { idempotentAnswer, withAssigned, type IdempotencyClaim } from '../storage/idempotency-keys.store.js';
 import type { WebhookEvents } from '../webhooks/events.js';
 import { buildInvoice, randomHex, type BuiltInvoice } from './invoice.build.js';
 import { createRequestOf, sameCreateRequest, type CreateRequest } from './invoice.compare.js';
@@ -14,10 +15,13 @@ import { pow10 } from './invoice.money.js';
 import { followingCandidate, nextInvoiceNumber } from './invoice.numbering.js';
 import { matchKeyOf, newClientValue, partyOf, sentParty } from './invoice.parties.js';
 import { presentInvoice, type InvoiceAnswer } from './invoice.present.js';
-import { parseFindQuery } from './invoices.find.js';
+import { encodeCursor, parseFindQuery } from './invoices.find.js';
 import { isJsonObject } from '../validation/field-reader.js';
 import { inBodyOrder, validateInvoice, type InvoiceInput } from './invoice.validate.js';
 import type { InvoiceSettings } from './invoice-settings.service.js';
+
+/** A find page (4.3); a sync page also carries nextCursor (null: nothing follows yet) and total null. */
+export interface FindPage { total: number | null; limit: number; skip: number; data: InvoiceAnswer[]; nextCursor?: string | null }
 
 export type CreateOutcome = { invoice: InvoiceAnswer; idempotent: boolean };
 
@@ -60,7 +64,7 @@ export class InvoicesService {
    * what it makes are stored in one transaction; a taken number answers the stored invoice when the
    * details are the same (idempotent), else 409.
    */
-  async create(urlKey: string, body: unknown): Promise<CreateOutcome> {
+  async create(urlKey: string, body: unknown, claim: IdempotencyClaim | null = null): Promise<CreateOutcome> {
     const context = await this.context(urlKey);
     const now = this.now();
     const { input, client } = await this.validated(urlKey, body, context);
@@ -69,11 +73,14 @@ export class InvoicesService {
     if (!built.ok) throw AppError.fromFieldErrors(inBodyOrder(built.errors, input.sent));
     const request = createRequestOf(input);
     const insert = this.insertOf(urlKey, input, built.value, request, client, now, { plan, context });
-    const result = await this.store.invoices.insertInvoice(urlKey, insert);
+    // The answer an Idempotency-Key replays: the number and client are settled in the transaction (withAssigned).
+    const answer = idempotentAnswer(claim, 201, this.present(urlKey, { ...insert.invoice, invoiceNumber: '', clientId: '' }));
+    const result = await this.store.invoices.insertInvoice(urlKey, { ...insert, answer });
     if (result.outcome === 'no-business') throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
     if (result.outcome === 'exists') return this.retried(urlKey, result.invoice, request);
     this.events.sent();
-    return { invoice: this.present(urlKey, result.invoice), idempotent: false };
+    const invoice = this.present(urlKey, result.invoice);
+    return { invoice: answer ? withAssigned(answer.body, { invoiceNumber: invoice.invoiceNumber, client: invoice.client }) as InvoiceAnswer : invoice, idempotent: false };
   }
 
   /** The body's pass and the client billedTo.clientId names (CLIENT_NOT_FOUND among the body's errors). */
@@ -92,7 +99,7 @@ export class InvoicesService {
   private insertOf(
     urlKey: string, input: InvoiceInput, built: BuiltInvoice, request: CreateRequest, client: Record<string, unknown> | null, now: number,
     { plan, context }: { plan: Awaited<ReturnType<WebhookEvents['plan']>>; context: LeadContext },
-  ): InvoiceInsert {
+  ): Omit<InvoiceInsert, 'answer'> {
     const invoiceId = randomHex();
     const newClientId = `invoice-${invoiceId}`;
     const newClient = client ? null : { clientId: newClientId, data: newClientValue(newClientId, input.billedTo, context.business.country) };
@@ -121,12 +128,14 @@ export class InvoicesService {
   }
 
   /** 4.3: `{total, limit, skip, data}`. */
-  async find(urlKey: string, rawQuery: Record<string, unknown>): Promise<{ total: number; limit: number; skip: number; data: InvoiceAnswer[] }> {
+  async find(urlKey: string, rawQuery: Record<string, unknown>): Promise<FindPage> {
     const context = await this.context(urlKey);
-    const query = parseFindQuery(rawQuery, context.timeZone);
+    const query = parseFindQuery(rawQuery, context.timeZone, urlKey);
     const found = await this.store.invoiceLists.find(urlKey, query);
     if (!found) throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
-    return { total: found.total, limit: query.limit, skip: query.skip, data: found.page.map((invoice) => this.present(urlKey, invoice)) };
+    const page: FindPage = { total: found.total, limit: query.limit, skip: query.skip, data: found.page.map((invoice) => this.present(urlKey, invoice)) };
+    if (query.sync) page.nextCursor = found.next && encodeCursor(found.next, urlKey);
+    return page;
   }
 
   async get(urlKey: string, invoiceId: string): Promise<InvoiceAnswer> {

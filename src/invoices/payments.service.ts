@@ -1,6 +1,7 @@
 import { AppError } from '../errors/app-error.js';
 import type { Decision, LockedInvoice, StoredInvoice, StoredPayment } from '../storage/invoices.records.js';
 import type { Store } from '../storage/store.js';
+import { idempotentAnswer, type IdempotencyClaim, type IdempotentAnswer } from '../storage/idempotency-keys.store.js';
 import { FieldReader, isJsonObject } from '../validation/field-reader.js';
 import type { WebhookEvents } from '../webhooks/events.js';
 import { randomHex } from './invoice.build.js';
@@ -37,15 +38,17 @@ export class PaymentsService {
   }
 
   /** 4.6: 400 (body) → 404 → 409 INVOICE_CANCELED → 400 PAYMENT_EXCEEDS_DUE. */
-  async record(urlKey: string, invoiceId: string, body: unknown, appId: string | null): Promise<Record<string, unknown>> {
+  async record(urlKey: string, invoiceId: string, body: unknown, appId: string | null, claim: IdempotencyClaim | null = null): Promise<Record<string, unknown>> {
     const ctx = await this.settleContext(urlKey);
     const timeZone = (await this.invoices.context(urlKey)).timeZone;
     const values = readPayment(body, timeZone);
     const current = await this.store.invoices.findInvoice(urlKey, invoiceId);
     if (!current) throw notFound();
     const payment = paymentOf(values, current, appId, ctx.now);
-    const done = await this.decide(urlKey, invoiceId, (locked) => decidePayment(locked, payment, ctx), true);
-    return presentPayment(done.payment, done.invoice, urlKey);
+    // The payment's answer is known before the transaction: kept in it when the payment is accepted.
+    const answer = idempotentAnswer(claim, 201, presentPayment(payment, current, urlKey));
+    const done = await this.decide(urlKey, invoiceId, (locked) => keeping(decidePayment(locked, payment, ctx), answer), true);
+    return (answer?.body as Record<string, unknown> | undefined) ?? presentPayment(done.payment, done.invoice, urlKey);
   }
 
   async list(urlKey: string, invoiceId: string, includeRemoved: boolean): Promise<Record<string, unknown>[]> {
@@ -66,6 +69,11 @@ export class PaymentsService {
     const done = await this.decide(urlKey, invoiceId, (locked) => decideRemoval(locked, paymentId, ctx), true);
     return { invoice: ctx.present(done.invoice), payment: presentPayment(done.payment, done.invoice, urlKey) };
   }
+}
+
+/** A decision's change that also keeps an Idempotency-Key's answer. */
+function keeping<T>(decision: Decision<T>, answer: IdempotentAnswer | null): Decision<T> {
+  return 'change' in decision ? { ...decision, change: { ...decision.change, answer } } : decision;
 }
 
 type PaymentValues = Map<string, unknown> & { paymentDateAt?: number };

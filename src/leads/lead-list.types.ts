@@ -1,3 +1,5 @@
+import type { SyncCursor } from '../storage/sync-pages.js';
+
 /**
  * A lead list request once parsed and resolved (leads-interface 4.4): configuration by id, values
  * normalised, ready for the store. Every filter present must match; inside one, any value may.
@@ -11,11 +13,6 @@ export interface SortKey {
   direction: 1 | -1;
 }
 
-/** Where a sync page starts: strictly after this (updatedAt, leadId). */
-export interface SyncPosition {
-  updatedAt: number;
-  leadId: string;
-}
 
 export interface LeadListFilter {
   pipelineIds?: string[];
@@ -58,5 +55,5 @@ export interface LeadListQuery {
   skip: number;
   sort: SortKey[];
   /** Present in sync mode (updatedAtFrom or after sent): the position after which the page starts, if any. */
-  sync?: { after: SyncPosition | null };
+  sync?: { cursor: SyncCursor };
 }

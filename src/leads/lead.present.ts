@@ -58,7 +58,8 @@ function presentContact(c: ContactSnapshot): Record<string, unknown> {
   return {
     contactId: c.contactId, name: c.name,
     ...(c.email !== null && { email: c.email }),
-    ...(c.phone !== null && { phone: c.phone }),
+    // The vendor's published answers carry "" for a contact without a phone (docs/decisions.md).
+    phone: c.phone ?? '',
     country: c.country,
     ...(c.designation !== null && { designation: c.designation }),
   };

@@ -43,8 +43,10 @@ export const LEAD_LIST_QUERY: Query = [
   { name: 'q', description: 'Free text over subject, details, customer name, contact name and e-mail: every word must match a whole word or a word\'s beginning, ignoring case and accents; at most 10 words. Results come by relevance (each word scores the best field it is found in: subject, then details, then names and e-mail; summed over the words), then $sort, then the default order.', schema: text('') },
   { name: 'subject', description: 'Free text over the subject only (as q).', schema: text('') },
   { name: 'details', description: 'Free text over the details only (as q).', schema: text('') },
-  { name: 'updatedAtFrom', description: 'Sync: leads updated at or after this instant (or date), by updatedAt then leadId ascending; the page carries nextCursor and total null.', schema: text('') },
-  { name: 'after', description: 'Sync: the nextCursor of the previous page (another business\'s or a malformed one: INVALID_QUERY_VALUE). A lead edited during a sync comes again later.', schema: text('') },
+  { name: 'updatedAtFrom', description: 'Sync: leads updated at or after this instant (or date), by updatedAt then leadId ascending, then the changes '
+    + 'made since the sync began in the order they were committed; the page carries nextCursor and total null. Nothing committed is ever passed over.', schema: text('') },
+  { name: 'after', description: 'Sync: the nextCursor of a previous page (another business\'s or a malformed one: INVALID_QUERY_VALUE). A lead edited during '
+    + 'a sync comes again later; after a last page, send the last cursor again to get what changed since. Cursors work on any process and after restarts.', schema: text('') },
 ];
 
 export const LEAD_LIST_SCHEMAS: Record<string, JsonSchema> = {
@@ -55,7 +57,7 @@ export const LEAD_LIST_SCHEMAS: Record<string, JsonSchema> = {
       total: { type: ['integer', 'null'], description: 'Leads matching in all; null in sync mode.' },
       limit: { type: 'integer' },
       skip: { type: 'integer' },
-      nextCursor: { type: ['string', 'null'], description: 'Sync mode only: pass as after for the next page; null on the last page.' },
+      nextCursor: { type: ['string', 'null'], description: 'Sync mode only: pass as after for the next page; null on the last page (keep the one before to follow later changes).' },
     },
   },
 };

@@ -35,8 +35,7 @@ export class LeadsListService {
     const page: LeadListPage = await this.store.leadLists.page(urlKey, query);
     const items = page.leads.map((lead) => presentLead(lead, context));
     if (!query.sync) return { items, total: page.total, limit: query.limit, skip: query.skip };
-    const last = page.leads[page.leads.length - 1];
-    const nextCursor = page.more && last ? encodeCursor({ updatedAt: last.updatedAt, leadId: last.leadId }, urlKey) : null;
+    const nextCursor = page.next ? encodeCursor(page.next, urlKey) : null;
     return { items, total: null, limit: query.limit, skip: 0, nextCursor };
   }
 }

@@ -36,9 +36,10 @@ const CUSTOMER: JsonSchema = closedObject({
 }, ['clientId', 'name', 'country'], { description: 'The lead\'s snapshot of its customer.' });
 
 const CONTACT: JsonSchema = closedObject({
-  contactId: text('Server-assigned, opaque.'), name: text(''), email: text('Lower case, when set.'), phone: text('When set.'),
+  contactId: text('Server-assigned, opaque.'), name: text(''), email: text('Lower case, when set.'),
+  phone: text('Always present: the empty string when unset, as the vendor\'s answers show (requests still omit it).'),
   country: text('ISO 3166-1 alpha-2.'), designation: text('When set.'),
-}, ['contactId', 'name', 'country'], { description: 'The lead\'s snapshot of its contact.' });
+}, ['contactId', 'name', 'phone', 'country'], { description: 'The lead\'s snapshot of its contact.' });
 
 const LEAD_PROPERTIES: Record<string, JsonSchema> = {
   leadId: text('Server-assigned, opaque, at most 64 characters.'),
@@ -106,7 +107,7 @@ export const EXAMPLE_CREATE = {
 export const EXAMPLE_LEAD = {
   leadId: 'ld_3kTq9xWm2Lp8Rz4Y', externalId: 'web-form-000123',
   customer: { clientId: 'lead-ld_3kTq9xWm2Lp8Rz4Y', name: 'Asha Traders', country: 'IN', phone: '+919820000000' },
-  contact: { contactId: 'ct_Hx7pQ2mN9vK4sL1e', name: 'Asha Rao', email: 'asha@example.com', country: 'IN' },
+  contact: { contactId: 'ct_Hx7pQ2mN9vK4sL1e', name: 'Asha Rao', email: 'asha@example.com', phone: '', country: 'IN' },
   subject: 'Bulk order enquiry', budget: { amount: 250000, currency: 'INR' }, leadSource: 'WEBSITE', followUpDate: null,
   pipeline: 'Sales', stage: 'New', status: 'NEW', stageReasons: [], assignedTo: null, tags: ['hot'], source: 'API',
   createdAt: '2026-11-24T10:00:00.000Z', updatedAt: '2026-11-24T10:00:00.000Z',

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { AppError } from '../errors/app-error.js';
 import { STAGE_STATES, type StageState } from '../pipelines/pipelines.types.js';
 import { normalisePhone } from '../validation/phone.js';
 import { searchWords } from '../validation/search-words.js';
-import { SORT_FIELDS, type LeadListQuery, type SortField, type SyncPosition } from './lead-list.types.js';
+import { SORT_FIELDS, type LeadListQuery, type SortField } from './lead-list.types.js';
+import { decodeSyncCursor, encodeSyncCursor, type SyncCursor } from '../storage/sync-pages.js';
 
 /**
  * GET /leads's query string (leads-interface 4.4) → a typed query, or the exact error. Fastify's
@@ -72,7 +72,13 @@ export function parseLeadListQuery(raw: Record<string, unknown>, urlKey: string)
     if (single.has('$skip')) throw new AppError('INVALID_QUERY_FIELD', '$skip is not accepted in sync mode (updatedAtFrom or after): continue with after');
     if (sort.length > 0) throw new AppError('INVALID_QUERY_FIELD', '$sort is not accepted in sync mode (updatedAtFrom or after): pages come by updatedAt');
     const after = single.get('after');
-    query.sync = { after: after === undefined ? null : decodeCursor(after, urlKey) };
+    if (after === undefined) {
+      // The first page: updatedAtFrom is kept in the cursor, for the whole sync.
+      query.sync = { cursor: { phase: 'catch-up', from: query.filter.updatedFrom ?? null, start: null, after: null } };
+      delete query.filter.updatedFrom;
+    } else {
+      query.sync = { cursor: decodeCursor(after, urlKey) };
+    }
   }
   return { names, ...(statuses && { statuses }), query };
 }
@@ -198,27 +204,16 @@ function amount(value: string | undefined, name: string): number | undefined {
   return n;
 }
 
-/**
- * The sync cursor: where the last page ended, bound to the business (a cursor of another business is
- * refused, not silently read). Not secret: it only says where to continue in the caller's own leads.
- */
-const businessTag = (urlKey: string) => createHash('sha256').update(`leads:${urlKey}`).digest('base64url').slice(0, 10);
+/** The sync cursor (src/storage/sync-pages.ts), bound to the business. */
+const syncScope = (urlKey: string) => `leads:${urlKey}`;
 
-export function encodeCursor(position: SyncPosition, urlKey: string): string {
-  return Buffer.from(JSON.stringify([1, businessTag(urlKey), position.updatedAt, position.leadId])).toString('base64url');
+export function encodeCursor(cursor: SyncCursor, urlKey: string): string {
+  return encodeSyncCursor(cursor, syncScope(urlKey));
 }
 
-function decodeCursor(cursor: string, urlKey: string): SyncPosition {
-  let parsed: unknown;
-  try {
-    parsed = /^[A-Za-z0-9_-]{1,400}$/.test(cursor) ? JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 4 || parsed[0] !== 1 || typeof parsed[2] !== 'number'
-    || !Number.isSafeInteger(parsed[2]) || typeof parsed[3] !== 'string' || parsed[3].length > 64) {
-    throw invalidValue('after is not a cursor this service issued');
-  }
-  if (parsed[1] !== businessTag(urlKey)) throw invalidValue('after is a cursor of another business');
-  return { updatedAt: parsed[2], leadId: parsed[3] };
+function decodeCursor(text: string, urlKey: string): SyncCursor {
+  const cursor = decodeSyncCursor(text, syncScope(urlKey));
+  if (cursor === 'malformed') throw invalidValue('after is not a cursor this service issued');
+  if (cursor === 'foreign') throw invalidValue('after is a cursor of another business');
+  return cursor;
 }

@@ -9,7 +9,7 @@ import type { Store } from '../storage/store.js';
 import type { WebhookEvents } from '../webhooks/events.js';
 import type { LeadContext } from './lead-context.js';
 import type { BlockValues } from './lead.blocks.js';
-import { createRequestOf, sameCreateRequest, type CreateRequest } from './lead.compare.js';
+import { createRequestOf, sameCreateRequest, withoutGoneCustomFields, type CreateRequest } from './lead.compare.js';
 import { todayIn } from './lead.dates.js';
 import { createdEvents, editedEvents, newClientEvents } from './lead.events.js';
 import { applyEdit, type ClientRef, type EditRefs } from './lead.edit.js';
@@ -53,26 +53,29 @@ export class LeadsService {
   async create(urlKey: string, body: unknown, by: Author): Promise<CreateOutcome> {
     const context = await this.context(urlKey);
     const now = this.now();
-    const input = validateCreate(body, context, todayIn(context.timeZone, now), by.origin === 'API' ? 'api' : 'operator');
+    const { input, retryOnly } = await this.validCreate(urlKey, body, context, by, now);
     const refs = await this.references(urlKey, input.customer, input.contact, 'create', Object.keys(body as object));
     const request = createRequestOf(input, { client: !!refs.client, contact: !!refs.contact }, context);
     if (input.externalId !== null) {
       const existing = await this.store.leads.findByExternalId(urlKey, input.externalId);
       if (existing) return this.retried(existing.lead, existing.createRequest, request, context);
     }
-    const lead = newLead(input, refs, context, by, now);
+    if (retryOnly) throw retryOnly;
+    // The create's time, read after validation and the reads (its sync position is its transaction's: 011-sync-positions).
+    const at = this.now();
+    const lead = newLead(input, refs, context, by, at);
     const newClient = refs.client ? null : { clientId: lead.data.customer.clientId, data: newClientValue(lead.data.customer, context) };
     // Written only if this create inserts: an identical retry, a conflict or a rollback sends nothing.
     const plan = await this.events.plan(urlKey);
     const leadEvents = createdEvents(plan, lead, context);
-    const events = newClient ? [...newClientEvents(plan, newClient.clientId, newClient.data, now, context), ...leadEvents] : leadEvents;
+    const events = newClient ? [...newClientEvents(plan, newClient.clientId, newClient.data, at, context), ...leadEvents] : leadEvents;
     const result = await this.store.leads.insertLead(urlKey, {
       lead, createRequest: request,
       newClient,
       newContact: refs.contact ? null : contactRecord(lead.data.contact),
       activity: {
         activityId: opaqueId('ac_'), type: 'CREATED', author: by.author, body: null, fromPipelineId: null, toPipelineId: lead.pipelineId,
-        fromStageId: null, toStageId: lead.stageId, reasonKeys: lead.data.reasonKeys, createdAt: now,
+        fromStageId: null, toStageId: lead.stageId, reasonKeys: lead.data.reasonKeys, createdAt: at,
       },
       events,
     });
@@ -82,9 +85,27 @@ export class LeadsService {
     return { lead: presentLead(lead, context), idempotent: false };
   }
 
+  /**
+   * The validated create. A body refused only for custom fields that are no longer live (archived,
+   * removed, or all of them turned off) is read without them when its externalId names a stored lead:
+   * the retry of a create made before, compared without those values. `retryOnly` is the refusal to
+   * answer when no stored lead takes it.
+   */
+  private async validCreate(urlKey: string, body: unknown, context: LeadContext, by: Author, now: number): Promise<{ input: CreateInput; retryOnly?: unknown }> {
+    const mode = by.origin === 'API' ? 'api' : 'operator';
+    const today = todayIn(context.timeZone, now);
+    try {
+      return { input: validateCreate(body, context, today, mode) };
+    } catch (error) {
+      const trimmed = withoutGoneCustomFields(body, error, context);
+      if (!trimmed) throw error;
+      return { input: validateCreate(trimmed, context, today, mode), retryOnly: error };
+    }
+  }
+
   private retried(stored: StoredLead, storedRequest: unknown, request: CreateRequest, context: LeadContext): CreateOutcome {
     if (stored.removed) throw new AppError('IDEMPOTENCY_CONFLICT', 'This externalId belonged to a lead that was removed');
-    if (!sameCreateRequest(storedRequest, request)) {
+    if (!sameCreateRequest(storedRequest, request, context)) {
       throw new AppError('IDEMPOTENCY_CONFLICT', 'A lead with this externalId already exists with different details', undefined, { existingLeadId: stored.leadId });
     }
     return { lead: presentLead(stored, context), idempotent: true };
@@ -118,7 +139,8 @@ export class LeadsService {
 
   /**
    * A partial edit applied to the locked lead: concurrent edits apply one after the other, none lost.
-   * Its events are decided against the locked row (so a no-op sends nothing) from subscriptions read
+   * `now` before the lock is only for validation (followUpDate's today). Its events are decided against
+   * the locked row (so a no-op sends nothing) from subscriptions read
    * before the transaction, where no other query may run.
    */
   async edit(urlKey: string, leadId: string, body: unknown, by: Author): Promise<Lead> {
@@ -130,7 +152,10 @@ export class LeadsService {
     const plan = await this.events.plan(urlKey);
     let emitted = false;
     const edited = await this.store.leads.editLead(urlKey, leadId, async (current, scope) => {
-      const change = await applyEdit(current, input, refs, { context, author: by.author, now, order }, scope);
+      // The time of the change, read under the row lock: the edits of one lead are stamped in the order
+      // they apply, and never below the stored time (processes' clocks may differ).
+      const at = Math.max(this.now(), current.updatedAt);
+      const change = await applyEdit(current, input, refs, { context, author: by.author, now: at, order }, scope);
       const events = change.lead ? editedEvents(plan, current, change.lead, context) : [];
       emitted = events.length > 0;
       return { ...change, events };

@@ -109,8 +109,17 @@ const CODES: Record<ErrorCode, { when: string; example: ErrorExample }> = {
   NOT_FOUND: { when: 'no such route or file', example: { message: 'No such route' } },
   METHOD_NOT_ALLOWED: { when: 'an operation the interface does not offer', example: { message: 'This operation is not supported on pipelines' } },
   IDEMPOTENCY_CONFLICT: {
-    when: 'the clientId is taken by a client with different details, or by an archived or deleted client',
+    when: 'the clientId is taken by a client with different details, or by an archived or deleted client; '
+      + 'or the Idempotency-Key was used for another request (another route, path or body)',
     example: { message: 'A client with this clientId already exists with different details' },
+  },
+  IDEMPOTENCY_IN_PROGRESS: {
+    when: 'the first request with this Idempotency-Key is still running; see Retry-After',
+    example: { message: 'A request with this Idempotency-Key is still in progress; retry shortly' },
+  },
+  INVALID_IDEMPOTENCY_KEY: {
+    when: 'the Idempotency-Key header is empty, longer than 255 characters, not printable ASCII, or sent more than once',
+    example: { message: 'Idempotency-Key must be 1 to 255 printable ASCII characters' },
   },
   URL_KEY_TAKEN: { when: 'the urlKey sent is used by another business', example: { message: 'This urlKey is already taken' } },
   CLIENT_DELETED: { when: 'a restore of a deleted client: deletion is final, only archived clients can be restored', example: { message: 'This client was deleted, and deletion is final: only an archived client can be restored' } },
@@ -177,6 +186,7 @@ function impliedCodes(op: OperationDoc): ErrorCode[] {
   const codes: ErrorCode[] = ['SERVICE_ERROR', 'HEADERS_TOO_LARGE'];
   if (op.guard === 'app') codes.push('PERMISSION_DENIED');
   if (op.body) codes.push('INVALID_FIELD', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'REQUEST_TIMEOUT');
+  if (op.idempotencyKey) codes.push('INVALID_IDEMPOTENCY_KEY', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS');
   return codes;
 }
 
@@ -222,7 +232,9 @@ function codedResponse(status: number, codes: ErrorCode[], op: OperationDoc): Js
     description: `${STATUS_TEXT[status] ?? 'Error'}: ${codes.map((code) => `${code} (${CODES[code].when})`).join('; ')}.`,
     content: { 'application/json': { schema: { allOf: [ref('ErrorEnvelope'), narrowed] }, examples } },
   };
-  if (status === 429) response.headers = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } };
+  if (status === 429 || codes.includes('IDEMPOTENCY_IN_PROGRESS')) {
+    response.headers = { 'Retry-After': { description: 'Seconds to wait before trying again (429; 409 IDEMPOTENCY_IN_PROGRESS).', schema: { type: 'integer' } } };
+  }
   return response;
 }
 

@@ -1,11 +1,14 @@
 import { JSON_SCHEMA_DIALECT, type JsonSchema } from '../validation/json-schema.js';
 import { errorResponses, errorSchemas } from './error-responses.js';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_LEASE_MS, IDEMPOTENT_REPLAYED_HEADER } from '../http/idempotency-key.js';
 import { openApiPath, pathParamNames, type AnswerDoc, type DocSection, type OperationDoc } from './operation.js';
 
 export interface DocumentFacts {
   version: string;
   /** JWT_AUDIENCE: the `aud` self-signed tokens carry. */
   audience: string;
+  /** IDEMPOTENCY_KEY_RETENTION_HOURS: how long an Idempotency-Key is kept. */
+  idempotencyKeyHours: number;
 }
 
 const SECURITY_SCHEMES = (audience: string): Record<string, JsonSchema> => ({
@@ -45,7 +48,7 @@ export function buildOpenApiDocument(sections: readonly DocSection[], facts: Doc
     for (const op of section.operations) {
       const item = (paths[openApiPath(op.path)] ??= {});
       if (item[op.method]) throw new Error(`openapi: ${op.method.toUpperCase()} ${op.path} is described twice`);
-      item[op.method] = operationObject(op, section.tag.name);
+      item[op.method] = operationObject(op, section.tag.name, facts);
     }
   }
   return {
@@ -58,19 +61,41 @@ export function buildOpenApiDocument(sections: readonly DocSection[], facts: Doc
   };
 }
 
-function operationObject(op: OperationDoc, tag: string): JsonSchema {
+/** The Idempotency-Key header as a parameter of the operations that take it (invoices-interface 4.2). */
+function idempotencyKeyParameter(facts: DocumentFacts): JsonSchema {
+  return {
+    in: 'header', name: IDEMPOTENCY_KEY_HEADER, required: false,
+    description: `Makes the request safe to retry: 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters (one pair of surrounding quotes is removed), `
+      + `unique per request, kept ${facts.idempotencyKeyHours} hours from first use for the calling app and business. A retry with the same key, route and `
+      + `body (a JSON value: member order, whitespace and number spelling ignored) gets the first success again, with \`${IDEMPOTENT_REPLAYED_HEADER}: true\`, `
+      + 'before any validation; the same key with another request is a 409 IDEMPOTENCY_CONFLICT after validation; while the first still runs, 409 '
+      + `IDEMPOTENCY_IN_PROGRESS with Retry-After. Only successes are kept; a request that died unanswered is forgotten within ${IDEMPOTENCY_LEASE_MS / 1000} s.`,
+    schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH + 2 },
+  };
+}
+
+const REPLAYED_HEADER = {
+  description: 'Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key.',
+  schema: { const: 'true' },
+};
+
+function operationObject(op: OperationDoc, tag: string, facts: DocumentFacts): JsonSchema {
   const operation: JsonSchema = { operationId: op.operationId, tags: [tag], summary: op.summary };
   if (op.description) operation.description = op.description;
   const security = securityOf(op);
   if (security) operation.security = security;
-  const parameters = [...pathParameters(op), ...(op.query ?? []).map((q) => ({ in: 'query', required: false, ...q }))];
+  const parameters = [...pathParameters(op), ...(op.query ?? []).map((q) => ({ in: 'query', required: false, ...q })),
+    ...(op.idempotencyKey ? [idempotencyKeyParameter(facts)] : [])];
   if (parameters.length > 0) operation.parameters = parameters;
   if (op.body) {
     const { schema, examples, required, description } = op.body;
     operation.requestBody = { required, ...(description && { description }), content: { 'application/json': { schema, ...(examples && { examples }) } } };
   }
   const responses: Record<string, JsonSchema> = {};
-  for (const answer of op.answers ?? []) responses[String(answer.status)] = answerObject(answer);
+  for (const answer of op.answers ?? []) {
+    const replayable = op.idempotencyKey && answer.status >= 200 && answer.status < 300;
+    responses[String(answer.status)] = answerObject(replayable ? { ...answer, headers: { ...answer.headers, [IDEMPOTENT_REPLAYED_HEADER]: REPLAYED_HEADER } } : answer);
+  }
   operation.responses = { ...responses, ...errorResponses(op) };
   return operation;
 }

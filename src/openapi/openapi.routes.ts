@@ -32,7 +32,7 @@ export const referenceApi: ApiSection<ReferenceContext> = {
 
 /** The document of these sections (src/features.ts gives them in order). */
 export function openApiDocumentOf(sections: readonly DocSection[], deps: Pick<Deps, 'config'>): JsonSchema {
-  return buildOpenApiDocument(sections, { version: VERSION, audience: deps.config.jwtAudience });
+  return buildOpenApiDocument(sections, { version: VERSION, audience: deps.config.jwtAudience, idempotencyKeyHours: deps.config.idempotencyKeyRetentionHours });
 }
 
 /** `/openapi.json` and the `/docs` page that renders it. */

@@ -54,6 +54,12 @@ export interface OperationDoc {
   errorExamples?: Partial<Record<ErrorCode, ErrorExample>>;
   /** An open route that may check a bearer token all the same (token validation, /metrics with METRICS_TOKEN): its scheme. */
   optionalBearer?: 'appToken' | 'metricsToken';
+  /**
+   * Takes the Idempotency-Key header (invoices-interface 4.2; src/http/idempotency-key.route.ts): a
+   * success is kept under the key and replayed to a retry. The handler finds its claim in
+   * `request.idempotencyClaim`, for the store write that creates the document (docs/idempotency-keys.md).
+   */
+  idempotencyKey?: boolean;
   /** An unsupported operation: answers 405 only, with the section 7 envelope (`coded`) or the status alone (`bare`). */
   refusal?: 'coded' | 'bare';
 }

@@ -7,6 +7,7 @@ import { defaultTimeZone } from '../leads/lead-settings.types.js';
 import { COUNTRY_CODES, CURRENCY_CODES, defaultCurrencyForCountry } from '../validation/countries.js';
 import { entry, type BooleanSpec, type StringSpec } from '../validation/field-spec.js';
 import { readBody } from '../validation/read-body.js';
+import { canonicalTimeZone } from '../validation/time-zones.js';
 
 const URL_KEY = /^[a-z0-9][a-z0-9-]{2,62}$/;
 
@@ -44,7 +45,9 @@ export const BUSINESS_PATCH_RULES = entry('BusinessPatch', 'What changes; countr
   ['name', name], ['currency', currency], ['customFieldsEnabled', customFieldsEnabled],
   ['timeZone', {
     type: 'string', format: 'timeZone', maxLength: 64,
-    description: 'IANA time zone of the business: "today" for lead follow-up dates. Defaults by country (IN Asia/Kolkata, AE Asia/Dubai, SA Asia/Riyadh, MY Asia/Kuala_Lumpur, otherwise UTC).',
+    description: 'IANA time zone of the business: "today" for lead follow-up dates. Any case is accepted; it is stored as the time zone database spells '
+      + 'it (`asia/calcutta` → `Asia/Kolkata`, `utc` → `UTC`); links the database removed are refused. Defaults by country (IN Asia/Kolkata, '
+      + 'AE Asia/Dubai, SA Asia/Riyadh, MY Asia/Kuala_Lumpur, otherwise UTC).',
   }],
 ]);
 
@@ -108,7 +111,9 @@ export class BusinessesService {
 
   async update(urlKey: string, patch: BusinessPatch) {
     await this.require(urlKey);
-    const updated = await this.store.accounts.updateBusiness(urlKey, { ...patch, ...(patch.name && { name: patch.name.trim() }) }, this.now());
+    // A time zone is stored as the time zone database spells it (the format check has accepted it).
+    const timeZone = patch.timeZone === undefined ? {} : { timeZone: canonicalTimeZone(patch.timeZone) ?? patch.timeZone };
+    const updated = await this.store.accounts.updateBusiness(urlKey, { ...patch, ...(patch.name && { name: patch.name.trim() }), ...timeZone }, this.now());
     await this.store.changes.publish(`business:${urlKey}`);
     return present(updated!);
   }

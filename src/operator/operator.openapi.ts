@@ -16,7 +16,7 @@ export const OPERATOR_SCHEMAS: Record<string, JsonSchema> = {
   BusinessPatch: bodyJsonSchema(BUSINESS_PATCH_RULES, 'What changes; country and urlKey cannot.'),
   Business: closedObject({
     urlKey: text, name: text, country: text, currency: text, customFieldsEnabled: { type: 'boolean' },
-    timeZone: { type: 'string', description: 'IANA time zone: the one set, else the country\'s default.' },
+    timeZone: { type: 'string', description: 'IANA time zone, as the time zone database spells it: the one set, else the country\'s default.' },
     isArchived: { type: 'boolean', description: 'Archived: apps get 403 PERMISSION_DENIED on it; data and urlKey are kept.' },
     archivedAt: { type: ['string', 'null'], format: 'date-time', description: 'When it was archived; null while live.' },
   }, ['urlKey', 'name', 'country', 'currency', 'customFieldsEnabled', 'timeZone', 'isArchived', 'archivedAt']),

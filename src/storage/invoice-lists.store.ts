@@ -2,6 +2,11 @@ import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { StoreKind } from './db.js';
 import type { InvoiceListQuery, StoredInvoice } from './invoices.records.js';
 import { storedInvoiceOf } from './invoices.store.js';
+import { syncPage, type SyncCursor, type SyncPageSpec } from './sync-pages.js';
+import type { InvoicesTable } from './schema.js';
+import type { Selectable } from 'kysely';
+
+type InvoiceRow = Selectable<InvoicesTable>;
 import type { Database } from './schema.js';
 
 type Query = SelectQueryBuilder<Database, 'invoices', object>;
@@ -10,16 +15,32 @@ type Query = SelectQueryBuilder<Database, 'invoices', object>;
 export class InvoiceListsStore {
   constructor(private readonly db: Kysely<Database>, private readonly kind: StoreKind) {}
 
-  async find(urlKey: string, query: InvoiceListQuery): Promise<{ total: number; page: StoredInvoice[] } | undefined> {
+  async find(urlKey: string, query: InvoiceListQuery): Promise<{ total: number | null; page: StoredInvoice[]; next: SyncCursor | null } | undefined> {
     const business = await this.db.selectFrom('businesses').select('id').where('url_key', '=', urlKey).executeTakeFirst();
     if (!business) return undefined;
+    if (query.sync) {
+      const { rows, next } = await syncPage<InvoiceRow>(this.db, this.syncSpec(Number(business.id), query), query.sync.cursor);
+      return { total: null, page: rows.map(storedInvoiceOf), next };
+    }
     const base = this.filtered(this.db.selectFrom('invoices').where('business_pk', '=', Number(business.id)), query);
     const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-    if (query.limit === 0) return { total: Number(total), page: [] };
+    if (query.limit === 0) return { total: Number(total), page: [], next: null };
     let ordered = base.selectAll();
     for (const { field, direction } of query.sort) ordered = ordered.orderBy(this.column(field), direction === 1 ? 'asc' : 'desc');
     const rows = await ordered.orderBy('created_at', 'desc').orderBy('invoice_id', 'desc').limit(query.limit).offset(query.skip).execute();
-    return { total: Number(total), page: rows.map(storedInvoiceOf) };
+    return { total: Number(total), page: rows.map(storedInvoiceOf), next: null };
+  }
+
+  /** A sync page's parts (src/storage/sync-pages.ts): the business's invoices matching the filters. */
+  private syncSpec(businessPk: number, { filter, limit }: InvoiceListQuery): SyncPageSpec {
+    const conditions = [sql`invoices.business_pk = ${businessPk}`];
+    const any = (column: string, values: string[]) => sql`${sql.ref(`invoices.${column}`)} in (${sql.join(values)})`;
+    if (filter.clientIds) conditions.push(any('client_id', filter.clientIds));
+    if (filter.statuses) conditions.push(any('status', filter.statuses));
+    if (filter.invoiceNumber !== undefined) conditions.push(sql`invoices.invoice_number = ${filter.invoiceNumber}`);
+    if (filter.dateFrom !== undefined) conditions.push(sql`invoices.invoice_date >= ${filter.dateFrom}`);
+    if (filter.dateTo !== undefined) conditions.push(sql`invoices.invoice_date <= ${filter.dateTo}`);
+    return { kind: this.kind, alias: 'invoices', key: 'invoice_id', from: sql`invoices`, conditions, select: sql`invoices.*`, limit: Math.max(limit, 1) };
   }
 
   private filtered(q: Query, { filter }: InvoiceListQuery): Query {

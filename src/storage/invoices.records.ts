@@ -1,3 +1,5 @@
+import type { IdempotentAnswer } from './idempotency-keys.store.js';
+import type { SyncCursor } from './sync-pages.js';
 import type { OutboxRow } from './webhooks.records.js';
 
 /** What the invoices store hands out and takes: plain records with public identifiers only. */
@@ -61,6 +63,8 @@ export interface InvoiceInsert {
   balanceE4: number | null;
   /** The outbox rows, in order (client.created before invoice.created). Pure: it runs under the lock. */
   events(settled: CreateSettled): OutboxRow[];
+  /** An Idempotency-Key's answer (invoices-interface 4.2), kept in this transaction with the number and client it settles. */
+  answer: IdempotentAnswer | null;
 }
 
 export type InsertInvoiceResult =
@@ -76,6 +80,8 @@ export interface InvoiceChange {
   /** Additions to the client's balance members, in ten-thousandths. */
   balance: { member: 'invoice' | 'invoicePayment'; e4: number }[];
   events: OutboxRow[];
+  /** An Idempotency-Key's answer, kept in this transaction when the change is applied. */
+  answer?: IdempotentAnswer | null;
 }
 
 export interface LockedInvoice {
@@ -100,4 +106,6 @@ export interface InvoiceListQuery {
   sort: { field: InvoiceSortField; direction: 1 | -1 }[];
   limit: number;
   skip: number;
+  /** Sync (updatedAtFrom, after): pages in commit order from the cursor; no total, no skip, no sort. */
+  sync?: { cursor: SyncCursor };
 }

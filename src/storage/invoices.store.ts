@@ -6,6 +6,7 @@ import type {
 } from './invoices.records.js';
 import { canName } from './keys.js';
 import type { Database, InvoicePaymentsTable, InvoicesTable } from './schema.js';
+import { keepIdempotentAnswer } from './idempotency-keys.store.js';
 import { writeOutbox } from './webhooks.store.js';
 
 export type * from './invoices.records.js';
@@ -83,6 +84,7 @@ export class InvoicesStore {
       await trx.updateTable('invoice_settings').set({ last_number: number.value, series_start: null }).where('business_pk', '=', businessPk).execute();
       if (insert.balanceE4 !== null) await addToBalance(trx, clientPk, 'invoice', insert.balanceE4);
       await writeOutbox(trx, insert.events(settled));
+      await keepIdempotentAnswer(trx, insert.answer, { invoiceNumber: number.value, client: settled.clientId });
       return { outcome: 'inserted', invoice: { ...invoice, invoiceNumber: number.value, clientId: settled.clientId } } as const;
     });
   }
@@ -167,6 +169,7 @@ export class InvoicesStore {
       if (client) for (const { member, e4 } of change.balance) await addToBalance(trx, Number(client.id), member, e4);
     }
     await writeOutbox(trx, change.events);
+    await keepIdempotentAnswer(trx, change.answer);
   }
 
   async getSettings(urlKey: string): Promise<InvoiceSettingsRecord | undefined> {

@@ -7,13 +7,14 @@ import { canName } from './keys.js';
 import { LEAD_COLUMNS, storedLeadOf, type LeadRow } from './lead-rows.js';
 import { WORD_WEIGHTS } from '../validation/search-words.js';
 import type { Database } from './schema.js';
+import { syncPage, syncStatements, type SyncCursor, type SyncPageSpec } from './sync-pages.js';
 
 export interface LeadListPage {
   leads: StoredLead[];
   /** Leads matching in all (null in sync mode). */
   total: number | null;
-  /** Sync mode: whether another page follows. */
-  more: boolean;
+  /** Sync mode: the cursor after this page, null when none follows yet. */
+  next: SyncCursor | null;
 }
 
 type Fragment = RawBuilder<unknown>;
@@ -41,29 +42,43 @@ export class LeadListsStore {
 
   async page(urlKey: string, query: LeadListQuery): Promise<LeadListPage> {
     const terms = query.filter.words ? await this.resolve(urlKey, query.filter.words) : [];
-    const statements = this.statements(urlKey, query, terms);
-    if (!statements) return { leads: [], total: query.sync ? null : 0, more: false };
     if (query.sync) {
-      const rows = await statements.page.execute(this.db);
-      return { leads: rows.rows.slice(0, query.limit).map(storedLeadOf), total: null, more: rows.rows.length > query.limit };
+      const spec = this.syncSpec(urlKey, query, terms);
+      if (!spec) return { leads: [], total: null, next: null };
+      const { rows, next } = await syncPage<LeadRow>(this.db, spec, query.sync.cursor);
+      return { leads: rows.map(storedLeadOf), total: null, next };
     }
+    const statements = this.statements(urlKey, query, terms);
+    if (!statements) return { leads: [], total: 0, next: null };
     if (statements.withTotal) {
       // Free text: the page carries its total (the matches are gathered once); past the last match only, count again.
       const rows = await statements.page.execute(this.db);
       const first = rows.rows[0] as (LeadRow & { total?: number | string }) | undefined;
       const total = first ? first.total : query.skip === 0 ? 0 : (await statements.count!.execute(this.db)).rows[0]?.total;
-      return { leads: rows.rows.map(storedLeadOf), total: Number(total ?? 0), more: false };
+      return { leads: rows.rows.map(storedLeadOf), total: Number(total ?? 0), next: null };
     }
     const [rows, count] = await Promise.all([statements.page.execute(this.db), statements.count!.execute(this.db)]);
-    return { leads: rows.rows.map(storedLeadOf), total: Number(count.rows[0]?.total ?? 0), more: false };
+    return { leads: rows.rows.map(storedLeadOf), total: Number(count.rows[0]?.total ?? 0), next: null };
   }
 
-  /** The statements behind page() without running them (page, and count outside sync), for the plan checks of the tests. */
+  /** The statements behind page() without running them (page, and count outside sync; both phases of a sync), for the plan checks of the tests. */
   async compile(urlKey: string, query: LeadListQuery): Promise<{ sql: string; parameters: readonly unknown[] }[]> {
     const terms = query.filter.words ? await this.resolve(urlKey, query.filter.words) : [];
+    if (query.sync) {
+      const spec = this.syncSpec(urlKey, query, terms);
+      return spec ? syncStatements(spec, query.sync.cursor).map((statement) => statement.compile(this.db)) : [];
+    }
     const statements = this.statements(urlKey, query, terms);
     if (!statements) return [];
     return [statements.page.compile(this.db), ...(statements.count ? [statements.count.compile(this.db)] : [])];
+  }
+
+  /** A sync page's parts (src/storage/sync-pages.ts): the live leads matching the filter, words included. */
+  private syncSpec(urlKey: string, query: LeadListQuery, terms: Term[]): SyncPageSpec | undefined {
+    const conditions = this.conditions(urlKey, query.filter);
+    if (!conditions || terms.some((term) => term.stored === null)) return undefined;
+    const from = query.filter.words ? sql`${hitsOf(urlKey, terms.map((term) => ({ ...term, several: true })), this.kind)} hits join leads on leads.id = hits.lead_pk` : sql`leads`;
+    return { kind: this.kind, alias: 'leads', key: 'lead_id', from, conditions, select: SELECT, limit: query.limit };
   }
 
   /**
@@ -87,7 +102,7 @@ export class LeadListsStore {
     return sent.map((term, i) => ({ ...term, stored: row[`f${i}`] ?? null, several: row[`n${i}`] != null }));
   }
 
-  /** The page (one row more in sync mode, to tell whether another follows) and, outside sync, the total. */
+  /** The page and the total (sync pages: syncSpec). */
   private statements(urlKey: string, query: LeadListQuery, terms: Term[]): Statements | undefined {
     const conditions = this.conditions(urlKey, query.filter);
     if (!conditions) return undefined;
@@ -99,12 +114,6 @@ export class LeadListsStore {
     // the matches' lead rows by row id (100,000 at 1,000,000 leads: q + $sort 690 ms p50) where the
     // grouped form keeps the hash join with the filter's or sort's index (index-only).
     const from = words ? sql`${hitsOf(urlKey, terms.map((term) => ({ ...term, several: true })), this.kind)} hits join leads on leads.id = hits.lead_pk` : sql`leads`;
-    if (query.sync) {
-      const after = query.sync.after;
-      if (after) conditions.push(sql`(leads.updated_at, leads.lead_id) > (${after.updatedAt}, ${after.leadId})`);
-      return { page: sql<LeadRow>`select ${SELECT} from ${from} where ${sql.join(conditions, sql` and `)}
-        order by leads.updated_at asc, leads.lead_id asc limit ${query.limit + 1}` };
-    }
     const where = sql.join(conditions, sql` and `);
     if (words && wordsOnly(query)) {
       const pipelines = query.filter.pipelineIds;

@@ -10,6 +10,10 @@ import { leadWordsMigration } from './migrations/006-lead-words.js';
 import { leadWordsBestMigration } from './migrations/007-lead-words-best.js';
 import { outboxClaimsMigration } from './migrations/008-outbox-claims.js';
 import { invoicesMigration } from './migrations/012-invoices.js';
+import { INVOICES_SYNCED, invoiceSyncMigration } from './migrations/013-invoice-sync.js';
+import { idempotencyKeysMigration } from './migrations/015-idempotency-keys.js';
+import { LEADS_SYNCED, syncPositionsMigration } from './migrations/011-sync-positions.js';
+import { repairSyncPositions } from './sync-positions.js';
 
 export class SchemaTooNewError extends Error {}
 
@@ -23,12 +27,15 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '006-lead-words': leadWordsMigration(kind),
     '007-lead-words-best': leadWordsBestMigration(kind),
     '008-outbox-claims': outboxClaimsMigration(),
+    '011-sync-positions': syncPositionsMigration(kind),
     '012-invoices': invoicesMigration(kind),
+    '013-invoice-sync': invoiceSyncMigration(kind),
+    '015-idempotency-keys': idempotencyKeysMigration(),
   };
 }
 
 /** The newest migration this build knows: reported by /healthz. */
-export const SCHEMA_VERSION = '012-invoices';
+export const SCHEMA_VERSION = '015-idempotency-keys';
 
 /**
  * Runs pending migrations under the store's lock (a PostgreSQL session advisory lock, so `db` must hold a
@@ -56,4 +63,6 @@ export async function migrateToLatest(db: Kysely<unknown>, kind: StoreKind): Pro
   if (kind === 'postgres' && results?.some((r) => /^00[67]-lead-words/.test(r.migrationName) && r.status === 'Success')) {
     await sql`vacuum (analyze) lead_words`.execute(db);
   }
+  // A database restored into a new cluster: sync positions continue above the stored ones.
+  await repairSyncPositions(db, kind, [LEADS_SYNCED, INVOICES_SYNCED]);
 }

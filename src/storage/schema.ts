@@ -93,6 +93,19 @@ export interface RateLimitsTable {
   count: number;
 }
 
+/** A claimed Idempotency-Key (migration 015-idempotency-keys): `status` and `body` stay null while its request runs. */
+export interface IdempotencyKeysTable {
+  business_pk: number;
+  caller: string;
+  key: string;
+  fingerprint: string;
+  token: string;
+  lease_until: number;
+  status: number | null;
+  body: string | null;
+  created_at: number;
+}
+
 export interface AuditLogTable {
   id: Generated<number>;
   at: number;
@@ -148,6 +161,8 @@ export interface LeadsTable {
   version: number;
   created_at: number;
   updated_at: number;
+  /** The change position a sync reads leads by (migration 011-sync-positions): stamped by triggers. */
+  sync_pos: Generated<number>;
 }
 
 export interface LeadTagsTable {
@@ -282,4 +297,5 @@ export interface Database {
   invoice_payments: InvoicePaymentsTable;
   invoice_settings: InvoiceSettingsTable;
   invoice_buyers: InvoiceBuyersTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

@@ -4,6 +4,7 @@ import { AccountsStore } from './accounts.store.js';
 import { ClientListsStore } from './client-lists.store.js';
 import { BusinessDataStore } from './business-data.store.js';
 import { GroupCommit, directWrites } from './group-commit.js';
+import { IdempotencyKeysStore } from './idempotency-keys.store.js';
 import { CHANGE_CHANNEL, ChangeFeed } from './change-feed.js';
 import { openPostgres, openSqlite, type OpenDatabase, type StoreKind } from './db.js';
 import { migrateToLatest } from './migrate.js';
@@ -29,6 +30,8 @@ export interface Store {
   readonly webhooks: WebhooksStore;
   readonly invoices: InvoicesStore;
   readonly invoiceLists: InvoiceListsStore;
+  /** Idempotency-Key claims and kept answers (invoices-interface 4.2). */
+  readonly idempotencyKeys: IdempotencyKeysStore;
   readonly changes: ChangeFeed;
   readonly sqlitePath: string | null;
   /** PostgreSQL only (undefined on the embedded store): for /metrics. */
@@ -69,6 +72,7 @@ export function openStore(config: StoreConfig): Store {
     webhooks: new WebhooksStore(db, opened.kind),
     invoices: new InvoicesStore(db, opened.kind),
     invoiceLists: new InvoiceListsStore(db, opened.kind),
+    idempotencyKeys: new IdempotencyKeysStore(db),
     changes,
     sqlitePath: opened.sqlitePath,
     ...(opened.poolStats && { poolStats: opened.poolStats }),

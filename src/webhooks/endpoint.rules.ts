@@ -9,11 +9,18 @@ const MAX_URL = 2048;
 const MAX_DESCRIPTION = 500;
 
 /**
+ * Characters a URL may not carry as sent: controls, spaces and backslashes. The URL parser would drop,
+ * encode or turn them into something else, so the address shown would not be the one called.
+ */
+const UNSAFE_CHARACTERS = /[\u0000-\u0020\u007f-\u009f\\]/u;
+
+/**
  * What a webhook URL must be when it is saved. Names are checked again on their resolved address at
  * every attempt (destination-guard.ts); here only what can be known now: scheme, shape, a literal address.
  */
 export function urlProblem(value: string, allowPrivate: boolean): string | undefined {
   if ([...value].length > MAX_URL) return `url must be at most ${MAX_URL} characters`;
+  if (UNSAFE_CHARACTERS.test(value)) return 'url must not contain spaces, control characters or backslashes';
   let url: URL;
   try {
     url = new URL(value);
@@ -23,10 +30,20 @@ export function urlProblem(value: string, allowPrivate: boolean): string | undef
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'url must be an absolute http:// or https:// URL';
   if (url.username || url.password) return 'url must not carry a user name or password';
   if (url.hash) return 'url must not carry a #fragment';
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const host = hostOf(url);
   const reason = isIP(host) ? refusedAddress(host, allowPrivate)
     : !allowPrivate && (host === 'localhost' || host.endsWith('.localhost')) ? 'a loopback, private or link-local address' : undefined;
   return reason && `url must not point to ${reason} (see WEBHOOKS_ALLOW_PRIVATE)`;
+}
+
+/** The host as every check sees it: without IPv6 brackets, and without the root's trailing dot (`localhost.` is `localhost`). */
+function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+}
+
+/** The URL as deliveries call it, stored and shown as such (host lower case and punycode, path encoded). */
+export function normalisedUrl(value: string): string {
+  return new URL(value).href;
 }
 
 /** The members of an endpoint body; POST requires url and eventTypes, PATCH takes any subset. */
@@ -34,7 +51,9 @@ export function endpointSpec(create: boolean): EntrySpec {
   return entry(create ? 'WebhookEndpointInput' : 'WebhookEndpointPatch', create ? 'A new webhook endpoint.' : 'What changes.', [
     ['url', {
       type: 'string', required: create, maxLength: MAX_URL,
-      description: 'Where events are POSTed: http:// or https://, no credentials; loopback, private and link-local destinations are refused unless WEBHOOKS_ALLOW_PRIVATE is set.',
+      description: 'Where events are POSTed: http:// or https://, no credentials, no spaces, control characters or backslashes; stored and shown '
+        + 'as deliveries call it (normalised: host lower case and punycode, path encoded). Loopback, private and link-local destinations '
+        + '(`localhost` and `localhost.` alike) are refused unless WEBHOOKS_ALLOW_PRIVATE is set.',
     }],
     ['eventTypes', {
       type: 'strings', required: create, minItems: 1, unique: true, items: { type: 'string', enum: EVENT_TYPE_NAMES, description: 'An event type.' },
@@ -57,5 +76,6 @@ export function readEndpointBody<T>(body: unknown, allowPrivate: boolean, create
     },
   });
   if (reader.errors.length > 0 || !values) throw AppError.fromFieldErrors(reader.errors);
+  if (values.has('url')) values.set('url', normalisedUrl(values.get('url') as string));
   return Object.fromEntries(values) as T;
 }

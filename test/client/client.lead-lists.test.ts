@@ -1,6 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { createClient, CrmkitError, type CrmkitClient, type LeadSyncPage } from '../../client/src/index.js';
 import { call, describeEachStore } from '../helpers/app.js';
+import { syncSettled } from '../helpers/lead-rows.js';
 import { randomKey, seedTenant, type Tenant } from '../helpers/seed.js';
 
 // leads.list and the leads.sync iterator of the TypeScript client, against a real listening server.
@@ -38,6 +39,7 @@ describeEachStore('TypeScript client: lead lists and sync', (ctx) => {
 
   it('leads.sync iterates every page by updatedAt, and resumes from a kept cursor with the leads edited since', async () => {
     const pages: LeadSyncPage[] = [];
+    await syncSettled(ctx().store, t.urlKey);
     for await (const page of crm.leads.sync({ $limit: 2 })) pages.push(page);
     expect(pages.map((p) => p.items.length)).toEqual([2, 2, 1]);
     expect(pages.flatMap((p) => p.items.map((lead) => lead.leadId))).toEqual(made);
@@ -49,6 +51,7 @@ describeEachStore('TypeScript client: lead lists and sync', (ctx) => {
       break;
     }
     await crm.leads.update(made[0]!, { subject: 'Edited after the cursor' });
+    await syncSettled(ctx().store, t.urlKey);
     const rest: string[] = [];
     for await (const page of crm.leads.sync({ after: kept!, $limit: 50 })) rest.push(...page.items.map((lead) => lead.leadId));
     expect(rest).toEqual([...made.slice(2), made[0]]);

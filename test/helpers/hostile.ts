@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
  */
 const LEAKS: RegExp[] = [
   /\b(business_pk|client_pk|app_pk|url_key|client_id|amount_e4|secret_hash|password_hash|public_key_pem|secret_version|key_version|endpoint_pk|resource_key|previous_secret|next_attempt_at|event_types)\b/,
-  /\b(pipeline_configs|custom_field_sets|client_balances|app_businesses|rate_limits|audit_log|signing_keys|kysely_migration|sqlite_master|webhook_endpoints|webhook_outbox|webhook_attempts)\b/,
+  /\b(pipeline_configs|custom_field_sets|client_balances|app_businesses|rate_limits|audit_log|signing_keys|kysely_migration|sqlite_master|webhook_endpoints|webhook_outbox|webhook_attempts|idempotency_keys)\b/,
   /kysely|better-sqlite3|SQLITE_[A-Z]+|node_modules|FST_ERR_\w+|ERR_[A-Z_]{4,}|\/work\/|\/home\/|\/usr\/|\/tmp\//i,
   /\bat [\w.<>$]+ \(|\bat (file|node):|\.(ts|js|mjs|cjs):\d+/,
   /\b(select|delete)\b[^"]{0,80}\bfrom\b|\binsert into\b|\bupdate \w+ set\b|\bon conflict\b/i,

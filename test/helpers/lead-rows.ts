@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { LeadData, StoredLead } from '../../src/leads/lead.types.js';
 import { leadColumns } from '../../src/storage/lead-rows.js';
 import type { Store } from '../../src/storage/store.js';
@@ -60,5 +61,23 @@ export async function insertLeads(store: Store, urlKey: string, specs: LeadSpec[
     }).returning('id').executeTakeFirstOrThrow();
     for (const tagId of lead.data.tagIds) await db.insertInto('lead_tags').values({ lead_pk: row.id, business_pk: business.id, tag_id: tagId }).execute();
   }
+  await syncSettled(store, urlKey);
   return leads;
+}
+
+/**
+ * PostgreSQL's sync horizon (src/storage/sync-positions.ts) stays below every write transaction still
+ * open anywhere in the cluster (other test files' included): a test that syncs right after writing
+ * first waits until the business's leads are all below it, as a tailing client would see them later.
+ */
+export async function syncSettled(store: Store, urlKey: string, timeoutMs = 30_000): Promise<void> {
+  if (store.kind !== 'postgres') return;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows: [row] } = await sql<{ settled: boolean }>`select coalesce(max(sync_pos) < sync_horizon(), true) as settled from leads
+      where business_pk = (select id from businesses where url_key = ${urlKey})`.execute(store.leads.db);
+    if (row?.settled) return;
+    if (Date.now() > deadline) throw new Error(`the sync horizon did not pass ${urlKey}'s writes in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -22,10 +22,13 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts `src/main.ts` as a real server process (through tsx) and waits until /healthz answers. */
-export async function spawnServer(env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<ServerProcess> {
+/**
+ * Starts `src/main.ts` (or `entry`, a test's own server script) as a real server process (through tsx)
+ * and waits until /healthz answers.
+ */
+export async function spawnServer(env: Record<string, string>, options: { timeoutMs?: number; entry?: string } = {}): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', options.entry ?? 'src/main.ts'], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...withDirectUrl(env), PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

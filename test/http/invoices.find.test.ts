@@ -63,3 +63,32 @@ describeEachStore('4.3 GET invoices: find', (ctx) => {
     expect((await call(ctx().app, 'GET', `${t.admin}/invoices`, { token: t.operator })).body.data).toEqual(page);
   });
 });
+
+describeEachStore('4.3 sync: updatedAtFrom and after, in change order', (ctx) => {
+  let t: InvoiceTenant;
+  beforeAll(async () => {
+    t = await seedInvoiceTenant(ctx());
+  });
+  const find = (query: string) => call(ctx().app, 'GET', `${t.invoices}${query}`, { token: t.token });
+
+  it('pages follow every invoice once, a payment brings an invoice again later; total null; $skip and $sort refused; cursors bound to the business', async () => {
+    const made = [];
+    for (let i = 0; i < 3; i += 1) made.push(await createInvoice(ctx(), t));
+    const first = await find('?updatedAtFrom=2000-01-01&$limit=2');
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ total: null, limit: 2 });
+    expect(first.body.data.map((i: any) => i._id)).toEqual([made[0]._id, made[1]._id]);
+    const second = await find(`?after=${first.body.nextCursor}&$limit=2`);
+    expect(second.body.data.map((i: any) => i._id)).toEqual([made[2]._id]);
+    expect((await call(ctx().app, 'POST', `${t.invoices}/${made[0]._id}/payments`, { token: t.token, body: { amount: 1 } })).status).toBe(201);
+    const cursor = second.body.nextCursor ?? first.body.nextCursor;
+    const later = await find(`?after=${second.body.nextCursor ?? cursor}`);
+    expect(later.body.data.map((i: any) => [i._id, i.amountPaid])).toContainEqual([made[0]._id, 1]);
+    expect(firstError(await find('?updatedAtFrom=2000-01-01&$skip=1')).code).toBe('INVALID_QUERY_FIELD');
+    expect(firstError(await find('?updatedAtFrom=2000-01-01&$sort[createdAt]=1')).code).toBe('INVALID_QUERY_FIELD');
+    expect(firstError(await find('?after=nonsense')).code).toBe('INVALID_QUERY_VALUE');
+    const other = await seedInvoiceTenant(ctx());
+    const foreign = await call(ctx().app, 'GET', `${other.invoices}?after=${first.body.nextCursor}`, { token: other.token });
+    expect(firstError(foreign).code).toBe('INVALID_QUERY_VALUE');
+  });
+});

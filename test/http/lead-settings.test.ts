@@ -174,4 +174,19 @@ describeEachStore('operator lead configuration (leads-interface 7)', (ctx) => {
       expect((await call(ctx().app, 'GET', `/admin/v1/businesses/${tenant.urlKey}`, { token: tenant.operator })).body.data.timeZone).toBe(zone);
     }
   });
+
+  it.each([['ASIA/KOLKATA', 'Asia/Kolkata'], ['utc', 'UTC'], ['Asia/Calcutta', 'Asia/Kolkata'], ['europe/kiev', 'Europe/Kyiv'], ['Etc/UTC', 'UTC']])(
+    'issue 34: timeZone %s is stored and answered as the time zone database spells it (%s)', async (sent, stored) => {
+      const tenant = await seedTenant(ctx().app, { country: 'IN' });
+      const business = `/admin/v1/businesses/${tenant.urlKey}`;
+      expect((await call(ctx().app, 'PATCH', business, { token: tenant.operator, body: { timeZone: sent } })).body.data.timeZone).toBe(stored);
+      expect((await call(ctx().app, 'GET', business, { token: tenant.operator })).body.data.timeZone).toBe(stored);
+    });
+
+  it.each(['US/Pacific-New', 'Canada/East-Saskatchewan', 'SystemV/AST4'])('issue 34: timeZone %s, a link removed from the time zone database, is refused', async (zone) => {
+    const tenant = await seedTenant(ctx().app, { country: 'IN' });
+    const bad = await call(ctx().app, 'PATCH', `/admin/v1/businesses/${tenant.urlKey}`, { token: tenant.operator, body: { timeZone: zone } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.data.error.errors).toEqual([{ field: 'timeZone', code: 'INVALID_FIELD_VALUE', message: expect.stringContaining('IANA') }]);
+  });
 });

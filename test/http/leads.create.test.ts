@@ -42,13 +42,13 @@ describeEachStore('4.1 POST leads', (ctx) => {
     expect(client.body.data).toMatchObject({ clientId: lead.customer.clientId, name: 'New Co', phone: '+9820011111', country: 'IN', source: 'API' });
   });
 
-  it('2.1 minimal lead: unset fields omitted or null, defaults filled', async () => {
+  it('2.1 minimal lead: unset fields omitted or null, defaults filled; a contact without a phone answers phone "" (issue 34)', async () => {
     const lead = await createLead(ctx(), t);
     expect(Object.keys(lead).sort()).toEqual(['assignedTo', 'contact', 'createdAt', 'customer', 'externalId', 'followUpDate', 'leadId', 'leadSource',
       'pipeline', 'source', 'stage', 'stageReasons', 'status', 'tags', 'updatedAt'].sort());
     expect(lead).toMatchObject({ leadSource: null, followUpDate: null, assignedTo: null, tags: [], stageReasons: [], status: 'NEW' });
     expect(lead.customer).toEqual({ clientId: `lead-${lead.leadId}`, name: 'Asha Traders', country: 'IN' });
-    expect(lead.contact).toEqual({ contactId: lead.contact.contactId, name: 'Asha Rao', country: 'IN' });
+    expect(lead.contact).toEqual({ contactId: lead.contact.contactId, name: 'Asha Rao', phone: '', country: 'IN' });
   });
 
   it('2.2 an existing client by clientId: its name, country and phone fill the snapshot, values sent win', async () => {
@@ -71,7 +71,7 @@ describeEachStore('4.1 POST leads', (ctx) => {
   it('2.3 an existing contact by contactId fills the contact snapshot', async () => {
     const first = await createLead(ctx(), t, { contact: { name: 'Meera', email: 'meera@example.com' } });
     const second = await createLead(ctx(), t, { contact: { contactId: first.contact.contactId, designation: 'CFO' } });
-    expect(second.contact).toEqual({ contactId: first.contact.contactId, name: 'Meera', email: 'meera@example.com', country: 'IN', designation: 'CFO' });
+    expect(second.contact).toEqual({ contactId: first.contact.contactId, name: 'Meera', email: 'meera@example.com', phone: '', country: 'IN', designation: 'CFO' });
   });
 
   it('an archived client does not resolve (a name falls back to a new client)', async () => {

@@ -1,4 +1,4 @@
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call, describeEachStore, type TestApp } from '../helpers/app.js';
 import { failure, minimalLead, newExternalId, seedLeadTenant, type LeadTenant } from '../helpers/leads.js';
 
@@ -115,5 +115,59 @@ describeEachStore('4.1 idempotent create', (ctx) => {
     expect(answers.filter((a) => a.body.data.idempotent === undefined)).toHaveLength(1);
     const after = await counts(ctx(), t.urlKey);
     expect(after).toEqual({ clients: before.clients + 1, contacts: before.contacts + 1, leads: before.leads + 1 });
+  });
+
+  describe('issue 34: retries that always resolve', () => {
+    const FIELDS = [
+      { id: 'lf_size', name: 'Team size', type: 'NUMBER' }, { id: 'lf_tier', name: 'Tier', type: 'SELECT', options: ['Gold', 'Silver'] },
+      { id: 'lf_gone', name: 'Legacy', type: 'TEXT', isArchived: true },
+    ];
+    const retryAfter = async (change: (own: LeadTenant) => Promise<void>) => {
+      const own = await seedLeadTenant(ctx());
+      const body = minimalLead({ customFields: { 'Team size': 12, Tier: 'Gold' } });
+      const first = await call(ctx().app, 'POST', own.leads, { token: own.token, body });
+      expect(first.status, JSON.stringify(first.body)).toBe(201);
+      await change(own);
+      const again = await call(ctx().app, 'POST', own.leads, { token: own.token, body });
+      return { own, body, first: first.body.data, again };
+    };
+
+    it('4.1 a retry after a custom field it used was archived: 201 idempotent (that value takes no part)', async () => {
+      const { own, body, first, again } = await retryAfter(async (own) => {
+        const fields = FIELDS.map((f) => (f.id === 'lf_tier' ? { ...f, isArchived: true } : f));
+        expect((await call(ctx().app, 'PUT', `/admin/v1/businesses/${own.urlKey}/lead-custom-fields`, { token: own.operator, body: { fields } })).status).toBe(200);
+      });
+      expect(again.status, JSON.stringify(again.body)).toBe(201);
+      expect(again.body.data).toMatchObject({ leadId: first.leadId, idempotent: true });
+      // Still a conflict when what remains differs, and still a 400 for a new externalId.
+      const changed = await call(ctx().app, 'POST', own.leads, { token: own.token, body: { ...body, customFields: { 'Team size': 13, Tier: 'Gold' } } });
+      expect(changed.body.data.error).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT', existingLeadId: first.leadId });
+      const fresh = await call(ctx().app, 'POST', own.leads, { token: own.token, body: { ...body, externalId: newExternalId() } });
+      expect(fresh.status).toBe(400);
+      expect(failure(fresh.body).code).toBe('INVALID_CUSTOM_FIELD');
+    });
+
+    it('4.1 a retry after custom fields were turned off: 201 idempotent; a new create is still refused', async () => {
+      const { own, body, first, again } = await retryAfter(async (own) => {
+        expect((await call(ctx().app, 'PATCH', `/admin/v1/businesses/${own.urlKey}`, { token: own.operator, body: { customFieldsEnabled: false } })).status).toBe(200);
+      });
+      expect(again.status, JSON.stringify(again.body)).toBe(201);
+      expect(again.body.data).toMatchObject({ leadId: first.leadId, idempotent: true });
+      const fresh = await call(ctx().app, 'POST', own.leads, { token: own.token, body: { ...body, externalId: newExternalId() } });
+      expect(fresh.status).toBe(400);
+      expect(failure(fresh.body).code).toBe('CUSTOM_FIELDS_NOT_ENABLED');
+    });
+
+    it('4.1 with a linked customer.clientId, country "IN" sent equals country omitted, both ways', async () => {
+      const clientId = `c-in-${newExternalId()}`;
+      expect((await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body: { clientId, name: 'Client IN' } })).status).toBe(201);
+      for (const [sent, retried] of [[{}, { country: 'IN' }], [{ country: 'IN' }, {}]]) {
+        const body = minimalLead({ customer: { clientId, ...sent } });
+        expect((await post(body)).status).toBe(201);
+        const again = await post({ ...body, customer: { clientId, ...retried } });
+        expect(again.status, JSON.stringify(again.body)).toBe(201);
+        expect(again.body.data.idempotent).toBe(true);
+      }
+    });
   });
 });

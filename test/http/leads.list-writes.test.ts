@@ -1,5 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore } from '../helpers/app.js';
+import { syncSettled } from '../helpers/lead-rows.js';
 import { createLead, seedLeadTenant, type LeadTenant } from '../helpers/leads.js';
 
 /**
@@ -49,6 +50,7 @@ describeEachStore('GET /leads over leads written through the interface', (ctx) =
   });
 
   it('an edit moves the lead in its filters and words, and brings it again in a sync', async () => {
+    await syncSettled(ctx().store, t.urlKey);
     const first = await list('updatedAtFrom=2000-01-01&$limit=3');
     expect(first.nextCursor).toBeNull();
     const last = first.items[2];
@@ -58,6 +60,7 @@ describeEachStore('GET /leads over leads written through the interface', (ctx) =
     expect(await ids('q=renovation')).toEqual([]);
     expect(await ids('q=kitchen')).toEqual([made.one.leadId]);
     expect(await ids('status=CLOSED')).toEqual([made.one.leadId]);
+    await syncSettled(ctx().store, t.urlKey);
     const next = await list(`after=${encodeURIComponent(cursor.nextCursor)}&$limit=5`);
     expect(next.items.map((lead: any) => lead.leadId)).toEqual([last.leadId, made.one.leadId].filter((id, i, all) => all.indexOf(id) === i));
   });

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore } from '../helpers/app.js';
 import { DAY, seedListTenant, seedSixLeads, T0, type ListTenant } from '../helpers/lead-list-fixture.js';
-import { insertLeads } from '../helpers/lead-rows.js';
+import { insertLeads, syncSettled } from '../helpers/lead-rows.js';
 
 /** leads-interface 4.4: free text on both stores (no search engine), and sync pages by updatedAt with a cursor. */
 describeEachStore('GET /leads: free text and sync (leads-interface 4.4)', (ctx) => {
@@ -94,6 +94,7 @@ describeEachStore('GET /leads: free text and sync (leads-interface 4.4)', (ctx) 
     const first = await get('updatedAtFrom=2026-01-01&$limit=2&pipeline=Sales,Partners,Legacy');
     expect(names(first.body.data[0].items)).toEqual(['L1', 'L6']);
     await ctx().store.leads.db.updateTable('leads').set({ updated_at: Date.now(), subject: 'Café renovation, phase 2' }).where('lead_id', '=', ids.L1!).execute();
+    await syncSettled(ctx().store, t.urlKey);
     const rest: string[] = [];
     let cursor: string | null = first.body.data[0].nextCursor;
     while (cursor) {

@@ -105,6 +105,7 @@ describe('README: Integrate in five minutes', () => {
       'pipelines: Sales',
       'derived from the GSTIN: AAPFU0939F 27',
       'lead: CLOSED Good price',
+      'invoice: INV-0001 2360 balance: 2360 1000',
       'not found: 404 CLIENT_NOT_FOUND',
     ]);
   });

@@ -44,8 +44,10 @@ const CASES: [string, LeadListQuery][] = [
   ['q prefix', base({ words: { any: ['renov'], subject: [], details: [] } })],
   ['subject', base({ words: { any: [], subject: ['roofing'], details: [] } })],
   ['details', base({ words: { any: [], subject: [], details: ['cabling'] } })],
-  ['sync from', base({ updatedFrom: Date.UTC(2026, 0, 1) }, { sync: { after: null } })],
-  ['sync after', base({}, { sync: { after: { updatedAt: Date.UTC(2025, 3, 1), leadId: 'pb1a' } } })],
+  // Both phases of a sync (src/storage/sync-pages.ts): catch-up by updatedAt below the start, then by position.
+  ['sync from', base({}, { sync: { cursor: { phase: 'catch-up', from: Date.UTC(2026, 0, 1), start: null, after: null } } })],
+  ['sync after', base({}, { sync: { cursor: { phase: 'catch-up', from: null, start: 1e12, after: { updatedAt: Date.UTC(2025, 3, 1), key: 'pb1a' } } } })],
+  ['sync following', base({}, { sync: { cursor: { phase: 'follow', from: Date.UTC(2025, 3, 1), position: 0, key: 'pb1a' } } })],
 ];
 
 describe.runIf(postgres)('lead list plans on PostgreSQL (issue 21 item 5)', () => {

@@ -25,13 +25,13 @@ function firstExample(op) {
   return first ? JSON.stringify(first.value, null, 2) : op.requestBody ? '{}' : '';
 }
 
-/** A form for the operation's path and query parameters and body, and the answer once sent. */
+/** A form for the operation's path, query and header parameters and body, and the answer once sent. */
 export function tryIt(path, method, op) {
   const inputs = new Map();
   const params = (op.parameters ?? []).map((p) => {
     const input = h('input', { type: 'text', name: p.name, required: p.in === 'path' });
     inputs.set(p, input);
-    const hint = p.in === 'query' ? ' (query, leave empty to omit)' : ` (${p.in}, required)`;
+    const hint = p.in === 'path' ? ' (path, required)' : ` (${p.in}, leave empty to omit)`;
     return h('label', { class: 'try-param' }, h('code', {}, p.name), hint, input);
   });
   const body = op.requestBody ? h('textarea', { rows: 8, spellcheck: 'false', 'aria-label': 'Request body (JSON)' }, firstExample(op)) : null;
@@ -50,11 +50,13 @@ export function tryIt(path, method, op) {
     }
     let url = path;
     const query = new URLSearchParams();
+    const headers = {};
     for (const [p, input] of inputs) {
       if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(input.value));
-      else if (input.value !== '') query.set(p.name, input.value);
+      else if (input.value === '') continue;
+      else if (p.in === 'header') headers[p.name] = input.value;
+      else query.set(p.name, input.value);
     }
-    const headers = {};
     if (token) headers.authorization = `Bearer ${token}`;
     if (body && body.value.trim() !== '') headers['content-type'] = 'application/json';
     output.textContent = 'Sending…';
