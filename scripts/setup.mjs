@@ -36,6 +36,14 @@ if (wantBrowser && !existsSync('/usr/sbin/pgbouncer')) {
   execSync(`${sudo}systemctl disable --now pgbouncer 2>/dev/null || true`, { stdio: 'ignore', shell: '/bin/sh' });
 }
 
+if (wantBrowser && !existsSync('/usr/bin/pdftoppm')) {
+  // The invoice-document tests turn PDFs into PNG pages (pdftoppm) and read their text (pdftotext)
+  // with Debian's poppler-utils; never a download.
+  console.log('[setup] installing Debian poppler-utils for the invoice PDF tests ...');
+  const sudo = process.getuid && process.getuid() === 0 ? '' : 'sudo ';
+  run(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null`);
+}
+
 if (!depsOnly && !existsSync('/usr/bin/wrk')) {
   // npm run bench (and its smoke test in npm test) drive the server with Debian's wrk, a C load
   // generator; never a download.

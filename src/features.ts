@@ -11,6 +11,7 @@ import type { ApiSection } from './openapi/operation.js';
 import { dashboardApi, dashboardFeature } from './operator/dashboard/dashboard.routes.js';
 import { operatorApi, operatorFeature } from './operator/operator.routes.js';
 import { healthFeature, opsApi } from './ops/health.routes.js';
+import { documentsApi, documentsFeature } from './documents/documents.routes.js';
 import { invoicesApi, invoicesFeature, invoicesOperatorApi } from './invoices/invoices.routes.js';
 import { pipelinesApi, pipelinesFeature, pipelinesOperatorApi } from './pipelines/pipelines.routes.js';
 import type { JsonSchema } from './validation/json-schema.js';
@@ -21,13 +22,13 @@ import { webhooksApi, webhooksFeature } from './webhooks/webhooks.routes.js';
  * /openapi.json describes the same operations. A new operation goes in its feature's sections only.
  */
 export const FEATURES: readonly AnyFeature[] = [
-  authFeature, operatorFeature, clientsFeature, pipelinesFeature, leadSettingsFeature, leadsFeature, leadsListFeature, leadStageTotalsFeature, invoicesFeature, webhooksFeature,
+  authFeature, operatorFeature, clientsFeature, pipelinesFeature, leadSettingsFeature, leadsFeature, leadsListFeature, leadStageTotalsFeature, invoicesFeature, documentsFeature, webhooksFeature,
   healthFeature, dashboardFeature, openApiFeature,
 ];
 
 /** The order the document and the reference page show the sections in: the public interface first. */
 const DOCUMENT_ORDER: readonly ApiSection<never>[] = [
-  authApi, pipelinesApi, clientsApi, leadsApi, leadsListApi, invoicesApi, operatorApi, pipelinesOperatorApi, clientsOperatorApi, leadSettingsApi, leadsOperatorApi, leadsListOperatorApi, leadStageTotalsApi, invoicesOperatorApi, webhooksApi,
+  authApi, pipelinesApi, clientsApi, leadsApi, leadsListApi, invoicesApi, documentsApi, operatorApi, pipelinesOperatorApi, clientsOperatorApi, leadSettingsApi, leadsOperatorApi, leadsListOperatorApi, leadStageTotalsApi, invoicesOperatorApi, webhooksApi,
   opsApi, dashboardApi, referenceApi,
 ];
 

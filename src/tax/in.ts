@@ -22,6 +22,13 @@ export const GST_STATE_CODES: ReadonlyMap<string, string> = new Map([
   ['97', 'Other Territory'], ['99', 'Centre Jurisdiction'],
 ]);
 
+/**
+ * Union territories without a legislature (Chandigarh, Daman and Diu, Dadra and Nagar Haveli and Daman
+ * and Diu, Lakshadweep, Andaman and Nicobar Islands, Ladakh): the state half of GST there is UTGST
+ * (invoices-interface 3.2.4), so a document labels the `sgst` member UTGST for these places of supply.
+ */
+export const UTGST_STATE_CODES: ReadonlySet<string> = new Set(['04', '25', '26', '31', '35', '38']);
+
 export function isGstStateCode(value: string): boolean {
   return GST_STATE_CODES.has(value);
 }

@@ -1,0 +1,89 @@
+import type { FastifyReply } from 'fastify';
+import { publicUrlOf } from '../config.js';
+import { feature, type FeatureEnv } from '../feature.js';
+import { refuseBare, rejectQuery } from '../http/replies.js';
+import { InvoiceSettings } from '../invoices/invoice-settings.service.js';
+import { INVOICES, INVOICES_ALIAS } from '../invoices/invoices.routes.js';
+import { InvoicesService } from '../invoices/invoices.service.js';
+import { type ApiSection, type Operation, type OperationDoc, operationsOf } from '../openapi/operation.js';
+import type { InvoiceAnswer } from './invoice-document.types.js';
+import { createPdfPool, type PdfPool } from './pdf-pool.js';
+
+/**
+ * GET …/invoices/:invoiceId/pdf (invoices-interface 4.7): the invoice as GET answers it, rendered in the
+ * worker pool. Errors as GET invoice (4.4); other methods 405, the status alone (4.8). The pool starts
+ * with the first PDF asked for and ends with the app.
+ */
+
+export interface DocumentsContext {
+  invoices: InvoicesService;
+  pool(): PdfPool;
+  close(): Promise<void>;
+}
+
+const documentsContext = ({ deps, services }: FeatureEnv): DocumentsContext => {
+  const now = () => deps.clock.now();
+  const settings = new InvoiceSettings(deps.store, now);
+  const invoices = new InvoicesService(deps.store, services.leadContexts, settings, now, services.events, publicUrlOf(deps.config));
+  let pool: PdfPool | null = null;
+  return {
+    invoices,
+    pool: () => (pool ??= createPdfPool()),
+    close: async () => {
+      await pool?.close();
+      pool = null;
+    },
+  };
+};
+
+/** `inline`, with the invoice number as the file name: ASCII-safe, and in full per RFC 6266 / 5987. */
+export function pdfDisposition(invoiceNumber: string): string {
+  const ascii = invoiceNumber.replace(/[^A-Za-z0-9._-]+/g, '_');
+  return `inline; filename="${ascii}.pdf"; filename*=UTF-8''${encodeURIComponent(`${invoiceNumber}.pdf`)}`;
+}
+
+const operation = operationsOf<DocumentsContext>();
+const pathParams = { urlKey: 'The business.', invoiceId: 'The invoice\'s _id.' };
+
+function pdfOperation(base: typeof INVOICES | typeof INVOICES_ALIAS, suffix: string): Operation<DocumentsContext> {
+  return operation({
+    method: 'get', path: `${base}/:invoiceId/pdf`, operationId: `getInvoicePdf${suffix}`, guard: 'app', pathParams,
+    summary: 'The invoice as a PDF',
+    description: 'The document of 4.7 (A4, embedded fonts, extractable text), canceled invoices stamped CANCELED. Errors as GET invoice. No query parameters.',
+    answers: [{
+      status: 200, description: 'The PDF, shown inline.', mediaType: 'application/pdf', schema: { type: 'string', format: 'binary' },
+      headers: { 'Content-Disposition': { description: '`inline` with the invoice number as the file name.', schema: { type: 'string' } } },
+    }],
+    errors: ['INVALID_QUERY_FIELD', 'INVOICE_NOT_FOUND'],
+    handler: ({ invoices, pool }) => async (request, reply: FastifyReply) => {
+      rejectQuery(request);
+      const invoice = await invoices.get(request.params.urlKey, request.params.invoiceId);
+      const { timeZone } = await invoices.context(request.params.urlKey);
+      const pdf = await pool().render({ invoice: invoice as unknown as InvoiceAnswer, timeZone });
+      return reply.type('application/pdf').header('content-disposition', pdfDisposition(String(invoice.invoiceNumber))).send(pdf);
+    },
+  });
+}
+
+const REFUSED: OperationDoc['method'][] = ['post', 'put', 'patch', 'delete'];
+
+function refusal(method: OperationDoc['method'], base: string, suffix: string): Operation {
+  return {
+    method, path: `${base}/:invoiceId/pdf`, operationId: `${method}InvoicePdfRefused${suffix}`, guard: 'open', pathParams, refusal: 'bare',
+    summary: 'Not supported (405)', description: 'Only GET serves the PDF; 405, the status alone, before any authentication.', handler: () => refuseBare,
+  };
+}
+
+export const documentsApi: ApiSection<DocumentsContext> = {
+  tag: { name: 'Invoice documents', description: 'The invoice PDF (invoices-interface 4.7); the vendor\'s unprefixed path is an alias.' },
+  operations: ([INVOICES, INVOICES_ALIAS] as const).flatMap((base, i) => {
+    const suffix = i === 0 ? '' : 'Alias';
+    return [pdfOperation(base, suffix), ...REFUSED.map((method) => refusal(method, base, suffix))];
+  }),
+};
+
+export const documentsFeature = feature({
+  sections: [documentsApi],
+  context: documentsContext,
+  install: (app, context) => app.addHook('onClose', () => context.close()),
+});
