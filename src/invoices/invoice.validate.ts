@@ -178,7 +178,9 @@ function checkDigits(value: unknown, path: string, fail: Fail): void {
   if (typeof value === 'number') {
     const parsed = decimalOf(value);
     if (parsed && parsed.significantDigits > LIMITS.significantDigits) fail(path, 'INVALID_FIELD_VALUE', `${path} must have at most ${LIMITS.significantDigits} significant digits`);
-  } else if (Array.isArray(value)) value.forEach((item, i) => checkDigits(item, `${path}[${i}]`, fail));
+  } else if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) checkDigits(item, `${path}[${i}]`, fail);
+  }
   else if (isJsonObject(value)) for (const [key, member] of Object.entries(value)) checkDigits(member, path === '' ? key : `${path}.${key}`, fail);
 }
 

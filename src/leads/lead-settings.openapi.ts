@@ -1,4 +1,4 @@
-import { CUSTOM_FIELDS_BODY_SCHEMA } from '../custom-fields/custom-fields.schema.js';
+
 import { ref } from '../openapi/operation.js';
 import { entryInputSchema, entryOutputSchema, type EntrySchemaWriter } from '../validation/field-spec.js';
 import { LEAD_SOURCE_SPEC, LEAD_SOURCES_BODY, MEMBER_SPEC, MEMBERS_BODY, TAG_SPEC, TAGS_BODY } from './lead-settings.schema.js';

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../errors/codes.js';
-import { ref, success } from '../openapi/operation.js';
+import { ref, } from '../openapi/operation.js';
 import { STAGE_STATES } from '../pipelines/pipelines.types.js';
 import { entryInputSchema, type EntrySchemaWriter } from '../validation/field-spec.js';
 import { closedObject, type JsonSchema } from '../validation/json-schema.js';

@@ -53,7 +53,7 @@ export class LeadsService {
   async create(urlKey: string, body: unknown, by: Author): Promise<CreateOutcome> {
     const context = await this.context(urlKey);
     const now = this.now();
-    const { input, retryOnly } = await this.validCreate(urlKey, body, context, by, now);
+    const { input, retryOnly } = await this.validCreate(body, context, by, now);
     const refs = await this.references(urlKey, input.customer, input.contact, 'create', Object.keys(body as object));
     const request = createRequestOf(input, { client: !!refs.client, contact: !!refs.contact }, context);
     if (input.externalId !== null) {
@@ -91,7 +91,7 @@ export class LeadsService {
    * the retry of a create made before, compared without those values. `retryOnly` is the refusal to
    * answer when no stored lead takes it.
    */
-  private async validCreate(urlKey: string, body: unknown, context: LeadContext, by: Author, now: number): Promise<{ input: CreateInput; retryOnly?: unknown }> {
+  private async validCreate(body: unknown, context: LeadContext, by: Author, now: number): Promise<{ input: CreateInput; retryOnly?: unknown }> {
     const mode = by.origin === 'API' ? 'api' : 'operator';
     const today = todayIn(context.timeZone, now);
     try {

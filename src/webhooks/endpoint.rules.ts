@@ -12,6 +12,7 @@ const MAX_DESCRIPTION = 500;
  * Characters a URL may not carry as sent: controls, spaces and backslashes. The URL parser would drop,
  * encode or turn them into something else, so the address shown would not be the one called.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's purpose.
 const UNSAFE_CHARACTERS = /[\u0000-\u0020\u007f-\u009f\\]/u;
 
 /**

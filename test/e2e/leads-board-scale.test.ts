@@ -19,7 +19,7 @@ afterAll(async () => { await browser?.close(); });
 
 /** The independent reference: decimal strings summed as BigInt ten-thousandths, back to a decimal string. */
 function exactSum(amounts: string[]): string {
-  const units = amounts.reduce((sum, text) => { const [w, f = ''] = text.split('.'); return sum + BigInt(w!) * 10000n + BigInt((f + '0000').slice(0, 4)); }, 0n);
+  const units = amounts.reduce((sum, text) => { const [w, f = ''] = text.split('.'); return sum + BigInt(w!) * 10000n + BigInt((`${f}0000`).slice(0, 4)); }, 0n);
   const fraction = (units % 10000n).toString().padStart(4, '0').replace(/0+$/, '');
   return `${units / 10000n}${fraction ? `.${fraction}` : ''}`;
 }

@@ -16,7 +16,7 @@ interface Modelled { leadId: string; stage: string; amount?: string; currency?: 
 /** The reference: a decimal string's ten-thousandths, written without the code under test. */
 function tenThousandths(text: string): bigint {
   const [whole, fraction = ''] = text.split('.');
-  return BigInt(whole!) * 10000n + BigInt((fraction + '0000').slice(0, 4));
+  return BigInt(whole!) * 10000n + BigInt((`${fraction}0000`).slice(0, 4));
 }
 function decimal(units: bigint): string {
   const fraction = (units % 10000n).toString().padStart(4, '0').replace(/0+$/, '');

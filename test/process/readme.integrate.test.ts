@@ -21,7 +21,7 @@ function snippets(): { sh: string; ts: string } {
   const section = /^## Integrate in five minutes$([\s\S]*?)^## /m.exec(readme)?.[1];
   if (!section) throw new Error('README.md has no "## Integrate in five minutes" section');
   const block = (lang: string) => {
-    const blocks = [...section.matchAll(new RegExp('^```' + lang + '\\n([\\s\\S]*?)^```$', 'gm'))].map((m) => m[1]!);
+    const blocks = [...section.matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((m) => m[1]!);
     if (blocks.length !== 1) throw new Error(`expected one ${lang} block in the section, found ${blocks.length}`);
     return blocks[0]!;
   };
