@@ -10,8 +10,18 @@ const [port, rows, store, where] = process.argv.slice(2);
 
 /** ~1 KB, shaped like a client; bench/anchors.ts reads one row back to build its insert bodies. */
 const ROW_FIELDS = {
-  name: 'Driver Row Pvt Ltd', email: 'accounts@driver-row.example.com', phone: '+91 98200 00000', gstin: '27AAPFU0939F1ZV',
-  address: { line1: '12 Bench Road', line2: 'Andheri East', city: 'Mumbai', state: 'MH', postalCode: '400069', country: 'IN' },
+  name: 'Driver Row Pvt Ltd',
+  email: 'accounts@driver-row.example.com',
+  phone: '+91 98200 00000',
+  gstin: '27AAPFU0939F1ZV',
+  address: {
+    line1: '12 Bench Road',
+    line2: 'Andheri East',
+    city: 'Mumbai',
+    state: 'MH',
+    postalCode: '400069',
+    country: 'IN',
+  },
   notes: 'n'.repeat(700),
 };
 
@@ -20,11 +30,21 @@ async function postgres(url) {
   const pool = new pg.Pool({ connectionString: url, max: 20 });
   await pool.query('drop table if exists bench_rows');
   await pool.query('create table bench_rows (id text primary key, doc jsonb not null)');
-  await pool.query(`insert into bench_rows select 'row-' || i, $1::jsonb || jsonb_build_object('id', 'row-' || i) from generate_series(1, $2::int) i`, [JSON.stringify(ROW_FIELDS), Number(rows)]);
+  await pool.query(
+    `insert into bench_rows select 'row-' || i, $1::jsonb || jsonb_build_object('id', 'row-' || i) from generate_series(1, $2::int) i`,
+    [JSON.stringify(ROW_FIELDS), Number(rows)],
+  );
   await pool.query('analyze bench_rows');
   return {
-    read: async (id) => (await pool.query({ name: 'read', text: 'select doc from bench_rows where id = $1', values: [id] })).rows[0]?.doc,
-    insert: async (doc) => { await pool.query({ name: 'insert', text: 'insert into bench_rows (id, doc) values ($1, $2)', values: [doc.id, doc] }); },
+    read: async (id) =>
+      (await pool.query({ name: 'read', text: 'select doc from bench_rows where id = $1', values: [id] })).rows[0]?.doc,
+    insert: async (doc) => {
+      await pool.query({
+        name: 'insert',
+        text: 'insert into bench_rows (id, doc) values ($1, $2)',
+        values: [doc.id, doc],
+      });
+    },
   };
 }
 
@@ -42,8 +62,13 @@ async function sqlite(file) {
   })();
   const read = db.prepare('select doc from bench_rows where id = ?').pluck();
   return {
-    read: async (id) => { const doc = read.get(id); return doc === undefined ? undefined : JSON.parse(doc); },
-    insert: async (doc) => { insert.run(doc.id, JSON.stringify(doc)); },
+    read: async (id) => {
+      const doc = read.get(id);
+      return doc === undefined ? undefined : JSON.parse(doc);
+    },
+    insert: async (doc) => {
+      insert.run(doc.id, JSON.stringify(doc));
+    },
   };
 }
 
@@ -56,20 +81,22 @@ const send = (res, status, value) => {
 const db = store === 'postgres' ? await postgres(where) : await sqlite(where);
 createServer((req, res) => {
   const chunks = [];
-  req.on('data', (chunk) => chunks.push(chunk)).on('end', async () => {
-    try {
-      if (req.method === 'GET' && req.url.startsWith('/rows/')) {
-        const doc = await db.read(decodeURIComponent(req.url.slice(6)));
-        send(res, doc ? 200 : 404, doc ? { data: doc } : { error: 'not found' });
-      } else if (req.method === 'POST' && req.url === '/rows') {
-        const doc = JSON.parse(Buffer.concat(chunks).toString());
-        await db.insert(doc);
-        send(res, 201, { data: doc });
-      } else {
-        send(res, 404, { error: 'not found' });
+  req
+    .on('data', (chunk) => chunks.push(chunk))
+    .on('end', async () => {
+      try {
+        if (req.method === 'GET' && req.url.startsWith('/rows/')) {
+          const doc = await db.read(decodeURIComponent(req.url.slice(6)));
+          send(res, doc ? 200 : 404, doc ? { data: doc } : { error: 'not found' });
+        } else if (req.method === 'POST' && req.url === '/rows') {
+          const doc = JSON.parse(Buffer.concat(chunks).toString());
+          await db.insert(doc);
+          send(res, 201, { data: doc });
+        } else {
+          send(res, 404, { error: 'not found' });
+        }
+      } catch (error) {
+        send(res, 500, { error: String(error) });
       }
-    } catch (error) {
-      send(res, 500, { error: String(error) });
-    }
-  });
+    });
 }).listen(Number(port), '127.0.0.1', () => process.stdout.write('ready\n'));

@@ -12,7 +12,8 @@ import { manyItems } from '../test/helpers/invoice-documents.js';
 
 const seconds = Number(process.env.PDF_BENCH_SECONDS ?? 10);
 const ms = (ns: number) => (ns / 1e6).toFixed(1);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 async function timed(pool: PdfPool, invoice: InvoiceAnswer): Promise<number> {
   const start = process.hrtime.bigint();
@@ -29,12 +30,14 @@ async function latencies(pool: PdfPool, invoice: InvoiceAnswer, runs: number): P
 async function throughput(pool: PdfPool, invoice: InvoiceAnswer, inFlight: number): Promise<number> {
   const end = Date.now() + seconds * 1000;
   let done = 0;
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (Date.now() < end) {
-      await pool.render({ invoice, timeZone: 'Asia/Kolkata' });
-      done += 1;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (Date.now() < end) {
+        await pool.render({ invoice, timeZone: 'Asia/Kolkata' });
+        done += 1;
+      }
+    }),
+  );
   return done / seconds;
 }
 
@@ -49,7 +52,11 @@ async function loopDelayDuring(work: () => Promise<unknown>): Promise<{ max: num
 const pool = createPdfPool();
 const ten = manyItems(10);
 const fiveHundred = manyItems(500);
-console.log(`load average before: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `load average before: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 await latencies(pool, fiveHundred, 3); // warm both workers' JIT and fonts
 await latencies(pool, ten, 40);
 const small = await latencies(pool, ten, 200);
@@ -59,6 +66,12 @@ const big = await latencies(pool, fiveHundred, 7);
 console.log(`500 items: median ${ms(percentile(big, 50))} ms, max ${ms(big.at(-1) ?? NaN)} ms (7 runs)`);
 const idle = await loopDelayDuring(() => new Promise((resolve) => setTimeout(resolve, Number(big[3] ?? 1e9) / 1e6)));
 const busy = await loopDelayDuring(() => timed(pool, fiveHundred));
-console.log(`event-loop delay, idle: max ${ms(idle.max)} ms p99 ${ms(idle.p99)} ms; during a 500-item render: max ${ms(busy.max)} ms p99 ${ms(busy.p99)} ms`);
-console.log(`load average after: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `event-loop delay, idle: max ${ms(idle.max)} ms p99 ${ms(idle.p99)} ms; during a 500-item render: max ${ms(busy.max)} ms p99 ${ms(busy.p99)} ms`,
+);
+console.log(
+  `load average after: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 await pool.close();

@@ -9,14 +9,32 @@ import type { Target } from './anchors.js';
 import { cpuByProcess } from './server.js';
 import { checkOnce, failed, runWrk, type Figures } from './wrk.js';
 
-export interface Run { figures: Figures; serverCpuUs: number; databaseCpuUs?: number }
-export interface Round { baseline: number; runs: Run[] }
-export interface Settings { rounds: number; seconds: number; warmupSeconds: number; connections: number }
+export interface Run {
+  figures: Figures;
+  serverCpuUs: number;
+  databaseCpuUs?: number;
+}
+export interface Round {
+  baseline: number;
+  runs: Run[];
+}
+export interface Settings {
+  rounds: number;
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+}
 
 /** Medians of one process's runs over the rounds. */
 export interface Summary {
-  name: string; requestsPerSecond: number; toBaseline: number; toBaselineRounds: number[];
-  p50: number; p99: number; serverCpuUs: number; databaseCpuUs?: number;
+  name: string;
+  requestsPerSecond: number;
+  toBaseline: number;
+  toBaselineRounds: number[];
+  p50: number;
+  p99: number;
+  serverCpuUs: number;
+  databaseCpuUs?: number;
 }
 
 export const median = (values: number[]): number => {
@@ -32,7 +50,8 @@ function cpuBetween(before: Map<number, number>, after: Map<number, number>): nu
   return total;
 }
 
-const describe = (name: string, f: Figures) => `${name}: ${f.requests} answers, ${f.non2xx} not 2xx, ${f.wrong} wrong${f.sample ? ` (first: ${f.sample.slice(0, 200)})` : ''}, socket errors ${JSON.stringify(f.socketErrors)}`;
+const describe = (name: string, f: Figures) =>
+  `${name}: ${f.requests} answers, ${f.non2xx} not 2xx, ${f.wrong} wrong${f.sample ? ` (first: ${f.sample.slice(0, 200)})` : ''}, socket errors ${JSON.stringify(f.socketErrors)}`;
 
 /** One timed run, with the CPU time per answer of the target's process and of PostgreSQL's backends. */
 async function timed(target: Target, s: Settings, databasePids?: () => Promise<number[]>): Promise<Run> {
@@ -52,7 +71,12 @@ async function timed(target: Target, s: Settings, databasePids?: () => Promise<n
  * Checks one full answer of each target, warms each up, then times the rounds. Throws, naming the run,
  * on a wrong first answer, a socket error or an answer that is not 2xx.
  */
-export async function pairedRounds(baseline: Target, targets: Target[], s: Settings, databasePids?: () => Promise<number[]>): Promise<Round[]> {
+export async function pairedRounds(
+  baseline: Target,
+  targets: Target[],
+  s: Settings,
+  databasePids?: () => Promise<number[]>,
+): Promise<Round[]> {
   for (const target of targets) {
     await checkOnce(target.spec);
     if (s.warmupSeconds > 0) {
@@ -80,9 +104,14 @@ export function summarize(name: string, rounds: Round[], index: number): Summary
   const toBaselineRounds = rounds.map((r) => r.runs[index]!.figures.requestsPerSecond / r.baseline);
   const database = runs.map((r) => r.databaseCpuUs).filter((v): v is number => v !== undefined);
   return {
-    name, requestsPerSecond: Math.round(median(runs.map((r) => r.figures.requestsPerSecond))), toBaseline: median(toBaselineRounds), toBaselineRounds,
-    p50: hundredths(median(runs.map((r) => r.figures.p50))), p99: hundredths(median(runs.map((r) => r.figures.p99))),
-    serverCpuUs: median(runs.map((r) => r.serverCpuUs)), ...(database.length > 0 && { databaseCpuUs: median(database) }),
+    name,
+    requestsPerSecond: Math.round(median(runs.map((r) => r.figures.requestsPerSecond))),
+    toBaseline: median(toBaselineRounds),
+    toBaselineRounds,
+    p50: hundredths(median(runs.map((r) => r.figures.p50))),
+    p99: hundredths(median(runs.map((r) => r.figures.p99))),
+    serverCpuUs: median(runs.map((r) => r.serverCpuUs)),
+    ...(database.length > 0 && { databaseCpuUs: median(database) }),
   };
 }
 

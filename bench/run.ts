@@ -11,26 +11,54 @@ import { recordAnswer, startAnswerAnchors, startBaseline, startDriver, type Targ
 import { pairedRounds, share, summarize, type Settings, type Summary } from './rounds.js';
 import { seedBench, seedClients, type Seeded } from './seed.js';
 import { scenarios } from './server.js';
-import { freshPostgres, postgresBackends, rssMb, settlePostgres, startServer, DATABASE_URL, type Server, type Store } from './stores.js';
+import {
+  freshPostgres,
+  postgresBackends,
+  rssMb,
+  settlePostgres,
+  startServer,
+  DATABASE_URL,
+  type Server,
+  type Store,
+} from './stores.js';
 import { PLANS, RSS_LIMIT_MB, SCALE_LOSS, checks, wantedScenarios, type AnchorFigures, type Check } from './targets.js';
 import type { LoadSpec } from './wrk.js';
-import { clientCount, drainRate, hookedBusiness, HOOKED_SCENARIO, startReceiver, type Delivery, type Receiver } from './webhooks.js';
+import {
+  clientCount,
+  drainRate,
+  hookedBusiness,
+  HOOKED_SCENARIO,
+  startReceiver,
+  type Delivery,
+  type Receiver,
+} from './webhooks.js';
 
 const quick = process.argv.includes('--quick');
 const env = (name: string, normal: number, short: number) => Number(process.env[name] ?? (quick ? short : normal));
 const SETTINGS: Settings = {
-  rounds: env('BENCH_ROUNDS', 5, 1), seconds: env('BENCH_DURATION', 4, 2), warmupSeconds: env('BENCH_WARMUP', 2, 1), connections: 50,
+  rounds: env('BENCH_ROUNDS', 5, 1),
+  seconds: env('BENCH_DURATION', 4, 2),
+  warmupSeconds: env('BENCH_WARMUP', 2, 1),
+  connections: 50,
 };
 const CLIENTS = env('BENCH_CLIENTS', 10_000, 1000);
 const SCALE = Number(process.env.BENCH_SCALE ?? 0);
 const WANTED = wantedScenarios(process.env.BENCH_SCENARIOS);
 const STORES = (process.env.BENCH_STORES?.split(',').map((s) => s.trim()) ?? ['sqlite', 'postgres']) as Store[];
-const OUT = process.env.BENCH_OUT ?? (SCALE > CLIENTS ? `bench/results/scale-${SCALE}.json` : 'bench/results/latest.json');
+const OUT =
+  process.env.BENCH_OUT ?? (SCALE > CLIENTS ? `bench/results/scale-${SCALE}.json` : 'bench/results/latest.json');
 
 interface Row {
   /** `measured`: a scenario without targets (the leads'). */
-  store: Store; scenario: string; storedClients: number; status: 'pass' | 'miss' | 'measured' | 'FAILED';
-  baselineRequestsPerSecond?: number; crmkit?: Summary; anchors?: AnchorFigures[]; checks: Check[]; error?: string;
+  store: Store;
+  scenario: string;
+  storedClients: number;
+  status: 'pass' | 'miss' | 'measured' | 'FAILED';
+  baselineRequestsPerSecond?: number;
+  crmkit?: Summary;
+  anchors?: AnchorFigures[];
+  checks: Check[];
+  error?: string;
   /** The RSS row: its anonymous and file-backed parts (SQLite's memory-mapped file counts in RSS). */
   memoryMb?: { anon: number; file: number };
   /** The webhook deliveries row: one delivering instance draining the backlog of the webhook scenario. */
@@ -39,7 +67,8 @@ interface Row {
 
 const f2 = (n: number) => n.toFixed(2);
 const list = (values: number[]) => `[${values.map(f2).join(' ')}]`;
-const cpu = (s: Summary) => `CPU/answer ${s.serverCpuUs} µs${s.databaseCpuUs !== undefined ? ` + PostgreSQL ${s.databaseCpuUs} µs` : ''}`;
+const cpu = (s: Summary) =>
+  `CPU/answer ${s.serverCpuUs} µs${s.databaseCpuUs !== undefined ? ` + PostgreSQL ${s.databaseCpuUs} µs` : ''}`;
 
 function print(row: Row): void {
   if (!row.crmkit) {
@@ -47,12 +76,17 @@ function print(row: Row): void {
     return;
   }
   const c = row.crmkit;
-  console.log(`  ${row.scenario.padEnd(28)} ${String(c.requestsPerSecond).padStart(6)} req/s  ${f2(c.toBaseline)} of baseline ${list(c.toBaselineRounds)}  p50 ${c.p50} ms  p99 ${c.p99} ms  ${cpu(c)}`);
+  console.log(
+    `  ${row.scenario.padEnd(28)} ${String(c.requestsPerSecond).padStart(6)} req/s  ${f2(c.toBaseline)} of baseline ${list(c.toBaselineRounds)}  p50 ${c.p50} ms  p99 ${c.p99} ms  ${cpu(c)}`,
+  );
   for (const a of row.anchors ?? []) {
-    console.log(`    anchor ${a.name}: ${a.requestsPerSecond} req/s, ${f2(a.toBaseline)} of baseline; crmkit over it ${f2(a.crmkitOver)} ${list(a.crmkitOverRounds)}  ${cpu(a)}`);
+    console.log(
+      `    anchor ${a.name}: ${a.requestsPerSecond} req/s, ${f2(a.toBaseline)} of baseline; crmkit over it ${f2(a.crmkitOver)} ${list(a.crmkitOverRounds)}  ${cpu(a)}`,
+    );
   }
   for (const k of row.checks) console.log(`    ${k.pass ? 'pass' : 'MISS'}  ${k.target}: ${k.value}`);
-  if (row.status === 'measured') console.log('    no target (issue 21 sets none): see it beside the clients\' figures below');
+  if (row.status === 'measured')
+    console.log("    no target (issue 21 sets none): see it beside the clients' figures below");
 }
 
 /** Each leads' scenario beside the clients' scenario its plan names, both of this store's run. */
@@ -64,22 +98,42 @@ function printBeside(rows: Row[]): void {
   if (pairs.length > 0) console.log('  leads beside clients (req/s, share of baseline, p99):');
   for (const [leadName, lead, name, client] of pairs) {
     const lines = (s: Summary) => `${s.requestsPerSecond} req/s ${f2(s.toBaseline)} p99 ${s.p99} ms`;
-    console.log(`    ${leadName.padEnd(28)} ${lines(lead)}  beside ${name}: ${lines(client)}  (${f2(lead.toBaseline / client.toBaseline)}×)`);
+    console.log(
+      `    ${leadName.padEnd(28)} ${lines(lead)}  beside ${name}: ${lines(client)}  (${f2(lead.toBaseline / client.toBaseline)}×)`,
+    );
   }
 }
 
 /** One scenario in paired rounds with its anchors; a failure (wrong answer, non-2xx, socket error) is its row's FAILED. */
-async function scenario(store: Store, name: string, spec: LoadSpec, server: Server, driver: { read: Target; insert: Target }, baseline: Target, storedClients: number, unhooked?: LoadSpec): Promise<Row> {
+async function scenario(
+  store: Store,
+  name: string,
+  spec: LoadSpec,
+  server: Server,
+  driver: { read: Target; insert: Target },
+  baseline: Target,
+  storedClients: number,
+  unhooked?: LoadSpec,
+): Promise<Row> {
   const crmkit: Target = { name: 'crmkit', pid: server.pid, spec, stop: async () => undefined, usesDatabase: true };
   const kind = PLANS[name]!.anchors;
   let started: Target[] = [];
   try {
-    if (kind === 'answer') started = await startAnswerAnchors(await recordAnswer(spec), spec, '/api/v1/businesses/:urlKey/pipelines');
+    if (kind === 'answer')
+      started = await startAnswerAnchors(await recordAnswer(spec), spec, '/api/v1/businesses/:urlKey/pipelines');
     const sameServer = (label: string, other: LoadSpec): Target => ({ ...crmkit, name: label, spec: other });
-    const anchors = kind === 'answer' ? started
-      : kind === 'no endpoint' ? [sameServer('POST new client, no endpoint', unhooked!)]
-      : [driver[kind]];
-    const rounds = await pairedRounds(baseline, [crmkit, ...anchors], SETTINGS, store === 'postgres' ? postgresBackends : undefined);
+    const anchors =
+      kind === 'answer'
+        ? started
+        : kind === 'no endpoint'
+          ? [sameServer('POST new client, no endpoint', unhooked!)]
+          : [driver[kind]];
+    const rounds = await pairedRounds(
+      baseline,
+      [crmkit, ...anchors],
+      SETTINGS,
+      store === 'postgres' ? postgresBackends : undefined,
+    );
     const summary = summarize('crmkit', rounds, 0);
     const anchorFigures = anchors.map((a, i) => {
       const over = share(rounds, 0, i + 1);
@@ -88,8 +142,14 @@ async function scenario(store: Store, name: string, spec: LoadSpec, server: Serv
     const verdicts = checks(name, summary, anchorFigures);
     const baselines = rounds.map((r) => r.baseline).sort((a, b) => a - b);
     return {
-      store, scenario: name, storedClients, status: verdicts.length === 0 ? 'measured' : verdicts.every((k) => k.pass) ? 'pass' : 'miss',
-      baselineRequestsPerSecond: Math.round(baselines[baselines.length >> 1]!), crmkit: summary, anchors: anchorFigures, checks: verdicts,
+      store,
+      scenario: name,
+      storedClients,
+      status: verdicts.length === 0 ? 'measured' : verdicts.every((k) => k.pass) ? 'pass' : 'miss',
+      baselineRequestsPerSecond: Math.round(baselines[baselines.length >> 1]!),
+      crmkit: summary,
+      anchors: anchorFigures,
+      checks: verdicts,
     };
   } catch (error) {
     return { store, scenario: name, storedClients, status: 'FAILED', checks: [], error: (error as Error).message };
@@ -99,15 +159,30 @@ async function scenario(store: Store, name: string, spec: LoadSpec, server: Serv
 }
 
 /** The webhook scenario's second figure: a delivering instance drains the events its creates left. */
-async function deliveries(store: Store, server: Server, receiver: Receiver, urlKey: string, rows: Row[]): Promise<void> {
+async function deliveries(
+  store: Store,
+  server: Server,
+  receiver: Receiver,
+  urlKey: string,
+  rows: Row[],
+): Promise<void> {
   const backlog = await clientCount(server.url, urlKey);
-  const delivery = await drainRate(receiver, backlog, () => startServer(store, { env: { WEBHOOKS_ALLOW_PRIVATE: 'true' }, dataDir: server.dataDir }));
+  const delivery = await drainRate(receiver, backlog, () =>
+    startServer(store, { env: { WEBHOOKS_ALLOW_PRIVATE: 'true' }, dataDir: server.dataDir }),
+  );
   const complete = delivery.delivered >= backlog;
   rows.push({
-    store, scenario: 'webhook deliveries/s', storedClients: CLIENTS, status: complete ? 'measured' : 'FAILED', checks: [], delivery,
+    store,
+    scenario: 'webhook deliveries/s',
+    storedClients: CLIENTS,
+    status: complete ? 'measured' : 'FAILED',
+    checks: [],
+    delivery,
     ...(!complete && { error: `${delivery.delivered} of ${backlog} events arrived` }),
   });
-  console.log(`  webhook deliveries/s         ${delivery.deliveriesPerSecond} (one delivering instance: ${delivery.delivered} of ${backlog} client.created events in ${delivery.seconds} s${complete ? '' : '; FAILED: not all arrived'})`);
+  console.log(
+    `  webhook deliveries/s         ${delivery.deliveriesPerSecond} (one delivering instance: ${delivery.delivered} of ${backlog} client.created events in ${delivery.seconds} s${complete ? '' : '; FAILED: not all arrived'})`,
+  );
 }
 
 async function runStore(store: Store, baseline: Target, rows: Row[]): Promise<void> {
@@ -125,7 +200,9 @@ async function runStore(store: Store, baseline: Target, rows: Row[]): Promise<vo
     }
     driver = await startDriver(store, DATABASE_URL, CLIENTS);
     if (store === 'postgres') await settlePostgres();
-    console.log(`\n== ${store}: ${CLIENTS} clients seeded (and ${CLIENTS} bare-driver rows) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `\n== ${store}: ${CLIENTS} clients seeded (and ${CLIENTS} bare-driver rows) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     const first = new Map<string, number>();
     const all = scenarios(seeded, server.url);
     const plainCreate = all.find(([name]) => name === 'POST new client')![1];
@@ -140,8 +217,17 @@ async function runStore(store: Store, baseline: Target, rows: Row[]): Promise<vo
     if (SCALE > CLIENTS) await scaleCheck(store, server, seeded, driver, baseline, first, rows);
     const { rss, anon, file } = rssMb(server.pid);
     const memory = { target: `server RSS ≤ ${RSS_LIMIT_MB} MB after the run`, value: rss, pass: rss <= RSS_LIMIT_MB };
-    rows.push({ store, scenario: 'server RSS MB', storedClients: CLIENTS, status: memory.pass ? 'pass' : 'miss', checks: [memory], memoryMb: { anon, file } });
-    console.log(`  ${memory.pass ? 'pass' : 'MISS'}  ${memory.target}: ${rss} MB (anonymous ${anon} MB, file-backed ${file} MB)`);
+    rows.push({
+      store,
+      scenario: 'server RSS MB',
+      storedClients: CLIENTS,
+      status: memory.pass ? 'pass' : 'miss',
+      checks: [memory],
+      memoryMb: { anon, file },
+    });
+    console.log(
+      `  ${memory.pass ? 'pass' : 'MISS'}  ${memory.target}: ${rss} MB (anonymous ${anon} MB, file-backed ${file} MB)`,
+    );
     // Last, after the memory reading: its creates (and their events) grow the store several times over
     // (176,000 clients and events in a 5-round run), and the embedded store's memory map counts the
     // pages it touched in RSS (607 MB, 509 of them file-backed, when it ran before the reading).
@@ -161,21 +247,35 @@ async function runStore(store: Store, baseline: Target, rows: Row[]): Promise<vo
 }
 
 /** BENCH_SCALE=N: N stored clients, then GET client and POST new client again, each within SCALE_LOSS of its first figure. */
-async function scaleCheck(store: Store, server: Server, seeded: Seeded, driver: { read: Target; insert: Target }, baseline: Target, first: Map<string, number>, rows: Row[]): Promise<void> {
+async function scaleCheck(
+  store: Store,
+  server: Server,
+  seeded: Seeded,
+  driver: { read: Target; insert: Target },
+  baseline: Target,
+  first: Map<string, number>,
+  rows: Row[],
+): Promise<void> {
   const started = Date.now();
   const more = await seedClients(server.url, seeded.urlKey, seeded.issued, SCALE - CLIENTS);
   // As after the first seed: autovacuum of the new rows would otherwise run in the rounds below. In
   // the second 1,000,000-client run of 2026-11-25, made without this, the bare-driver anchors (whose
   // table does not grow) cost 30-40% more CPU per request after the seed than before it.
   if (store === 'postgres') await settlePostgres();
-  console.log(`  -- seeded ${more.length} more clients (${SCALE} in all) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `  -- seeded ${more.length} more clients (${SCALE} in all) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   for (const [name, spec] of scenarios({ ...seeded, clientIds: [...seeded.clientIds, ...more] }, server.url)) {
     if (name !== 'GET client' && name !== 'POST new client') continue;
     const row = await scenario(store, name, spec, server, driver, baseline, SCALE);
     const earlier = first.get(name);
     if (row.crmkit && earlier !== undefined) {
       const change = row.crmkit.toBaseline / earlier - 1;
-      row.checks.push({ target: `within ${SCALE_LOSS * 100}% of the figure at ${CLIENTS} clients`, value: Math.round(change * 1000) / 1000, pass: change >= -SCALE_LOSS });
+      row.checks.push({
+        target: `within ${SCALE_LOSS * 100}% of the figure at ${CLIENTS} clients`,
+        value: Math.round(change * 1000) / 1000,
+        pass: change >= -SCALE_LOSS,
+      });
       if (change < -SCALE_LOSS) row.status = 'miss';
     }
     row.scenario = `${name} @${SCALE}`;
@@ -186,25 +286,40 @@ async function scaleCheck(store: Store, server: Server, seeded: Seeded, driver: 
 
 async function main(): Promise<void> {
   const loadBefore = loadavg();
-  console.log(`crmkit bench: wrk, 1 thread, ${SETTINGS.connections} connections; ${SETTINGS.rounds} paired round(s) of ${SETTINGS.seconds} s (warm-up ${SETTINGS.warmupSeconds} s); ${CLIENTS} stored clients; ${cpus().length} cores, load average ${loadBefore.map(f2).join(' ')}`);
-  console.log('figures: medians of the rounds; "of baseline" = req/s over the mean of the 200-byte node:http baseline runs on both sides of the round; "crmkit over it" = paired, round by round');
+  console.log(
+    `crmkit bench: wrk, 1 thread, ${SETTINGS.connections} connections; ${SETTINGS.rounds} paired round(s) of ${SETTINGS.seconds} s (warm-up ${SETTINGS.warmupSeconds} s); ${CLIENTS} stored clients; ${cpus().length} cores, load average ${loadBefore.map(f2).join(' ')}`,
+  );
+  console.log(
+    'figures: medians of the rounds; "of baseline" = req/s over the mean of the 200-byte node:http baseline runs on both sides of the round; "crmkit over it" = paired, round by round',
+  );
   const baseline = await startBaseline();
   const rows: Row[] = [];
   try {
     for (const store of STORES) {
       if (store !== 'sqlite' && store !== 'postgres') throw new Error(`BENCH_STORES: unknown store ${store as string}`);
-      if (store === 'postgres' && !(await freshPostgres())) console.log(`\nPostgreSQL unreachable at ${DATABASE_URL}: its half of the bench is skipped.`);
+      if (store === 'postgres' && !(await freshPostgres()))
+        console.log(`\nPostgreSQL unreachable at ${DATABASE_URL}: its half of the bench is skipped.`);
       else await runStore(store, baseline, rows);
     }
   } finally {
     await baseline.stop();
   }
   mkdirSync(dirname(OUT), { recursive: true });
-  const machine = { cores: cpus().length, node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: loadavg() };
-  writeFileSync(OUT, `${JSON.stringify({ date: new Date().toISOString(), machine, loadGenerator: 'wrk -t1', ...SETTINGS, storedClients: CLIENTS, rows }, null, 2)}\n`);
+  const machine = {
+    cores: cpus().length,
+    node: process.version,
+    loadAverageBefore: loadBefore,
+    loadAverageAfter: loadavg(),
+  };
+  writeFileSync(
+    OUT,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, loadGenerator: 'wrk -t1', ...SETTINGS, storedClients: CLIENTS, rows }, null, 2)}\n`,
+  );
   const failed = rows.filter((r) => r.status === 'FAILED').length;
   const missed = rows.filter((r) => r.status === 'miss').length;
-  console.log(`\nwritten ${OUT}; load average now ${loadavg().map(f2).join(' ')}; ${failed} failed scenario(s), ${missed} missing a target`);
+  console.log(
+    `\nwritten ${OUT}; load average now ${loadavg().map(f2).join(' ')}; ${failed} failed scenario(s), ${missed} missing a target`,
+  );
   process.exit(failed > 0 ? 1 : 0);
 }
 

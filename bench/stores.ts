@@ -33,7 +33,9 @@ export async function freshPostgres(): Promise<boolean> {
   }
   const name = new URL(DATABASE_URL).pathname.slice(1);
   try {
-    await withClient(DATABASE_URL.replace(/\/[^/?]*(\?|$)/, '/postgres$1'), (client) => client.query(`create database "${name.replace(/"/g, '')}"`));
+    await withClient(DATABASE_URL.replace(/\/[^/?]*(\?|$)/, '/postgres$1'), (client) =>
+      client.query(`create database "${name.replace(/"/g, '')}"`),
+    );
     return true;
   } catch {
     return false;
@@ -56,7 +58,9 @@ export async function settlePostgres(): Promise<void> {
 export async function postgresBackends(): Promise<number[]> {
   try {
     return await withClient(DATABASE_URL, async (client) => {
-      const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+      const { rows } = await client.query<{ pid: number }>(
+        'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      );
       return rows.map((r) => r.pid);
     });
   } catch {
@@ -65,7 +69,9 @@ export async function postgresBackends(): Promise<number[]> {
 }
 
 export interface Server {
-  url: string; pid: number; stop: () => Promise<void>;
+  url: string;
+  pid: number;
+  stop: () => Promise<void>;
   /** The embedded store's directory, for a second process on the same data. */
   dataDir?: string;
 }
@@ -74,17 +80,24 @@ export interface Server {
  * The built server, one process; BENCH_PROFILE=DIR writes its V8 CPU profile there (bench/experiments/profile-summary.mjs).
  * BENCH_FROM_SOURCE=1 runs src/main.ts through tsx instead (the smoke test: no build needed, not for figures).
  */
-export async function startServer(store: Store, extra: { env?: Record<string, string>; dataDir?: string } = {}): Promise<Server> {
+export async function startServer(
+  store: Store,
+  extra: { env?: Record<string, string>; dataDir?: string } = {},
+): Promise<Server> {
   const port = await freePort();
-  const dataDir = store === 'sqlite' ? extra.dataDir ?? mkdtempSync(join(tmpdir(), 'crmkit-bench-')) : undefined;
+  const dataDir = store === 'sqlite' ? (extra.dataDir ?? mkdtempSync(join(tmpdir(), 'crmkit-bench-'))) : undefined;
   const env: Record<string, string> = {
-    ...serverEnv(port), WORKERS: '1',
+    ...serverEnv(port),
+    WORKERS: '1',
     ...(store === 'postgres' ? { DATABASE_URL, PG_POOL_SIZE: '20' } : { DATA_DIR: dataDir! }),
     ...extra.env,
   };
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
   const entry = process.env.BENCH_FROM_SOURCE ? ['--import', 'tsx', 'src/main.ts'] : ['dist/main.js'];
-  const child = spawn(process.execPath, [...SERVER_FLAGS, ...profile, ...entry], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...SERVER_FLAGS, ...profile, ...entry], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${url}/healthz`, child);

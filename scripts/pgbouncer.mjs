@@ -17,10 +17,14 @@ function freePort() {
   });
 }
 
-const accepts = (port) => new Promise((resolve) => {
-  const socket = createConnection({ host: '127.0.0.1', port }, () => { socket.end(); resolve(true); });
-  socket.on('error', () => resolve(false));
-});
+const accepts = (port) =>
+  new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port }, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
 
 /**
  * `upstream`: a postgres:// URL of the real server (its database part is ignored: every database name
@@ -33,30 +37,33 @@ export async function startPgBouncer({ upstream, poolSize = 8, maxClients = 1000
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'crmkit-pgbouncer-'));
   writeFileSync(join(dir, 'userlist.txt'), `"${user}" ""\n`);
-  writeFileSync(join(dir, 'pgbouncer.ini'), [
-    '[databases]',
-    `* = host=${server.hostname} port=${server.port || 5432}`,
-    '[pgbouncer]',
-    'listen_addr = 127.0.0.1',
-    `listen_port = ${port}`,
-    'unix_socket_dir =',
-    'auth_type = trust',
-    `auth_file = ${join(dir, 'userlist.txt')}`,
-    'pool_mode = transaction',
-    `default_pool_size = ${poolSize}`,
-    'min_pool_size = 0',
-    'reserve_pool_size = 0',
-    `max_client_conn = ${maxClients}`,
-    'max_db_connections = 0',
-    // A server connection idle for over 1 s is checked before it is lent (one killed under it is not).
-    'server_check_delay = 1',
-    'ignore_startup_parameters = extra_float_digits,options,statement_timeout',
-    // The upstream user may read SHOW POOLS on the `pgbouncer` console database (tests check the pool).
-    `stats_users = ${user}`,
-    'log_connections = 0',
-    'log_disconnections = 0',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'pgbouncer.ini'),
+    [
+      '[databases]',
+      `* = host=${server.hostname} port=${server.port || 5432}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'auth_type = trust',
+      `auth_file = ${join(dir, 'userlist.txt')}`,
+      'pool_mode = transaction',
+      `default_pool_size = ${poolSize}`,
+      'min_pool_size = 0',
+      'reserve_pool_size = 0',
+      `max_client_conn = ${maxClients}`,
+      'max_db_connections = 0',
+      // A server connection idle for over 1 s is checked before it is lent (one killed under it is not).
+      'server_check_delay = 1',
+      'ignore_startup_parameters = extra_float_digits,options,statement_timeout',
+      // The upstream user may read SHOW POOLS on the `pgbouncer` console database (tests check the pool).
+      `stats_users = ${user}`,
+      'log_connections = 0',
+      'log_disconnections = 0',
+      '',
+    ].join('\n'),
+  );
   // PgBouncer refuses to run as root; -u drops to an ordinary user (the files must be readable by it).
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {

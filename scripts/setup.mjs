@@ -24,14 +24,18 @@ if (wantBrowser && !existsSync('/usr/bin/chromium')) {
   // The dashboard tests drive Debian's chromium through playwright-core; never a browser download.
   console.log('[setup] installing Debian chromium for the dashboard tests ...');
   const sudo = process.getuid && process.getuid() === 0 ? '' : 'sudo ';
-  run(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null`);
+  run(
+    `${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null`,
+  );
 }
 
 if (wantBrowser && !existsSync('/usr/sbin/pgbouncer')) {
   // `npm test` runs the PostgreSQL suite a second time through Debian's PgBouncer (transaction mode).
   console.log('[setup] installing Debian pgbouncer for the pooled test pass ...');
   const sudo = process.getuid && process.getuid() === 0 ? '' : 'sudo ';
-  run(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer >/dev/null`);
+  run(
+    `${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbouncer >/dev/null`,
+  );
   // The package enables a system PgBouncer on port 6432; the tests start their own on a free port.
   execSync(`${sudo}systemctl disable --now pgbouncer 2>/dev/null || true`, { stdio: 'ignore', shell: '/bin/sh' });
 }
@@ -41,7 +45,9 @@ if (wantBrowser && !existsSync('/usr/bin/pdftoppm')) {
   // with Debian's poppler-utils; never a download.
   console.log('[setup] installing Debian poppler-utils for the invoice PDF tests ...');
   const sudo = process.getuid && process.getuid() === 0 ? '' : 'sudo ';
-  run(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null`);
+  run(
+    `${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null`,
+  );
 }
 
 if (!depsOnly && !existsSync('/usr/bin/wrk')) {

@@ -6,9 +6,20 @@ import { join } from 'node:path';
 
 /** The tags, what each one means, and so which pass runs the file again. */
 export const TEST_TAGS = [
-  { name: 'dates', description: 'Its answers depend on calendar dates or time zones: run once more with TZ=Asia/Kolkata.' },
-  { name: 'pooled', description: 'PostgreSQL behaviour a pooler can change (sessions, locks, batching) or a write path: run once more through PgBouncer.' },
-  { name: 'smoke', description: 'What differs between Node versions (driver, start, the README\'s commands): run on the second runtime.' },
+  {
+    name: 'dates',
+    description: 'Its answers depend on calendar dates or time zones: run once more with TZ=Asia/Kolkata.',
+  },
+  {
+    name: 'pooled',
+    description:
+      'PostgreSQL behaviour a pooler can change (sessions, locks, batching) or a write path: run once more through PgBouncer.',
+  },
+  {
+    name: 'smoke',
+    description:
+      "What differs between Node versions (driver, start, the README's commands): run on the second runtime.",
+  },
 ];
 
 const TAG_LINE = /^\/\/ @module-tag ([\w-]+)\s*$/gm;
@@ -24,5 +35,7 @@ function testFiles(folder) {
 /** The test files under `root` that declare `tag`, sorted. */
 export function filesTagged(tag, root = 'test') {
   if (!TEST_TAGS.some((t) => t.name === tag)) throw new Error(`unknown test tag ${tag}`);
-  return testFiles(root).filter((file) => [...readFileSync(file, 'utf8').matchAll(TAG_LINE)].some((m) => m[1] === tag)).sort();
+  return testFiles(root)
+    .filter((file) => [...readFileSync(file, 'utf8').matchAll(TAG_LINE)].some((m) => m[1] === tag))
+    .sort();
 }

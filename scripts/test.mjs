@@ -52,7 +52,10 @@ async function runVitest(name, extraArgs, env) {
   console.log(`[test] ${pass} pass: vitest on Node ${version}`);
   const report = `.test-artifacts/vitest-report${name}.json`;
   rmSync(report, { force: true });
-  const result = await vitest(['--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extraArgs], env);
+  const result = await vitest(
+    ['--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extraArgs],
+    env,
+  );
   const counts = { passed: 0, failed: 0, skipped: 0 };
   if (existsSync(report)) {
     const json = JSON.parse(readFileSync(report, 'utf8'));
@@ -61,8 +64,12 @@ async function runVitest(name, extraArgs, env) {
     counts.skipped = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
     for (const file of json.testResults ?? []) {
       const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
-      for (const test of failedTests) problems.push(`${pass}: FAILED ${file.name} > ${test.fullName}\n${firstLines(test.failureMessages?.join('\n'))}`);
-      if (file.status === 'failed' && failedTests.length === 0) problems.push(`${pass}: FAILED ${file.name}\n${firstLines(file.message)}`);
+      for (const test of failedTests)
+        problems.push(
+          `${pass}: FAILED ${file.name} > ${test.fullName}\n${firstLines(test.failureMessages?.join('\n'))}`,
+        );
+      if (file.status === 'failed' && failedTests.length === 0)
+        problems.push(`${pass}: FAILED ${file.name}\n${firstLines(file.message)}`);
     }
   }
   // Errors no test caught (vitest's "Unhandled Errors"): they fail the run even when every test passed.
@@ -71,7 +78,8 @@ async function runVitest(name, extraArgs, env) {
   if (unhandled >= 0) problems.push(`${pass}: ${plain.slice(unhandled, unhandled + 4000)}`);
   if ((result.status !== 0 || counts.passed === 0) && counts.failed === 0) {
     counts.failed = 1; // a crashed or empty run must not read as green
-    if (unhandled < 0) problems.push(`${pass}: vitest exited with status ${result.status} and no failed test\n${plain.slice(-2000)}`);
+    if (unhandled < 0)
+      problems.push(`${pass}: vitest exited with status ${result.status} and no failed test\n${plain.slice(-2000)}`);
   }
   console.log(`[test] ${pass} pass: ${counts.passed} passed, ${counts.failed} failed`);
   return counts;
@@ -79,7 +87,11 @@ async function runVitest(name, extraArgs, env) {
 
 /** The head of a failure message: enough to tell which assertion and where. */
 function firstLines(text = '', lines = 6) {
-  return stripVTControlCharacters(text).split('\n').slice(0, lines).map((line) => `    ${line}`).join('\n');
+  return stripVTControlCharacters(text)
+    .split('\n')
+    .slice(0, lines)
+    .map((line) => `    ${line}`)
+    .join('\n');
 }
 
 /** Where a pass runs: the primary runtime (Node 24 with --node24) or the machine's own Node. */
@@ -132,13 +144,24 @@ if (primary && (pooled || onlyPooled)) {
   });
   if (!bouncer) total.failed += 1;
   else {
-    console.log(`\n[test] the files tagged pooled again, through PgBouncer (transaction mode, pool ${bouncer.poolSize}) on port ${bouncer.port}\n`);
+    console.log(
+      `\n[test] the files tagged pooled again, through PgBouncer (transaction mode, pool ${bouncer.poolSize}) on port ${bouncer.port}\n`,
+    );
     const writesSeen = '.test-artifacts/writes-pgbouncer';
     rmSync(writesSeen, { recursive: true, force: true });
     try {
-      await pass('pgbouncer', ['--project', 'UTC', ...filesTagged('pooled')], {
-        ...primary.env, TEST_DATABASE_URL: bouncer.url(database), TEST_DATABASE_DIRECT_URL: direct, TEST_STORES: 'postgres', TEST_WRITES_SEEN: writesSeen,
-      }, primary.version);
+      await pass(
+        'pgbouncer',
+        ['--project', 'UTC', ...filesTagged('pooled')],
+        {
+          ...primary.env,
+          TEST_DATABASE_URL: bouncer.url(database),
+          TEST_DATABASE_DIRECT_URL: direct,
+          TEST_STORES: 'postgres',
+          TEST_WRITES_SEEN: writesSeen,
+        },
+        primary.version,
+      );
     } finally {
       await bouncer.stop();
     }
@@ -149,12 +172,25 @@ if (primary && (pooled || onlyPooled)) {
 /** Every documented write operation must have succeeded at least once through the pooler. */
 function checkWritePaths(folder) {
   const listed = join(folder, 'documented.txt');
-  if (!existsSync(listed)) return void (problems.push('pgbouncer: no write was recorded (TEST_WRITES_SEEN)'), total.failed += 1);
-  const seen = new Set(readdirSync(folder).filter((f) => f.startsWith('seen-'))
-    .flatMap((f) => readFileSync(join(folder, f), 'utf8').split('\n').map((line) => line.split('\t')[1])));
-  const missed = readFileSync(listed, 'utf8').split('\n').filter((op) => op && !seen.has(op));
-  if (missed.length === 0) return void console.log('[test] pgbouncer pass: every documented write path succeeded through the pooler');
-  problems.push(`pgbouncer: write paths no pooled test drove (tag an HTTP test file that does: // @module-tag pooled):\n${missed.map((op) => `    ${op}`).join('\n')}`);
+  if (!existsSync(listed))
+    return void (problems.push('pgbouncer: no write was recorded (TEST_WRITES_SEEN)'), (total.failed += 1));
+  const seen = new Set(
+    readdirSync(folder)
+      .filter((f) => f.startsWith('seen-'))
+      .flatMap((f) =>
+        readFileSync(join(folder, f), 'utf8')
+          .split('\n')
+          .map((line) => line.split('\t')[1]),
+      ),
+  );
+  const missed = readFileSync(listed, 'utf8')
+    .split('\n')
+    .filter((op) => op && !seen.has(op));
+  if (missed.length === 0)
+    return void console.log('[test] pgbouncer pass: every documented write path succeeded through the pooler');
+  problems.push(
+    `pgbouncer: write paths no pooled test drove (tag an HTTP test file that does: // @module-tag pooled):\n${missed.map((op) => `    ${op}`).join('\n')}`,
+  );
   total.failed += 1;
 }
 
@@ -167,8 +203,13 @@ if (node24 && !onlyPooled && !filtered && primary && primary.version !== process
 if (problems.length > 0) console.log(`\n[test] what failed, pass by pass:\n\n${problems.join('\n\n')}\n`);
 const minutes = (seconds) => `${Math.floor(seconds / 60)}m${String(Math.round(seconds % 60)).padStart(2, '0')}s`;
 console.log('\n[test] wall time of each pass:');
-for (const t of timings) console.log(`[test]   ${t.name.padEnd(13)} ${minutes(t.seconds).padStart(7)}  Node ${t.version}  (${t.counts.passed} passed, ${t.counts.failed} failed)`);
-console.log(`[test]   ${'all passes'.padEnd(13)} ${minutes(timings.reduce((sum, t) => sum + t.seconds, 0)).padStart(7)}`);
+for (const t of timings)
+  console.log(
+    `[test]   ${t.name.padEnd(13)} ${minutes(t.seconds).padStart(7)}  Node ${t.version}  (${t.counts.passed} passed, ${t.counts.failed} failed)`,
+  );
+console.log(
+  `[test]   ${'all passes'.padEnd(13)} ${minutes(timings.reduce((sum, t) => sum + t.seconds, 0)).padStart(7)}`,
+);
 const { passed, failed, skipped } = total;
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);

@@ -22,8 +22,12 @@ export async function buildApp(deps: Deps, features: readonly AnyFeature[] = FEA
   const nextRequestId = requestIds();
   const app = Fastify({
     loggerInstance: deps.logger || undefined,
-    ...(deps.logger && { childLoggerFactory: (logger, bindings, options) => lazyChildLogger(logger as Logger, bindings, options) }),
-    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+    ...(deps.logger && {
+      childLoggerFactory: (logger, bindings, options) => lazyChildLogger(logger as Logger, bindings, options),
+    }),
+    logController: new LogController({
+      disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    }),
     bodyLimit: config.bodyLimitBytes,
     requestTimeout: config.requestTimeoutMs,
     // Node checks the request timer on this interval (30 s by default), which would let a stalled

@@ -2,7 +2,12 @@
 import { ConfigError, loadConfig } from './config.js';
 import { configurationBlock } from './ops/config-docs.js';
 import {
-  CommandError, backupCommand, exportCommand, migrateCommand, resetPasswordCommand, restoreCommand,
+  CommandError,
+  backupCommand,
+  exportCommand,
+  migrateCommand,
+  resetPasswordCommand,
+  restoreCommand,
 } from './ops/cli-commands.js';
 import { SchemaTooNewError } from './storage/migrate.js';
 
@@ -48,7 +53,10 @@ async function run(command: string | undefined, args: string[]): Promise<void> {
     case 'export':
       await exportCommand(loadConfig(), argument(args, 'URLKEY'), out);
       return;
-    case undefined: case 'help': case '--help': case '-h':
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
       return out(USAGE);
     default:
       throw new CommandError(`unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
@@ -58,6 +66,8 @@ async function run(command: string | undefined, args: string[]): Promise<void> {
 const [command, ...args] = process.argv.slice(2);
 run(command, args).catch((error: unknown) => {
   const known = error instanceof CommandError || error instanceof ConfigError || error instanceof SchemaTooNewError;
-  process.stderr.write(`crmkit: ${known ? error.message : error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(
+    `crmkit: ${known ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exitCode = 1;
 });

@@ -22,14 +22,43 @@ import { webhooksApi, webhooksFeature } from './webhooks/webhooks.routes.js';
  * /openapi.json describes the same operations. A new operation goes in its feature's sections only.
  */
 export const FEATURES: readonly AnyFeature[] = [
-  authFeature, operatorFeature, clientsFeature, pipelinesFeature, leadSettingsFeature, leadsFeature, leadsListFeature, leadStageTotalsFeature, invoicesFeature, documentsFeature, webhooksFeature,
-  healthFeature, dashboardFeature, openApiFeature,
+  authFeature,
+  operatorFeature,
+  clientsFeature,
+  pipelinesFeature,
+  leadSettingsFeature,
+  leadsFeature,
+  leadsListFeature,
+  leadStageTotalsFeature,
+  invoicesFeature,
+  documentsFeature,
+  webhooksFeature,
+  healthFeature,
+  dashboardFeature,
+  openApiFeature,
 ];
 
 /** The order the document and the reference page show the sections in: the public interface first. */
 const DOCUMENT_ORDER: readonly ApiSection<never>[] = [
-  authApi, pipelinesApi, clientsApi, leadsApi, leadsListApi, invoicesApi, documentsApi, operatorApi, pipelinesOperatorApi, clientsOperatorApi, leadSettingsApi, leadsOperatorApi, leadsListOperatorApi, leadStageTotalsApi, invoicesOperatorApi, webhooksApi,
-  opsApi, dashboardApi, referenceApi,
+  authApi,
+  pipelinesApi,
+  clientsApi,
+  leadsApi,
+  leadsListApi,
+  invoicesApi,
+  documentsApi,
+  operatorApi,
+  pipelinesOperatorApi,
+  clientsOperatorApi,
+  leadSettingsApi,
+  leadsOperatorApi,
+  leadsListOperatorApi,
+  leadStageTotalsApi,
+  invoicesOperatorApi,
+  webhooksApi,
+  opsApi,
+  dashboardApi,
+  referenceApi,
 ];
 
 /** The features' sections in document order; throws at start when a section has no place in the order, or a place but no feature. */
@@ -38,7 +67,10 @@ export function apiSections(features: readonly AnyFeature[] = FEATURES): readonl
   const ordered = DOCUMENT_ORDER as readonly ApiSection<unknown>[];
   const unplaced = [...served].filter((section) => !ordered.includes(section)).map((s) => s.tag.name);
   const unserved = ordered.filter((section) => !served.has(section)).map((s) => s.tag.name);
-  if (unplaced.length > 0 || unserved.length > 0) throw new Error(`sections without a place in DOCUMENT_ORDER: ${unplaced.join(', ') || 'none'}; placed but in no feature: ${unserved.join(', ') || 'none'}`);
+  if (unplaced.length > 0 || unserved.length > 0)
+    throw new Error(
+      `sections without a place in DOCUMENT_ORDER: ${unplaced.join(', ') || 'none'}; placed but in no feature: ${unserved.join(', ') || 'none'}`,
+    );
   return ordered;
 }
 

@@ -3,9 +3,20 @@ import type { Config } from './config.js';
 
 /** Secrets and bodies never reach the log, whatever a caller or a future log line puts there. */
 export const REDACT_PATHS = [
-  'req.headers.authorization', 'req.headers.cookie', 'req.body', 'body', 'request.body',
-  '*.authorization', '*.appSecret', '*.password', '*.privateKeyPem', '*.accessToken',
-  'appSecret', 'password', 'privateKeyPem', 'accessToken',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.body',
+  'body',
+  'request.body',
+  '*.authorization',
+  '*.appSecret',
+  '*.password',
+  '*.privateKeyPem',
+  '*.accessToken',
+  'appSecret',
+  'password',
+  'privateKeyPem',
+  'accessToken',
 ];
 
 export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pino.DestinationStream): Logger {
@@ -21,7 +32,11 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pin
  */
 class LazyRequestLogger {
   #child: Logger | undefined;
-  constructor(private readonly parent: Logger, private readonly bindings: pino.Bindings, private readonly options: pino.ChildLoggerOptions) {}
+  constructor(
+    private readonly parent: Logger,
+    private readonly bindings: pino.Bindings,
+    private readonly options: pino.ChildLoggerOptions,
+  ) {}
 
   private real(): Logger {
     return (this.#child ??= this.parent.child(this.bindings, this.options));
@@ -31,16 +46,36 @@ class LazyRequestLogger {
     if ((this.#child ?? this.parent).isLevelEnabled(level)) (this.real()[level] as (...a: unknown[]) => void)(...args);
   }
 
-  get level(): string { return (this.#child ?? this.parent).level; }
-  set level(value: string) { this.real().level = value; }
-  isLevelEnabled(level: string): boolean { return (this.#child ?? this.parent).isLevelEnabled(level); }
-  child(bindings: pino.Bindings, options?: pino.ChildLoggerOptions): Logger { return this.real().child(bindings, options); }
-  fatal(...args: unknown[]): void { this.write('fatal', args); }
-  error(...args: unknown[]): void { this.write('error', args); }
-  warn(...args: unknown[]): void { this.write('warn', args); }
-  info(...args: unknown[]): void { this.write('info', args); }
-  debug(...args: unknown[]): void { this.write('debug', args); }
-  trace(...args: unknown[]): void { this.write('trace', args); }
+  get level(): string {
+    return (this.#child ?? this.parent).level;
+  }
+  set level(value: string) {
+    this.real().level = value;
+  }
+  isLevelEnabled(level: string): boolean {
+    return (this.#child ?? this.parent).isLevelEnabled(level);
+  }
+  child(bindings: pino.Bindings, options?: pino.ChildLoggerOptions): Logger {
+    return this.real().child(bindings, options);
+  }
+  fatal(...args: unknown[]): void {
+    this.write('fatal', args);
+  }
+  error(...args: unknown[]): void {
+    this.write('error', args);
+  }
+  warn(...args: unknown[]): void {
+    this.write('warn', args);
+  }
+  info(...args: unknown[]): void {
+    this.write('info', args);
+  }
+  debug(...args: unknown[]): void {
+    this.write('debug', args);
+  }
+  trace(...args: unknown[]): void {
+    this.write('trace', args);
+  }
 }
 
 export function lazyChildLogger(logger: Logger, bindings: pino.Bindings, options: pino.ChildLoggerOptions): Logger {

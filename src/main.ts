@@ -13,8 +13,10 @@ async function serve(config: Config): Promise<void> {
   const logger = createLogger(config);
   const server = await startServer(config, logger, (login) => {
     // Printed once on the console, never into the log stream.
-    process.stdout.write(`\ncrmkit: first start, created operator ${login.email} with password ${login.password}\n` +
-      'crmkit: sign in at the dashboard and add your own operator; this password is not shown again.\n\n');
+    process.stdout.write(
+      `\ncrmkit: first start, created operator ${login.email} with password ${login.password}\n` +
+        'crmkit: sign in at the dashboard and add your own operator; this password is not shown again.\n\n',
+    );
   });
   logger.info({ url: server.url, store: server.store.kind, pid: process.pid }, 'crmkit listening');
   let closing = false;
@@ -22,7 +24,10 @@ async function serve(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    server.close().then(() => process.exit(0), () => process.exit(1));
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

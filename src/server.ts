@@ -17,10 +17,17 @@ export interface RunningServer {
  * Opens the store, migrates, makes sure an operator exists, and listens. Used by main.ts and by the
  * tests that need a real socket. `onFirstLogin` receives a generated first password, to print once.
  */
-export async function startServer(config: Config, logger: Logger | false, onFirstLogin?: (login: { email: string; password: string }) => void): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  logger: Logger | false,
+  onFirstLogin?: (login: { email: string; password: string }) => void,
+): Promise<RunningServer> {
   const store = openStore(config);
   await store.migrate();
-  const first = await new OperatorsService(store, systemClock.now, config.passwordHashCost).ensureFirstOperator(config.adminEmail, config.adminPassword);
+  const first = await new OperatorsService(store, systemClock.now, config.passwordHashCost).ensureFirstOperator(
+    config.adminEmail,
+    config.adminPassword,
+  );
   if (first) onFirstLogin?.(first);
   const app = await buildApp({ config, store, clock: systemClock, logger: logger || undefined });
   await app.listen({ port: config.port, host: config.host });
@@ -28,7 +35,9 @@ export async function startServer(config: Config, logger: Logger | false, onFirs
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
-    app, store, url: `http://${host}:${port}`,
+    app,
+    store,
+    url: `http://${host}:${port}`,
     async close() {
       await app.close();
       await store.close();

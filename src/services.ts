@@ -46,7 +46,10 @@ export async function createServices(deps: Deps): Promise<Services> {
   const operatorRegistry = new OperatorRegistry(store, config.cacheTtlMs);
   const lastUsed = new LastUsedRecorder(store, now);
   return {
-    registry, operatorRegistry, lastUsed, tokens,
+    registry,
+    operatorRegistry,
+    lastUsed,
+    tokens,
     auth: new AuthService(store, registry, tokens, limiter, lastUsed, operatorRegistry, config.passwordHashCost),
     businesses: new BusinessesService(store, registry, now),
     apps: new AppsService(store, registry, config, now),

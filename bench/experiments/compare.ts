@@ -23,7 +23,10 @@ const hooked = wanted.includes(HOOKED_SCENARIO);
 
 /** The bench's scenarios, and /healthz for the fixed cost of a request. */
 function specs(s: Seeded, url: string): Record<string, LoadSpec> {
-  return { '/healthz': { url, method: 'GET', path: '/healthz', headers: {}, expect: { status: 200 } }, ...Object.fromEntries(scenarios(s, url)) };
+  return {
+    '/healthz': { url, method: 'GET', path: '/healthz', headers: {}, expect: { status: 200 } },
+    ...Object.fromEntries(scenarios(s, url)),
+  };
 }
 
 const cpuOf = (pid: number) => cpuByProcess([pid]).get(pid) ?? 0;
@@ -37,8 +40,14 @@ async function databaseWork(databaseUrl: string | undefined): Promise<{ cpu: Map
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-    const { rows: [stats] } = await client.query<{ commits: string }>('select xact_commit as commits from pg_stat_database where datname = current_database()');
+    const { rows } = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    const {
+      rows: [stats],
+    } = await client.query<{ commits: string }>(
+      'select xact_commit as commits from pg_stat_database where datname = current_database()',
+    );
     return { cpu: cpuByProcess(rows.map((r) => r.pid)), commits: Number(stats!.commits) };
   } finally {
     await client.end();
@@ -46,8 +55,14 @@ async function databaseWork(databaseUrl: string | undefined): Promise<{ cpu: Map
 }
 
 const servers = {
-  current: { ...await startSeededServer('dist', 39_400, { databaseUrl: process.env.DATABASE_URL_A, hooked }), databaseUrl: process.env.DATABASE_URL_A },
-  [other]: { ...await startSeededServer(other, 39_401, { databaseUrl: process.env.DATABASE_URL_B, hooked }), databaseUrl: process.env.DATABASE_URL_B },
+  current: {
+    ...(await startSeededServer('dist', 39_400, { databaseUrl: process.env.DATABASE_URL_A, hooked })),
+    databaseUrl: process.env.DATABASE_URL_A,
+  },
+  [other]: {
+    ...(await startSeededServer(other, 39_401, { databaseUrl: process.env.DATABASE_URL_B, hooked })),
+    databaseUrl: process.env.DATABASE_URL_B,
+  },
 };
 try {
   for (const scenario of wanted.length > 0 ? wanted : ['GET client']) {
@@ -58,7 +73,12 @@ try {
         const before = cpuOf(server.child.pid!);
         const databaseBefore = await databaseWork(server.databaseUrl);
         const figures = runWrk(spec, { seconds: 3, connections: 50 });
-        const result = { requestsPerSecond: figures.requestsPerSecond, total: figures.requests, errors: Object.values(figures.socketErrors).reduce((a, b) => a + b, 0), wrong: figures.non2xx };
+        const result = {
+          requestsPerSecond: figures.requestsPerSecond,
+          total: figures.requests,
+          errors: Object.values(figures.socketErrors).reduce((a, b) => a + b, 0),
+          wrong: figures.non2xx,
+        };
         const perRequest = (cpuOf(server.child.pid!) - before) / result.total;
         await new Promise((r) => setTimeout(r, server.databaseUrl ? 1500 : 0)); // for the commit counts to be flushed
         const databaseAfter = await databaseWork(server.databaseUrl);
@@ -67,7 +87,9 @@ try {
         for (const [pid, used] of databaseAfter.cpu) databaseCpu += used - (databaseBefore.cpu.get(pid) ?? 0);
         const databasePerRequest = databaseCpu / result.total;
         const requestsPerCommit = result.total / Math.max(1, databaseAfter.commits - databaseBefore.commits);
-        console.log(`${scenario.padEnd(24)} round ${round} ${name.padEnd(16)} ${String(Math.round(result.requestsPerSecond)).padStart(6)} req/s  CPU/req ${perRequest.toFixed(1)} us${server.databaseUrl ? ` + PostgreSQL ${databasePerRequest.toFixed(1)} us, ${requestsPerCommit.toFixed(1)} requests per commit` : ''}${result.errors + result.wrong > 0 ? `  ${result.errors} errors, ${result.wrong} not 2xx` : ''}`);
+        console.log(
+          `${scenario.padEnd(24)} round ${round} ${name.padEnd(16)} ${String(Math.round(result.requestsPerSecond)).padStart(6)} req/s  CPU/req ${perRequest.toFixed(1)} us${server.databaseUrl ? ` + PostgreSQL ${databasePerRequest.toFixed(1)} us, ${requestsPerCommit.toFixed(1)} requests per commit` : ''}${result.errors + result.wrong > 0 ? `  ${result.errors} errors, ${result.wrong} not 2xx` : ''}`,
+        );
       }
     }
   }

@@ -25,7 +25,8 @@ import { hookedBusiness, HOOKED_SCENARIO } from '../webhooks.js';
 const split = process.argv.indexOf('--');
 const builds = process.argv.slice(2, split < 0 ? undefined : split);
 const wanted = split < 0 ? [] : process.argv.slice(split + 1);
-if (builds.length === 0) throw new Error('usage: tsx bench/experiments/instructions.ts DIST [DIST ...] [-- scenario ...]');
+if (builds.length === 0)
+  throw new Error('usage: tsx bench/experiments/instructions.ts DIST [DIST ...] [-- scenario ...]');
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 500);
@@ -37,12 +38,17 @@ const OUT = process.env.BENCH_CALLGRIND_OUT;
  * HOST is its listen address: callgrind_control is given the same.
  */
 const VGDB = ['--vgdb=yes', `--vgdb-prefix=${join(tmpdir(), 'crmkit-vgdb')}`];
-const control = (args: string[]) => execFileSync('callgrind_control', [VGDB[1]!, ...args], { encoding: 'utf8', env: { ...process.env, HOST: '127.0.0.1' } });
+const control = (args: string[]) =>
+  execFileSync('callgrind_control', [VGDB[1]!, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, HOST: '127.0.0.1' },
+  });
 
 /** `amount` requests (a timeout of 60 s: under callgrind a request is slow, the first ones very slow); answers how many were answered. */
 function load(spec: LoadSpec, amount: number, warmup: boolean): number {
   const figures = runWrk(spec, { seconds: 3600, connections: CONNECTIONS, amount, timeoutSeconds: 60 });
-  if (figures.non2xx > 0 || (failed(figures) && !warmup)) throw new Error(`errors or answers not 2xx: ${JSON.stringify(figures)}`);
+  if (figures.non2xx > 0 || (failed(figures) && !warmup))
+    throw new Error(`errors or answers not 2xx: ${JSON.stringify(figures)}`);
   return figures.requests;
 }
 
@@ -52,15 +58,36 @@ function load(spec: LoadSpec, amount: number, warmup: boolean): number {
  */
 function instructions(pid: number): { all: number; main: number } {
   const text = control(['-e', 'Ir', String(pid)]);
-  const threads = [...text.matchAll(/^\s*Th\s*(\d+)\s+([\d,]+)\s*$/gm)].map((m) => [Number(m[1]), Number(m[2]!.replace(/,/g, ''))] as const);
+  const threads = [...text.matchAll(/^\s*Th\s*(\d+)\s+([\d,]+)\s*$/gm)].map(
+    (m) => [Number(m[1]), Number(m[2]!.replace(/,/g, ''))] as const,
+  );
   if (threads.length === 0) throw new Error(`no counter in callgrind_control's answer: ${text}`);
-  return { all: threads.reduce((sum, [, count]) => sum + count, 0), main: threads.find(([thread]) => thread === 1)?.[1] ?? 0 };
+  return {
+    all: threads.reduce((sum, [, count]) => sum + count, 0),
+    main: threads.find(([thread]) => thread === 1)?.[1] ?? 0,
+  };
 }
 
 async function measure(dist: string, port: number): Promise<Map<string, number>> {
   // As in `npm run bench`: events are written, none delivered (the webhook scenario counts the outbox's write).
-  const env = { ...serverEnv(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-instructions-')), WEBHOOKS_DELIVER: 'false', WEBHOOKS_ALLOW_PRIVATE: 'true' };
-  const child: ChildProcess = spawn('valgrind', ['--tool=callgrind', ...VGDB, `--callgrind-out-file=${OUT ? join(OUT, 'callgrind.out.%p') : '/dev/null'}`, '--smc-check=all-non-file', process.execPath, join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'ignore'] });
+  const env = {
+    ...serverEnv(port),
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-instructions-')),
+    WEBHOOKS_DELIVER: 'false',
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
+  };
+  const child: ChildProcess = spawn(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      ...VGDB,
+      `--callgrind-out-file=${OUT ? join(OUT, 'callgrind.out.%p') : '/dev/null'}`,
+      '--smc-check=all-non-file',
+      process.execPath,
+      join(dist, 'main.js'),
+    ],
+    { env, stdio: ['ignore', 'ignore', 'ignore'] },
+  );
   const perRequest = new Map<string, number>();
   try {
     const url = `http://127.0.0.1:${port}`;
@@ -68,7 +95,8 @@ async function measure(dist: string, port: number): Promise<Map<string, number>>
     await waitFor(`${url}/healthz`, child, 300);
     const seeded = await seedBench(url, CLIENTS);
     // Nothing listens there: with delivery off, nothing is sent.
-    if (wanted.includes(HOOKED_SCENARIO)) seeded.hookedUrlKey = await hookedBusiness(url, seeded, 'http://127.0.0.1:9/');
+    if (wanted.includes(HOOKED_SCENARIO))
+      seeded.hookedUrlKey = await hookedBusiness(url, seeded, 'http://127.0.0.1:9/');
     for (const [scenario, spec] of scenarios(seeded, url)) {
       if (!(wanted.length > 0 ? wanted : DEFAULT_SCENARIOS).includes(scenario)) continue;
       load(spec, WARMUP, true);
@@ -78,7 +106,9 @@ async function measure(dist: string, port: number): Promise<Map<string, number>>
       // callgrind_control passes the name through a shell: letters, digits and dashes only.
       if (OUT) control([`--dump=${scenario.replace(/[^A-Za-z0-9]+/g, '-')}`, String(child.pid)]);
       perRequest.set(scenario, counted.all / answered);
-      console.log(`${scenario.padEnd(28)} ${dist.padEnd(16)} ${Math.round(counted.all / answered / 1000)}k instructions per request (main thread ${Math.round(counted.main / answered / 1000)}k)`);
+      console.log(
+        `${scenario.padEnd(28)} ${dist.padEnd(16)} ${Math.round(counted.all / answered / 1000)}k instructions per request (main thread ${Math.round(counted.main / answered / 1000)}k)`,
+      );
     }
   } finally {
     child.kill('SIGKILL');
@@ -86,12 +116,16 @@ async function measure(dist: string, port: number): Promise<Map<string, number>>
   return perRequest;
 }
 
-console.log(`instructions per request under callgrind: ${WARMUP} requests of warm-up, then ${REQUESTS} counted, ${CONNECTIONS} connections, ${CLIENTS} stored clients`);
+console.log(
+  `instructions per request under callgrind: ${WARMUP} requests of warm-up, then ${REQUESTS} counted, ${CONNECTIONS} connections, ${CLIENTS} stored clients`,
+);
 const results = [];
 for (const [i, dist] of builds.entries()) results.push(await measure(dist, 39_500 + i));
 if (results.length > 1) {
   for (const scenario of results[0]!.keys()) {
     const [first, ...others] = results.map((r) => r.get(scenario)!);
-    console.log(`${scenario.padEnd(28)} ${others.map((other, i) => `${builds[0]} against ${builds[i + 1]}: ${(((first! - other) / other) * 100).toFixed(1)}%`).join('; ')}`);
+    console.log(
+      `${scenario.padEnd(28)} ${others.map((other, i) => `${builds[0]} against ${builds[i + 1]}: ${(((first! - other) / other) * 100).toFixed(1)}%`).join('; ')}`,
+    );
   }
 }

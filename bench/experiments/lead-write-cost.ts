@@ -39,8 +39,20 @@ const stats = (times: number[]) => {
 
 async function measure(db: Kysely<Database>, label: string): Promise<void> {
   const now = Date.now();
-  const { id } = await db.insertInto('businesses').values({ url_key: `lw-${now}`, name: 'w', country: 'IN', currency: 'INR', custom_fields_enabled: 0, time_zone: null, created_at: now, updated_at: now })
-    .returning('id').executeTakeFirstOrThrow();
+  const { id } = await db
+    .insertInto('businesses')
+    .values({
+      url_key: `lw-${now}`,
+      name: 'w',
+      country: 'IN',
+      currency: 'INR',
+      custom_fields_enabled: 0,
+      time_zone: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const config = syntheticConfig();
   for (const long of [false, true]) {
     const inserts: number[] = [];
@@ -49,17 +61,36 @@ async function measure(db: Kysely<Database>, label: string): Promise<void> {
       const lead = volumeLead(n, `${long ? 'l' : 's'}${now.toString(36)}`, config);
       if (long) lead.data.details = longDetails(n);
       const start = process.hrtime.bigint();
-      await db.insertInto('leads').values({ business_pk: id, lead_id: lead.leadId, external_id: lead.externalId, removed: 0, source: lead.source,
-        ...leadColumns(lead), create_request: null, version: 1, created_at: lead.createdAt, updated_at: lead.updatedAt }).execute();
+      await db
+        .insertInto('leads')
+        .values({
+          business_pk: id,
+          lead_id: lead.leadId,
+          external_id: lead.externalId,
+          removed: 0,
+          source: lead.source,
+          ...leadColumns(lead),
+          create_request: null,
+          version: 1,
+          created_at: lead.createdAt,
+          updated_at: lead.updatedAt,
+        })
+        .execute();
       inserts.push(Number(process.hrtime.bigint() - start) / 1e6);
     }
     for (let n = 0; n < COUNT; n++) {
       const leadId = `${long ? 'l' : 's'}${now.toString(36)}${n.toString(36)}`;
       const start = process.hrtime.bigint();
-      await db.updateTable('leads').set({ subject: `Edited subject ${n}`, version: 2 }).where('lead_id', '=', leadId).execute();
+      await db
+        .updateTable('leads')
+        .set({ subject: `Edited subject ${n}`, version: 2 })
+        .where('lead_id', '=', leadId)
+        .execute();
       edits.push(Number(process.hrtime.bigint() - start) / 1e6);
     }
-    console.log(`${label.padEnd(22)} ${long ? 'long details ' : 'short details'}  insert ${stats(inserts)} ms  subject edit ${stats(edits)} ms`);
+    console.log(
+      `${label.padEnd(22)} ${long ? 'long details ' : 'short details'}  insert ${stats(inserts)} ms  subject edit ${stats(edits)} ms`,
+    );
   }
 }
 
@@ -80,7 +111,10 @@ async function run(kind: 'postgres' | 'sqlite', version: string): Promise<void> 
   const dataDir = mkdtempSync(join(tmpdir(), 'crmkit-lead-write-'));
   const store = openStore(testConfig({ databaseUrl: url, dataDir, pgPoolSize: 1 }));
   try {
-    const migrator = new Migrator({ db: store.leads.db as never, provider: { getMigrations: async () => migrations(kind) } });
+    const migrator = new Migrator({
+      db: store.leads.db as never,
+      provider: { getMigrations: async () => migrations(kind) },
+    });
     const { error } = await migrator.migrateTo(version);
     if (error) throw error;
     await measure(store.leads.db, `${kind} ${version}`);
@@ -92,5 +126,8 @@ async function run(kind: 'postgres' | 'sqlite', version: string): Promise<void> 
 }
 
 for (const kind of (process.env.LEAD_WRITE_STORES ?? 'postgres,sqlite').split(',') as ('postgres' | 'sqlite')[]) {
-  for (const version of (process.env.LEAD_WRITE_VERSIONS ?? '006-lead-counts,007-lead-words,008-lead-words-best').split(',')) await run(kind, version);
+  for (const version of (process.env.LEAD_WRITE_VERSIONS ?? '006-lead-counts,007-lead-words,008-lead-words-best').split(
+    ',',
+  ))
+    await run(kind, version);
 }

@@ -27,33 +27,70 @@ const ONLY = new RegExp(process.env.LEADS_SCALE_ONLY ?? '.');
 /** Measure an earlier run's PostgreSQL database again (kept with LEADS_SCALE_KEEP=1), without seeding. */
 const REUSE = process.env.LEADS_SCALE_REUSE === '1';
 
-async function inject(app: FastifyInstance, method: 'GET' | 'POST' | 'PUT', url: string, token?: string, body?: unknown): Promise<any> {
-  const response = await app.inject({ method, url, headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) }, ...(body !== undefined && { payload: JSON.stringify(body) }) });
+async function inject(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  token?: string,
+  body?: unknown,
+): Promise<any> {
+  const response = await app.inject({
+    method,
+    url,
+    headers: {
+      ...(token && { authorization: `Bearer ${token}` }),
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
+    ...(body !== undefined && { payload: JSON.stringify(body) }),
+  });
   if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
   return JSON.parse(response.body);
 }
 
 /** A business with 3 pipelines of 8 stages, 20 tags and 10 members, and an app token for it. */
-async function tenant(app: FastifyInstance, store: Store): Promise<{ urlKey: string; token: string; config: VolumeConfig }> {
-  const operator = (await inject(app, 'POST', '/authentication', undefined, { strategy: 'local', ...ADMIN })).accessToken as string;
+async function tenant(
+  app: FastifyInstance,
+  store: Store,
+): Promise<{ urlKey: string; token: string; config: VolumeConfig }> {
+  const operator = (await inject(app, 'POST', '/authentication', undefined, { strategy: 'local', ...ADMIN }))
+    .accessToken as string;
   const urlKey = `scale-${Date.now().toString(36)}`;
   await inject(app, 'POST', '/admin/v1/businesses', operator, { name: 'Leads at scale', country: 'IN', urlKey });
   const created = (await inject(app, 'POST', '/admin/v1/apps', operator, { name: 'scale' })).data;
   await inject(app, 'PUT', `/admin/v1/apps/${created.appId}/businesses/${urlKey}`, operator);
-  const token = (await inject(app, 'POST', '/authentication', undefined, { strategy: 'app-secret', appId: created.appId, appSecret: created.appSecret })).accessToken as string;
+  const token = (
+    await inject(app, 'POST', '/authentication', undefined, {
+      strategy: 'app-secret',
+      appId: created.appId,
+      appSecret: created.appSecret,
+    })
+  ).accessToken as string;
   const states = ['NEW', 'OPEN', 'OPEN', 'OPEN', 'OPEN', 'CLOSED', 'DROPPED', 'REJECTED'];
-  const saved = (await inject(app, 'PUT', `/admin/v1/businesses/${urlKey}/pipelines`, operator, {
-    pipelines: [0, 1, 2].map((p) => ({ name: `Pipeline ${p}`, isPrimary: p === 0, stages: states.map((state, s) => ({ name: `Stage ${s}`, state })) })),
-    stageReasons: [],
-  })).data[0];
-  await inject(app, 'PUT', `/admin/v1/businesses/${urlKey}/tags`, operator, { tags: Array.from({ length: 20 }, (_, i) => ({ name: `tag${i}` })) });
-  await inject(app, 'PUT', `/admin/v1/businesses/${urlKey}/members`, operator, { members: Array.from({ length: 10 }, (_, i) => ({ email: `m${i}@bench.in`, name: `Member ${i}` })) });
+  const saved = (
+    await inject(app, 'PUT', `/admin/v1/businesses/${urlKey}/pipelines`, operator, {
+      pipelines: [0, 1, 2].map((p) => ({
+        name: `Pipeline ${p}`,
+        isPrimary: p === 0,
+        stages: states.map((state, s) => ({ name: `Stage ${s}`, state })),
+      })),
+      stageReasons: [],
+    })
+  ).data[0];
+  await inject(app, 'PUT', `/admin/v1/businesses/${urlKey}/tags`, operator, {
+    tags: Array.from({ length: 20 }, (_, i) => ({ name: `tag${i}` })),
+  });
+  await inject(app, 'PUT', `/admin/v1/businesses/${urlKey}/members`, operator, {
+    members: Array.from({ length: 10 }, (_, i) => ({ email: `m${i}@bench.in`, name: `Member ${i}` })),
+  });
   const settings = (await store.leadSettings.get(urlKey))!;
   return {
-    urlKey, token,
+    urlKey,
+    token,
     config: {
       pipelines: saved.pipelines.map((p: any) => ({ id: p.id, stageIds: p.stages.map((s: any) => s.id) })),
-      tagIds: settings.tags.map((t) => t.id), memberIds: settings.members.map((m) => m.id), sourceKeys: settings.sources.map((s) => s.key),
+      tagIds: settings.tags.map((t) => t.id),
+      memberIds: settings.members.map((m) => m.id),
+      sourceKeys: settings.sources.map((s) => s.key),
     },
   };
 }
@@ -80,7 +117,10 @@ const SCENARIOS: [string, (i: number) => string][] = [
   ['contactEmail', (i) => `contactEmail=asha.rao${i % 1000}@example.com`],
   ['contactPhone', (i) => `contactPhone=%2B91${9_000_000_000 + i}`],
   ['createdAt range (a week)', (i) => `createdAtFrom=2025-0${1 + (i % 9)}-01&createdAtTo=2025-0${1 + (i % 9)}-07`],
-  ['followUpDate range (a week)', (i) => `followUpDateFrom=2025-0${1 + (i % 9)}-10&followUpDateTo=2025-0${1 + (i % 9)}-16`],
+  [
+    'followUpDate range (a week)',
+    (i) => `followUpDateFrom=2025-0${1 + (i % 9)}-10&followUpDateTo=2025-0${1 + (i % 9)}-16`,
+  ],
   ['followUpDate=none', () => 'followUpDate=none'],
   ['budget range', (i) => `budgetMin=${1000 * (i % 50)}&budgetMax=${1000 * (i % 50) + 500}`],
   ['q (one word)', (i) => `q=${['solar', 'payroll', 'venue', 'toner'][i % 4]}`],
@@ -97,7 +137,11 @@ const SCENARIOS: [string, (i: number) => string][] = [
   ['q + $sort[budget.amount]=1', (i) => `q=${['solar', 'payroll', 'venue', 'toner'][i % 4]}&$sort[budget.amount]=1`],
   ['q + $sort[budget.amount]=-1', (i) => `q=${['solar', 'payroll', 'venue', 'toner'][i % 4]}&$sort[budget.amount]=-1`],
   ['q + pipeline', (i) => `q=${['solar', 'payroll', 'venue', 'toner'][i % 4]}&pipeline=Pipeline ${i % 3}`],
-  ['q + subject (two parameters)', (i) => `q=${['solar', 'payroll', 'venue', 'toner'][i % 4]}&subject=${['panel', 'audit', 'event', 'printer'][i % 4]}`],
+  [
+    'q + subject (two parameters)',
+    (i) =>
+      `q=${['solar', 'payroll', 'venue', 'toner'][i % 4]}&subject=${['panel', 'audit', 'event', 'printer'][i % 4]}`,
+  ],
   ['sync page (updatedAtFrom)', (i) => `updatedAtFrom=2025-${String(1 + (i % 12)).padStart(2, '0')}-01`],
 ];
 
@@ -105,21 +149,32 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-async function measure(app: FastifyInstance, urlKey: string, token: string): Promise<{ name: string; p50: number; p99: number; total: number | null }[]> {
+async function measure(
+  app: FastifyInstance,
+  urlKey: string,
+  token: string,
+): Promise<{ name: string; p50: number; p99: number; total: number | null }[]> {
   const out = [];
   for (const [name, query] of SCENARIOS.filter(([n]) => ONLY.test(n))) {
     const times: number[] = [];
     let total: number | null = null;
     for (let i = 0; i < WARMUP + RUNS; i++) {
       const start = process.hrtime.bigint();
-      const answer = await inject(app, 'GET', `/api/v1/businesses/${urlKey}/leads?${query(i).replace(/ /g, '%20')}`, token);
+      const answer = await inject(
+        app,
+        'GET',
+        `/api/v1/businesses/${urlKey}/leads?${query(i).replace(/ /g, '%20')}`,
+        token,
+      );
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       if (i >= WARMUP) times.push(ms);
       total = answer.data[0].total;
     }
     times.sort((a, b) => a - b);
     out.push({ name, p50: percentile(times, 50), p99: percentile(times, 99), total });
-    console.log(`  ${name.padEnd(30)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms  p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms  total ${total}`);
+    console.log(
+      `  ${name.padEnd(30)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms  p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms  total ${total}`,
+    );
   }
   if (!ONLY.test('sync followed by cursor')) return out;
   // A sync followed through its cursor: every page of one run.
@@ -134,32 +189,67 @@ async function measure(app: FastifyInstance, urlKey: string, token: string): Pro
     url = `/api/v1/businesses/${urlKey}/leads?after=${cursor}&$limit=50`;
   } while (cursor && pages.length < 500);
   pages.sort((a, b) => a - b);
-  out.push({ name: `sync followed by cursor (${pages.length} pages of 50)`, p50: percentile(pages, 50), p99: percentile(pages, 99), total: null });
-  console.log(`  sync followed by cursor, ${pages.length} pages: p50 ${percentile(pages, 50).toFixed(1)} ms  p99 ${percentile(pages, 99).toFixed(1)} ms`);
+  out.push({
+    name: `sync followed by cursor (${pages.length} pages of 50)`,
+    p50: percentile(pages, 50),
+    p99: percentile(pages, 99),
+    total: null,
+  });
+  console.log(
+    `  sync followed by cursor, ${pages.length} pages: p50 ${percentile(pages, 50).toFixed(1)} ms  p99 ${percentile(pages, 99).toFixed(1)} ms`,
+  );
   return out;
 }
 
-async function seeded(app: FastifyInstance, store: Store, kind: 'postgres' | 'sqlite', count: number): Promise<{ urlKey: string; token: string }> {
+async function seeded(
+  app: FastifyInstance,
+  store: Store,
+  kind: 'postgres' | 'sqlite',
+  count: number,
+): Promise<{ urlKey: string; token: string }> {
   const t = await tenant(app, store);
   const started = Date.now();
   await insertVolume(store.leads.db, t.urlKey, t.config, {
-    to: count, prefix: 'lv', batch: kind === 'postgres' ? 2000 : 1000,
-    onBatch: (done) => { if (done % 100_000 === 0) console.log(`  ${kind}: ${done} leads seeded (${((Date.now() - started) / 1000).toFixed(0)} s)`); },
+    to: count,
+    prefix: 'lv',
+    batch: kind === 'postgres' ? 2000 : 1000,
+    onBatch: (done) => {
+      if (done % 100_000 === 0)
+        console.log(`  ${kind}: ${done} leads seeded (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    },
   });
   await sql.raw(kind === 'postgres' ? 'vacuum analyze' : 'analyze').execute(store.leads.db);
-  console.log(`${kind}: ${count} leads in one business, seeded in ${((Date.now() - started) / 1000).toFixed(0)} s; ${RUNS} timed requests per scenario after ${WARMUP} warm-up`);
+  console.log(
+    `${kind}: ${count} leads in one business, seeded in ${((Date.now() - started) / 1000).toFixed(0)} s; ${RUNS} timed requests per scenario after ${WARMUP} warm-up`,
+  );
   return t;
 }
 
 /** The business an earlier run seeded, with a new app attached to it. */
 async function reused(app: FastifyInstance, store: Store): Promise<{ urlKey: string; token: string }> {
-  const { url_key: urlKey } = await store.leads.db.selectFrom('businesses').select('url_key').where('url_key', 'like', 'scale-%').executeTakeFirstOrThrow();
-  const operator = (await inject(app, 'POST', '/authentication', undefined, { strategy: 'local', ...ADMIN })).accessToken as string;
+  const { url_key: urlKey } = await store.leads.db
+    .selectFrom('businesses')
+    .select('url_key')
+    .where('url_key', 'like', 'scale-%')
+    .executeTakeFirstOrThrow();
+  const operator = (await inject(app, 'POST', '/authentication', undefined, { strategy: 'local', ...ADMIN }))
+    .accessToken as string;
   const created = (await inject(app, 'POST', '/admin/v1/apps', operator, { name: `scale-${Date.now()}` })).data;
   await inject(app, 'PUT', `/admin/v1/apps/${created.appId}/businesses/${urlKey}`, operator);
-  const token = (await inject(app, 'POST', '/authentication', undefined, { strategy: 'app-secret', appId: created.appId, appSecret: created.appSecret })).accessToken as string;
-  const { count } = await store.leads.db.selectFrom('leads').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  console.log(`postgres: reusing ${urlKey} (${count} lead rows); ${RUNS} timed requests per scenario after ${WARMUP} warm-up`);
+  const token = (
+    await inject(app, 'POST', '/authentication', undefined, {
+      strategy: 'app-secret',
+      appId: created.appId,
+      appSecret: created.appSecret,
+    })
+  ).accessToken as string;
+  const { count } = await store.leads.db
+    .selectFrom('leads')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  console.log(
+    `postgres: reusing ${urlKey} (${count} lead rows); ${RUNS} timed requests per scenario after ${WARMUP} warm-up`,
+  );
   return { urlKey, token };
 }
 
@@ -185,10 +275,19 @@ async function run(kind: 'postgres' | 'sqlite', count: number): Promise<void> {
       await c.end();
     };
   }
-  const config = testConfig({ databaseUrl, dataDir: mkdtempSync(join(tmpdir(), 'crmkit-leads-scale-')), adminEmail: ADMIN.email, adminPassword: ADMIN.password, pgPoolSize: 4 });
+  const config = testConfig({
+    databaseUrl,
+    dataDir: mkdtempSync(join(tmpdir(), 'crmkit-leads-scale-')),
+    adminEmail: ADMIN.email,
+    adminPassword: ADMIN.password,
+    pgPoolSize: 4,
+  });
   const store = openStore(config);
   await store.migrate();
-  await new OperatorsService(store, systemClock.now, config.passwordHashCost).ensureFirstOperator(ADMIN.email, ADMIN.password);
+  await new OperatorsService(store, systemClock.now, config.passwordHashCost).ensureFirstOperator(
+    ADMIN.email,
+    ADMIN.password,
+  );
   const app = await buildApp({ config, store, clock: systemClock });
   await app.ready();
   try {

@@ -19,12 +19,20 @@ const COUNT = Number(process.env.OUTBOX_PAGES_COUNT ?? 10_000);
 const PER_COMMIT = 50;
 /** SQLite's default page size, and a WAL frame's header. */
 const FRAME_BYTES = 4096 + 24;
-const data = JSON.stringify({ name: 'x'.repeat(300), address: { line1: 'y'.repeat(200), city: 'Pune', pin: '411001' }, email: 'a@b.c', notes: 'z'.repeat(300) });
+const data = JSON.stringify({
+  name: 'x'.repeat(300),
+  address: { line1: 'y'.repeat(200), city: 'Pune', pin: '411001' },
+  email: 'a@b.c',
+  notes: 'z'.repeat(300),
+});
 
 async function migratedTo(version: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'crmkit-outbox-pages-'));
   const { db } = openSqlite(dir);
-  const { error } = await new Migrator({ db: db as never, provider: { getMigrations: async () => migrations('sqlite') } }).migrateTo(version);
+  const { error } = await new Migrator({
+    db: db as never,
+    provider: { getMigrations: async () => migrations('sqlite') },
+  }).migrateTo(version);
   await db.destroy();
   if (error) throw error;
   return dir;
@@ -36,19 +44,30 @@ async function measure(version: string, withEvents: boolean): Promise<string> {
   try {
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = FULL');
-    database.exec(`insert into businesses (url_key, name, country, currency, created_at, updated_at) values ('b', 'b', 'IN', 'INR', 1, 1)`);
+    database.exec(
+      `insert into businesses (url_key, name, country, currency, created_at, updated_at) values ('b', 'b', 'IN', 'INR', 1, 1)`,
+    );
     database.exec(`insert into webhook_endpoints (business_pk, public_id, url, event_types, enabled, secret, created_at, updated_at)
       values (1, 'ep', 'https://hooks.example.com/', '["client.created"]', 1, 'whsec_x', 1, 1)`);
-    const client = database.prepare(`insert into clients (business_pk, client_id, status, source, data, created_at, updated_at)
+    const client =
+      database.prepare(`insert into clients (business_pk, client_id, status, source, data, created_at, updated_at)
       values (1, ?, 'active', 'API', ?, ?, ?) on conflict do nothing returning id`);
-    const event = database.prepare(`insert into webhook_outbox (endpoint_pk, message_id, event_type, resource_key, payload, state, attempts, next_attempt_at, created_at)
+    const event =
+      database.prepare(`insert into webhook_outbox (endpoint_pk, message_id, event_type, resource_key, payload, state, attempts, next_attempt_at, created_at)
       values (1, ?, 'client.created', ?, ?, 'pending', 0, ?, ?)`);
     const commit = database.transaction(() => {
       for (let i = 0; i < PER_COMMIT; i++) {
         const clientId = randomUUID().slice(0, 18);
         const now = Date.now();
         client.get(clientId, data, now, now);
-        if (withEvents) event.run(newMessageId(), `client:${clientId}`, `{"type":"client.created","timestamp":"2026-11-24T00:00:00.000Z","data":${data}}`, now, now);
+        if (withEvents)
+          event.run(
+            newMessageId(),
+            `client:${clientId}`,
+            `{"type":"client.created","timestamp":"2026-11-24T00:00:00.000Z","data":${data}}`,
+            now,
+            now,
+          );
       }
     });
     for (let i = 0; i < 10_000 / PER_COMMIT; i++) commit();

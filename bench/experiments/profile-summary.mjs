@@ -27,11 +27,15 @@ for (const [id, count] of self) {
     idle += count;
     continue;
   }
-  const key = byPackage ? place(callFrame) || callFrame.functionName : `${callFrame.functionName || '(anonymous)'} ${place(callFrame)}`;
+  const key = byPackage
+    ? place(callFrame) || callFrame.functionName
+    : `${callFrame.functionName || '(anonymous)'} ${place(callFrame)}`;
   groups.set(key, (groups.get(key) ?? 0) + count);
 }
 const busy = profile.samples.length - idle;
-console.log(`${profile.samples.length} samples, idle ${((100 * idle) / profile.samples.length).toFixed(1)}%; shares of the busy ones:`);
+console.log(
+  `${profile.samples.length} samples, idle ${((100 * idle) / profile.samples.length).toFixed(1)}%; shares of the busy ones:`,
+);
 for (const [key, count] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, Number(rowsArg ?? 30))) {
   console.log(`${((100 * count) / busy).toFixed(1).padStart(5)}%  ${key}`);
 }

@@ -10,7 +10,11 @@ import { seedBench, type Seeded } from '../seed.js';
 import { SERVER_FLAGS, serverEnv, waitFor } from '../server.js';
 import { hookedBusiness } from '../webhooks.js';
 
-export interface SeededServer { child: ChildProcess; url: string; seeded: Seeded }
+export interface SeededServer {
+  child: ChildProcess;
+  url: string;
+  seeded: Seeded;
+}
 
 export interface SeededServerOptions {
   /** PostgreSQL database to use; else a new embedded store in a temporary folder. */
@@ -21,13 +25,24 @@ export interface SeededServerOptions {
   nodeFlags?: string[];
 }
 
-export async function startSeededServer(dist: string, port: number, options: SeededServerOptions = {}): Promise<SeededServer> {
+export async function startSeededServer(
+  dist: string,
+  port: number,
+  options: SeededServerOptions = {},
+): Promise<SeededServer> {
   const env = {
     // As in `npm run bench`: events are written, none delivered (the webhook scenario prices the outbox's write).
-    ...serverEnv(port), WEBHOOKS_DELIVER: 'false', WEBHOOKS_ALLOW_PRIVATE: 'true',
-    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl, PG_POOL_SIZE: '20' } : { DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-bench-tool-')) }),
+    ...serverEnv(port),
+    WEBHOOKS_DELIVER: 'false',
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
+    ...(options.databaseUrl
+      ? { DATABASE_URL: options.databaseUrl, PG_POOL_SIZE: '20' }
+      : { DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-bench-tool-')) }),
   };
-  const child = spawn(process.execPath, [...SERVER_FLAGS, ...options.nodeFlags ?? [], join(dist, 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...SERVER_FLAGS, ...(options.nodeFlags ?? []), join(dist, 'main.js')], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${url}/healthz`, child);

@@ -25,7 +25,9 @@ async function run(name: string, url: string, prepared: boolean, bouncerPid?: nu
     for (let i = 0; i < QUERIES; i++) await data.findClient('no-such-business', `c-${i}`);
     const after = { pg: cpu(backend), bouncer: bouncerPid ? cpu(bouncerPid) : 0, wall: performance.now() };
     const per = (a: number, b: number) => ((a - b) / QUERIES).toFixed(1);
-    console.log(`${name} | ${per(after.pg, before.pg)} | ${bouncerPid ? per(after.bouncer, before.bouncer) : '–'} | ${(((after.wall - before.wall) * 1000) / QUERIES).toFixed(0)}`);
+    console.log(
+      `${name} | ${per(after.pg, before.pg)} | ${bouncerPid ? per(after.bouncer, before.bouncer) : '–'} | ${(((after.wall - before.wall) * 1000) / QUERIES).toFixed(0)}`,
+    );
   } finally {
     await db.destroy();
   }

@@ -39,7 +39,11 @@ function cpuByThread(pid: number): Map<string, number> {
 
 // THREADS_NODE_FLAGS: more flags for the server's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
 const nodeFlags = (process.env.THREADS_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-const { child, url, seeded } = await startSeededServer('dist', 39_410, { databaseUrl, hooked: wanted.includes(HOOKED_SCENARIO), nodeFlags });
+const { child, url, seeded } = await startSeededServer('dist', 39_410, {
+  databaseUrl,
+  hooked: wanted.includes(HOOKED_SCENARIO),
+  nodeFlags,
+});
 try {
   const specs = Object.fromEntries(scenarios(seeded, url));
   for (let round = 1; round <= ROUNDS; round++) {
@@ -49,10 +53,14 @@ try {
       const before = cpuByThread(child.pid!);
       const figures = runWrk(spec, { seconds: 3, connections: 50 });
       const after = cpuByThread(child.pid!);
-      const parts = [...after].map(([name, used]) => [name, (used - (before.get(name) ?? 0)) / figures.requests] as const)
-        .filter(([, perRequest]) => perRequest >= 0.5).sort((a, b) => b[1] - a[1]);
+      const parts = [...after]
+        .map(([name, used]) => [name, (used - (before.get(name) ?? 0)) / figures.requests] as const)
+        .filter(([, perRequest]) => perRequest >= 0.5)
+        .sort((a, b) => b[1] - a[1]);
       const total = parts.reduce((sum, [, perRequest]) => sum + perRequest, 0);
-      console.log(`${scenario.padEnd(28)} round ${round} ${String(Math.round(figures.requestsPerSecond)).padStart(6)} req/s  CPU/req ${total.toFixed(1)} us: ${parts.map(([name, perRequest]) => `${name} ${perRequest.toFixed(1)}`).join(', ')}`);
+      console.log(
+        `${scenario.padEnd(28)} round ${round} ${String(Math.round(figures.requestsPerSecond)).padStart(6)} req/s  CPU/req ${total.toFixed(1)} us: ${parts.map(([name, perRequest]) => `${name} ${perRequest.toFixed(1)}`).join(', ')}`,
+      );
     }
   }
 } finally {

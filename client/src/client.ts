@@ -1,5 +1,21 @@
 import type {
-  Client, ClientCreate, ClientCreated, Invoice, InvoiceCanceled, InvoiceCreate, InvoiceCreated, InvoicePage, Payment, PaymentCreate, PaymentList, Lead, LeadCreate, LeadCreated, LeadPage, LeadPatch, PipelineConfiguration,
+  Client,
+  ClientCreate,
+  ClientCreated,
+  Invoice,
+  InvoiceCanceled,
+  InvoiceCreate,
+  InvoiceCreated,
+  InvoicePage,
+  Payment,
+  PaymentCreate,
+  PaymentList,
+  Lead,
+  LeadCreate,
+  LeadCreated,
+  LeadPage,
+  LeadPatch,
+  PipelineConfiguration,
 } from './api-types.js';
 import { CrmkitError } from './errors.js';
 import { leadQueryString, syncPages, type LeadListQuery, type LeadSyncPage, type LeadSyncQuery } from './lead-list.js';
@@ -90,9 +106,10 @@ function queryString(query: Record<string, string>): string {
 export function createClient(options: CreateClientOptions): CrmkitClient {
   const now = options.now ?? Date.now;
   const transport = new Transport(options.baseUrl.replace(/\/+$/, ''), options);
-  const obtain = 'privateKeyPem' in options
-    ? selfSignedTokens(options.appId, options.privateKeyPem, options.audience, now)
-    : secretTokens(transport, options.appId, options.appSecret);
+  const obtain =
+    'privateKeyPem' in options
+      ? selfSignedTokens(options.appId, options.privateKeyPem, options.audience, now)
+      : secretTokens(transport, options.appId, options.appSecret);
   const tokens = new TokenKeeper(obtain, now);
 
   async function send<T>(call: Omit<Call, 'token'>): Promise<T> {
@@ -123,7 +140,10 @@ export function createClient(options: CreateClientOptions): CrmkitClient {
       urlKey,
       pipelines: {
         async list({ includeArchived = false } = {}) {
-          const [configuration] = await send<PipelineConfiguration[]>({ method: 'GET', path: `${base}/pipelines?includeArchived=${includeArchived}` });
+          const [configuration] = await send<PipelineConfiguration[]>({
+            method: 'GET',
+            path: `${base}/pipelines?includeArchived=${includeArchived}`,
+          });
           return configuration!;
         },
       },
@@ -133,32 +153,63 @@ export function createClient(options: CreateClientOptions): CrmkitClient {
       },
       leads: {
         create: (body) => send<LeadCreated>({ method: 'POST', path: `${base}/leads`, body }),
-        update: (leadId, body) => send<Lead>({ method: 'PATCH', path: `${base}/leads/${encodeURIComponent(leadId)}`, body }),
+        update: (leadId, body) =>
+          send<Lead>({ method: 'PATCH', path: `${base}/leads/${encodeURIComponent(leadId)}`, body }),
         get: (leadId) => send<Lead>({ method: 'GET', path: `${base}/leads/${encodeURIComponent(leadId)}` }),
-        list: async (query = {}) => (await send<LeadPage[]>({ method: 'GET', path: `${base}/leads${leadQueryString(query)}` }))[0]!,
-        sync: (query = {}) => syncPages(async (q) => (await send<LeadSyncPage[]>({ method: 'GET', path: `${base}/leads${leadQueryString(q)}` }))[0]!, query),
+        list: async (query = {}) =>
+          (await send<LeadPage[]>({ method: 'GET', path: `${base}/leads${leadQueryString(query)}` }))[0]!,
+        sync: (query = {}) =>
+          syncPages(
+            async (q) =>
+              (await send<LeadSyncPage[]>({ method: 'GET', path: `${base}/leads${leadQueryString(q)}` }))[0]!,
+            query,
+          ),
       },
       invoices: {
-        create: (body, options = {}) => sendPlain<InvoiceCreated>({ method: 'POST', path: `${base}/invoices`, body, headers: keyed(options.idempotencyKey) }),
-        get: (invoiceId) => sendPlain<Invoice>({ method: 'GET', path: `${base}/invoices/${encodeURIComponent(invoiceId)}` }),
+        create: (body, options = {}) =>
+          sendPlain<InvoiceCreated>({
+            method: 'POST',
+            path: `${base}/invoices`,
+            body,
+            headers: keyed(options.idempotencyKey),
+          }),
+        get: (invoiceId) =>
+          sendPlain<Invoice>({ method: 'GET', path: `${base}/invoices/${encodeURIComponent(invoiceId)}` }),
         find: (query = {}) => sendPlain<InvoicePage>({ method: 'GET', path: `${base}/invoices${queryString(query)}` }),
         sync: async function* (query) {
-          let page = await sendPlain<InvoicePage>({ method: 'GET', path: `${base}/invoices${queryString(query as Record<string, string>)}` });
+          let page = await sendPlain<InvoicePage>({
+            method: 'GET',
+            path: `${base}/invoices${queryString(query as Record<string, string>)}`,
+          });
           for (;;) {
             yield page;
             if (!page.nextCursor) return;
-            const next: Record<string, string> = { after: page.nextCursor, ...(query.$limit !== undefined && { $limit: query.$limit }) };
+            const next: Record<string, string> = {
+              after: page.nextCursor,
+              ...(query.$limit !== undefined && { $limit: query.$limit }),
+            };
             page = await sendPlain<InvoicePage>({ method: 'GET', path: `${base}/invoices${queryString(next)}` });
           }
         },
         cancel: (invoiceId, { cancelPayment = false } = {}) =>
-          sendPlain<InvoiceCanceled>({ method: 'POST', path: `${base}/invoices/${encodeURIComponent(invoiceId)}/cancel?cancelPayment=${cancelPayment}` }),
+          sendPlain<InvoiceCanceled>({
+            method: 'POST',
+            path: `${base}/invoices/${encodeURIComponent(invoiceId)}/cancel?cancelPayment=${cancelPayment}`,
+          }),
       },
       payments: {
         add: (invoiceId, body, options = {}) =>
-          sendPlain<Payment>({ method: 'POST', path: `${base}/invoices/${encodeURIComponent(invoiceId)}/payments`, body, headers: keyed(options.idempotencyKey) }),
+          sendPlain<Payment>({
+            method: 'POST',
+            path: `${base}/invoices/${encodeURIComponent(invoiceId)}/payments`,
+            body,
+            headers: keyed(options.idempotencyKey),
+          }),
         list: (invoiceId, { includeRemoved = false } = {}) =>
-          sendPlain<PaymentList>({ method: 'GET', path: `${base}/invoices/${encodeURIComponent(invoiceId)}/payments?includeRemoved=${includeRemoved}` }),
+          sendPlain<PaymentList>({
+            method: 'GET',
+            path: `${base}/invoices/${encodeURIComponent(invoiceId)}/payments?includeRemoved=${includeRemoved}`,
+          }),
       },
       forBusiness,
       token: () => tokens.get(),

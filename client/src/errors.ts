@@ -29,8 +29,15 @@ export class CrmkitError extends Error {
 export class CrmkitNetworkError extends Error {
   override readonly name = 'CrmkitNetworkError';
 
-  constructor(readonly attempts: number, readonly requestId: string, cause: unknown) {
-    super(`No answer from the crmkit server after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  constructor(
+    readonly attempts: number,
+    readonly requestId: string,
+    cause: unknown,
+  ) {
+    super(
+      `No answer from the crmkit server after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
   }
 }
 

@@ -48,10 +48,14 @@ export type LeadSyncPage = LeadPage & { nextCursor: string | null };
 
 export function leadQueryString(query: LeadListQuery | LeadSyncQuery): string {
   const parts: string[] = [];
-  const add = (key: string, value: unknown) => parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(value instanceof Date ? value.toISOString() : String(value))}`);
+  const add = (key: string, value: unknown) =>
+    parts.push(
+      `${encodeURIComponent(key)}=${encodeURIComponent(value instanceof Date ? value.toISOString() : String(value))}`,
+    );
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined) continue;
-    if (key === '$sort') for (const [field, direction] of Object.entries(value as object)) add(`$sort[${field}]`, direction);
+    if (key === '$sort')
+      for (const [field, direction] of Object.entries(value as object)) add(`$sort[${field}]`, direction);
     else if (Array.isArray(value)) for (const item of value) add(`${key}[$in][]`, item);
     else add(key, value);
   }
@@ -59,8 +63,12 @@ export function leadQueryString(query: LeadListQuery | LeadSyncQuery): string {
 }
 
 /** Every page of a sync, following nextCursor until the last; stop early and keep the cursor to resume. */
-export async function* syncPages(read: (query: LeadSyncQuery) => Promise<LeadSyncPage>, query: LeadSyncQuery): AsyncGenerator<LeadSyncPage> {
-  let next: LeadSyncQuery = query.after === undefined && query.updatedAtFrom === undefined ? { ...query, updatedAtFrom: new Date(0) } : query;
+export async function* syncPages(
+  read: (query: LeadSyncQuery) => Promise<LeadSyncPage>,
+  query: LeadSyncQuery,
+): AsyncGenerator<LeadSyncPage> {
+  let next: LeadSyncQuery =
+    query.after === undefined && query.updatedAtFrom === undefined ? { ...query, updatedAtFrom: new Date(0) } : query;
   for (;;) {
     const page = await read(next);
     yield page;

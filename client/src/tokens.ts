@@ -19,7 +19,10 @@ export class TokenKeeper {
   private current: Token | undefined;
   private pending: Promise<Token> | undefined;
 
-  constructor(private readonly obtain: () => Promise<Token>, private readonly now: () => number) {}
+  constructor(
+    private readonly obtain: () => Promise<Token>,
+    private readonly now: () => number,
+  ) {}
 
   async get(): Promise<string> {
     if (this.current && this.current.expiresAt - this.now() > RENEW_BEFORE_MS) return this.current.value;
@@ -45,7 +48,11 @@ export class TokenKeeper {
 /** A token from POST /authentication, strategy app-secret. */
 export function secretTokens(transport: Transport, appId: string, appSecret: string) {
   return async (): Promise<Token> => {
-    const answer = (await transport.send({ method: 'POST', path: '/authentication', body: { strategy: 'app-secret', appId, appSecret } })) as AppToken;
+    const answer = (await transport.send({
+      method: 'POST',
+      path: '/authentication',
+      body: { strategy: 'app-secret', appId, appSecret },
+    })) as AppToken;
     return { value: answer.accessToken, expiresAt: Date.parse(answer.expiresAt) };
   };
 }
@@ -54,12 +61,18 @@ export function secretTokens(transport: Transport, appId: string, appSecret: str
 export function selfSignedTokens(appId: string, privateKeyPem: string, audience: string, now: () => number) {
   let key: Promise<CryptoKey> | undefined;
   return async (): Promise<Token> => {
-    key ??= crypto.subtle.importKey('pkcs8', pemBody(privateKeyPem), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
+    key ??= crypto.subtle.importKey('pkcs8', pemBody(privateKeyPem), { name: 'ECDSA', namedCurve: 'P-256' }, false, [
+      'sign',
+    ]);
     const iat = Math.floor(now() / 1000);
     const exp = iat + SELF_SIGNED_LIFETIME_S;
     const signingInput = `${base64url(JSON.stringify({ alg: 'ES256', typ: 'JWT' }))}.${base64url(JSON.stringify({ appId, iss: appId, sub: 'AppAuth', aud: audience, iat, exp }))}`;
     // WebCrypto's ECDSA signature is r‖s (IEEE P1363), which is exactly JWS's ES256 form.
-    const signature = await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, await key, new TextEncoder().encode(signingInput));
+    const signature = await crypto.subtle.sign(
+      { name: 'ECDSA', hash: 'SHA-256' },
+      await key,
+      new TextEncoder().encode(signingInput),
+    );
     return { value: `${signingInput}.${base64url(new Uint8Array(signature))}`, expiresAt: exp * 1000 };
   };
 }

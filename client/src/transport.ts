@@ -35,7 +35,10 @@ export class Transport {
   private readonly timeoutMs: number;
   private readonly fetchFn: typeof fetch;
 
-  constructor(private readonly baseUrl: string, options: RetryOptions) {
+  constructor(
+    private readonly baseUrl: string,
+    options: RetryOptions,
+  ) {
     this.retries = options.retries ?? 3;
     this.delayMs = options.retryDelayMs ?? 200;
     this.timeoutMs = options.timeoutMs ?? 30_000;
@@ -68,7 +71,9 @@ export class Transport {
     if (call.token) headers.authorization = `Bearer ${call.token}`;
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     return {
-      method: call.method, headers, signal: AbortSignal.timeout(this.timeoutMs),
+      method: call.method,
+      headers,
+      signal: AbortSignal.timeout(this.timeoutMs),
       ...(call.body !== undefined && { body: JSON.stringify(call.body) }),
     };
   }

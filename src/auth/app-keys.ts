@@ -5,7 +5,11 @@ export function generateAppKeyPair(): Promise<{ privateKeyPem: string; publicKey
   return new Promise((resolve, reject) =>
     generateKeyPair(
       'ec',
-      { namedCurve: 'P-256', publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } },
+      {
+        namedCurve: 'P-256',
+        publicKeyEncoding: { type: 'spki', format: 'pem' },
+        privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      },
       (error, publicKeyPem, privateKeyPem) => (error ? reject(error) : resolve({ privateKeyPem, publicKeyPem })),
     ),
   );

@@ -12,8 +12,14 @@ export class AppRegistry {
   private readonly apps: CachedLoader<AppRecord>;
   private readonly publicKeys = new LRUCache<string, KeyObject>({ max: 10_000 });
 
-  constructor(private readonly store: Store, ttlMs: number) {
-    this.apps = new CachedLoader((appId) => store.accounts.findApp(appId), { max: 10_000, ttlMs }).followChanges(store.changes, 'app:');
+  constructor(
+    private readonly store: Store,
+    ttlMs: number,
+  ) {
+    this.apps = new CachedLoader((appId) => store.accounts.findApp(appId), { max: 10_000, ttlMs }).followChanges(
+      store.changes,
+      'app:',
+    );
   }
 
   get(appId: string): Promise<AppRecord | undefined> {

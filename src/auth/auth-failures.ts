@@ -36,7 +36,8 @@ export class AuthFailureLimiter {
   }
 
   private buckets(account: string, address: string): [string, number][] {
-    const digest = (parts: string[]) => `auth:${createHash('sha256').update(JSON.stringify(parts)).digest('base64url')}`;
+    const digest = (parts: string[]) =>
+      `auth:${createHash('sha256').update(JSON.stringify(parts)).digest('base64url')}`;
     return [
       [digest(['account', address, account]), this.config.authFailureLimit],
       [digest(['address', address]), this.config.authFailureLimit * 10],
@@ -47,7 +48,13 @@ export class AuthFailureLimiter {
   async assertAllowed(account: string, address: string): Promise<void> {
     const now = this.now();
     const buckets = this.buckets(account, address);
-    const counts = await this.guard(() => this.store.rateLimits.peekAll(buckets.map(([bucket]) => bucket), this.windowMs, now));
+    const counts = await this.guard(() =>
+      this.store.rateLimits.peekAll(
+        buckets.map(([bucket]) => bucket),
+        this.windowMs,
+        now,
+      ),
+    );
     for (const [i, counted] of (counts ?? []).entries()) {
       if (counted.count >= buckets[i]![1]) throw this.tooMany(counted, now);
     }
@@ -65,7 +72,8 @@ export class AuthFailureLimiter {
     }
     this.pruneNow(now);
     return async () => {
-      for (const [bucket, hit] of counted) await this.guard(() => this.store.rateLimits.release(bucket, hit.windowStart));
+      for (const [bucket, hit] of counted)
+        await this.guard(() => this.store.rateLimits.release(bucket, hit.windowStart));
     };
   }
 

@@ -27,24 +27,39 @@ export const CREDENTIAL_MAX_LENGTH = 1024;
 
 /** Checks the body of POST /authentication: a known strategy and exactly its fields, as strings. */
 export function parseAuthenticationBody(body: unknown): AuthenticationRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('INVALID_FIELD', 'Request body must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new AppError('INVALID_FIELD', 'Request body must be a JSON object');
   const record = body as Record<string, unknown>;
   const strategy = record.strategy;
-  const fields = typeof strategy === 'string' && Object.hasOwn(AUTHENTICATION_SHAPES, strategy)
-    ? AUTHENTICATION_SHAPES[strategy as AuthenticationRequest['strategy']]
-    : undefined;
-  if (!fields) throw new AppError('INVALID_FIELD_VALUE', 'strategy must be one of local, app-secret, app-token, app-iss-app-token', [
-    { field: 'strategy', message: 'strategy must be one of local, app-secret, app-token, app-iss-app-token', code: 'INVALID_FIELD_VALUE' },
-  ]);
+  const fields =
+    typeof strategy === 'string' && Object.hasOwn(AUTHENTICATION_SHAPES, strategy)
+      ? AUTHENTICATION_SHAPES[strategy as AuthenticationRequest['strategy']]
+      : undefined;
+  if (!fields)
+    throw new AppError(
+      'INVALID_FIELD_VALUE',
+      'strategy must be one of local, app-secret, app-token, app-iss-app-token',
+      [
+        {
+          field: 'strategy',
+          message: 'strategy must be one of local, app-secret, app-token, app-iss-app-token',
+          code: 'INVALID_FIELD_VALUE',
+        },
+      ],
+    );
   const errors: FieldError[] = [];
   for (const key of Object.keys(record)) {
-    if (key !== 'strategy' && !fields.includes(key)) errors.push({ field: key, message: `${key} is not accepted with strategy ${strategy}`, code: 'INVALID_FIELD' });
+    if (key !== 'strategy' && !fields.includes(key))
+      errors.push({ field: key, message: `${key} is not accepted with strategy ${strategy}`, code: 'INVALID_FIELD' });
   }
   for (const field of fields) {
     const value = record[field];
-    if (value === undefined || value === null || value === '') errors.push({ field, message: `${field} is required`, code: 'INVALID_FIELD_VALUE' });
-    else if (typeof value !== 'string') errors.push({ field, message: `${field} must be a string`, code: 'INVALID_FIELD' });
-    else if ([...value].length > CREDENTIAL_MAX_LENGTH) errors.push({ field, message: `${field} is too long`, code: 'INVALID_FIELD_VALUE' });
+    if (value === undefined || value === null || value === '')
+      errors.push({ field, message: `${field} is required`, code: 'INVALID_FIELD_VALUE' });
+    else if (typeof value !== 'string')
+      errors.push({ field, message: `${field} must be a string`, code: 'INVALID_FIELD' });
+    else if ([...value].length > CREDENTIAL_MAX_LENGTH)
+      errors.push({ field, message: `${field} is too long`, code: 'INVALID_FIELD_VALUE' });
   }
   if (errors.length > 0) throw AppError.fromFieldErrors(errors);
   return record as unknown as AuthenticationRequest;
@@ -72,8 +87,17 @@ export class AuthService {
   async login(email: string, password: string, address: string) {
     const account = email.trim().toLowerCase();
     const operator = await this.store.accounts.findOperatorByEmail(account);
-    await this.checkCredential(account, address, async () => (await verifySecret(password, operator?.passwordHash, this.hashCost)) && operator !== undefined, 'Invalid login');
-    const session = await this.tokens.issueOperatorSession(operator!.publicId, operator!.email, operator!.sessionVersion);
+    await this.checkCredential(
+      account,
+      address,
+      async () => (await verifySecret(password, operator?.passwordHash, this.hashCost)) && operator !== undefined,
+      'Invalid login',
+    );
+    const session = await this.tokens.issueOperatorSession(
+      operator!.publicId,
+      operator!.email,
+      operator!.sessionVersion,
+    );
     return {
       accessToken: session.token,
       expiresAt: new Date(session.expiresAt).toISOString(),
@@ -89,7 +113,12 @@ export class AuthService {
       // Already known to be right, so no guess: no scrypt and no counting, but a locked caller stays locked.
       await this.limiter.assertAllowed(appId, address);
     } else {
-      await this.checkCredential(appId, address, async () => (await verifySecret(appSecret, app?.secretHash, this.hashCost)) && app !== undefined, 'Invalid app credentials');
+      await this.checkCredential(
+        appId,
+        address,
+        async () => (await verifySecret(appSecret, app?.secretHash, this.hashCost)) && app !== undefined,
+        'Invalid app credentials',
+      );
       this.checkedSecrets.set(cacheKey!, true);
     }
     // An archived app keeps its secret (a restore brings it back) but gets no token meanwhile.
@@ -108,18 +137,38 @@ export class AuthService {
     const operator = await this.store.accounts.findOperatorByPublicId(operatorId);
     if (!operator) throw new NotAuthenticatedError();
     const wrong = 'currentPassword is not the password of this account';
-    await this.checkCredential(operator.email, address, () => verifySecret(currentPassword, operator.passwordHash, this.hashCost),
-      AppError.fromFieldErrors([{ field: 'currentPassword', message: wrong, code: 'INVALID_FIELD_VALUE' }]));
-    if (newPassword === currentPassword) throw AppError.fromFieldErrors([{ field: 'newPassword', message: 'newPassword must differ from the current password', code: 'INVALID_FIELD_VALUE' }]);
+    await this.checkCredential(
+      operator.email,
+      address,
+      () => verifySecret(currentPassword, operator.passwordHash, this.hashCost),
+      AppError.fromFieldErrors([{ field: 'currentPassword', message: wrong, code: 'INVALID_FIELD_VALUE' }]),
+    );
+    if (newPassword === currentPassword)
+      throw AppError.fromFieldErrors([
+        {
+          field: 'newPassword',
+          message: 'newPassword must differ from the current password',
+          code: 'INVALID_FIELD_VALUE',
+        },
+      ]);
     await this.store.accounts.setOperatorPassword(operator.email, await hashSecret(newPassword, this.hashCost));
     await this.operators.changed(operator.publicId);
     const fresh = await this.store.accounts.findOperatorByPublicId(operatorId);
     const session = await this.tokens.issueOperatorSession(operator.publicId, operator.email, fresh!.sessionVersion);
-    return { accessToken: session.token, expiresAt: new Date(session.expiresAt).toISOString(), user: { email: operator.email } };
+    return {
+      accessToken: session.token,
+      expiresAt: new Date(session.expiresAt).toISOString(),
+      user: { email: operator.email },
+    };
   }
 
   /** One credential check under the failure limiter: counted first, given back when it succeeds. */
-  private async checkCredential(account: string, address: string, check: () => Promise<boolean>, failure: string | Error): Promise<void> {
+  private async checkCredential(
+    account: string,
+    address: string,
+    check: () => Promise<boolean>,
+    failure: string | Error,
+  ): Promise<void> {
     const release = await this.limiter.reserve(account, address);
     if (!(await check())) throw typeof failure === 'string' ? new NotAuthenticatedError(failure) : failure;
     await release();
@@ -132,7 +181,20 @@ export class AuthService {
     return this.tokenBody(token!, verified.app.name, verified.app.appId, verified.exp * 1000, kind, verified.payload);
   }
 
-  private tokenBody(accessToken: string, name: string, appId: string, expiresAt: number, strategy: string, payload: unknown) {
-    return { accessToken, name, appId, expiresAt: new Date(expiresAt).toISOString(), authentication: { strategy, payload } };
+  private tokenBody(
+    accessToken: string,
+    name: string,
+    appId: string,
+    expiresAt: number,
+    strategy: string,
+    payload: unknown,
+  ) {
+    return {
+      accessToken,
+      name,
+      appId,
+      expiresAt: new Date(expiresAt).toISOString(),
+      authentication: { strategy, payload },
+    };
   }
 }

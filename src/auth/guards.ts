@@ -32,7 +32,11 @@ export function appGuard(tokens: TokenService, lastUsed: LastUsedRecorder) {
     request.callerApp = verified.app;
     return undefined;
   };
-  const finish = (request: FastifyRequest, verified: VerifiedAppToken | undefined, done: HookHandlerDoneFunction): void => {
+  const finish = (
+    request: FastifyRequest,
+    verified: VerifiedAppToken | undefined,
+    done: HookHandlerDoneFunction,
+  ): void => {
     const refused = admit(request, verified);
     // Once a minute per app and process: every other request goes on in the same turn.
     const write = refused ? undefined : lastUsed.note(verified!.app.appId);

@@ -12,7 +12,11 @@ export const LAST_USED_INTERVAL_MS = 60_000;
 export class LastUsedRecorder {
   private readonly written = new LRUCache<string, number>({ max: 10_000 });
 
-  constructor(private readonly store: Store, private readonly now: () => number, private readonly intervalMs = LAST_USED_INTERVAL_MS) {}
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+    private readonly intervalMs = LAST_USED_INTERVAL_MS,
+  ) {}
 
   /** Undefined when nothing is due (every request but one a minute per app), else the write to wait for. */
   note(appId: string): Promise<void> | undefined {

@@ -10,9 +10,14 @@ import type { OperatorRecord } from '../storage/records.js';
 export class OperatorRegistry {
   private readonly operators: CachedLoader<OperatorRecord>;
 
-  constructor(private readonly store: Store, ttlMs: number) {
-    this.operators = new CachedLoader((publicId) => store.accounts.findOperatorByPublicId(publicId), { max: 1_000, ttlMs })
-      .followChanges(store.changes, 'operator:');
+  constructor(
+    private readonly store: Store,
+    ttlMs: number,
+  ) {
+    this.operators = new CachedLoader((publicId) => store.accounts.findOperatorByPublicId(publicId), {
+      max: 1_000,
+      ttlMs,
+    }).followChanges(store.changes, 'operator:');
   }
 
   get(publicId: string): Promise<OperatorRecord | undefined> {

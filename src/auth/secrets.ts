@@ -8,8 +8,9 @@ const KEY_LENGTH = 32;
 function scryptAsync(secret: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   // scrypt works in 128·N·r bytes; Node refuses more than 32 MiB unless told (a raised PASSWORD_HASH_COST).
   return new Promise((resolve, reject) =>
-    scrypt(secret, salt, KEY_LENGTH, { ...options, maxmem: 256 * options.N! * options.r! },
-      (error, key) => (error ? reject(error) : resolve(key))),
+    scrypt(secret, salt, KEY_LENGTH, { ...options, maxmem: 256 * options.N! * options.r! }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
   );
 }
 
@@ -29,7 +30,11 @@ export async function verifySecret(secret: string, stored: string | undefined, c
   const [scheme, n, r, p, salt, hash] = (stored ?? dummyHash(cost)).split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const actual = await scryptAsync(secret, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
+  const actual = await scryptAsync(secret, Buffer.from(salt, 'base64url'), {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+  });
   return stored !== undefined && actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 

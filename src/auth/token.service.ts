@@ -65,7 +65,13 @@ export class TokenService {
   ) {
     this.keys = signingKeys.map((k) => ({
       kid: k.kid,
-      key: webcrypto.subtle.importKey('raw', Buffer.from(k.secret, 'base64url'), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']),
+      key: webcrypto.subtle.importKey(
+        'raw',
+        Buffer.from(k.secret, 'base64url'),
+        { name: 'HMAC', hash: 'SHA-256' },
+        false,
+        ['sign', 'verify'],
+      ),
     }));
     if (this.keys.length === 0) throw new Error('no signing key in the store: migrations did not run');
   }
@@ -76,13 +82,35 @@ export class TokenService {
 
   async issueAppToken(app: AppRecord): Promise<{ token: string; payload: JWTPayload; expiresAt: number }> {
     const iat = this.nowSeconds;
-    const payload = { appId: app.appId, sv: app.secretVersion, typ: 'app', iat, exp: iat + this.config.appTokenTtlSeconds, iss: ISSUER, aud: this.config.jwtAudience, sub: 'AppAuth' };
+    const payload = {
+      appId: app.appId,
+      sv: app.secretVersion,
+      typ: 'app',
+      iat,
+      exp: iat + this.config.appTokenTtlSeconds,
+      iss: ISSUER,
+      aud: this.config.jwtAudience,
+      sub: 'AppAuth',
+    };
     return { token: await this.sign(payload), payload, expiresAt: payload.exp * 1000 };
   }
 
-  async issueOperatorSession(operatorId: string, email: string, sessionVersion: number): Promise<{ token: string; payload: JWTPayload; expiresAt: number }> {
+  async issueOperatorSession(
+    operatorId: string,
+    email: string,
+    sessionVersion: number,
+  ): Promise<{ token: string; payload: JWTPayload; expiresAt: number }> {
     const iat = this.nowSeconds;
-    const payload = { sub: operatorId, email, ov: sessionVersion, typ: 'operator', iat, exp: iat + this.config.operatorSessionTtlSeconds, iss: ISSUER, aud: OPERATOR_AUDIENCE };
+    const payload = {
+      sub: operatorId,
+      email,
+      ov: sessionVersion,
+      typ: 'operator',
+      iat,
+      exp: iat + this.config.operatorSessionTtlSeconds,
+      iss: ISSUER,
+      aud: OPERATOR_AUDIENCE,
+    };
     return { token: await this.sign(payload), payload, expiresAt: payload.exp * 1000 };
   }
 
@@ -102,7 +130,10 @@ export class TokenService {
     return entry ? this.checkCurrent(entry, only) : this.verifyAndRemember(token, only);
   }
 
-  private async verifyAndRemember(token: string, only: AppTokenKind | undefined): Promise<VerifiedAppToken | undefined> {
+  private async verifyAndRemember(
+    token: string,
+    only: AppTokenKind | undefined,
+  ): Promise<VerifiedAppToken | undefined> {
     const entry = await this.verifyUncached(token);
     if (!entry) return undefined;
     this.verified.set(token, entry, { ttl: Math.max(1, (entry.exp - this.nowSeconds) * 1000) });
@@ -110,7 +141,10 @@ export class TokenService {
   }
 
   /** A verified token against the clock and the app's current secret or key version. */
-  private checkCurrent(entry: CachedAppToken, only: AppTokenKind | undefined): MaybePromise<VerifiedAppToken | undefined> {
+  private checkCurrent(
+    entry: CachedAppToken,
+    only: AppTokenKind | undefined,
+  ): MaybePromise<VerifiedAppToken | undefined> {
     if (only && entry.kind !== only) return undefined;
     const skew = entry.kind === 'app-iss-app-token' ? CLOCK_SKEW_SECONDS : 0;
     if (entry.exp + skew <= this.nowSeconds) return undefined;
@@ -141,7 +175,8 @@ export class TokenService {
   private async verifyIssued(token: string): Promise<CachedAppToken | undefined> {
     const payload = await this.verifyOwn(token, this.config.jwtAudience);
     if (!payload || payload.typ !== 'app' || payload.sub !== 'AppAuth') return undefined;
-    if (typeof payload.appId !== 'string' || typeof payload.sv !== 'number' || typeof payload.exp !== 'number') return undefined;
+    if (typeof payload.appId !== 'string' || typeof payload.sv !== 'number' || typeof payload.exp !== 'number')
+      return undefined;
     return { kind: 'app-token', appId: payload.appId, version: payload.sv, payload, exp: payload.exp };
   }
 
@@ -158,12 +193,18 @@ export class TokenService {
     if (!app) return undefined;
     try {
       const { payload } = await jwtVerify(token, this.registry.publicKey(app), {
-        algorithms: ['ES256'], issuer: app.appId, audience: this.config.jwtAudience, subject: 'AppAuth',
-        requiredClaims: ['exp', 'iat', 'appId'], clockTolerance: CLOCK_SKEW_SECONDS, currentDate: new Date(this.now()),
+        algorithms: ['ES256'],
+        issuer: app.appId,
+        audience: this.config.jwtAudience,
+        subject: 'AppAuth',
+        requiredClaims: ['exp', 'iat', 'appId'],
+        clockTolerance: CLOCK_SKEW_SECONDS,
+        currentDate: new Date(this.now()),
       });
       const { iat, exp } = payload as { iat: unknown; exp: unknown };
       if (payload.appId !== app.appId || typeof iat !== 'number' || typeof exp !== 'number') return undefined;
-      if (iat > this.nowSeconds + CLOCK_SKEW_SECONDS || exp <= iat || exp - iat > MAX_SELF_SIGNED_LIFETIME_SECONDS) return undefined;
+      if (iat > this.nowSeconds + CLOCK_SKEW_SECONDS || exp <= iat || exp - iat > MAX_SELF_SIGNED_LIFETIME_SECONDS)
+        return undefined;
       return { kind: 'app-iss-app-token', appId: app.appId, version: app.keyVersion, payload, exp };
     } catch {
       return undefined;
@@ -175,7 +216,12 @@ export class TokenService {
     const payload = await this.verifyOwn(token, OPERATOR_AUDIENCE);
     if (!payload || payload.typ !== 'operator' || typeof payload.sub !== 'string') return undefined;
     const sessionVersion = typeof payload.ov === 'number' ? payload.ov : 0;
-    return { operatorId: payload.sub, email: typeof payload.email === 'string' ? payload.email : '', sessionVersion, payload };
+    return {
+      operatorId: payload.sub,
+      email: typeof payload.email === 'string' ? payload.email : '',
+      sessionVersion,
+      payload,
+    };
   }
 
   private async verifyOwn(token: string, audience: string): Promise<JWTPayload | undefined> {
@@ -184,7 +230,11 @@ export class TokenService {
       const signing = this.keys.find((k) => k.kid === kid);
       if (!signing) return undefined;
       const { payload } = await jwtVerify(token, await signing.key, {
-        algorithms: ['HS256'], issuer: ISSUER, audience, requiredClaims: ['exp', 'iat'], currentDate: new Date(this.now()),
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        audience,
+        requiredClaims: ['exp', 'iat'],
+        currentDate: new Date(this.now()),
       });
       return payload;
     } catch {

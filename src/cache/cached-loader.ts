@@ -14,7 +14,10 @@ export class CachedLoader<V extends object> {
   hits = 0;
   misses = 0;
 
-  constructor(private readonly load: (key: string) => Promise<V | undefined>, options: { max: number; ttlMs: number }) {
+  constructor(
+    private readonly load: (key: string) => Promise<V | undefined>,
+    options: { max: number; ttlMs: number },
+  ) {
     this.cache = new LRUCache({ max: options.max, ...(options.ttlMs > 0 ? { ttl: options.ttlMs } : {}) });
   }
 

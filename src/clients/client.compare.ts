@@ -15,7 +15,11 @@ import type { ClientValue } from './client.types.js';
 /** Every field of the table with its comparison mode: a new field is compared without a hand list. */
 const COMPARED: [string, CompareMode][] = [...CLIENT_SPEC.fields].map(([key, field]) => [key, comparisonOf(field)]);
 
-export function sameClient(stored: ClientValue, candidate: ClientValue, liveCustomFieldIds: ReadonlySet<string>): boolean {
+export function sameClient(
+  stored: ClientValue,
+  candidate: ClientValue,
+  liveCustomFieldIds: ReadonlySet<string>,
+): boolean {
   const a = stored as unknown as Record<string, unknown>;
   const b = candidate as unknown as Record<string, unknown>;
   return COMPARED.every(([key, mode]) => sameMember(mode, a[key], b[key], liveCustomFieldIds));
@@ -30,7 +34,11 @@ function sameMember(mode: CompareMode, stored: unknown, candidate: unknown, live
     case 'multiset':
       return canonical(stored ?? []) === canonical(candidate ?? []);
     case 'liveCustomFields':
-      return sameLiveCustomFields((stored ?? {}) as Record<string, unknown>, (candidate ?? {}) as Record<string, unknown>, live);
+      return sameLiveCustomFields(
+        (stored ?? {}) as Record<string, unknown>,
+        (candidate ?? {}) as Record<string, unknown>,
+        live,
+      );
     case 'never':
       return true;
   }
@@ -42,7 +50,11 @@ function sameEmail(stored: string | null, candidate: string | null): boolean {
 }
 
 /** Values under archived or removed fields take no part (docs/decisions.md "Clients"): compare live field ids only. */
-function sameLiveCustomFields(stored: Record<string, unknown>, candidate: Record<string, unknown>, live: ReadonlySet<string>): boolean {
+function sameLiveCustomFields(
+  stored: Record<string, unknown>,
+  candidate: Record<string, unknown>,
+  live: ReadonlySet<string>,
+): boolean {
   for (const id of live) {
     const a = Object.hasOwn(stored, id) ? stored[id] : null;
     const b = Object.hasOwn(candidate, id) ? candidate[id] : null;
@@ -60,7 +72,8 @@ export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).sort().join(',')}]`;
   if (typeof value === 'object') {
     const record = value as Record<string, unknown>;
-    const members = Object.keys(record).sort()
+    const members = Object.keys(record)
+      .sort()
       .filter((key) => record[key] !== null && record[key] !== undefined)
       .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`);
     return `{${members.join(',')}}`;

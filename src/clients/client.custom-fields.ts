@@ -22,12 +22,18 @@ const nameKey = (name: string): string => name.toLowerCase();
 export function readCustomFieldValues(raw: unknown, path: string, context: CustomFieldsContext): CustomFieldsResult {
   const errors: FieldError[] = [];
   const values: Record<string, CustomFieldValue> = {};
-  if (!isJsonObject(raw)) return { values, errors: [{ field: path, message: `${path} must be an object`, code: 'INVALID_FIELD' }] };
+  if (!isJsonObject(raw))
+    return { values, errors: [{ field: path, message: `${path} must be an object`, code: 'INVALID_FIELD' }] };
   const names = Object.keys(raw);
   // An empty object asks for nothing, so it is not refused even when custom fields are off.
   if (names.length === 0) return { values, errors };
   if (!context.customFieldsEnabled) {
-    return { values, errors: [{ field: path, message: 'Custom fields are not enabled for this business', code: 'CUSTOM_FIELDS_NOT_ENABLED' }] };
+    return {
+      values,
+      errors: [
+        { field: path, message: 'Custom fields are not enabled for this business', code: 'CUSTOM_FIELDS_NOT_ENABLED' },
+      ],
+    };
   }
   const live = new Map(context.customFields.filter((f) => !f.isArchived).map((f) => [nameKey(f.name), f]));
   const unknown: string[] = [];
@@ -41,7 +47,11 @@ export function readCustomFieldValues(raw: unknown, path: string, context: Custo
     }
     const at = `${path}.${name}`;
     if (Object.hasOwn(values, field.id)) {
-      errors.push({ field: at, message: `${at} names custom field "${field.name}" a second time`, code: 'INVALID_CUSTOM_FIELD' });
+      errors.push({
+        field: at,
+        message: `${at} names custom field "${field.name}" a second time`,
+        code: 'INVALID_CUSTOM_FIELD',
+      });
       continue;
     }
     readOne(field, raw[name], at, values, errors);
@@ -56,7 +66,13 @@ function unknownNamesError(path: string, names: string[]): FieldError {
   return { field: path, message: `${path} has no live custom field named ${list}`, code: 'INVALID_CUSTOM_FIELD' };
 }
 
-function readOne(field: CustomFieldDefinition, raw: unknown, at: string, values: Record<string, CustomFieldValue>, errors: FieldError[]): void {
+function readOne(
+  field: CustomFieldDefinition,
+  raw: unknown,
+  at: string,
+  values: Record<string, CustomFieldValue>,
+  errors: FieldError[],
+): void {
   // null means "not set", as for every optional field; the name still had to resolve.
   if (raw === null) return;
   const problem = valueProblem(field, raw);
@@ -76,7 +92,9 @@ export function valueProblem(field: CustomFieldDefinition, raw: unknown): string
     case 'DATE':
       return typeof raw === 'string' && isCalendarDate(raw) ? null : 'must be a calendar date YYYY-MM-DD';
     case 'SELECT':
-      return typeof raw === 'string' && (field.options ?? []).includes(raw) ? null : `must be one of the field's options: ${(field.options ?? []).join(', ')}`;
+      return typeof raw === 'string' && (field.options ?? []).includes(raw)
+        ? null
+        : `must be one of the field's options: ${(field.options ?? []).join(', ')}`;
   }
 }
 

@@ -2,8 +2,17 @@ import type { StoredClient } from '../storage/records.js';
 import type { BusinessContext } from './business-context.js';
 
 export const BALANCE_MEMBERS = [
-  'invoice', 'proforma', 'creditNote', 'paymentReceipt', 'debitNote', 'salesOrder',
-  'invoicePayment', 'proformaPayment', 'expenditure', 'expenditurePayment', 'creditConsumed',
+  'invoice',
+  'proforma',
+  'creditNote',
+  'paymentReceipt',
+  'debitNote',
+  'salesOrder',
+  'invoicePayment',
+  'proformaPayment',
+  'expenditure',
+  'expenditurePayment',
+  'creditConsumed',
 ] as const;
 export type BalanceMember = (typeof BALANCE_MEMBERS)[number];
 
@@ -21,16 +30,37 @@ const listOrEmpty = (value: unknown): unknown[] => (Array.isArray(value) ? value
 export function presentClient(stored: StoredClient, context: BusinessContext): Record<string, unknown> {
   const v = stored.data as Record<string, unknown>;
   return {
-    clientId: stored.clientId, name: v.name ?? null, alias: v.alias ?? null, clientType: v.clientType ?? null,
-    isClient: v.isClient ?? null, isVendor: v.isVendor ?? null, email: v.email ?? null, phone: v.phone ?? null,
-    phoneShowInInvoice: v.phoneShowInInvoice ?? null, emailShowInInvoice: v.emailShowInInvoice ?? null,
-    dueInDays: v.dueInDays ?? null, locale: v.locale ?? null,
-    street: v.street ?? null, building: v.building ?? null, city: v.city ?? null, district: v.district ?? null,
-    state: v.state ?? null, pincode: v.pincode ?? null, country: v.country ?? null,
-    gstin: v.gstin ?? null, gstState: v.gstState ?? null, panNumber: v.panNumber ?? null, trnNumber: v.trnNumber ?? null,
-    tinNumber: v.tinNumber ?? null, sstNumber: v.sstNumber ?? null, taxPayerType: v.taxPayerType ?? null,
-    vatNumber: v.vatNumber ?? null, vatLabel: v.vatLabel ?? null,
-    additionalIds: listOrEmpty(v.additionalIds), shippingDetails: listOrEmpty(v.shippingDetails), bankAccounts: listOrEmpty(v.bankAccounts),
+    clientId: stored.clientId,
+    name: v.name ?? null,
+    alias: v.alias ?? null,
+    clientType: v.clientType ?? null,
+    isClient: v.isClient ?? null,
+    isVendor: v.isVendor ?? null,
+    email: v.email ?? null,
+    phone: v.phone ?? null,
+    phoneShowInInvoice: v.phoneShowInInvoice ?? null,
+    emailShowInInvoice: v.emailShowInInvoice ?? null,
+    dueInDays: v.dueInDays ?? null,
+    locale: v.locale ?? null,
+    street: v.street ?? null,
+    building: v.building ?? null,
+    city: v.city ?? null,
+    district: v.district ?? null,
+    state: v.state ?? null,
+    pincode: v.pincode ?? null,
+    country: v.country ?? null,
+    gstin: v.gstin ?? null,
+    gstState: v.gstState ?? null,
+    panNumber: v.panNumber ?? null,
+    trnNumber: v.trnNumber ?? null,
+    tinNumber: v.tinNumber ?? null,
+    sstNumber: v.sstNumber ?? null,
+    taxPayerType: v.taxPayerType ?? null,
+    vatNumber: v.vatNumber ?? null,
+    vatLabel: v.vatLabel ?? null,
+    additionalIds: listOrEmpty(v.additionalIds),
+    shippingDetails: listOrEmpty(v.shippingDetails),
+    bankAccounts: listOrEmpty(v.bankAccounts),
     customFields: customFieldsByName(v.customFields as Record<string, unknown> | undefined, context),
     source: stored.source,
     createdAt: new Date(stored.createdAt).toISOString(),
@@ -39,7 +69,10 @@ export function presentClient(stored: StoredClient, context: BusinessContext): R
   };
 }
 
-function customFieldsByName(values: Record<string, unknown> | undefined, context: BusinessContext): Record<string, unknown> {
+function customFieldsByName(
+  values: Record<string, unknown> | undefined,
+  context: BusinessContext,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (!values) return out;
   for (const field of context.customFields) {
@@ -48,11 +81,22 @@ function customFieldsByName(values: Record<string, unknown> | undefined, context
   return out;
 }
 
-function presentBalance(b: Record<string, number>, currency: string): Record<BalanceMember | 'currency', number | string> {
+function presentBalance(
+  b: Record<string, number>,
+  currency: string,
+): Record<BalanceMember | 'currency', number | string> {
   return {
-    invoice: b.invoice ?? 0, proforma: b.proforma ?? 0, creditNote: b.creditNote ?? 0, paymentReceipt: b.paymentReceipt ?? 0,
-    debitNote: b.debitNote ?? 0, salesOrder: b.salesOrder ?? 0, invoicePayment: b.invoicePayment ?? 0,
-    proformaPayment: b.proformaPayment ?? 0, expenditure: b.expenditure ?? 0, expenditurePayment: b.expenditurePayment ?? 0,
-    creditConsumed: b.creditConsumed ?? 0, currency,
+    invoice: b.invoice ?? 0,
+    proforma: b.proforma ?? 0,
+    creditNote: b.creditNote ?? 0,
+    paymentReceipt: b.paymentReceipt ?? 0,
+    debitNote: b.debitNote ?? 0,
+    salesOrder: b.salesOrder ?? 0,
+    invoicePayment: b.invoicePayment ?? 0,
+    proformaPayment: b.proformaPayment ?? 0,
+    expenditure: b.expenditure ?? 0,
+    expenditurePayment: b.expenditurePayment ?? 0,
+    creditConsumed: b.creditConsumed ?? 0,
+    currency,
   };
 }

@@ -11,16 +11,49 @@ import { OPERATOR_SOURCES } from './client.types.js';
  * descriptions.
  */
 
-const text = (maxLength: number, description = `At most ${maxLength} characters.`): StringSpec => ({ type: 'string', maxLength, description });
-const formatted = (format: FormatName, extra = ''): StringSpec => ({ type: 'string', format, description: `${FORMATS[format].description}${extra}` });
-const flag = (defaultValue: boolean, description: string): BooleanSpec => ({ type: 'boolean', default: defaultValue, description });
+const text = (maxLength: number, description = `At most ${maxLength} characters.`): StringSpec => ({
+  type: 'string',
+  maxLength,
+  description,
+});
+const formatted = (format: FormatName, extra = ''): StringSpec => ({
+  type: 'string',
+  format,
+  description: `${FORMATS[format].description}${extra}`,
+});
+const flag = (defaultValue: boolean, description: string): BooleanSpec => ({
+  type: 'boolean',
+  default: defaultValue,
+  description,
+});
 
-export const ADDITIONAL_ID_SPEC = entry('AdditionalId', 'One per code; codes by the client\'s country (else the business\'s) and party type (an individual or a company).', [
-  ['label', { type: 'string', required: true, enum: ALL_ADDITIONAL_ID_LABELS, description: 'The code (UDY, IEC, LUT, NAT, ...), offered by the client\'s country and allowed for its party type.' }],
-  ['value', { type: 'string', required: true, maxLength: 500, description: 'Required; the code\'s format (UDY, IEC, LUT) or any non-blank text. At most 500 characters.' }],
-  ['showInInvoice', flag(false, 'Print the identifier on invoices. Default false.')],
-  ['useForEInvoice', flag(false, 'Identifier read by e-invoicing (SA, MY). Only the first flagged entry keeps it.')],
-]);
+export const ADDITIONAL_ID_SPEC = entry(
+  'AdditionalId',
+  "One per code; codes by the client's country (else the business's) and party type (an individual or a company).",
+  [
+    [
+      'label',
+      {
+        type: 'string',
+        required: true,
+        enum: ALL_ADDITIONAL_ID_LABELS,
+        description:
+          "The code (UDY, IEC, LUT, NAT, ...), offered by the client's country and allowed for its party type.",
+      },
+    ],
+    [
+      'value',
+      {
+        type: 'string',
+        required: true,
+        maxLength: 500,
+        description: "Required; the code's format (UDY, IEC, LUT) or any non-blank text. At most 500 characters.",
+      },
+    ],
+    ['showInInvoice', flag(false, 'Print the identifier on invoices. Default false.')],
+    ['useForEInvoice', flag(false, 'Identifier read by e-invoicing (SA, MY). Only the first flagged entry keeps it.')],
+  ],
+);
 
 export const CUSTOM_HEADER_SPEC = entry('CustomHeader', 'A labelled line printed with the address.', [
   ['label', { type: 'string', required: true, maxLength: 500, description: 'Required. At most 500 characters.' }],
@@ -28,65 +61,153 @@ export const CUSTOM_HEADER_SPEC = entry('CustomHeader', 'A labelled line printed
 ]);
 
 export const SHIPPING_DETAIL_SPEC = entry('ShippingDetail', 'A shipping address. Nothing is derived inside it.', [
-  ['name', text(500)], ['street', text(2500)], ['building', text(500)], ['city', text(500)],
-  ['district', text(500)], ['state', text(500)], ['pincode', text(20)],
-  ['country', formatted('country')], ['gstin', formatted('gstin', ' Does not fill gstState here.')],
-  ['gstState', formatted('gstState')], ['sstNumber', formatted('sst')], ['tinNumber', formatted('tin')],
-  ['taxId', text(500, 'Free text, at most 500 characters.')], ['taxPayerType', text(500, 'Free text, at most 500 characters; no vocabulary check.')],
-  ['additionalIds', { type: 'array', items: ADDITIONAL_ID_SPEC, description: 'Checked against the client\'s country and party type, not the address\'s.' }],
+  ['name', text(500)],
+  ['street', text(2500)],
+  ['building', text(500)],
+  ['city', text(500)],
+  ['district', text(500)],
+  ['state', text(500)],
+  ['pincode', text(20)],
+  ['country', formatted('country')],
+  ['gstin', formatted('gstin', ' Does not fill gstState here.')],
+  ['gstState', formatted('gstState')],
+  ['sstNumber', formatted('sst')],
+  ['tinNumber', formatted('tin')],
+  ['taxId', text(500, 'Free text, at most 500 characters.')],
+  ['taxPayerType', text(500, 'Free text, at most 500 characters; no vocabulary check.')],
+  [
+    'additionalIds',
+    {
+      type: 'array',
+      items: ADDITIONAL_ID_SPEC,
+      description: "Checked against the client's country and party type, not the address's.",
+    },
+  ],
   ['customHeaders', { type: 'array', items: CUSTOM_HEADER_SPEC, description: 'Entries {label, value}.' }],
 ]);
 
 export const BANK_ACCOUNT_SPEC = entry('BankAccount', 'A bank account of the client.', [
-  ['bankAccountName', text(500)], ['bankAccountHolderName', text(500)], ['bankAccountNumber', text(2500)],
-  ['ifscCode', text(500)], ['iban', text(500)], ['sortCode', formatted('sortCode')], ['swift', text(500)],
+  ['bankAccountName', text(500)],
+  ['bankAccountHolderName', text(500)],
+  ['bankAccountNumber', text(2500)],
+  ['ifscCode', text(500)],
+  ['iban', text(500)],
+  ['sortCode', formatted('sortCode')],
+  ['swift', text(500)],
   ['bankAccountType', { type: 'string', enum: ['SAVINGS', 'CURRENT'], description: 'SAVINGS or CURRENT.' }],
-  ['bankCountry', formatted('country')], ['bankCurrency', formatted('currency')],
+  ['bankCountry', formatted('country')],
+  ['bankCurrency', formatted('currency')],
   ['isPrimary', flag(false, 'Marks the primary account. Default false.')],
 ]);
 
 const IDENTITY_FIELDS: [string, FieldSpec][] = [
-  ['name', { type: 'string', required: true, trim: true, maxLength: 500, description: 'Required; 1 to 500 characters after trimming.' }],
+  [
+    'name',
+    {
+      type: 'string',
+      required: true,
+      trim: true,
+      maxLength: 500,
+      description: 'Required; 1 to 500 characters after trimming.',
+    },
+  ],
   ['alias', text(500)],
-  ['clientType', { type: 'string', enum: ['INDIVIDUAL', 'COMPANY'], description: 'INDIVIDUAL or COMPANY; derived from the tax ids when omitted.' }],
+  [
+    'clientType',
+    {
+      type: 'string',
+      enum: ['INDIVIDUAL', 'COMPANY'],
+      description: 'INDIVIDUAL or COMPANY; derived from the tax ids when omitted.',
+    },
+  ],
   ['isClient', flag(true, 'Customer. Default true. isClient and isVendor cannot both be false.')],
   ['isVendor', flag(false, 'Vendor. Default false.')],
   ['email', { ...formatted('email'), maxLength: 254, compare: 'email' }],
   ['phone', formatted('phone')],
   ['phoneShowInInvoice', flag(false, 'Default false.')],
   ['emailShowInInvoice', flag(false, 'Default false.')],
-  ['dueInDays', { type: 'integer', minimum: 0, maximum: 36500, description: 'Default payment terms in whole days, 0 to 36500.' }],
-  ['locale', formatted('locale', ' Derived from the client\'s country, else the business\'s, when omitted.')],
+  [
+    'dueInDays',
+    { type: 'integer', minimum: 0, maximum: 36500, description: 'Default payment terms in whole days, 0 to 36500.' },
+  ],
+  ['locale', formatted('locale', " Derived from the client's country, else the business's, when omitted.")],
 ];
 
 const ADDRESS_AND_TAX_FIELDS: [string, FieldSpec][] = [
-  ['street', text(2500)], ['building', text(500)], ['city', text(500)], ['district', text(500)],
+  ['street', text(2500)],
+  ['building', text(500)],
+  ['city', text(500)],
+  ['district', text(500)],
   ['state', text(500, 'At most 500 characters. Requires country in the same request.')],
   ['pincode', text(20)],
-  ['country', formatted('country', ' Defaults to the business\'s country.')],
+  ['country', formatted('country', " Defaults to the business's country.")],
   ['gstin', formatted('gstin', ' Fills panNumber and gstState when those are omitted.')],
   ['gstState', formatted('gstState', ' Derived from gstin when omitted.')],
   ['panNumber', formatted('pan', ' Derived from gstin when omitted (null for GSTIN forms without a PAN).')],
-  ['trnNumber', formatted('trn')], ['tinNumber', formatted('tin')], ['sstNumber', formatted('sst')],
+  ['trnNumber', formatted('trn')],
+  ['tinNumber', formatted('tin')],
+  ['sstNumber', formatted('sst')],
   ['taxPayerType', formatted('taxPayerType', ' Derived when omitted.')],
   ['vatNumber', text(500, 'Stored as given; at most 500 characters.')],
-  ['vatLabel', { type: 'string', maxLength: 500, default: 'VAT Number', description: 'Label shown against the VAT number. Default "VAT Number".' }],
+  [
+    'vatLabel',
+    {
+      type: 'string',
+      maxLength: 500,
+      default: 'VAT Number',
+      description: 'Label shown against the VAT number. Default "VAT Number".',
+    },
+  ],
   ['additionalIds', { type: 'array', items: ADDITIONAL_ID_SPEC, description: 'See 2.5.' }],
   ['shippingDetails', { type: 'array', items: SHIPPING_DETAIL_SPEC, description: 'See 2.6.' }],
   ['bankAccounts', { type: 'array', items: BANK_ACCOUNT_SPEC, description: 'See 2.7.' }],
-  ['customFields', { type: 'customFields', description: 'Values keyed by custom field display name (case-insensitive), as defined by the operator.' }],
+  [
+    'customFields',
+    {
+      type: 'customFields',
+      description: 'Values keyed by custom field display name (case-insensitive), as defined by the operator.',
+    },
+  ],
 ];
 
 export const CLIENT_SPEC = entry('ClientCreate', 'Body of POST /api/v1/businesses/:urlKey/clients.', [
-  ['clientId', { type: 'string', required: true, trim: true, maxLength: 128, description: 'Caller\'s reference, unique within the business; 1 to 128 characters after trimming.' }],
-  ...IDENTITY_FIELDS, ...ADDRESS_AND_TAX_FIELDS,
+  [
+    'clientId',
+    {
+      type: 'string',
+      required: true,
+      trim: true,
+      maxLength: 128,
+      description: "Caller's reference, unique within the business; 1 to 128 characters after trimming.",
+    },
+  ],
+  ...IDENTITY_FIELDS,
+  ...ADDRESS_AND_TAX_FIELDS,
 ]);
 
-export const OPERATOR_CLIENT_SPEC = entry('OperatorClientCreate', 'Body of POST /admin/v1/businesses/:urlKey/clients: no clientId, an origin instead.', [
-  ['source', { type: 'string', required: true, enum: OPERATOR_SOURCES, description: 'Origin of the client (any of 2.4 except API).' }],
-  ...IDENTITY_FIELDS, ...ADDRESS_AND_TAX_FIELDS,
-]);
+export const OPERATOR_CLIENT_SPEC = entry(
+  'OperatorClientCreate',
+  'Body of POST /admin/v1/businesses/:urlKey/clients: no clientId, an origin instead.',
+  [
+    [
+      'source',
+      {
+        type: 'string',
+        required: true,
+        enum: OPERATOR_SOURCES,
+        description: 'Origin of the client (any of 2.4 except API).',
+      },
+    ],
+    ...IDENTITY_FIELDS,
+    ...ADDRESS_AND_TAX_FIELDS,
+  ],
+);
 
 /** Keys the server sets: sending them is a name error (INVALID_FIELD), not an unknown-key error. */
-export const SERVER_OWNED_KEYS: ReadonlySet<string> = new Set(['source', 'createdAt', 'updatedAt', 'balance', 'idempotent']);
-
+export const SERVER_OWNED_KEYS: ReadonlySet<string> = new Set([
+  'source',
+  'createdAt',
+  'updatedAt',
+  'balance',
+  'idempotent',
+]);

@@ -11,8 +11,16 @@ export type ClientType = PartyKind;
 
 /** Origins of clients made outside this interface (operator "dashboard-created" clients). */
 export const OPERATOR_SOURCES = [
-  'INVOICE', 'CLIENT_DASHBOARD', 'CLIENT_UPLOAD', 'DASHBOARD', 'INVOICE_BULK_UPLOAD',
-  'LEADFORM', 'PORTFOLIO', 'ZOHO', 'MARIKA', 'LEADAPI',
+  'INVOICE',
+  'CLIENT_DASHBOARD',
+  'CLIENT_UPLOAD',
+  'DASHBOARD',
+  'INVOICE_BULK_UPLOAD',
+  'LEADFORM',
+  'PORTFOLIO',
+  'ZOHO',
+  'MARIKA',
+  'LEADAPI',
 ] as const;
 export type OperatorSource = (typeof OPERATOR_SOURCES)[number];
 export type ClientSource = 'API' | OperatorSource;

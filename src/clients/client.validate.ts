@@ -1,6 +1,10 @@
 import type { FieldError } from '../errors/codes.js';
 import {
-  codesForCountry, findAdditionalIdCode, matchesAdditionalIdFormat, scopeAllows, type PartyFlags,
+  codesForCountry,
+  findAdditionalIdCode,
+  matchesAdditionalIdFormat,
+  scopeAllows,
+  type PartyFlags,
 } from '../validation/additional-ids.js';
 import { isCountryCode } from '../validation/countries.js';
 import { buildUnderivedClient } from './client.build.js';
@@ -8,7 +12,11 @@ import { readCustomFieldValues } from './client.custom-fields.js';
 import { deriveClient } from './client.derive.js';
 import { FieldReader, isJsonObject, type EntryRules, type ReaderHooks } from '../validation/field-reader.js';
 import {
-  ADDITIONAL_ID_SPEC, BANK_ACCOUNT_SPEC, CLIENT_SPEC, OPERATOR_CLIENT_SPEC, SERVER_OWNED_KEYS,
+  ADDITIONAL_ID_SPEC,
+  BANK_ACCOUNT_SPEC,
+  CLIENT_SPEC,
+  OPERATOR_CLIENT_SPEC,
+  SERVER_OWNED_KEYS,
 } from './client.schema.js';
 import type { ListSpec } from '../validation/field-spec.js';
 import type { ClientValue, ValidationContext, ValidationMode } from './client.types.js';
@@ -23,7 +31,10 @@ export type ValidationResult = { ok: true; value: ClientValue } | { ok: false; e
  */
 export function validateClient(body: unknown, context: ValidationContext, mode: ValidationMode): ValidationResult {
   if (!isJsonObject(body)) {
-    return { ok: false, errors: [{ field: 'body', code: 'INVALID_FIELD', message: 'The request body must be a JSON object' }] };
+    return {
+      ok: false,
+      errors: [{ field: 'body', code: 'INVALID_FIELD', message: 'The request body must be a JSON object' }],
+    };
   }
   const facts = bodyFacts(body, context);
   const reader = new FieldReader(
@@ -75,8 +86,10 @@ function clientRules(body: Record<string, unknown>, mode: ValidationMode, reader
   const keys = Object.keys(body);
   return {
     refuseKey(key) {
-      if (mode === 'operator' && key === 'clientId') return 'clientId is not accepted for a client created by an operator';
-      if (SERVER_OWNED_KEYS.has(key) && !(mode === 'operator' && key === 'source')) return `${key} is set by the server and cannot be sent`;
+      if (mode === 'operator' && key === 'clientId')
+        return 'clientId is not accepted for a client created by an operator';
+      if (SERVER_OWNED_KEYS.has(key) && !(mode === 'operator' && key === 'source'))
+        return `${key} is set by the server and cannot be sent`;
       return null;
     },
     afterMember(key, value, path) {
@@ -92,7 +105,12 @@ function clientRules(body: Record<string, unknown>, mode: ValidationMode, reader
  * isClient and isVendor cannot both be false (counting defaults: isClient true, isVendor false).
  * Reported once, at the later of the two keys sent as false, so the error keeps body order.
  */
-function checkPartyNotEmpty(key: 'isClient' | 'isVendor', body: Record<string, unknown>, keys: string[], reader: FieldReader): void {
+function checkPartyNotEmpty(
+  key: 'isClient' | 'isVendor',
+  body: Record<string, unknown>,
+  keys: string[],
+  reader: FieldReader,
+): void {
   const other = key === 'isClient' ? 'isVendor' : 'isClient';
   const otherEffective = typeof body[other] === 'boolean' ? body[other] : other === 'isClient';
   if (otherEffective !== false) return;
@@ -105,7 +123,10 @@ const SORT_CODE_COUNTRIES = new Set(['GB', 'IE']);
 function bankAccountRules(reader: FieldReader): EntryRules {
   return {
     afterMember(key, _value, path, entry) {
-      if (key === 'sortCode' && !(typeof entry.bankCountry === 'string' && SORT_CODE_COUNTRIES.has(entry.bankCountry))) {
+      if (
+        key === 'sortCode' &&
+        !(typeof entry.bankCountry === 'string' && SORT_CODE_COUNTRIES.has(entry.bankCountry))
+      ) {
         reader.valueError(path, `${path} is accepted only when bankCountry is GB or IE`);
       }
     },
@@ -142,13 +163,16 @@ function codeProblem(code: string, facts: BodyFacts): string | null {
     return `${code} is not an additional id code for ${facts.country} (accepted: ${offered.length > 0 ? offered.join(', ') : 'none'})`;
   }
   if (!scopeAllows(definition.scope, facts.party)) {
-    return definition.scope === 'client' ? `${code} is for customers: it needs isClient true` : `${code} is for sellers: it needs isVendor true`;
+    return definition.scope === 'client'
+      ? `${code} is for customers: it needs isClient true`
+      : `${code} is for sellers: it needs isVendor true`;
   }
   return null;
 }
 
 function checkIdValue(value: string, label: unknown, path: string, facts: BodyFacts, reader: FieldReader): void {
-  const definition = typeof label === 'string' && facts.country ? findAdditionalIdCode(facts.country, label) : undefined;
+  const definition =
+    typeof label === 'string' && facts.country ? findAdditionalIdCode(facts.country, label) : undefined;
   if (value.trim().length === 0) reader.valueError(path, `${path} must not be blank`);
   else if (definition && !matchesAdditionalIdFormat(definition, value)) {
     reader.valueError(path, `${path} must be ${definition.formatDescription} for ${definition.code}`);

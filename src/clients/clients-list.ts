@@ -7,7 +7,14 @@ export const CLIENT_LIST_LIMITS = { defaultLimit: 20, maxLimit: 50, maxSkip: 100
 
 const ACCEPTED = ['q', '$limit', '$skip'];
 
-function whole(raw: unknown, name: string, min: number, max: number, fallback: number, code: 'INVALID_PAGINATION_LIMIT' | 'INVALID_PAGINATION_SKIP'): number {
+function whole(
+  raw: unknown,
+  name: string,
+  min: number,
+  max: number,
+  fallback: number,
+  code: 'INVALID_PAGINATION_LIMIT' | 'INVALID_PAGINATION_SKIP',
+): number {
   if (raw === undefined) return fallback;
   if (typeof raw !== 'string' || !/^\d{1,7}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
     throw new AppError(code, `${name} must be a whole number from ${min} to ${max}`);
@@ -27,7 +34,14 @@ export function readClientListQuery(query: Record<string, unknown>): ClientListR
   const contains = typeof q === 'string' && q.trim() !== '' ? q.trim().toLowerCase() : null;
   return {
     contains,
-    limit: whole(query.$limit, '$limit', 1, CLIENT_LIST_LIMITS.maxLimit, CLIENT_LIST_LIMITS.defaultLimit, 'INVALID_PAGINATION_LIMIT'),
+    limit: whole(
+      query.$limit,
+      '$limit',
+      1,
+      CLIENT_LIST_LIMITS.maxLimit,
+      CLIENT_LIST_LIMITS.defaultLimit,
+      'INVALID_PAGINATION_LIMIT',
+    ),
     skip: whole(query.$skip, '$skip', 0, CLIENT_LIST_LIMITS.maxSkip, 0, 'INVALID_PAGINATION_SKIP'),
   };
 }
@@ -36,9 +50,16 @@ export function readClientListQuery(query: Record<string, unknown>): ClientListR
 export function presentClientSummary(c: ClientSummary): Record<string, unknown> {
   const v = c.data as Record<string, unknown>;
   return {
-    clientId: c.clientId, name: v.name ?? null, email: v.email ?? null, phone: v.phone ?? null, city: v.city ?? null,
-    country: v.country ?? null, status: c.status, source: c.source,
-    createdAt: new Date(c.createdAt).toISOString(), updatedAt: new Date(c.updatedAt).toISOString(),
+    clientId: c.clientId,
+    name: v.name ?? null,
+    email: v.email ?? null,
+    phone: v.phone ?? null,
+    city: v.city ?? null,
+    country: v.country ?? null,
+    status: c.status,
+    source: c.source,
+    createdAt: new Date(c.createdAt).toISOString(),
+    updatedAt: new Date(c.updatedAt).toISOString(),
   };
 }
 

@@ -34,7 +34,13 @@ export class ClientsService {
    * The outbox rows of one client event, or none (and no work: `present` is not even called) when no
    * enabled endpoint of the business wants `type`, which the cached subscriptions answer from memory.
    */
-  private async eventRows(urlKey: string, type: EventType, clientId: string | null, present: () => Record<string, unknown>, at: number): Promise<OutboxRow[]> {
+  private async eventRows(
+    urlKey: string,
+    type: EventType,
+    clientId: string | null,
+    present: () => Record<string, unknown>,
+    at: number,
+  ): Promise<OutboxRow[]> {
     const wanted = this.events.wants(urlKey, type);
     if (!(wanted instanceof Promise ? await wanted : wanted)) return NO_EVENTS;
     return this.events.rows(urlKey, { type, resourceId: clientId ?? '', data: present() }, at);
@@ -47,12 +53,16 @@ export class ClientsService {
   }
 
   private validate(body: unknown, context: BusinessContext, mode: 'api' | 'operator'): ClientValue {
-    const result = validateClient(body, {
-      businessCountry: context.business.country,
-      customFieldsEnabled: context.business.customFieldsEnabled,
-      customFields: context.customFields,
-      enforceGstinChecksum: this.config.enforceGstinChecksum,
-    }, mode);
+    const result = validateClient(
+      body,
+      {
+        businessCountry: context.business.country,
+        customFieldsEnabled: context.business.customFieldsEnabled,
+        customFields: context.customFields,
+        enforceGstinChecksum: this.config.enforceGstinChecksum,
+      },
+      mode,
+    );
     if (!result.ok) throw AppError.fromFieldErrors(result.errors);
     return result.value;
   }
@@ -67,8 +77,13 @@ export class ClientsService {
     const clientId = (value as { clientId: string }).clientId;
     const now = this.now();
     let presented: Record<string, unknown> | undefined;
-    const events = await this.eventRows(urlKey, 'client.created', clientId,
-      () => (presented = presentClient(insertedClient(clientId, 'API', value, now), context)), now);
+    const events = await this.eventRows(
+      urlKey,
+      'client.created',
+      clientId,
+      () => (presented = presentClient(insertedClient(clientId, 'API', value, now), context)),
+      now,
+    );
     const result = await this.store.data.insertClient(urlKey, clientId, 'API', value, now, events);
     if (result.outcome === 'no-business') throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
     if (result.outcome === 'inserted') {
@@ -94,15 +109,24 @@ export class ClientsService {
     return { ...presentClient(stored, context), status: stored.status };
   }
 
-  async setStatus(urlKey: string, clientId: string, status: Exclude<ClientStatus, 'active'>): Promise<{ clientId: string; status: ClientStatus }> {
+  async setStatus(
+    urlKey: string,
+    clientId: string,
+    status: Exclude<ClientStatus, 'active'>,
+  ): Promise<{ clientId: string; status: ClientStatus }> {
     const context = await this.context(urlKey);
     const stored = await this.require(urlKey, clientId);
     // Deleted is final: archiving a deleted client does not bring it back to a lesser state.
     const next = stored.status === 'deleted' ? 'deleted' : status;
     if (stored.status !== next) {
       const now = this.now();
-      const events = await this.eventRows(urlKey, next === 'archived' ? 'client.archived' : 'client.deleted', clientId,
-        () => ({ ...presentClient({ ...stored, status: next, updatedAt: now }, context), status: next }), now);
+      const events = await this.eventRows(
+        urlKey,
+        next === 'archived' ? 'client.archived' : 'client.deleted',
+        clientId,
+        () => ({ ...presentClient({ ...stored, status: next, updatedAt: now }, context), status: next }),
+        now,
+      );
       await this.store.data.setClientStatus(urlKey, clientId, next, now, events);
       if (events.length > 0) this.events.sent();
     }
@@ -113,7 +137,11 @@ export class ClientsService {
   async restore(urlKey: string, clientId: string): Promise<{ clientId: string; status: ClientStatus }> {
     await this.context(urlKey);
     const stored = await this.require(urlKey, clientId);
-    if (stored.status === 'deleted') throw new AppError('CLIENT_DELETED', 'This client was deleted, and deletion is final: only an archived client can be restored');
+    if (stored.status === 'deleted')
+      throw new AppError(
+        'CLIENT_DELETED',
+        'This client was deleted, and deletion is final: only an archived client can be restored',
+      );
     if (stored.status !== 'active') await this.store.data.setClientStatus(urlKey, clientId, 'active', this.now());
     return { clientId, status: 'active' };
   }
@@ -124,14 +152,25 @@ export class ClientsService {
     const value = this.validate(body, context, 'operator');
     const { source, ...data } = value as ClientValue & { source: string };
     const now = this.now();
-    const events = await this.eventRows(urlKey, 'client.created', null, () => presentClient(insertedClient(null, source, data, now), context), now);
+    const events = await this.eventRows(
+      urlKey,
+      'client.created',
+      null,
+      () => presentClient(insertedClient(null, source, data, now), context),
+      now,
+    );
     const result = await this.store.data.insertClient(urlKey, null, source, data, now, events);
     if (result.outcome !== 'inserted') throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
     if (events.length > 0) this.events.sent();
     return presentClient(result.client, context);
   }
 
-  async addDocument(urlKey: string, clientId: string, member: string, amount: number): Promise<Record<string, unknown>> {
+  async addDocument(
+    urlKey: string,
+    clientId: string,
+    member: string,
+    amount: number,
+  ): Promise<Record<string, unknown>> {
     const context = await this.context(urlKey);
     await this.require(urlKey, clientId);
     // DOCUMENT_RULES let only a finite number through; it is rounded from the exact decimal its JSON text

@@ -12,22 +12,71 @@ export const CUSTOM_FIELD_TYPES: readonly CustomFieldType[] = ['TEXT', 'NUMBER',
  * (readCustomFieldSet adds the rules across entries: known ids, unique names, options for SELECT only).
  */
 export const CUSTOM_FIELD_ENTRY_SPEC = entry('CustomFieldDefinitionInput', 'One custom field definition.', [
-  ['id', { type: 'string', description: 'The opaque id of an existing field, to keep it (and its stored values) across a rename.' }],
-  ['name', {
-    type: 'string', required: true, trim: true, maxLength: CUSTOM_FIELD_LIMITS.name,
-    description: `Display name, 1 to ${CUSTOM_FIELD_LIMITS.name} characters after trimming; unique per business, compared case-insensitively.`,
-  }],
-  ['type', { type: 'string', required: true, enum: CUSTOM_FIELD_TYPES, description: 'TEXT, NUMBER, DATE (YYYY-MM-DD), BOOLEAN or SELECT (the value must be one of options).' }],
-  ['options', {
-    type: 'strings', minItems: 1, unique: true, errorsAtList: true,
-    items: { type: 'string', maxLength: CUSTOM_FIELD_LIMITS.option, description: `1 to ${CUSTOM_FIELD_LIMITS.option} characters.` },
-    description: `SELECT only, and required there: distinct values of 1 to ${CUSTOM_FIELD_LIMITS.option} characters.`,
-  }],
-  ['isArchived', { type: 'boolean', default: false, description: 'An archived field is hidden from clients and refused on create. Default false.' }],
+  [
+    'id',
+    {
+      type: 'string',
+      description: 'The opaque id of an existing field, to keep it (and its stored values) across a rename.',
+    },
+  ],
+  [
+    'name',
+    {
+      type: 'string',
+      required: true,
+      trim: true,
+      maxLength: CUSTOM_FIELD_LIMITS.name,
+      description: `Display name, 1 to ${CUSTOM_FIELD_LIMITS.name} characters after trimming; unique per business, compared case-insensitively.`,
+    },
+  ],
+  [
+    'type',
+    {
+      type: 'string',
+      required: true,
+      enum: CUSTOM_FIELD_TYPES,
+      description: 'TEXT, NUMBER, DATE (YYYY-MM-DD), BOOLEAN or SELECT (the value must be one of options).',
+    },
+  ],
+  [
+    'options',
+    {
+      type: 'strings',
+      minItems: 1,
+      unique: true,
+      errorsAtList: true,
+      items: {
+        type: 'string',
+        maxLength: CUSTOM_FIELD_LIMITS.option,
+        description: `1 to ${CUSTOM_FIELD_LIMITS.option} characters.`,
+      },
+      description: `SELECT only, and required there: distinct values of 1 to ${CUSTOM_FIELD_LIMITS.option} characters.`,
+    },
+  ],
+  [
+    'isArchived',
+    {
+      type: 'boolean',
+      default: false,
+      description: 'An archived field is hidden from clients and refused on create. Default false.',
+    },
+  ],
 ]);
 
 export const CUSTOM_FIELDS_BODY_SPEC = entry('CustomFieldsInput', 'The whole set, replacing the current one.', [
-  ['fields', { type: 'array', required: true, maxItems: CUSTOM_FIELD_LIMITS.fields, items: CUSTOM_FIELD_ENTRY_SPEC, description: 'The whole set, replacing the current one.' }],
+  [
+    'fields',
+    {
+      type: 'array',
+      required: true,
+      maxItems: CUSTOM_FIELD_LIMITS.fields,
+      items: CUSTOM_FIELD_ENTRY_SPEC,
+      description: 'The whole set, replacing the current one.',
+    },
+  ],
 ]);
 
-export const CUSTOM_FIELDS_BODY_SCHEMA: JsonSchema = bodyJsonSchema(CUSTOM_FIELDS_BODY_SPEC, 'The custom field definitions of a business.');
+export const CUSTOM_FIELDS_BODY_SCHEMA: JsonSchema = bodyJsonSchema(
+  CUSTOM_FIELDS_BODY_SPEC,
+  'The custom field definitions of a business.',
+);

@@ -16,7 +16,9 @@ export type { CustomFieldDefinition };
  */
 export function readCustomFieldSet(body: unknown, existing: CustomFieldDefinition[]): CustomFieldDefinition[] {
   const known = new Set(existing.map((f) => f.id));
-  const values = readBodyValues(body, CUSTOM_FIELDS_BODY_SPEC, { rulesForList: (_spec, reader) => definitionRules(known, reader) });
+  const values = readBodyValues(body, CUSTOM_FIELDS_BODY_SPEC, {
+    rulesForList: (_spec, reader) => definitionRules(known, reader),
+  });
   return (values.get('fields') as ReadValues[]).map((entry) => ({
     id: (entry.get('id') as string | undefined) ?? opaqueId('cf_'),
     name: entry.get('name') as string,
@@ -40,7 +42,8 @@ function definitionRules(known: ReadonlySet<string>, reader: FieldReader): Entry
       }
       if (key === 'name') {
         const name = (value as string).toLowerCase();
-        if (seenNames.has(name)) reader.valueError(path, `${path} is used by another custom field (names compare case-insensitively)`);
+        if (seenNames.has(name))
+          reader.valueError(path, `${path} is used by another custom field (names compare case-insensitively)`);
         seenNames.add(name);
       }
     },
@@ -50,13 +53,17 @@ function definitionRules(known: ReadonlySet<string>, reader: FieldReader): Entry
       if (isSelect && !values.has('options') && !reader.errors.some((e) => e.field === at)) {
         reader.valueError(at, `${at} must be a non-empty array of strings for a SELECT field`);
       }
-      if (!isSelect && values.has('type') && values.has('options')) reader.valueError(at, `${at} is only for SELECT fields`);
+      if (!isSelect && values.has('type') && values.has('options'))
+        reader.valueError(at, `${at} is only for SELECT fields`);
     },
   };
 }
 
 export class CustomFieldsService {
-  constructor(private readonly store: Store, private readonly now: () => number) {}
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+  ) {}
 
   async list(urlKey: string): Promise<CustomFieldDefinition[]> {
     return (await this.store.data.getCustomFields<CustomFieldDefinition[]>(urlKey))?.document ?? [];
@@ -76,7 +83,11 @@ export class CustomFieldsService {
    * would no longer fit the type, and integrations sending the old kind of value would be refused
    * (docs/reliability.md, custom field types). Deleted clients are never read again, so they do not count.
    */
-  private async refuseTypeChangesOverValues(urlKey: string, existing: CustomFieldDefinition[], fields: CustomFieldDefinition[]): Promise<void> {
+  private async refuseTypeChangesOverValues(
+    urlKey: string,
+    existing: CustomFieldDefinition[],
+    fields: CustomFieldDefinition[],
+  ): Promise<void> {
     const before = new Map(existing.map((f) => [f.id, f]));
     const errors: FieldError[] = [];
     for (const [i, field] of fields.entries()) {
@@ -88,8 +99,9 @@ export class CustomFieldsService {
       errors.push({
         field: at,
         code: 'INVALID_FIELD_VALUE',
-        message: `${at} cannot change from ${old.type} to ${field.type}: ${count === 1 ? '1 client holds a value' : `${count} clients hold values`} `
-          + `for "${old.name}" of type ${old.type}. Add a new field of type ${field.type} and archive this one instead.`,
+        message:
+          `${at} cannot change from ${old.type} to ${field.type}: ${count === 1 ? '1 client holds a value' : `${count} clients hold values`} ` +
+          `for "${old.name}" of type ${old.type}. Add a new field of type ${field.type} and archive this one instead.`,
       });
     }
     if (errors.length > 0) throw AppError.fromFieldErrors(errors);

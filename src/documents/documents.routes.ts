@@ -24,7 +24,14 @@ export interface DocumentsContext {
 const documentsContext = ({ deps, services }: FeatureEnv): DocumentsContext => {
   const now = () => deps.clock.now();
   const settings = new InvoiceSettings(deps.store, now);
-  const invoices = new InvoicesService(deps.store, services.leadContexts, settings, now, services.events, publicUrlOf(deps.config));
+  const invoices = new InvoicesService(
+    deps.store,
+    services.leadContexts,
+    settings,
+    now,
+    services.events,
+    publicUrlOf(deps.config),
+  );
   let pool: PdfPool | null = null;
   return {
     invoices,
@@ -43,25 +50,45 @@ export function pdfDisposition(invoiceNumber: string): string {
 }
 
 const operation = operationsOf<DocumentsContext>();
-const pathParams = { urlKey: 'The business.', invoiceId: 'The invoice\'s _id.' };
+const pathParams = { urlKey: 'The business.', invoiceId: "The invoice's _id." };
 
 function pdfOperation(base: typeof INVOICES | typeof INVOICES_ALIAS, suffix: string): Operation<DocumentsContext> {
   return operation({
-    method: 'get', path: `${base}/:invoiceId/pdf`, operationId: `getInvoicePdf${suffix}`, guard: 'app', pathParams,
+    method: 'get',
+    path: `${base}/:invoiceId/pdf`,
+    operationId: `getInvoicePdf${suffix}`,
+    guard: 'app',
+    pathParams,
     summary: 'The invoice as a PDF',
-    description: 'The document of 4.7 (A4, embedded fonts, extractable text), canceled invoices stamped CANCELED. Errors as GET invoice. No query parameters.',
-    answers: [{
-      status: 200, description: 'The PDF, shown inline.', mediaType: 'application/pdf', schema: { type: 'string', format: 'binary' },
-      headers: { 'Content-Disposition': { description: '`inline` with the invoice number as the file name.', schema: { type: 'string' } } },
-    }],
+    description:
+      'The document of 4.7 (A4, embedded fonts, extractable text), canceled invoices stamped CANCELED. Errors as GET invoice. No query parameters.',
+    answers: [
+      {
+        status: 200,
+        description: 'The PDF, shown inline.',
+        mediaType: 'application/pdf',
+        schema: { type: 'string', format: 'binary' },
+        headers: {
+          'Content-Disposition': {
+            description: '`inline` with the invoice number as the file name.',
+            schema: { type: 'string' },
+          },
+        },
+      },
+    ],
     errors: ['INVALID_QUERY_FIELD', 'INVOICE_NOT_FOUND'],
-    handler: ({ invoices, pool }) => async (request, reply: FastifyReply) => {
-      rejectQuery(request);
-      const invoice = await invoices.get(request.params.urlKey, request.params.invoiceId);
-      const { timeZone } = await invoices.context(request.params.urlKey);
-      const pdf = await pool().render({ invoice: invoice as unknown as InvoiceAnswer, timeZone });
-      return reply.type('application/pdf').header('content-disposition', pdfDisposition(String(invoice.invoiceNumber))).send(pdf);
-    },
+    handler:
+      ({ invoices, pool }) =>
+      async (request, reply: FastifyReply) => {
+        rejectQuery(request);
+        const invoice = await invoices.get(request.params.urlKey, request.params.invoiceId);
+        const { timeZone } = await invoices.context(request.params.urlKey);
+        const pdf = await pool().render({ invoice: invoice as unknown as InvoiceAnswer, timeZone });
+        return reply
+          .type('application/pdf')
+          .header('content-disposition', pdfDisposition(String(invoice.invoiceNumber)))
+          .send(pdf);
+      },
   });
 }
 
@@ -69,13 +96,23 @@ const REFUSED: OperationDoc['method'][] = ['post', 'put', 'patch', 'delete'];
 
 function refusal(method: OperationDoc['method'], base: string, suffix: string): Operation {
   return {
-    method, path: `${base}/:invoiceId/pdf`, operationId: `${method}InvoicePdfRefused${suffix}`, guard: 'open', pathParams, refusal: 'bare',
-    summary: 'Not supported (405)', description: 'Only GET serves the PDF; 405, the status alone, before any authentication.', handler: () => refuseBare,
+    method,
+    path: `${base}/:invoiceId/pdf`,
+    operationId: `${method}InvoicePdfRefused${suffix}`,
+    guard: 'open',
+    pathParams,
+    refusal: 'bare',
+    summary: 'Not supported (405)',
+    description: 'Only GET serves the PDF; 405, the status alone, before any authentication.',
+    handler: () => refuseBare,
   };
 }
 
 export const documentsApi: ApiSection<DocumentsContext> = {
-  tag: { name: 'Invoice documents', description: 'The invoice PDF (invoices-interface 4.7); the vendor\'s unprefixed path is an alias.' },
+  tag: {
+    name: 'Invoice documents',
+    description: "The invoice PDF (invoices-interface 4.7); the vendor's unprefixed path is an alias.",
+  },
   operations: ([INVOICES, INVOICES_ALIAS] as const).flatMap((base, i) => {
     const suffix = i === 0 ? '' : 'Alias';
     return [pdfOperation(base, suffix), ...REFUSED.map((method) => refusal(method, base, suffix))];

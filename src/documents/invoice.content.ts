@@ -61,7 +61,10 @@ function totals(invoice: InvoiceAnswer, money: MoneyFormat): InvoiceContent['tot
   }
   list.push(row(`${LABELS.total} (${invoice.currency})`, money.money(finalTotal.total), true));
   if (invoice.amountPaid !== undefined && invoice.amountPaid > 0) {
-    list.push(row(LABELS.amountPaid, money.amount(invoice.amountPaid)), row(LABELS.amountDue, money.amount(invoice.amountDue ?? 0)));
+    list.push(
+      row(LABELS.amountPaid, money.amount(invoice.amountPaid)),
+      row(LABELS.amountDue, money.amount(invoice.amountDue ?? 0)),
+    );
   }
   return list;
 }
@@ -79,7 +82,12 @@ export function invoiceContent({ invoice, timeZone }: InvoiceDocumentInput): Inv
     items: itemTable(invoice, money),
     taxSummary: taxSummary(invoice, money),
     totals: totals(invoice, money),
-    words: amountInWords({ minorUnits, currency: invoice.currency, minorDigits: money.minorDigits, locale: invoice.locale }),
+    words: amountInWords({
+      minorUnits,
+      currency: invoice.currency,
+      minorDigits: money.minorDigits,
+      locale: invoice.locale,
+    }),
     terms: invoice.terms.map((group) => ({ label: group.label, lines: group.terms })),
     signatory: { forLine: `${LABELS.signatoryFor} ${invoice.billedBy.name}`, label: LABELS.signatory },
     zatcaQr: invoice.taxType === 'SAUDI' && invoice.billType === 'INVOICE' ? (invoice.zatcaQr ?? null) : null,

@@ -37,16 +37,22 @@ function party(block: PartyBlock): string {
 
 function table(content: ContentTable, className: string): string {
   const head = content.columns.map((column) => `<th class="${column.kind}">${h(column.header)}</th>`).join('');
-  const row = (cells: string[]) => cells.map((cell, i) => `<td class="${content.columns[i]?.kind ?? 'text'}">${bdi(cell)}</td>`).join('');
+  const row = (cells: string[]) =>
+    cells.map((cell, i) => `<td class="${content.columns[i]?.kind ?? 'text'}">${bdi(cell)}</td>`).join('');
   const body = content.rows.map((cells) => `<tr>${row(cells)}</tr>`).join('');
   const foot = content.footer ? `<tfoot><tr>${row(content.footer)}</tr></tfoot>` : '';
   return `<div class="scroll"><table class="${className}"><thead><tr>${head}</tr></thead><tbody>${body}</tbody>${foot}</table></div>`;
 }
 
 function summary(content: InvoiceContent): string {
-  const tax = content.taxSummary ? `<div class="tax"><h3>${h(LABELS.taxSummary)}</h3>${table(content.taxSummary, 'tax-summary')}</div>` : '';
+  const tax = content.taxSummary
+    ? `<div class="tax"><h3>${h(LABELS.taxSummary)}</h3>${table(content.taxSummary, 'tax-summary')}</div>`
+    : '';
   const rows = content.totals
-    .map((row) => `<tr${row.strong ? ' class="strong"' : ''}><td>${bdi(row.label)}</td><td class="money">${bdi(row.value)}</td></tr>`)
+    .map(
+      (row) =>
+        `<tr${row.strong ? ' class="strong"' : ''}><td>${bdi(row.label)}</td><td class="money">${bdi(row.value)}</td></tr>`,
+    )
     .join('');
   return `<section class="summary">${tax}<table class="totals"><tbody>${rows}</tbody></table></section>`;
 }
@@ -55,7 +61,9 @@ function closing(content: InvoiceContent): string {
   const words = `<p class="words"><span>${h(LABELS.inWords)}:</span><strong>${h(content.words)}</strong></p>`;
   const sign = `<div class="signatory"><strong>${bdi(content.signatory.forLine)}</strong><br><span class="line">${h(content.signatory.label)}</span></div>`;
   const groups = content.terms
-    .map((group) => `<h3>${bdi(group.label)}</h3><ul>${group.lines.map((line) => `<li>${bdi(line)}</li>`).join('')}</ul>`)
+    .map(
+      (group) => `<h3>${bdi(group.label)}</h3><ul>${group.lines.map((line) => `<li>${bdi(line)}</li>`).join('')}</ul>`,
+    )
     .join('');
   const terms = content.terms.length > 0 ? `<section class="terms"><h2>${h(LABELS.terms)}</h2>${groups}</section>` : '';
   return words + sign + terms;

@@ -34,7 +34,9 @@ const halfRate = (item: InvoiceItem) => itemRate(item) / 2;
 export function chargedTaxes(invoice: InvoiceAnswer): ChargedTax[] {
   if (invoice.billType === 'BOS') return [];
   if (invoice.taxType !== 'INDIA') {
-    return [{ name: TAX_NAME[invoice.taxType], rate: itemRate, amount: (item) => item.tax ?? 0, total: (t) => t.tax ?? 0 }];
+    return [
+      { name: TAX_NAME[invoice.taxType], rate: itemRate, amount: (item) => item.tax ?? 0, total: (t) => t.tax ?? 0 },
+    ];
   }
   if (invoice.igst === true) {
     return [{ name: 'IGST', rate: itemRate, amount: (item) => item.igst ?? 0, total: (t) => t.igst ?? 0 }];
@@ -58,7 +60,10 @@ export function itemTable(invoice: InvoiceAnswer, money: MoneyFormat): ContentTa
     { header: LABELS.quantity, kind: 'quantity' },
     { header: LABELS.rate, kind: 'money' },
     { header: LABELS.taxableValue, kind: 'money' },
-    ...taxes.flatMap((tax) => [{ header: `${tax.name} %`, kind: 'percent' as const }, { header: tax.name, kind: 'money' as const }]),
+    ...taxes.flatMap((tax) => [
+      { header: `${tax.name} %`, kind: 'percent' as const },
+      { header: tax.name, kind: 'money' as const },
+    ]),
     { header: LABELS.total, kind: 'money' },
   ];
   const rows = invoice.items.map((item, index) => [

@@ -24,7 +24,9 @@ function addressLines(party: InvoiceParty): string[] {
   const lines = [party.street, place.join(', ')];
   if (party.country !== undefined) lines.push(regionNames.of(party.country));
   if (party.gstState !== undefined) {
-    lines.push(`${LABELS.state}: ${GST_STATE_CODES.get(party.gstState) ?? party.gstState}, ${LABELS.stateCode}: ${party.gstState}`);
+    lines.push(
+      `${LABELS.state}: ${GST_STATE_CODES.get(party.gstState) ?? party.gstState}, ${LABELS.stateCode}: ${party.gstState}`,
+    );
   }
   return lines.filter((line): line is string => line !== undefined && line !== '');
 }

@@ -2,7 +2,15 @@ import PDFDocument from 'pdfkit';
 import type { InvoiceDocumentInput } from './invoice-document.types.js';
 import { type InvoiceContent, invoiceContent } from './invoice.content.js';
 import { LABELS } from './invoice.labels.js';
-import { closingHeight, drawClosing, drawParties, drawTerms, drawTitleBlock, drawTotals, totalsHeight } from './pdf/pdf-blocks.js';
+import {
+  closingHeight,
+  drawClosing,
+  drawParties,
+  drawTerms,
+  drawTitleBlock,
+  drawTotals,
+  totalsHeight,
+} from './pdf/pdf-blocks.js';
 import { registerFonts } from './pdf/pdf-fonts.js';
 import { COLORS, CONTENT_WIDTH, Cursor, drawTable, PAGE, tableHeight } from './pdf/pdf-layout.js';
 import { drawLine } from './pdf/pdf-text.js';
@@ -16,7 +24,12 @@ import { drawLine } from './pdf/pdf-text.js';
 function continuationHeader(content: InvoiceContent) {
   return (doc: PDFKit.PDFDocument, y: number): number => {
     const text = `${content.title} · ${content.invoiceNumber}`;
-    drawLine(doc, text, { x: PAGE.margin, y, width: CONTENT_WIDTH }, { size: 8.5, weight: 'bold', color: COLORS.muted });
+    drawLine(
+      doc,
+      text,
+      { x: PAGE.margin, y, width: CONTENT_WIDTH },
+      { size: 8.5, weight: 'bold', color: COLORS.muted },
+    );
     return 20;
   };
 }
@@ -30,7 +43,12 @@ function drawSummaryAndTotals(cursor: Cursor, content: InvoiceContent): void {
   const top = cursor.y;
   drawTotals(cursor, content, { x: PAGE.margin + CONTENT_WIDTH - totalsWidth, y: top, width: totalsWidth });
   if (content.taxSummary) {
-    drawLine(cursor.doc, LABELS.taxSummary, { x: PAGE.margin, y: top, width: summaryWidth }, { size: 8.5, weight: 'bold' });
+    drawLine(
+      cursor.doc,
+      LABELS.taxSummary,
+      { x: PAGE.margin, y: top, width: summaryWidth },
+      { size: 8.5, weight: 'bold' },
+    );
     cursor.y = top + 14;
     drawTable(cursor, content.taxSummary, { x: PAGE.margin, width: summaryWidth });
   }
@@ -43,14 +61,23 @@ function finishPages(doc: PDFKit.PDFDocument, content: InvoiceContent): void {
   for (let page = start; page < start + count; page += 1) {
     doc.switchToPage(page);
     if (content.canceled) {
-      doc.save().rotate(-30, { origin: [PAGE.width / 2, PAGE.height / 2] }).fillOpacity(0.22);
+      doc
+        .save()
+        .rotate(-30, { origin: [PAGE.width / 2, PAGE.height / 2] })
+        .fillOpacity(0.22);
       const box = { x: 0, y: PAGE.height / 2 - 50, width: PAGE.width };
       drawLine(doc, LABELS.canceled, box, { size: 96, weight: 'bold', color: COLORS.stamp }, 'center');
       doc.restore();
     }
     const footer = `${content.invoiceNumber} · ${LABELS.page} ${page - start + 1} ${LABELS.of} ${count}`;
     const y = PAGE.height - PAGE.margin - 8;
-    drawLine(doc, footer, { x: PAGE.margin, y, width: CONTENT_WIDTH }, { size: 7.5, weight: 'regular', color: COLORS.muted }, 'center');
+    drawLine(
+      doc,
+      footer,
+      { x: PAGE.margin, y, width: CONTENT_WIDTH },
+      { size: 7.5, weight: 'regular', color: COLORS.muted },
+      'center',
+    );
   }
 }
 
@@ -58,7 +85,13 @@ function drawInvoice(doc: PDFKit.PDFDocument, content: InvoiceContent): void {
   const cursor = new Cursor(doc, continuationHeader(content));
   drawTitleBlock(cursor, content);
   drawParties(cursor, content.parties);
-  drawLine(doc, content.amountsIn, { x: PAGE.margin, y: cursor.y, width: CONTENT_WIDTH }, { size: 7.5, weight: 'regular', color: COLORS.muted }, 'right');
+  drawLine(
+    doc,
+    content.amountsIn,
+    { x: PAGE.margin, y: cursor.y, width: CONTENT_WIDTH },
+    { size: 7.5, weight: 'regular', color: COLORS.muted },
+    'right',
+  );
   cursor.y += 12;
   drawTable(cursor, content.items, { x: PAGE.margin, width: CONTENT_WIDTH });
   cursor.y += 14;

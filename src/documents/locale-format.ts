@@ -75,8 +75,11 @@ export function formatDate(instant: string, locale: string, timeZone: string): s
 export function formatMoney(minorUnits: bigint, minorDigits: number, currency: string, locale: string): string {
   const decimal = minorUnitsToDecimal(minorUnits, minorDigits) as unknown as number;
   const options = { style: 'currency', currency, currencyDisplay: 'narrowSymbol' } as const;
-  return new Intl.NumberFormat(locale, { ...options, minimumFractionDigits: minorDigits, maximumFractionDigits: minorDigits })
-    .format(decimal);
+  return new Intl.NumberFormat(locale, {
+    ...options,
+    minimumFractionDigits: minorDigits,
+    maximumFractionDigits: minorDigits,
+  }).format(decimal);
 }
 
 /** The formatters of one invoice: its currency's minor unit and its locale, fixed once. */

@@ -24,7 +24,9 @@ export function sendError(reply: FastifyReply, error: unknown): FastifyReply {
     const retryAfter = error.extraData?.retryAfterSeconds;
     if (error.status === 429 || retryAfter !== undefined) reply.header('retry-after', String(retryAfter ?? 60));
     const extra = error.extraData && 'retryAfterSeconds' in error.extraData ? undefined : error.extraData;
-    return reply.code(error.status).send(errorEnvelope(error.status, error.code, error.message, error.fieldErrors, extra));
+    return reply
+      .code(error.status)
+      .send(errorEnvelope(error.status, error.code, error.message, error.fieldErrors, extra));
   }
   if (error instanceof NotAuthenticatedError) return reply.code(401).send(bareEnvelope(401, error.message));
   if (error instanceof BareMethodNotAllowedError) return reply.code(405).send(bareEnvelope(405, error.message));
@@ -41,7 +43,7 @@ export function sendError(reply: FastifyReply, error: unknown): FastifyReply {
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, _request, reply) => sendError(reply, error));
   app.setNotFoundHandler((_request: FastifyRequest, reply: FastifyReply) =>
-    reply.code(404).send(errorEnvelope(404, 'NOT_FOUND', "No such route")),
+    reply.code(404).send(errorEnvelope(404, 'NOT_FOUND', 'No such route')),
   );
 }
 
@@ -58,7 +60,11 @@ const CONNECTION_ERRORS: Record<string, [number, ErrorCode, string]> = {
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, code, message] = CONNECTION_ERRORS[error.code ?? ''] ?? [400, 'INVALID_FIELD', 'The request is not valid HTTP'];
+  const [status, code, message] = CONNECTION_ERRORS[error.code ?? ''] ?? [
+    400,
+    'INVALID_FIELD',
+    'The request is not valid HTTP',
+  ];
   writeConnectionError(socket, status, code, message);
 }
 
@@ -66,8 +72,10 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
 export function writeConnectionError(socket: Socket, status: number, code: ErrorCode, message: string): void {
   if (socket.writable) {
     const body = JSON.stringify(errorEnvelope(status, code, message));
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy();
 }

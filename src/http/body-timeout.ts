@@ -13,7 +13,9 @@ export function installBodyTimeout(app: FastifyInstance, timeoutMs: number): voi
   app.addHook('onRequest', (request, reply, done) => {
     const raw = request.raw;
     const headers = raw.headers;
-    const hasBody = headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
+    const hasBody =
+      headers['transfer-encoding'] !== undefined ||
+      (headers['content-length'] !== undefined && headers['content-length'] !== '0');
     if (!hasBody || raw.complete) return done();
     const timer = setTimeout(() => {
       const socket = raw.socket as Partial<Socket> | undefined;

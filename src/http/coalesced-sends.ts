@@ -21,8 +21,9 @@ export function coalescedSends(): <T>(payload: T) => Promise<T> {
   };
   // A promise, not a callback: Fastify then writes the answer in its own continuation, and an error
   // while writing one answer reaches its error handling, not this loop (and not the other answers).
-  return <T>(payload: T) => new Promise<T>((resolve) => {
-    waiting.push(() => resolve(payload));
-    if (waiting.length === 1) setImmediate(flush);
-  });
+  return <T>(payload: T) =>
+    new Promise<T>((resolve) => {
+      waiting.push(() => resolve(payload));
+      if (waiting.length === 1) setImmediate(flush);
+    });
 }

@@ -23,7 +23,8 @@ export function installCors(app: FastifyInstance, config: Pick<Config, 'corsOrig
     if (typeof origin !== 'string' || !allowed.has(origin)) return;
     reply.header('access-control-allow-origin', origin);
     if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
-      return reply.code(204)
+      return reply
+        .code(204)
         .header('access-control-allow-methods', ALLOW_METHODS)
         .header('access-control-allow-headers', ALLOW_HEADERS)
         .header('access-control-max-age', PREFLIGHT_MAX_AGE_SECONDS)

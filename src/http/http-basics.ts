@@ -46,7 +46,8 @@ export function installHttpBasics(app: FastifyInstance, config: Config): void {
     else reply.header('content-security-policy', DATA_SECURITY_POLICY);
     if (!reply.hasHeader('cache-control')) {
       const path = request.url;
-      if (path.startsWith('/api/') || path.startsWith('/admin/') || path.startsWith('/authentication')) reply.header('cache-control', 'no-store');
+      if (path.startsWith('/api/') || path.startsWith('/admin/') || path.startsWith('/authentication'))
+        reply.header('cache-control', 'no-store');
     }
     return writeWithOthers(payload);
   });

@@ -7,8 +7,13 @@ import type { OperationDoc, RouteHandler } from '../openapi/operation.js';
 import { IdempotencyClaimLost, type IdempotencyClaim } from '../storage/idempotency-keys.store.js';
 import type { Store } from '../storage/store.js';
 import {
-  fingerprintOf, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETRY_AFTER_SECONDS,
-  IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey, routeOf,
+  fingerprintOf,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  IDEMPOTENCY_LEASE_MS,
+  IDEMPOTENCY_RETRY_AFTER_SECONDS,
+  IDEMPOTENT_REPLAYED_HEADER,
+  readIdempotencyKey,
+  routeOf,
 } from './idempotency-key.js';
 
 declare module 'fastify' {
@@ -27,11 +32,18 @@ declare module 'fastify' {
 /** Expired keys are pruned at most this often per process, on the next use of a key. */
 const PRUNE_EVERY_MS = 60_000;
 
-const inProgress = () => new AppError('IDEMPOTENCY_IN_PROGRESS',
-  'A request with this Idempotency-Key is still in progress; retry shortly', undefined,
-  { retryAfterSeconds: IDEMPOTENCY_RETRY_AFTER_SECONDS });
-const conflict = () => new AppError('IDEMPOTENCY_CONFLICT',
-  'This Idempotency-Key was used for another request (another route, path or body)');
+const inProgress = () =>
+  new AppError(
+    'IDEMPOTENCY_IN_PROGRESS',
+    'A request with this Idempotency-Key is still in progress; retry shortly',
+    undefined,
+    { retryAfterSeconds: IDEMPOTENCY_RETRY_AFTER_SECONDS },
+  );
+const conflict = () =>
+  new AppError(
+    'IDEMPOTENCY_CONFLICT',
+    'This Idempotency-Key was used for another request (another route, path or body)',
+  );
 
 type KeyedRequest = FastifyRequest<{ Params: Record<string, string> }>;
 type AnyHandler = RouteHandler<any>;
@@ -81,13 +93,19 @@ export class IdempotencyKeys {
     }
     if (typeof key !== 'string') throw refusal(key.refused);
     const claim: IdempotencyClaim = {
-      urlKey: request.params.urlKey!, caller: callerOf(request), key, token: newToken(),
+      urlKey: request.params.urlKey!,
+      caller: callerOf(request),
+      key,
+      token: newToken(),
     };
     const now = this.clock.now();
     this.prune(now);
     const fingerprint = fingerprintOf({ route, params: request.params }, request.body);
-    const found = await this.store.idempotencyKeys.claim(claim, fingerprint,
-      { now, leaseMs: IDEMPOTENCY_LEASE_MS, retentionMs: this.retentionMs });
+    const found = await this.store.idempotencyKeys.claim(claim, fingerprint, {
+      now,
+      leaseMs: IDEMPOTENCY_LEASE_MS,
+      retentionMs: this.retentionMs,
+    });
     switch (found.outcome) {
       case 'replay':
         reply.code(found.status).header(IDEMPOTENT_REPLAYED_HEADER, 'true').type('application/json; charset=utf-8');
@@ -111,7 +129,10 @@ export class IdempotencyKeys {
    * with a claim no row is held by, so any write that keeps an answer rolls back; a success is a 409.
    */
   private async runConflicting(
-    handler: AnyHandler, request: KeyedRequest, reply: FastifyReply, claim: IdempotencyClaim,
+    handler: AnyHandler,
+    request: KeyedRequest,
+    reply: FastifyReply,
+    claim: IdempotencyClaim,
   ) {
     request.idempotencyClaim = { ...claim, token: newToken() };
     const result = await this.run(handler, request, reply, conflict);
@@ -146,15 +167,19 @@ export class IdempotencyKeys {
   private prune(now: number): void {
     if (now < this.nextPruneAt) return;
     this.nextPruneAt = now + PRUNE_EVERY_MS;
-    this.store.idempotencyKeys.prune(now - this.retentionMs)
+    this.store.idempotencyKeys
+      .prune(now - this.retentionMs)
       .catch((error: unknown) => this.log?.error({ err: error }, 'Idempotency-Key: pruning expired keys failed'));
   }
 }
 
 function refusal(reason: 'repeated' | 'malformed'): AppError {
-  return new AppError('INVALID_IDEMPOTENCY_KEY', reason === 'repeated'
-    ? 'Idempotency-Key must be sent once'
-    : `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters`);
+  return new AppError(
+    'INVALID_IDEMPOTENCY_KEY',
+    reason === 'repeated'
+      ? 'Idempotency-Key must be sent once'
+      : `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters`,
+  );
 }
 
 const newToken = () => randomBytes(16).toString('base64url');

@@ -15,7 +15,10 @@ export interface BoundFeature {
  * made once here: the route Fastify serves is the one a hand-written registration would give.
  */
 export function registerOperations(
-  scope: FastifyInstance, guard: Guard, features: readonly BoundFeature[], idempotencyKeys: IdempotencyKeys,
+  scope: FastifyInstance,
+  guard: Guard,
+  features: readonly BoundFeature[],
+  idempotencyKeys: IdempotencyKeys,
 ): void {
   for (const { feature, context } of features) {
     for (const section of feature.sections) {
@@ -24,9 +27,11 @@ export function registerOperations(
         // An operation that takes Idempotency-Key: the mechanism around its handler, and its hook on the answer.
         const keyed = op.idempotencyKey ? idempotencyKeys.wrap(op, op.handler(context)) : undefined;
         scope.route({
-          method: op.method.toUpperCase() as Uppercase<typeof op.method>, url: op.path,
+          method: op.method.toUpperCase() as Uppercase<typeof op.method>,
+          url: op.path,
           handler: keyed?.handler ?? op.handler(context),
-          ...(op.onRequest && { onRequest: op.onRequest }), ...(keyed && { onSend: keyed.onSend }),
+          ...(op.onRequest && { onRequest: op.onRequest }),
+          ...(keyed && { onSend: keyed.onSend }),
         });
       }
     }

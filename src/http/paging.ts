@@ -5,7 +5,8 @@ export const PAGING = { page: { fallback: 1, max: 1_000_000 }, pageSize: { fallb
 
 export function readPaging(query: Record<string, string>): { page: number; pageSize: number } {
   for (const key of Object.keys(query)) {
-    if (!Object.hasOwn(PAGING, key)) throw new AppError('INVALID_QUERY_FIELD', `${key} is not an accepted query parameter`);
+    if (!Object.hasOwn(PAGING, key))
+      throw new AppError('INVALID_QUERY_FIELD', `${key} is not an accepted query parameter`);
   }
   const number = (key: keyof typeof PAGING) => {
     const { fallback, max } = PAGING[key];

@@ -14,21 +14,76 @@ export interface InvoiceSettingsDoc {
   defaultTerms: unknown[];
 }
 
-export const NUMBERING_SPEC = entry('InvoiceNumbering', 'Once saved, the next auto number is prefix + nextNumber padded (taken ones skipped); then 3.5 continues.', [
-  ['prefix', { type: 'string', maxLength: NUMBERING_LIMITS.prefixMaxLength, description: `At most ${NUMBERING_LIMITS.prefixMaxLength} characters. Default "${DEFAULT_NUMBERING.prefix}".` }],
-  ['padding', { type: 'integer', minimum: NUMBERING_LIMITS.minPadding, maximum: NUMBERING_LIMITS.maxPadding, description: `Digits, ${NUMBERING_LIMITS.minPadding} to ${NUMBERING_LIMITS.maxPadding}. Default ${DEFAULT_NUMBERING.padding}.` }],
-  ['nextNumber', { type: 'integer', minimum: NUMBERING_LIMITS.minNextNumber, maximum: Number.MAX_SAFE_INTEGER, description: `At least ${NUMBERING_LIMITS.minNextNumber}. Default ${DEFAULT_NUMBERING.nextNumber}.` }],
-]);
+export const NUMBERING_SPEC = entry(
+  'InvoiceNumbering',
+  'Once saved, the next auto number is prefix + nextNumber padded (taken ones skipped); then 3.5 continues.',
+  [
+    [
+      'prefix',
+      {
+        type: 'string',
+        maxLength: NUMBERING_LIMITS.prefixMaxLength,
+        description: `At most ${NUMBERING_LIMITS.prefixMaxLength} characters. Default "${DEFAULT_NUMBERING.prefix}".`,
+      },
+    ],
+    [
+      'padding',
+      {
+        type: 'integer',
+        minimum: NUMBERING_LIMITS.minPadding,
+        maximum: NUMBERING_LIMITS.maxPadding,
+        description: `Digits, ${NUMBERING_LIMITS.minPadding} to ${NUMBERING_LIMITS.maxPadding}. Default ${DEFAULT_NUMBERING.padding}.`,
+      },
+    ],
+    [
+      'nextNumber',
+      {
+        type: 'integer',
+        minimum: NUMBERING_LIMITS.minNextNumber,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: `At least ${NUMBERING_LIMITS.minNextNumber}. Default ${DEFAULT_NUMBERING.nextNumber}.`,
+      },
+    ],
+  ],
+);
 
-export const SETTINGS_SPEC = entry('InvoiceSettingsInput', 'Body of PUT /admin/v1/businesses/:urlKey/invoice-settings: the whole object.', [
-  ['billedBy', { type: 'object', required: true, entry: PARTY_SPEC, description: 'The seller\'s billing details (2.2 without clientId); gstin fills gstState and panNumber; name defaults to the business\'s.' }],
-  ['numbering', { type: 'object', required: true, entry: NUMBERING_SPEC, description: '{prefix, padding, nextNumber}.' }],
-  ['defaultTerms', { type: 'array', required: true, items: TERMS_SPEC, maxItems: 20, description: 'Terms of invoices created without terms.' }],
-]);
+export const SETTINGS_SPEC = entry(
+  'InvoiceSettingsInput',
+  'Body of PUT /admin/v1/businesses/:urlKey/invoice-settings: the whole object.',
+  [
+    [
+      'billedBy',
+      {
+        type: 'object',
+        required: true,
+        entry: PARTY_SPEC,
+        description:
+          "The seller's billing details (2.2 without clientId); gstin fills gstState and panNumber; name defaults to the business's.",
+      },
+    ],
+    [
+      'numbering',
+      { type: 'object', required: true, entry: NUMBERING_SPEC, description: '{prefix, padding, nextNumber}.' },
+    ],
+    [
+      'defaultTerms',
+      {
+        type: 'array',
+        required: true,
+        items: TERMS_SPEC,
+        maxItems: 20,
+        description: 'Terms of invoices created without terms.',
+      },
+    ],
+  ],
+);
 
 /** Reads and replaces the settings; create reads them (uncached: one small row). */
 export class InvoiceSettings {
-  constructor(private readonly store: Store, private readonly now: () => number) {}
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+  ) {}
 
   async stored(urlKey: string): Promise<InvoiceSettingsDoc | null> {
     const found = await this.store.invoices.getSettings(urlKey);
@@ -37,21 +92,33 @@ export class InvoiceSettings {
 
   /** What GET answers: the saved settings, or the defaults when none were saved. */
   async get(urlKey: string, business: { name: string; country: string }): Promise<InvoiceSettingsDoc> {
-    return (await this.stored(urlKey)) ?? { billedBy: partyOf({ name: business.name, country: business.country }), numbering: DEFAULT_NUMBERING, defaultTerms: [] };
+    return (
+      (await this.stored(urlKey)) ?? {
+        billedBy: partyOf({ name: business.name, country: business.country }),
+        numbering: DEFAULT_NUMBERING,
+        defaultTerms: [],
+      }
+    );
   }
 
   async put(urlKey: string, body: unknown, business: { name: string; country: string }): Promise<InvoiceSettingsDoc> {
     const reader = new FieldReader({ businessCountry: business.country, enforceGstinChecksum: false });
-    const values = isJsonObject(body) ? reader.readEntry(SETTINGS_SPEC, body, '') : (reader.nameError('body', 'The request body must be a JSON object'), undefined);
+    const values = isJsonObject(body)
+      ? reader.readEntry(SETTINGS_SPEC, body, '')
+      : (reader.nameError('body', 'The request body must be a JSON object'), undefined);
     const billedBy = values?.get('billedBy') as Map<string, unknown> | undefined;
-    if (billedBy?.has('country') && billedBy.get('country') !== business.country) reader.valueError('billedBy.country', `billedBy.country must be the business's country, ${business.country}`);
-    if (!values || reader.errors.length > 0) throw AppError.fromFieldErrors(inBodyOrder(reader.errors, isJsonObject(body) ? Object.keys(body) : []));
+    if (billedBy?.has('country') && billedBy.get('country') !== business.country)
+      reader.valueError('billedBy.country', `billedBy.country must be the business's country, ${business.country}`);
+    if (!values || reader.errors.length > 0)
+      throw AppError.fromFieldErrors(inBodyOrder(reader.errors, isJsonObject(body) ? Object.keys(body) : []));
     const numbering = { ...DEFAULT_NUMBERING, ...(plain(values.get('numbering')) as Partial<InvoiceNumbering>) };
     const doc: InvoiceSettingsDoc = {
       billedBy: partyOf({ name: business.name, country: business.country }, plain(billedBy) as Party),
-      numbering, defaultTerms: plain(values.get('defaultTerms')) as unknown[],
+      numbering,
+      defaultTerms: plain(values.get('defaultTerms')) as unknown[],
     };
-    if (!await this.store.invoices.putSettings(urlKey, doc, formatNumbering(numbering), this.now())) throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
+    if (!(await this.store.invoices.putSettings(urlKey, doc, formatNumbering(numbering), this.now())))
+      throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
     return doc;
   }
 }

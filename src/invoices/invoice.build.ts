@@ -37,30 +37,55 @@ function interState(billedBy: Party, billedTo: Party): boolean {
 
 function partyRules(input: InvoiceInput, billedBy: Party, billedTo: Party): FieldError[] {
   const errors: FieldError[] = [];
-  const required = (field: string, why: string) => errors.push({ field, code: 'INVALID_FIELD_VALUE', message: `${field} is required ${why}` });
-  if (input.regime === 'INDIA' && !billedBy.gstState) required('billedBy.gstState', 'for an Indian seller (send it, or save billing details)');
-  if (input.regime === 'INDIA' && billedTo.country === 'IN' && !billedTo.gstState) required('billedTo.gstState', 'for a buyer in India: it is the place of supply');
-  if (input.regime === 'SAUDI' && input.billType === 'INVOICE' && !billedBy.vatNumber) required('billedBy.vatNumber', 'on a Saudi tax invoice');
+  const required = (field: string, why: string) =>
+    errors.push({ field, code: 'INVALID_FIELD_VALUE', message: `${field} is required ${why}` });
+  if (input.regime === 'INDIA' && !billedBy.gstState)
+    required('billedBy.gstState', 'for an Indian seller (send it, or save billing details)');
+  if (input.regime === 'INDIA' && billedTo.country === 'IN' && !billedTo.gstState)
+    required('billedTo.gstState', 'for a buyer in India: it is the place of supply');
+  if (input.regime === 'SAUDI' && input.billType === 'INVOICE' && !billedBy.vatNumber)
+    required('billedBy.vatNumber', 'on a Saudi tax invoice');
   return errors;
 }
 
-export function buildInvoice(input: InvoiceInput, ctx: BuildContext): { ok: true; value: BuiltInvoice } | { ok: false; errors: FieldError[] } {
+export function buildInvoice(
+  input: InvoiceInput,
+  ctx: BuildContext,
+): { ok: true; value: BuiltInvoice } | { ok: false; errors: FieldError[] } {
   const { business } = ctx;
-  const billedBy = partyOf({ name: business.name, country: business.country }, ctx.settings?.billedBy, sentParty(input.billedBy));
+  const billedBy = partyOf(
+    { name: business.name, country: business.country },
+    ctx.settings?.billedBy,
+    sentParty(input.billedBy),
+  );
   const billedTo = partyOf(ctx.client && clientParty(ctx.client), sentParty(input.billedTo));
   const errors = partyRules(input, billedBy, billedTo);
   const igst = interState(billedBy, billedTo);
   const currency = input.currency;
-  const amounts = computeInvoice({ currency, regime: input.regime, billType: input.billType, interState: igst, items: input.items, charges: input.charges });
+  const amounts = computeInvoice({
+    currency,
+    regime: input.regime,
+    billType: input.billType,
+    interState: igst,
+    items: input.items,
+    charges: input.charges,
+  });
   if (!amounts.ok) {
-    const message = amounts.code === 'AMOUNT_TOO_LARGE' ? `${amounts.field} makes an amount of 10^12 or more` : `${amounts.field} takes the total below 0`;
+    const message =
+      amounts.code === 'AMOUNT_TOO_LARGE'
+        ? `${amounts.field} makes an amount of 10^12 or more`
+        : `${amounts.field} takes the total below 0`;
     errors.push({ field: amounts.field, code: amounts.code, message });
   }
   const invoiceDate = input.invoiceDate ?? Math.floor(ctx.now / 1000) * 1000;
   const invoiceDay = calendarDateIn(ctx.timeZone, invoiceDate);
   const dueDate = input.dueDate ?? defaultDue(invoiceDay, ctx);
   if (dueDate !== null && calendarDateIn(ctx.timeZone, dueDate) < invoiceDay) {
-    errors.push({ field: 'dueDate', code: 'INVALID_FIELD_VALUE', message: 'dueDate may not precede the invoice\'s date' });
+    errors.push({
+      field: 'dueDate',
+      code: 'INVALID_FIELD_VALUE',
+      message: "dueDate may not precede the invoice's date",
+    });
   }
   if (errors.length > 0 || !amounts.ok) return { ok: false, errors };
   const money = (minor: bigint) => moneyToJson(minor, currency);
@@ -68,18 +93,33 @@ export function buildInvoice(input: InvoiceInput, ctx: BuildContext): { ok: true
   const content: Record<string, unknown> = {
     invoiceDate: new Date(invoiceDate).toISOString(),
     ...(dueDate !== null && { dueDate: new Date(dueDate).toISOString() }),
-    billType: input.billType, taxType: input.regime, ...(india && { igst }), currency: currency.code,
-    billedBy, billedTo,
+    billType: input.billType,
+    taxType: input.regime,
+    ...(india && { igst }),
+    currency: currency.code,
+    billedBy,
+    billedTo,
     ...optionalMembers(input),
     invoiceTitle: input.invoiceTitle ?? (input.billType === 'BOS' ? 'Bill of Supply' : 'Invoice'),
     ...(input.invoiceSubTitle !== null && { invoiceSubTitle: input.invoiceSubTitle }),
     items: input.items.map((item, i) => presentItem(item, amounts.items[i]!, india, money)),
     finalTotal: presentTotals(amounts.finalTotal, india, money),
-    additionalCharges: input.charges.map((c, i) => ({ label: c.label, amount: decimalToJson(c.amount), type: c.type, multiplier: c.multiplier, appliedAmount: money(amounts.charges[i]!.appliedAmount) })),
+    additionalCharges: input.charges.map((c, i) => ({
+      label: c.label,
+      amount: decimalToJson(c.amount),
+      type: c.type,
+      multiplier: c.multiplier,
+      appliedAmount: money(amounts.charges[i]!.appliedAmount),
+    })),
     terms: input.terms ? plain(input.terms) : (ctx.settings?.defaultTerms ?? []),
     tags: input.tagIds ?? [],
-    locale: input.locale ?? (ctx.client?.locale as string | null | undefined) ?? defaultLocaleForCountry(business.country) ?? 'en-US',
-    ...(input.regime === 'SAUDI' && input.billType === 'INVOICE' && { zatcaQr: zatca(billedBy, invoiceDate, amounts.finalTotal, currency) }),
+    locale:
+      input.locale ??
+      (ctx.client?.locale as string | null | undefined) ??
+      defaultLocaleForCountry(business.country) ??
+      'en-US',
+    ...(input.regime === 'SAUDI' &&
+      input.billType === 'INVOICE' && { zatcaQr: zatca(billedBy, invoiceDate, amounts.finalTotal, currency) }),
   };
   return { ok: true, value: { content, totalMinor: amounts.finalTotal.total, invoiceDate } };
 }
@@ -101,23 +141,53 @@ function defaultDue(invoiceDay: string, ctx: BuildContext): number | null {
 
 type Money = (minor: bigint) => number;
 
-function presentItem(item: InvoiceInput['items'][number], line: ItemAmounts, india: boolean, money: Money): Record<string, unknown> {
+function presentItem(
+  item: InvoiceInput['items'][number],
+  line: ItemAmounts,
+  india: boolean,
+  money: Money,
+): Record<string, unknown> {
   const rate = decimalToJson(item.taxRate);
-  const head = { _id: randomHex(), name: item.name, rate: decimalToJson(item.rate), quantity: decimalToJson(item.quantity), ...(item.hsn !== null && { hsn: item.hsn }) };
+  const head = {
+    _id: randomHex(),
+    name: item.name,
+    rate: decimalToJson(item.rate),
+    quantity: decimalToJson(item.quantity),
+    ...(item.hsn !== null && { hsn: item.hsn }),
+  };
   const taxes = india
-    ? { gstRate: rate, subTotal: money(line.subTotal), amount: money(line.amount), igst: money(line.igst), cgst: money(line.cgst), sgst: money(line.sgst) }
+    ? {
+        gstRate: rate,
+        subTotal: money(line.subTotal),
+        amount: money(line.amount),
+        igst: money(line.igst),
+        cgst: money(line.cgst),
+        sgst: money(line.sgst),
+      }
     : { taxRate: rate, subTotal: money(line.subTotal), amount: money(line.amount), tax: money(line.tax) };
   return { ...head, ...taxes, total: money(line.total), discount: { discountType: 'PERCENTAGE' }, images: [] };
 }
 
 function presentTotals(t: FinalAmounts, india: boolean, money: Money): Record<string, unknown> {
   const taxes = india ? { igst: money(t.igst), cgst: money(t.cgst), sgst: money(t.sgst) } : { tax: money(t.tax) };
-  return { subTotal: money(t.subTotal), amount: money(t.amount), ...taxes, discount: money(t.discount), charges: money(t.charges), total: money(t.total) };
+  return {
+    subTotal: money(t.subTotal),
+    amount: money(t.amount),
+    ...taxes,
+    discount: money(t.discount),
+    charges: money(t.charges),
+    total: money(t.total),
+  };
 }
 
 function zatca(billedBy: Party, invoiceDate: number, totals: FinalAmounts, currency: Currency): string {
   return zatcaQrBase64({
-    sellerName: String(billedBy.name), vatNumber: String(billedBy.vatNumber), invoiceDate: new Date(invoiceDate), total: totals.total, tax: totals.tax, currency,
+    sellerName: String(billedBy.name),
+    vatNumber: String(billedBy.vatNumber),
+    invoiceDate: new Date(invoiceDate),
+    total: totals.total,
+    tax: totals.tax,
+    currency,
   });
 }
 

@@ -23,7 +23,8 @@ function trimmed(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(value)) {
-    if (member === false || member === null || member === undefined || (Array.isArray(member) && member.length === 0)) continue;
+    if (member === false || member === null || member === undefined || (Array.isArray(member) && member.length === 0))
+      continue;
     out[key] = trimmed(member);
   }
   return out;
@@ -32,17 +33,37 @@ function trimmed(value: unknown): unknown {
 export function createRequestOf(input: InvoiceInput): CreateRequest {
   const sent = new Set(input.sent);
   const request: CreateRequest = {
-    invoiceNumber: input.invoiceNumber, invoiceType: input.billType, currency: input.currency.code,
+    invoiceNumber: input.invoiceNumber,
+    invoiceType: input.billType,
+    currency: input.currency.code,
     billedTo: plain(input.billedTo),
-    items: input.items.map((item) => ({ name: item.name, rate: decimalToText(item.rate), quantity: decimalToText(item.quantity), taxRate: decimalToText(item.taxRate), hsn: item.hsn })),
-    additionalCharges: input.charges.map((c) => ({ label: c.label, type: c.type, amount: decimalToText(c.amount), multiplier: c.multiplier })),
+    items: input.items.map((item) => ({
+      name: item.name,
+      rate: decimalToText(item.rate),
+      quantity: decimalToText(item.quantity),
+      taxRate: decimalToText(item.taxRate),
+      hsn: item.hsn,
+    })),
+    additionalCharges: input.charges.map((c) => ({
+      label: c.label,
+      type: c.type,
+      amount: decimalToText(c.amount),
+      multiplier: c.multiplier,
+    })),
   };
   if (sent.has('invoiceDate')) request.invoiceDate = input.invoiceDate;
   if (sent.has('dueDate')) request.dueDate = input.dueDate;
   const optional: [string, unknown][] = [
-    ['locale', input.locale], ['invoiceTitle', input.invoiceTitle], ['invoiceSubTitle', input.invoiceSubTitle], ['billedBy', input.billedBy],
-    ['shippedTo', input.shippedTo], ['shippedFrom', input.shippedFrom], ['transportDetails', input.transportDetails], ['contact', input.contact],
-    ['terms', input.terms], ['tags', input.tagIds && [...input.tagIds].sort()],
+    ['locale', input.locale],
+    ['invoiceTitle', input.invoiceTitle],
+    ['invoiceSubTitle', input.invoiceSubTitle],
+    ['billedBy', input.billedBy],
+    ['shippedTo', input.shippedTo],
+    ['shippedFrom', input.shippedFrom],
+    ['transportDetails', input.transportDetails],
+    ['contact', input.contact],
+    ['terms', input.terms],
+    ['tags', input.tagIds && [...input.tagIds].sort()],
     // Stored for the documents issue's mail (sent after commit when SMTP_URL is set); never compared.
     ['email', input.email],
   ];
@@ -73,7 +94,10 @@ function sameBuyer(stored: Party, retry: Party): boolean {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

@@ -6,7 +6,8 @@ import { todayIn } from '../leads/lead.dates.js';
  * zone, or an ISO 8601 instant with `Z` or an offset; years 1970 to 9999. Answers are UTC instants.
  */
 
-const INSTANT = /^([0-9]{4})-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,9})?)?(?:Z|[+-][0-9]{2}:[0-9]{2})$/i;
+const INSTANT =
+  /^([0-9]{4})-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,9})?)?(?:Z|[+-][0-9]{2}:[0-9]{2})$/i;
 const FIRST_YEAR = 1970;
 const LAST_YEAR = 9999;
 
@@ -50,12 +51,26 @@ function offsetAt(timeZone: string, at: number): number {
   let format = partsFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-US', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     // Bounded: zone names are a small fixed set.
     if (partsFormats.size < 1000) partsFormats.set(timeZone, format);
   }
   const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
-  const local = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const local = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
   return local - Math.floor(at / 1000) * 1000;
 }

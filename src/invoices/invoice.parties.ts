@@ -13,8 +13,25 @@ export type Party = Record<string, unknown>;
 
 /** The members of a party, in answer order (the field table's, with clientId never echoed). */
 export const PARTY_MEMBERS = [
-  'name', 'street', 'city', 'state', 'pincode', 'country', 'gstState', 'gstin', 'panNumber', 'trnNumber', 'tinNumber', 'sstNumber', 'vatNumber',
-  'taxPayerType', 'additionalIds', 'phone', 'email', 'phoneShowInInvoice', 'emailShowInInvoice',
+  'name',
+  'street',
+  'city',
+  'state',
+  'pincode',
+  'country',
+  'gstState',
+  'gstin',
+  'panNumber',
+  'trnNumber',
+  'tinNumber',
+  'sstNumber',
+  'vatNumber',
+  'taxPayerType',
+  'additionalIds',
+  'phone',
+  'email',
+  'phoneShowInInvoice',
+  'emailShowInInvoice',
 ] as const;
 
 /** Read values (Maps, lists of Maps) as plain JSON values. */
@@ -24,7 +41,8 @@ export function plain(value: unknown): unknown {
   return value;
 }
 
-const hasValue = (value: unknown) => value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0);
+const hasValue = (value: unknown) =>
+  value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0);
 
 /** `layers` from weakest to strongest (defaults, then what was sent); gstState and panNumber filled from a gstin. */
 export function partyOf(...layers: (Party | null | undefined)[]): Party {
@@ -32,8 +50,13 @@ export function partyOf(...layers: (Party | null | undefined)[]): Party {
   for (const layer of layers) if (layer) for (const [k, v] of Object.entries(layer)) if (hasValue(v)) merged[k] = v;
   if (typeof merged.gstin === 'string') {
     const ids = fillTaxIds({
-      gstin: merged.gstin, gstState: (merged.gstState as string | undefined) ?? null, panNumber: (merged.panNumber as string | undefined) ?? null,
-      trnNumber: null, tinNumber: null, sstNumber: null, vatNumber: null,
+      gstin: merged.gstin,
+      gstState: (merged.gstState as string | undefined) ?? null,
+      panNumber: (merged.panNumber as string | undefined) ?? null,
+      trnNumber: null,
+      tinNumber: null,
+      sstNumber: null,
+      vatNumber: null,
     });
     if (ids.gstState !== null) merged.gstState = ids.gstState;
     if (ids.panNumber !== null) merged.panNumber = ids.panNumber;
@@ -65,7 +88,11 @@ const MATCH_ID: Record<string, string> = { IN: 'gstin', AE: 'trnNumber', MY: 'ti
 
 /** 3.6.2: name (NFC, trimmed, whitespace runs collapsed, lower-cased), country, and the country's tax id upper-cased. */
 export function matchKeyOf(buyer: Party): string {
-  const name = String(buyer.name ?? '').normalize('NFC').trim().replace(/\s+/gu, ' ').toLowerCase();
+  const name = String(buyer.name ?? '')
+    .normalize('NFC')
+    .trim()
+    .replace(/\s+/gu, ' ')
+    .toLowerCase();
   const country = String(buyer.country ?? '');
   const id = buyer[MATCH_ID[country] ?? 'vatNumber'];
   return JSON.stringify([name, country, typeof id === 'string' ? id.toUpperCase() : null]);

@@ -23,21 +23,42 @@ export function presentInvoice(stored: StoredInvoice, ctx: PresentContext): Invo
   const due = canceled ? 0n : stored.totalMinor - stored.paidMinor;
   const base = `/api/v1/businesses/${encodeURIComponent(ctx.urlKey)}/invoices/${stored.invoiceId}`;
   return {
-    _id: stored.invoiceId, invoiceNumber: stored.invoiceNumber, ...stored.content, status: stored.status,
+    _id: stored.invoiceId,
+    invoiceNumber: stored.invoiceNumber,
+    ...stored.content,
+    status: stored.status,
     client: stored.clientId,
     share: { link: `${ctx.publicUrl}/share/invoices/${stored.shareToken}`, pdf: `${ctx.publicUrl}${base}/pdf` },
     ...VENDOR_CONSTANTS,
-    amountPaid: moneyToJson(paid, currency), amountDue: moneyToJson(due, currency),
-    createdAt: new Date(stored.createdAt).toISOString(), updatedAt: new Date(stored.updatedAt).toISOString(),
+    amountPaid: moneyToJson(paid, currency),
+    amountDue: moneyToJson(due, currency),
+    createdAt: new Date(stored.createdAt).toISOString(),
+    updatedAt: new Date(stored.updatedAt).toISOString(),
   };
 }
 
 /** A payment (2.6). */
-export function presentPayment(payment: StoredPayment, invoice: StoredInvoice, urlKey: string): Record<string, unknown> {
+export function presentPayment(
+  payment: StoredPayment,
+  invoice: StoredInvoice,
+  urlKey: string,
+): Record<string, unknown> {
   const d = payment.data;
   return {
-    _id: payment.paymentId, amount: d.amount, tds: d.tds, transactionCharge: d.transactionCharge, paymentDate: d.paymentDate,
-    paymentMethod: d.paymentMethod ?? null, notes: d.notes ?? null, refId: d.refId ?? null, business: urlKey, payerBusiness: invoice.clientId,
-    isApproved: true, isRemoved: payment.removed, appId: d.appId ?? null, invoice: invoice.invoiceId, createdAt: new Date(payment.createdAt).toISOString(),
+    _id: payment.paymentId,
+    amount: d.amount,
+    tds: d.tds,
+    transactionCharge: d.transactionCharge,
+    paymentDate: d.paymentDate,
+    paymentMethod: d.paymentMethod ?? null,
+    notes: d.notes ?? null,
+    refId: d.refId ?? null,
+    business: urlKey,
+    payerBusiness: invoice.clientId,
+    isApproved: true,
+    isRemoved: payment.removed,
+    appId: d.appId ?? null,
+    invoice: invoice.invoiceId,
+    createdAt: new Date(payment.createdAt).toISOString(),
   };
 }

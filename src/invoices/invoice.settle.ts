@@ -35,31 +35,56 @@ function e4(invoice: StoredInvoice, minor: bigint, businessCurrency: string): nu
 
 const refuse = <T>(error: AppError): Decision<Outcome<T>> => ({ answer: { refused: error } });
 
-export function decidePayment(locked: LockedInvoice, payment: StoredPayment, ctx: SettleContext): Decision<Outcome<{ invoice: StoredInvoice; payment: StoredPayment }>> {
+export function decidePayment(
+  locked: LockedInvoice,
+  payment: StoredPayment,
+  ctx: SettleContext,
+): Decision<Outcome<{ invoice: StoredInvoice; payment: StoredPayment }>> {
   const { invoice } = locked;
-  if (invoice.status === 'CANCELED') return refuse(new AppError('INVOICE_CANCELED', 'The invoice is canceled: it takes no payment'));
+  if (invoice.status === 'CANCELED')
+    return refuse(new AppError('INVOICE_CANCELED', 'The invoice is canceled: it takes no payment'));
   const due = invoice.totalMinor - invoice.paidMinor;
   if (payment.settledMinor > due) {
     const amountDue = moneyToJson(due, currencyOf(invoice.currency)!);
-    return refuse(new AppError('PAYMENT_EXCEEDS_DUE', `The payment settles more than the ${amountDue} due`, undefined, { amountDue }));
+    return refuse(
+      new AppError('PAYMENT_EXCEEDS_DUE', `The payment settles more than the ${amountDue} due`, undefined, {
+        amountDue,
+      }),
+    );
   }
   const paidMinor = invoice.paidMinor + payment.settledMinor;
   const next = { ...invoice, paidMinor, status: statusOf(paidMinor, invoice.totalMinor), updatedAt: ctx.now };
   const data = () => ({ invoice: ctx.present(next), payment: ctx.presentPayment(payment, next) });
   const events = [
     ...invoiceEvent(ctx.plan, 'invoice.payment_recorded', invoice.invoiceId, data, ctx.now),
-    ...(next.status === 'PAID' ? invoiceEvent(ctx.plan, 'invoice.paid', invoice.invoiceId, () => ctx.present(next), ctx.now) : []),
+    ...(next.status === 'PAID'
+      ? invoiceEvent(ctx.plan, 'invoice.paid', invoice.invoiceId, () => ctx.present(next), ctx.now)
+      : []),
   ];
-  const balance = [{ member: 'invoicePayment' as const, e4: e4(invoice, payment.settledMinor, ctx.businessCurrency) }].filter((b) => b.e4 !== 0);
-  return { change: { invoice: next, addPayment: payment, balance, events }, answer: { ok: { invoice: next, payment } } };
+  const balance = [
+    { member: 'invoicePayment' as const, e4: e4(invoice, payment.settledMinor, ctx.businessCurrency) },
+  ].filter((b) => b.e4 !== 0);
+  return {
+    change: { invoice: next, addPayment: payment, balance, events },
+    answer: { ok: { invoice: next, payment } },
+  };
 }
 
 /** 4.5: live payments need cancelPayment (they are removed with it); a canceled invoice answers as it is. */
-export function decideCancel(locked: LockedInvoice, cancelPayment: boolean, ctx: SettleContext): Decision<Outcome<StoredInvoice>> {
+export function decideCancel(
+  locked: LockedInvoice,
+  cancelPayment: boolean,
+  ctx: SettleContext,
+): Decision<Outcome<StoredInvoice>> {
   const { invoice, livePayments } = locked;
   if (invoice.status === 'CANCELED') return { answer: { ok: invoice } };
   if (livePayments.length > 0 && !cancelPayment) {
-    return refuse(new AppError('INVOICE_HAS_PAYMENTS', 'The invoice has payments: cancel with cancelPayment=true to remove them too'));
+    return refuse(
+      new AppError(
+        'INVOICE_HAS_PAYMENTS',
+        'The invoice has payments: cancel with cancelPayment=true to remove them too',
+      ),
+    );
   }
   const next = { ...invoice, status: 'CANCELED', paidMinor: 0n, updatedAt: ctx.now };
   const balance = [
@@ -67,11 +92,18 @@ export function decideCancel(locked: LockedInvoice, cancelPayment: boolean, ctx:
     { member: 'invoicePayment' as const, e4: -e4(invoice, invoice.paidMinor, ctx.businessCurrency) },
   ].filter((b) => b.e4 !== 0);
   const events = invoiceEvent(ctx.plan, 'invoice.canceled', invoice.invoiceId, () => ctx.present(next), ctx.now);
-  return { change: { invoice: next, removePaymentIds: livePayments.map((p) => p.paymentId), balance, events }, answer: { ok: next } };
+  return {
+    change: { invoice: next, removePaymentIds: livePayments.map((p) => p.paymentId), balance, events },
+    answer: { ok: next },
+  };
 }
 
 /** Section 8: an operator removes a live payment; the status is recomputed. */
-export function decideRemoval(locked: LockedInvoice, paymentId: string, ctx: SettleContext): Decision<Outcome<{ invoice: StoredInvoice; payment: StoredPayment }>> {
+export function decideRemoval(
+  locked: LockedInvoice,
+  paymentId: string,
+  ctx: SettleContext,
+): Decision<Outcome<{ invoice: StoredInvoice; payment: StoredPayment }>> {
   const { invoice } = locked;
   const found = locked.livePayments.find((p) => p.paymentId === paymentId);
   if (!found) return refuse(new AppError('PAYMENT_NOT_FOUND', 'No live payment with this id on this invoice'));
@@ -79,7 +111,12 @@ export function decideRemoval(locked: LockedInvoice, paymentId: string, ctx: Set
   const next = { ...invoice, paidMinor, status: statusOf(paidMinor, invoice.totalMinor), updatedAt: ctx.now };
   const payment = { ...found, removed: true };
   const data = () => ({ invoice: ctx.present(next), payment: ctx.presentPayment(payment, next) });
-  const balance = [{ member: 'invoicePayment' as const, e4: -e4(invoice, found.settledMinor, ctx.businessCurrency) }].filter((b) => b.e4 !== 0);
+  const balance = [
+    { member: 'invoicePayment' as const, e4: -e4(invoice, found.settledMinor, ctx.businessCurrency) },
+  ].filter((b) => b.e4 !== 0);
   const events = invoiceEvent(ctx.plan, 'invoice.payment_removed', invoice.invoiceId, data, ctx.now);
-  return { change: { invoice: next, removePaymentIds: [paymentId], balance, events }, answer: { ok: { invoice: next, payment } } };
+  return {
+    change: { invoice: next, removePaymentIds: [paymentId], balance, events },
+    answer: { ok: { invoice: next, payment } },
+  };
 }

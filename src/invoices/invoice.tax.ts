@@ -3,7 +3,14 @@ import { GST_RATES, INDIA } from '../tax/in.js';
 import { MALAYSIA, MALAYSIA_SST_RATES } from '../tax/my.js';
 import { SAUDI_ARABIA, SAUDI_VAT_RATES } from '../tax/sa.js';
 import {
-  compareDecimal, type Currency, DECIMAL_ZERO, decimal, type Decimal, decimalOf, pow10, roundToMinor,
+  compareDecimal,
+  type Currency,
+  DECIMAL_ZERO,
+  decimal,
+  type Decimal,
+  decimalOf,
+  pow10,
+  roundToMinor,
 } from './invoice.money.js';
 
 /**
@@ -41,8 +48,11 @@ export function isAllowedRate(regime: TaxRegime, rate: Decimal): boolean {
   const set = RATE_SETS.get(regime);
   if (set) return set.some((allowed) => compareDecimal(allowed, rate) === 0);
   const { minimum, maximum, decimalPlaces } = OTHER_TAX_RATE;
-  return rate.scale <= decimalPlaces && compareDecimal(rate, decimal(BigInt(minimum), 0)) >= 0
-    && compareDecimal(rate, decimal(BigInt(maximum), 0)) <= 0;
+  return (
+    rate.scale <= decimalPlaces &&
+    compareDecimal(rate, decimal(BigInt(minimum), 0)) >= 0 &&
+    compareDecimal(rate, decimal(BigInt(maximum), 0)) <= 0
+  );
 }
 
 /** The rates of a regime as a message or the OpenAPI text says them: "0, 5" or "0 to 100 with at most 4 decimals". */
@@ -69,8 +79,10 @@ export interface SupplyParties {
  * another state, an SEZ unit and an export are all inter-state supplies.
  */
 export function isInterStateSupply(parties: SupplyParties): boolean {
-  const intraState = parties.buyerCountry === INDIA.code && parties.buyerGstState === parties.sellerGstState
-    && parties.buyerTaxPayerType !== 'SEZ';
+  const intraState =
+    parties.buyerCountry === INDIA.code &&
+    parties.buyerGstState === parties.sellerGstState &&
+    parties.buyerTaxPayerType !== 'SEZ';
   return !intraState;
 }
 

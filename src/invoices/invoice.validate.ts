@@ -75,17 +75,23 @@ function upperCased(body: Record<string, unknown>): Record<string, unknown> {
 }
 
 export function validateInvoice(raw: unknown, context: LeadContext): Validated {
-  if (!isJsonObject(raw)) return { errors: [{ field: 'body', code: 'INVALID_FIELD', message: 'The request body must be a JSON object' }], input: null };
+  if (!isJsonObject(raw))
+    return {
+      errors: [{ field: 'body', code: 'INVALID_FIELD', message: 'The request body must be a JSON object' }],
+      input: null,
+    };
   const body = upperCased(raw);
   const reader = new FieldReader({ businessCountry: context.business.country, enforceGstinChecksum: false });
   const values = reader.readEntry(INVOICE_SPEC, body, '') ?? new Map();
   const errors = reader.errors.map((e) => (e.field === 'items' ? { ...e, code: 'INVALID_ITEMS' as ErrorCode } : e));
   const fail = (field: string, code: ErrorCode, message: string) => errors.push({ field, code, message });
-  if (Array.isArray(body.items) && body.items.length === 0) fail('items', 'INVALID_ITEMS', `items must hold 1 to ${LIMITS.items} items`);
+  if (Array.isArray(body.items) && body.items.length === 0)
+    fail('items', 'INVALID_ITEMS', `items must hold 1 to ${LIMITS.items} items`);
   const get = <T>(key: string) => values.get(key) as T | undefined;
   const currencyCode = get<string>('currency') ?? context.business.currency;
   const currency = currencyOf(currencyCode);
-  if (!currency && values.has('currency')) fail('currency', 'INVALID_FIELD_VALUE', 'currency must be an ISO 4217 code with a minor unit of 0, 2 or 3 digits');
+  if (!currency && values.has('currency'))
+    fail('currency', 'INVALID_FIELD_VALUE', 'currency must be an ISO 4217 code with a minor unit of 0, 2 or 3 digits');
   const billType = (get<string>('invoiceType') ?? 'INVOICE') as BillType;
   const regime = regimeOf(context.business.country);
   const money = currency ?? { code: currencyCode, minorUnit: 2 };
@@ -93,7 +99,11 @@ export function validateInvoice(raw: unknown, context: LeadContext): Validated {
   checkBuyer(get<ReadValues>('billedTo'), fail);
   const billedBy = get<ReadValues>('billedBy');
   if (billedBy?.has('country') && billedBy.get('country') !== context.business.country) {
-    fail('billedBy.country', 'INVALID_FIELD_VALUE', `billedBy.country must be the business's country, ${context.business.country}`);
+    fail(
+      'billedBy.country',
+      'INVALID_FIELD_VALUE',
+      `billedBy.country must be the business's country, ${context.business.country}`,
+    );
   }
   const items = readItems(body.items, get<ReadValues[]>('items') ?? [], { regime, billType }, fail);
   const charges = readCharges(get<ReadValues[]>('additionalCharges') ?? [], money, fail);
@@ -104,29 +114,57 @@ export function validateInvoice(raw: unknown, context: LeadContext): Validated {
   return {
     errors: [],
     input: {
-      sent: Object.keys(raw), invoiceNumber: get<string>('invoiceNumber') ?? null, ...dates, billType, regime, currency,
-      locale: get<string>('locale') ?? null, invoiceTitle: get<string>('invoiceTitle') ?? null, invoiceSubTitle: get<string>('invoiceSubTitle') ?? null,
-      billedTo: get<ReadValues>('billedTo')!, billedBy: billedBy ?? null, shippedTo: get<ReadValues>('shippedTo') ?? null,
-      shippedFrom: get<ReadValues>('shippedFrom') ?? null, transportDetails: get<ReadValues>('transportDetails') ?? null,
-      contact: get<ReadValues>('contact') ?? null, items, charges, terms: get<ReadValues[]>('terms') ?? null, tagIds, email: get<ReadValues>('email') ?? null,
+      sent: Object.keys(raw),
+      invoiceNumber: get<string>('invoiceNumber') ?? null,
+      ...dates,
+      billType,
+      regime,
+      currency,
+      locale: get<string>('locale') ?? null,
+      invoiceTitle: get<string>('invoiceTitle') ?? null,
+      invoiceSubTitle: get<string>('invoiceSubTitle') ?? null,
+      billedTo: get<ReadValues>('billedTo')!,
+      billedBy: billedBy ?? null,
+      shippedTo: get<ReadValues>('shippedTo') ?? null,
+      shippedFrom: get<ReadValues>('shippedFrom') ?? null,
+      transportDetails: get<ReadValues>('transportDetails') ?? null,
+      contact: get<ReadValues>('contact') ?? null,
+      items,
+      charges,
+      terms: get<ReadValues[]>('terms') ?? null,
+      tagIds,
+      email: get<ReadValues>('email') ?? null,
     },
   };
 }
 
 type Fail = (field: string, code: ErrorCode, message: string) => void;
 
-function readDates(values: ReadValues, timeZone: string, fail: Fail): { invoiceDate: number | null; dueDate: number | null } {
+function readDates(
+  values: ReadValues,
+  timeZone: string,
+  fail: Fail,
+): { invoiceDate: number | null; dueDate: number | null } {
   const read = (key: string): number | null => {
     const value = values.get(key) as string | undefined;
     if (value === undefined) return null;
     const at = parseInvoiceDate(value, timeZone);
-    if (at === undefined) fail(key, 'INVALID_FIELD_VALUE', `${key} must be a date (YYYY-MM-DD) or an ISO 8601 instant with Z or an offset, years 1970 to 9999`);
+    if (at === undefined)
+      fail(
+        key,
+        'INVALID_FIELD_VALUE',
+        `${key} must be a date (YYYY-MM-DD) or an ISO 8601 instant with Z or an offset, years 1970 to 9999`,
+      );
     return at ?? null;
   };
   const transport = values.get('transportDetails') as ReadValues | undefined;
   const challan = transport?.get('challanDate') as string | undefined;
   if (challan !== undefined && parseInvoiceDate(challan, timeZone) === undefined) {
-    fail('transportDetails.challanDate', 'INVALID_FIELD_VALUE', 'transportDetails.challanDate must be a date (YYYY-MM-DD) or an ISO 8601 instant with Z or an offset');
+    fail(
+      'transportDetails.challanDate',
+      'INVALID_FIELD_VALUE',
+      'transportDetails.challanDate must be a date (YYYY-MM-DD) or an ISO 8601 instant with Z or an offset',
+    );
   }
   return { invoiceDate: read('invoiceDate'), dueDate: read('dueDate') };
 }
@@ -135,11 +173,17 @@ function readDates(values: ReadValues, timeZone: string, fail: Fail): { invoiceD
 function checkBuyer(buyer: ReadValues | undefined, fail: Fail): void {
   if (!buyer || buyer.has('clientId')) return;
   for (const key of ['name', 'country']) {
-    if (!buyer.has(key)) fail(`billedTo.${key}`, 'INVALID_FIELD_VALUE', `billedTo.${key} is required unless billedTo.clientId is sent`);
+    if (!buyer.has(key))
+      fail(`billedTo.${key}`, 'INVALID_FIELD_VALUE', `billedTo.${key} is required unless billedTo.clientId is sent`);
   }
 }
 
-function readItems(raw: unknown, items: ReadValues[], tax: { regime: TaxRegime; billType: BillType }, fail: Fail): ItemInput[] {
+function readItems(
+  raw: unknown,
+  items: ReadValues[],
+  tax: { regime: TaxRegime; billType: BillType },
+  fail: Fail,
+): ItemInput[] {
   const rawItems = Array.isArray(raw) ? raw : [];
   return items.map((item, index) => {
     const sent = (rawItems[index] ?? {}) as Record<string, unknown>;
@@ -148,12 +192,18 @@ function readItems(raw: unknown, items: ReadValues[], tax: { regime: TaxRegime; 
     const alias = item.has('taxRate') ? decimalOf(item.get('taxRate'))!.value : null;
     const rate = gst ?? alias ?? DECIMAL_ZERO;
     const field = `items[${index}].${key}`;
-    if (gst && alias && (gst.units !== alias.units || gst.scale !== alias.scale)) fail(field, 'INVALID_TAX_RATE', `items[${index}].gstRate and taxRate differ`);
-    else if (tax.billType === 'BOS' && rate.units !== 0n) fail(field, 'INVALID_TAX_RATE', `${field} must be 0 on a bill of supply`);
-    else if (!isAllowedRate(tax.regime, rate)) fail(field, 'INVALID_TAX_RATE', `${field} is not a rate of the ${tax.regime} regime`);
+    if (gst && alias && (gst.units !== alias.units || gst.scale !== alias.scale))
+      fail(field, 'INVALID_TAX_RATE', `items[${index}].gstRate and taxRate differ`);
+    else if (tax.billType === 'BOS' && rate.units !== 0n)
+      fail(field, 'INVALID_TAX_RATE', `${field} must be 0 on a bill of supply`);
+    else if (!isAllowedRate(tax.regime, rate))
+      fail(field, 'INVALID_TAX_RATE', `${field} is not a rate of the ${tax.regime} regime`);
     return {
-      name: item.get('name') as string, rate: decimalOf(item.get('rate') ?? 0)!.value, quantity: decimalOf(item.get('quantity') ?? 1)!.value,
-      taxRate: rate, hsn: (item.get('hsn') as string | undefined) ?? null,
+      name: item.get('name') as string,
+      rate: decimalOf(item.get('rate') ?? 0)!.value,
+      quantity: decimalOf(item.get('quantity') ?? 1)!.value,
+      taxRate: rate,
+      hsn: (item.get('hsn') as string | undefined) ?? null,
     };
   });
 }
@@ -164,11 +214,17 @@ function readCharges(entries: ReadValues[], currency: Currency, fail: Fail): Cha
     const type = entry.get('type') as ChargeType;
     const amount = decimalOf(entry.get('amount') ?? 0)!.value;
     const multiplier = entry.get('multiplier') as number;
-    if (multiplier !== 1 && multiplier !== -1 && entry.has('multiplier')) fail(`${at}.multiplier`, 'INVALID_FIELD_VALUE', `${at}.multiplier must be 1 or -1`);
+    if (multiplier !== 1 && multiplier !== -1 && entry.has('multiplier'))
+      fail(`${at}.multiplier`, 'INVALID_FIELD_VALUE', `${at}.multiplier must be 1 or -1`);
     if (type === CHARGE_TYPES[0] && (amount.scale > 4 || amount.units > 100n * 10n ** BigInt(amount.scale))) {
-      fail(`${at}.amount`, 'INVALID_FIELD_VALUE', `${at}.amount must be at most 100 with at most 4 decimals for PERCENTAGE`);
+      fail(
+        `${at}.amount`,
+        'INVALID_FIELD_VALUE',
+        `${at}.amount must be at most 100 with at most 4 decimals for PERCENTAGE`,
+      );
     }
-    if (type === CHARGE_TYPES[1] && exactMinor(amount, currency) === null) fail(`${at}.amount`, 'INVALID_FIELD_VALUE', `${at}.amount must be within the minor unit of ${currency.code}`);
+    if (type === CHARGE_TYPES[1] && exactMinor(amount, currency) === null)
+      fail(`${at}.amount`, 'INVALID_FIELD_VALUE', `${at}.amount must be within the minor unit of ${currency.code}`);
     return { label: entry.get('label') as string, type, amount, multiplier: multiplier === -1 ? -1 : 1 };
   });
 }
@@ -177,11 +233,12 @@ function readCharges(entries: ReadValues[], currency: Currency, fail: Fail): Cha
 function checkDigits(value: unknown, path: string, fail: Fail): void {
   if (typeof value === 'number') {
     const parsed = decimalOf(value);
-    if (parsed && parsed.significantDigits > LIMITS.significantDigits) fail(path, 'INVALID_FIELD_VALUE', `${path} must have at most ${LIMITS.significantDigits} significant digits`);
+    if (parsed && parsed.significantDigits > LIMITS.significantDigits)
+      fail(path, 'INVALID_FIELD_VALUE', `${path} must have at most ${LIMITS.significantDigits} significant digits`);
   } else if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) checkDigits(item, `${path}[${i}]`, fail);
-  }
-  else if (isJsonObject(value)) for (const [key, member] of Object.entries(value)) checkDigits(member, path === '' ? key : `${path}.${key}`, fail);
+  } else if (isJsonObject(value))
+    for (const [key, member] of Object.entries(value)) checkDigits(member, path === '' ? key : `${path}.${key}`, fail);
 }
 
 /** 4.1: a live tag's id, else its name ignoring case (leads-interface 2.5); duplicates dropped, order kept. */
@@ -195,12 +252,16 @@ function readTags(tags: string[] | undefined, context: LeadContext, fail: Fail):
     if (id === undefined) unknown.push(tag);
     else if (!ids.includes(id)) ids.push(id);
   }
-  if (unknown.length > 0) fail('tags', 'INVALID_TAG', `tags has no live tag named ${unknown.map((t) => JSON.stringify(t)).join(', ')}`);
+  if (unknown.length > 0)
+    fail('tags', 'INVALID_TAG', `tags has no live tag named ${unknown.map((t) => JSON.stringify(t)).join(', ')}`);
   return ids;
 }
 
 /** Errors in body order, by the top-level key each belongs to (fields not sent first), stable otherwise. */
 export function inBodyOrder(errors: FieldError[], order: string[]): FieldError[] {
   const rank = (e: FieldError) => order.indexOf(e.field.split(/[.[]/)[0]!);
-  return errors.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map(({ e }) => e);
+  return errors
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i)
+    .map(({ e }) => e);
 }

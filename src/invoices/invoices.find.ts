@@ -23,7 +23,12 @@ function one(key: string, value: unknown): string {
   return value;
 }
 
-function wholeNumber(raw: string | undefined, fallback: number, code: 'INVALID_PAGINATION_LIMIT' | 'INVALID_PAGINATION_SKIP', name: string): number {
+function wholeNumber(
+  raw: string | undefined,
+  fallback: number,
+  code: 'INVALID_PAGINATION_LIMIT' | 'INVALID_PAGINATION_SKIP',
+  name: string,
+): number {
   if (raw === undefined) return fallback;
   if (!/^[0-9]{1,15}$/.test(raw)) throw new AppError(code, `${name} must be a whole number of at least 0`);
   return Number(raw);
@@ -31,7 +36,8 @@ function wholeNumber(raw: string | undefined, fallback: number, code: 'INVALID_P
 
 function statusOf(value: string): string {
   const status = value === 'CANCELLED' ? 'CANCELED' : value;
-  if (!(INVOICE_STATUSES as readonly string[]).includes(status)) throw invalidValue(`status ${JSON.stringify(value)} is not one of ${INVOICE_STATUSES.join(', ')}`);
+  if (!(INVOICE_STATUSES as readonly string[]).includes(status))
+    throw invalidValue(`status ${JSON.stringify(value)} is not one of ${INVOICE_STATUSES.join(', ')}`);
   return status;
 }
 
@@ -39,7 +45,9 @@ function statusOf(value: string): string {
 function bound(key: string, raw: string, timeZone: string, upper: boolean): number {
   const at = parseInvoiceDate(raw, timeZone);
   if (at === undefined) throw invalidValue(`${key} must be a date (YYYY-MM-DD) or an ISO 8601 instant`);
-  return upper && isCalendarDate(raw) ? startOfDay(new Date(Date.parse(`${raw}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10), timeZone) - 1 : at;
+  return upper && isCalendarDate(raw)
+    ? startOfDay(new Date(Date.parse(`${raw}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10), timeZone) - 1
+    : at;
 }
 
 export function parseFindQuery(raw: Record<string, unknown>, timeZone: string, urlKey: string): InvoiceListQuery {
@@ -48,7 +56,8 @@ export function parseFindQuery(raw: Record<string, unknown>, timeZone: string, u
   for (const [key, value] of Object.entries(raw)) {
     const sortField = /^\$sort\[([^[\]]*)\]$/.exec(key)?.[1];
     if (sortField !== undefined) {
-      if (!(SORT_FIELDS as readonly string[]).includes(sortField)) throw new AppError('INVALID_QUERY_FIELD', `${key}: invoices sort by ${SORT_FIELDS.join(', ')}`);
+      if (!(SORT_FIELDS as readonly string[]).includes(sortField))
+        throw new AppError('INVALID_QUERY_FIELD', `${key}: invoices sort by ${SORT_FIELDS.join(', ')}`);
       const direction = one(key, value);
       if (direction !== '1' && direction !== '-1') throw invalidValue(`${key} must be 1 or -1`);
       sort.push({ field: sortField as InvoiceSortField, direction: direction === '1' ? 1 : -1 });
@@ -58,24 +67,54 @@ export function parseFindQuery(raw: Record<string, unknown>, timeZone: string, u
       throw invalidValue(`${key}: this operator is not accepted`);
     } else throw new AppError('INVALID_QUERY_FIELD', `${key} is not an accepted query parameter`);
   }
-  const limit = Math.min(wholeNumber(single.get('$limit'), FIND_LIMITS.defaultLimit, 'INVALID_PAGINATION_LIMIT', '$limit'), FIND_LIMITS.maxLimit);
+  const limit = Math.min(
+    wholeNumber(single.get('$limit'), FIND_LIMITS.defaultLimit, 'INVALID_PAGINATION_LIMIT', '$limit'),
+    FIND_LIMITS.maxLimit,
+  );
   const skip = wholeNumber(single.get('$skip'), 0, 'INVALID_PAGINATION_SKIP', '$skip');
-  const list = (key: string) => single.get(key)?.split(',').map((v) => v.trim()).filter((v) => v.length > 0);
-  const from = single.has(DATE_BOUNDS[0]) ? bound(DATE_BOUNDS[0], single.get(DATE_BOUNDS[0])!, timeZone, false) : undefined;
-  const to = single.has(DATE_BOUNDS[1]) ? bound(DATE_BOUNDS[1], single.get(DATE_BOUNDS[1])!, timeZone, true) : undefined;
-  if (from !== undefined && to !== undefined && from > to) throw invalidValue('invoiceDate[$gte] is after invoiceDate[$lte]');
+  const list = (key: string) =>
+    single
+      .get(key)
+      ?.split(',')
+      .map((v) => v.trim())
+      .filter((v) => v.length > 0);
+  const from = single.has(DATE_BOUNDS[0])
+    ? bound(DATE_BOUNDS[0], single.get(DATE_BOUNDS[0])!, timeZone, false)
+    : undefined;
+  const to = single.has(DATE_BOUNDS[1])
+    ? bound(DATE_BOUNDS[1], single.get(DATE_BOUNDS[1])!, timeZone, true)
+    : undefined;
+  if (from !== undefined && to !== undefined && from > to)
+    throw invalidValue('invoiceDate[$gte] is after invoiceDate[$lte]');
   const query: InvoiceListQuery = {
-    filter: { clientIds: list('client'), statuses: list('status')?.map(statusOf), invoiceNumber: single.get('invoiceNumber'), dateFrom: from, dateTo: to },
-    sort, limit, skip,
+    filter: {
+      clientIds: list('client'),
+      statuses: list('status')?.map(statusOf),
+      invoiceNumber: single.get('invoiceNumber'),
+      dateFrom: from,
+      dateTo: to,
+    },
+    sort,
+    limit,
+    skip,
   };
-  if (single.has('updatedAtFrom') || single.has('after')) query.sync = { cursor: syncCursorOf(single, sort.length > 0, timeZone, urlKey) };
+  if (single.has('updatedAtFrom') || single.has('after'))
+    query.sync = { cursor: syncCursorOf(single, sort.length > 0, timeZone, urlKey) };
   return query;
 }
 
 /** Sync (leads-interface 4.4): `updatedAtFrom` starts, `after` continues; $skip and $sort are refused. */
 function syncCursorOf(single: Map<string, string>, sorted: boolean, timeZone: string, urlKey: string): SyncCursor {
-  if (single.has('$skip')) throw new AppError('INVALID_QUERY_FIELD', '$skip is not accepted in sync mode (updatedAtFrom or after): continue with after');
-  if (sorted) throw new AppError('INVALID_QUERY_FIELD', '$sort is not accepted in sync mode (updatedAtFrom or after): pages come in change order');
+  if (single.has('$skip'))
+    throw new AppError(
+      'INVALID_QUERY_FIELD',
+      '$skip is not accepted in sync mode (updatedAtFrom or after): continue with after',
+    );
+  if (sorted)
+    throw new AppError(
+      'INVALID_QUERY_FIELD',
+      '$sort is not accepted in sync mode (updatedAtFrom or after): pages come in change order',
+    );
   const after = single.get('after');
   if (after !== undefined) {
     const cursor = decodeSyncCursor(after, syncScope(urlKey));

@@ -17,7 +17,16 @@ export function flagQuery(request: FastifyRequest, name: string): boolean {
 }
 
 const PATCH_SPEC = entry('InvoicePatch', 'Exactly {"status": "CANCELED"}.', [
-  ['status', { type: 'string', required: true, enum: CANCEL_STATUSES, message: 'must be CANCELED', description: 'CANCELED (CANCELLED accepted).' }],
+  [
+    'status',
+    {
+      type: 'string',
+      required: true,
+      enum: CANCEL_STATUSES,
+      message: 'must be CANCELED',
+      description: 'CANCELED (CANCELLED accepted).',
+    },
+  ],
 ]);
 
 /** 4.5: PATCH takes exactly {"status": "CANCELED"}: other keys INVALID_FIELD, other values INVALID_FIELD_VALUE. */

@@ -21,7 +21,13 @@ import { inBodyOrder, validateInvoice, type InvoiceInput } from './invoice.valid
 import type { InvoiceSettings } from './invoice-settings.service.js';
 
 /** A find page (4.3); a sync page also carries nextCursor (null: nothing follows yet) and total null. */
-export interface FindPage { total: number | null; limit: number; skip: number; data: InvoiceAnswer[]; nextCursor?: string | null }
+export interface FindPage {
+  total: number | null;
+  limit: number;
+  skip: number;
+  data: InvoiceAnswer[];
+  nextCursor?: string | null;
+}
 
 export type CreateOutcome = { invoice: InvoiceAnswer; idempotent: boolean };
 
@@ -69,60 +75,120 @@ export class InvoicesService {
     const now = this.now();
     const { input, client } = await this.validated(urlKey, body, context);
     const [settings, plan] = await Promise.all([this.settings.stored(urlKey), this.events.plan(urlKey)]);
-    const built = buildInvoice(input, { business: context.business, timeZone: context.timeZone, settings, client, now });
+    const built = buildInvoice(input, {
+      business: context.business,
+      timeZone: context.timeZone,
+      settings,
+      client,
+      now,
+    });
     if (!built.ok) throw AppError.fromFieldErrors(inBodyOrder(built.errors, input.sent));
     const request = createRequestOf(input);
     const insert = this.insertOf(urlKey, input, built.value, request, client, now, { plan, context });
     // The answer an Idempotency-Key replays: the number and client are settled in the transaction (withAssigned).
-    const answer = idempotentAnswer(claim, 201, this.present(urlKey, { ...insert.invoice, invoiceNumber: '', clientId: '' }));
+    const answer = idempotentAnswer(
+      claim,
+      201,
+      this.present(urlKey, { ...insert.invoice, invoiceNumber: '', clientId: '' }),
+    );
     const result = await this.store.invoices.insertInvoice(urlKey, { ...insert, answer });
     if (result.outcome === 'no-business') throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
     if (result.outcome === 'exists') return this.retried(urlKey, result.invoice, request);
     this.events.sent();
     const invoice = this.present(urlKey, result.invoice);
-    return { invoice: answer ? withAssigned(answer.body, { invoiceNumber: invoice.invoiceNumber, client: invoice.client }) as InvoiceAnswer : invoice, idempotent: false };
+    return {
+      invoice: answer
+        ? (withAssigned(answer.body, { invoiceNumber: invoice.invoiceNumber, client: invoice.client }) as InvoiceAnswer)
+        : invoice,
+      idempotent: false,
+    };
   }
 
   /** The body's pass and the client billedTo.clientId names (CLIENT_NOT_FOUND among the body's errors). */
-  private async validated(urlKey: string, body: unknown, context: LeadContext): Promise<{ input: InvoiceInput; client: Record<string, unknown> | null }> {
+  private async validated(
+    urlKey: string,
+    body: unknown,
+    context: LeadContext,
+  ): Promise<{ input: InvoiceInput; client: Record<string, unknown> | null }> {
     const { errors, input } = validateInvoice(body, context);
-    const clientId = typeof (body as { billedTo?: { clientId?: unknown } } | null)?.billedTo?.clientId === 'string'
-      ? ((body as { billedTo: { clientId: string } }).billedTo.clientId).trim() : undefined;
+    const clientId =
+      typeof (body as { billedTo?: { clientId?: unknown } } | null)?.billedTo?.clientId === 'string'
+        ? (body as { billedTo: { clientId: string } }).billedTo.clientId.trim()
+        : undefined;
     const stored = clientId ? await this.store.data.findClient(urlKey, clientId) : undefined;
-    const found = stored && stored.status === 'active' ? presentClient(stored, { business: context.business, customFields: [], liveFieldIds: new Set() }) : null;
+    const found =
+      stored && stored.status === 'active'
+        ? presentClient(stored, { business: context.business, customFields: [], liveFieldIds: new Set() })
+        : null;
     const all: FieldError[] = [...errors];
-    if (clientId && !found) all.push({ field: 'billedTo.clientId', code: 'CLIENT_NOT_FOUND', message: 'billedTo.clientId does not name a client of this business' });
-    if (all.length > 0 || !input) throw AppError.fromFieldErrors(inBodyOrder(all, isJsonObject(body) ? Object.keys(body) : []));
+    if (clientId && !found)
+      all.push({
+        field: 'billedTo.clientId',
+        code: 'CLIENT_NOT_FOUND',
+        message: 'billedTo.clientId does not name a client of this business',
+      });
+    if (all.length > 0 || !input)
+      throw AppError.fromFieldErrors(inBodyOrder(all, isJsonObject(body) ? Object.keys(body) : []));
     return { input, client: found };
   }
 
   private insertOf(
-    urlKey: string, input: InvoiceInput, built: BuiltInvoice, request: CreateRequest, client: Record<string, unknown> | null, now: number,
+    urlKey: string,
+    input: InvoiceInput,
+    built: BuiltInvoice,
+    request: CreateRequest,
+    client: Record<string, unknown> | null,
+    now: number,
     { plan, context }: { plan: Awaited<ReturnType<WebhookEvents['plan']>>; context: LeadContext },
   ): Omit<InvoiceInsert, 'answer'> {
     const invoiceId = randomHex();
     const newClientId = `invoice-${invoiceId}`;
-    const newClient = client ? null : { clientId: newClientId, data: newClientValue(newClientId, input.billedTo, context.business.country) };
+    const newClient = client
+      ? null
+      : { clientId: newClientId, data: newClientValue(newClientId, input.billedTo, context.business.country) };
     const invoice = {
-      invoiceId, status: built.totalMinor === 0n ? 'PAID' : 'UNPAID', currency: input.currency.code, totalMinor: built.totalMinor, paidMinor: 0n,
-      invoiceDate: built.invoiceDate, shareToken: randomBytes(32).toString('base64url'), content: built.content, createRequest: request,
-      createdAt: now, updatedAt: now,
+      invoiceId,
+      status: built.totalMinor === 0n ? 'PAID' : 'UNPAID',
+      currency: input.currency.code,
+      totalMinor: built.totalMinor,
+      paidMinor: 0n,
+      invoiceDate: built.invoiceDate,
+      shareToken: randomBytes(32).toString('base64url'),
+      content: built.content,
+      createRequest: request,
+      createdAt: now,
+      updatedAt: now,
     };
     return {
       invoice,
       number: input.invoiceNumber !== null ? { given: input.invoiceNumber } : { auto: SERIES },
-      client: client ? { kind: 'existing', clientId: String(client.clientId) } : { kind: 'buyer', matchKey: matchKeyOf(partyOf(sentParty(input.billedTo))), newClient: newClient! },
+      client: client
+        ? { kind: 'existing', clientId: String(client.clientId) }
+        : { kind: 'buyer', matchKey: matchKeyOf(partyOf(sentParty(input.billedTo))), newClient: newClient! },
       balanceE4: balanceE4(built.totalMinor, input.currency.code, input.currency.minorUnit, context.business.currency),
       events: (settled) => [
-        ...(settled.createdClient ? invoiceClientEvents(plan, newClient!.clientId, newClient!.data, now, context.business) : []),
-        ...invoiceEvent(plan, 'invoice.created', invoiceId, () => this.present(urlKey, { ...invoice, invoiceNumber: settled.invoiceNumber, clientId: settled.clientId }), now),
+        ...(settled.createdClient
+          ? invoiceClientEvents(plan, newClient!.clientId, newClient!.data, now, context.business)
+          : []),
+        ...invoiceEvent(
+          plan,
+          'invoice.created',
+          invoiceId,
+          () => this.present(urlKey, { ...invoice, invoiceNumber: settled.invoiceNumber, clientId: settled.clientId }),
+          now,
+        ),
       ],
     };
   }
 
   private retried(urlKey: string, stored: StoredInvoice, request: CreateRequest): CreateOutcome {
     if (!sameCreateRequest(stored.createRequest as CreateRequest, request)) {
-      throw new AppError('IDEMPOTENCY_CONFLICT', 'An invoice with this invoiceNumber already exists with different details', undefined, { existingInvoiceId: stored.invoiceId });
+      throw new AppError(
+        'IDEMPOTENCY_CONFLICT',
+        'An invoice with this invoiceNumber already exists with different details',
+        undefined,
+        { existingInvoiceId: stored.invoiceId },
+      );
     }
     return { invoice: this.present(urlKey, stored), idempotent: true };
   }
@@ -133,7 +199,12 @@ export class InvoicesService {
     const query = parseFindQuery(rawQuery, context.timeZone, urlKey);
     const found = await this.store.invoiceLists.find(urlKey, query);
     if (!found) throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
-    const page: FindPage = { total: found.total, limit: query.limit, skip: query.skip, data: found.page.map((invoice) => this.present(urlKey, invoice)) };
+    const page: FindPage = {
+      total: found.total,
+      limit: query.limit,
+      skip: query.skip,
+      data: found.page.map((invoice) => this.present(urlKey, invoice)),
+    };
     if (query.sync) page.nextCursor = found.next && encodeCursor(found.next, urlKey);
     return page;
   }

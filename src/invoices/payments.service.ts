@@ -17,19 +17,31 @@ const MONEY_MEMBERS = ['amount', 'tds', 'transactionCharge'] as const;
 
 /** Payments and cancel (invoices-interface 4.5, 4.6, 8): each a decision on the locked invoice. */
 export class PaymentsService {
-  constructor(private readonly store: Store, private readonly invoices: InvoicesService, private readonly now: () => number, private readonly events: WebhookEvents) {}
+  constructor(
+    private readonly store: Store,
+    private readonly invoices: InvoicesService,
+    private readonly now: () => number,
+    private readonly events: WebhookEvents,
+  ) {}
 
   private async settleContext(urlKey: string): Promise<SettleContext> {
     const [context, plan] = await Promise.all([this.invoices.context(urlKey), this.events.plan(urlKey)]);
     return {
-      plan, now: this.now(), businessCurrency: context.business.currency,
+      plan,
+      now: this.now(),
+      businessCurrency: context.business.currency,
       present: (invoice) => this.invoices.present(urlKey, invoice),
       presentPayment: (payment, invoice) => presentPayment(payment, invoice, urlKey),
     };
   }
 
   /** The decision under the invoice's lock; the refusal it answers is thrown after the transaction. */
-  private async decide<T>(urlKey: string, invoiceId: string, decide: (locked: LockedInvoice) => Decision<Outcome<T>>, wrote: boolean): Promise<T> {
+  private async decide<T>(
+    urlKey: string,
+    invoiceId: string,
+    decide: (locked: LockedInvoice) => Decision<Outcome<T>>,
+    wrote: boolean,
+  ): Promise<T> {
     const outcome = await this.store.invoices.changeInvoice(urlKey, invoiceId, decide);
     if (outcome === undefined) throw notFound();
     if ('refused' in outcome) throw outcome.refused;
@@ -38,7 +50,13 @@ export class PaymentsService {
   }
 
   /** 4.6: 400 (body) → 404 → 409 INVOICE_CANCELED → 400 PAYMENT_EXCEEDS_DUE. */
-  async record(urlKey: string, invoiceId: string, body: unknown, appId: string | null, claim: IdempotencyClaim | null = null): Promise<Record<string, unknown>> {
+  async record(
+    urlKey: string,
+    invoiceId: string,
+    body: unknown,
+    appId: string | null,
+    claim: IdempotencyClaim | null = null,
+  ): Promise<Record<string, unknown>> {
     const ctx = await this.settleContext(urlKey);
     const timeZone = (await this.invoices.context(urlKey)).timeZone;
     const values = readPayment(body, timeZone);
@@ -47,12 +65,20 @@ export class PaymentsService {
     const payment = paymentOf(values, current, appId, ctx.now);
     // The payment's answer is known before the transaction: kept in it when the payment is accepted.
     const answer = idempotentAnswer(claim, 201, presentPayment(payment, current, urlKey));
-    const done = await this.decide(urlKey, invoiceId, (locked) => keeping(decidePayment(locked, payment, ctx), answer), true);
+    const done = await this.decide(
+      urlKey,
+      invoiceId,
+      (locked) => keeping(decidePayment(locked, payment, ctx), answer),
+      true,
+    );
     return (answer?.body as Record<string, unknown> | undefined) ?? presentPayment(done.payment, done.invoice, urlKey);
   }
 
   async list(urlKey: string, invoiceId: string, includeRemoved: boolean): Promise<Record<string, unknown>[]> {
-    const [invoice, payments] = await Promise.all([this.store.invoices.findInvoice(urlKey, invoiceId), this.store.invoices.listPayments(urlKey, invoiceId, includeRemoved)]);
+    const [invoice, payments] = await Promise.all([
+      this.store.invoices.findInvoice(urlKey, invoiceId),
+      this.store.invoices.listPayments(urlKey, invoiceId, includeRemoved),
+    ]);
     if (!invoice || !payments) throw notFound();
     return payments.map((p) => presentPayment(p, invoice, urlKey));
   }
@@ -61,7 +87,7 @@ export class PaymentsService {
   async cancel(urlKey: string, invoiceId: string, cancelPayment: boolean): Promise<InvoiceAnswer> {
     const ctx = await this.settleContext(urlKey);
     const invoice = await this.decide(urlKey, invoiceId, (locked) => decideCancel(locked, cancelPayment, ctx), true);
-    return { ...ctx.present(invoice) as InvoiceAnswer, payments: [] };
+    return { ...(ctx.present(invoice) as InvoiceAnswer), payments: [] };
   }
 
   async remove(urlKey: string, invoiceId: string, paymentId: string): Promise<Record<string, unknown>> {
@@ -81,14 +107,23 @@ type PaymentValues = Map<string, unknown> & { paymentDateAt?: number };
 /** The body's shape and dates (the minor unit needs the invoice's currency: paymentOf). */
 function readPayment(body: unknown, timeZone: string): PaymentValues {
   const reader = new FieldReader();
-  const values = (isJsonObject(body) ? reader.readEntry(PAYMENT_SPEC, body, '') : (reader.nameError('body', 'The request body must be a JSON object'), undefined)) as PaymentValues | undefined;
+  const values = (
+    isJsonObject(body)
+      ? reader.readEntry(PAYMENT_SPEC, body, '')
+      : (reader.nameError('body', 'The request body must be a JSON object'), undefined)
+  ) as PaymentValues | undefined;
   const date = values?.get('paymentDate') as string | undefined;
   if (date !== undefined) {
     const at = parseInvoiceDate(date, timeZone);
-    if (at === undefined) reader.valueError('paymentDate', 'paymentDate must be a date (YYYY-MM-DD) or an ISO 8601 instant with Z or an offset, years 1970 to 9999');
+    if (at === undefined)
+      reader.valueError(
+        'paymentDate',
+        'paymentDate must be a date (YYYY-MM-DD) or an ISO 8601 instant with Z or an offset, years 1970 to 9999',
+      );
     else values!.paymentDateAt = at;
   }
-  if (!values || reader.errors.length > 0) throw AppError.fromFieldErrors(inBodyOrder(reader.errors, isJsonObject(body) ? Object.keys(body) : []));
+  if (!values || reader.errors.length > 0)
+    throw AppError.fromFieldErrors(inBodyOrder(reader.errors, isJsonObject(body) ? Object.keys(body) : []));
   return values;
 }
 
@@ -98,18 +133,38 @@ function paymentOf(values: PaymentValues, invoice: StoredInvoice, appId: string 
   const errors: { field: string; message: string; code: 'INVALID_FIELD_VALUE' }[] = [];
   const minor = MONEY_MEMBERS.map((key) => {
     const value = exactMinor(decimalOf(values.get(key) ?? 0)!.value, currency);
-    if (value === null) errors.push({ field: key, code: 'INVALID_FIELD_VALUE', message: `${key} must be within the minor unit of ${currency.code}` });
+    if (value === null)
+      errors.push({
+        field: key,
+        code: 'INVALID_FIELD_VALUE',
+        message: `${key} must be within the minor unit of ${currency.code}`,
+      });
     return value ?? 0n;
   });
   const settled = minor.reduce((a, b) => a + b, 0n);
-  if (errors.length === 0 && settled <= 0n) errors.push({ field: 'amount', code: 'INVALID_FIELD_VALUE', message: 'amount + tds + transactionCharge must be above 0' });
+  if (errors.length === 0 && settled <= 0n)
+    errors.push({
+      field: 'amount',
+      code: 'INVALID_FIELD_VALUE',
+      message: 'amount + tds + transactionCharge must be above 0',
+    });
   if (errors.length > 0) throw AppError.fromFieldErrors(errors);
   const [amount, tds, transactionCharge] = minor.map((m) => moneyToJson(m, currency));
   return {
-    paymentId: randomHex(), invoiceId: invoice.invoiceId, settledMinor: settled, removed: false, createdAt: now,
+    paymentId: randomHex(),
+    invoiceId: invoice.invoiceId,
+    settledMinor: settled,
+    removed: false,
+    createdAt: now,
     data: {
-      amount, tds, transactionCharge, paymentDate: new Date(values.paymentDateAt ?? Math.floor(now / 1000) * 1000).toISOString(),
-      paymentMethod: values.get('paymentMethod') ?? null, notes: values.get('notes') ?? null, refId: values.get('refId') ?? null, appId,
+      amount,
+      tds,
+      transactionCharge,
+      paymentDate: new Date(values.paymentDateAt ?? Math.floor(now / 1000) * 1000).toISOString(),
+      paymentMethod: values.get('paymentMethod') ?? null,
+      notes: values.get('notes') ?? null,
+      refId: values.get('refId') ?? null,
+      appId,
     },
   };
 }

@@ -25,18 +25,23 @@ export interface LeadContext {
 }
 
 export function leadContextCache(store: Store, config: Pick<Config, 'cacheTtlMs'>): CachedLoader<LeadContext> {
-  return topicCache(store.changes, ['business', PIPELINES_TOPIC, LEAD_SETTINGS_TOPIC], async (urlKey) => {
-    const [business, pipelines, settings] = await Promise.all([
-      store.accounts.findBusiness(urlKey),
-      store.data.getPipelineConfig<PipelineConfig>(urlKey),
-      store.leadSettings.get(urlKey),
-    ]);
-    if (!business || !settings) return undefined;
-    return {
-      business,
-      timeZone: business.timeZone ?? defaultTimeZone(business.country),
-      pipelines: pipelines?.document ?? EMPTY_CONFIG,
-      settings,
-    };
-  }, { max: 10_000, ttlMs: config.cacheTtlMs });
+  return topicCache(
+    store.changes,
+    ['business', PIPELINES_TOPIC, LEAD_SETTINGS_TOPIC],
+    async (urlKey) => {
+      const [business, pipelines, settings] = await Promise.all([
+        store.accounts.findBusiness(urlKey),
+        store.data.getPipelineConfig<PipelineConfig>(urlKey),
+        store.leadSettings.get(urlKey),
+      ]);
+      if (!business || !settings) return undefined;
+      return {
+        business,
+        timeZone: business.timeZone ?? defaultTimeZone(business.country),
+        pipelines: pipelines?.document ?? EMPTY_CONFIG,
+        settings,
+      };
+    },
+    { max: 10_000, ttlMs: config.cacheTtlMs },
+  );
 }

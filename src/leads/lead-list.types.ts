@@ -13,7 +13,6 @@ export interface SortKey {
   direction: 1 | -1;
 }
 
-
 export interface LeadListFilter {
   pipelineIds?: string[];
   /** Stage ids (stage names, or status values resolved to the stages carrying them). */

@@ -29,28 +29,62 @@ interface ListAccess {
 }
 
 /** GET and PUT of one list; the PUT body and the answer have the same shape, so a GET can be edited and sent back. */
-function listOperations(path: string, key: string, entryTitle: string, bodyTitle: string, what: string, example: unknown, access: ListAccess): Operation<SettingsContext>[] {
-  const answer = success({ type: 'object', additionalProperties: false, required: [key], properties: { [key]: { type: 'array', items: ref(entryTitle) } } });
-  const name = what.replace(/(^|\s)(\w)/g, (_m, space: string, letter: string) => `${space}${letter.toUpperCase()}`).replace(/\s/g, '');
+function listOperations(
+  path: string,
+  key: string,
+  entryTitle: string,
+  bodyTitle: string,
+  what: string,
+  example: unknown,
+  access: ListAccess,
+): Operation<SettingsContext>[] {
+  const answer = success({
+    type: 'object',
+    additionalProperties: false,
+    required: [key],
+    properties: { [key]: { type: 'array', items: ref(entryTitle) } },
+  });
+  const name = what
+    .replace(/(^|\s)(\w)/g, (_m, space: string, letter: string) => `${space}${letter.toUpperCase()}`)
+    .replace(/\s/g, '');
   return [
     operation({
-      method: 'get', path: `${ADMIN_BUSINESS}/${path}`, operationId: `list${name}`, guard: 'operator', pathParams: urlKey,
-      summary: `List the ${what}`, answers: [{ status: 200, description: `The ${what}, archived ones included, in display order.`, schema: answer }],
+      method: 'get',
+      path: `${ADMIN_BUSINESS}/${path}`,
+      operationId: `list${name}`,
+      guard: 'operator',
+      pathParams: urlKey,
+      summary: `List the ${what}`,
+      answers: [{ status: 200, description: `The ${what}, archived ones included, in display order.`, schema: answer }],
       errors: ['BUSINESS_NOT_FOUND'],
-      handler: ({ settings }) => async (request) => ok({ [key]: await access.read(settings, request.params.urlKey) }),
+      handler:
+        ({ settings }) =>
+        async (request) =>
+          ok({ [key]: await access.read(settings, request.params.urlKey) }),
     }),
     operation({
-      method: 'put', path: `${ADMIN_BUSINESS}/${path}`, operationId: `replace${name}`, guard: 'operator', pathParams: urlKey,
+      method: 'put',
+      path: `${ADMIN_BUSINESS}/${path}`,
+      operationId: `replace${name}`,
+      guard: 'operator',
+      pathParams: urlKey,
       summary: `Replace the ${what}`,
-      description: 'The whole list, replacing the current one. An entry that names an existing one keeps it and its leads; removing one that live leads carry is refused (archive it instead).',
-      body: { required: true, schema: ref(bodyTitle), examples: { one: { summary: 'A typical list', value: example } } },
+      description:
+        'The whole list, replacing the current one. An entry that names an existing one keeps it and its leads; removing one that live leads carry is refused (archive it instead).',
+      body: {
+        required: true,
+        schema: ref(bodyTitle),
+        examples: { one: { summary: 'A typical list', value: example } },
+      },
       answers: [{ status: 200, description: `The stored ${what}.`, schema: answer }],
       errors: ['INVALID_FIELD_VALUE', 'BUSINESS_NOT_FOUND'],
-      handler: ({ settings, services }) => async (request) => {
-        const stored = await access.replace(settings, request.params.urlKey, request.body);
-        await services.audit.record(request, access.action, request.params.urlKey, { count: stored.length });
-        return ok({ [key]: stored });
-      },
+      handler:
+        ({ settings, services }) =>
+        async (request) => {
+          const stored = await access.replace(settings, request.params.urlKey, request.body);
+          await services.audit.record(request, access.action, request.params.urlKey, { count: stored.length });
+          return ok({ [key]: stored });
+        },
     }),
   ];
 }
@@ -61,39 +95,116 @@ function presentMember(member: { email: string; name: string; isArchived: boolea
 }
 
 export const leadSettingsApi: ApiSection<SettingsContext> = {
-  tag: { name: 'Operator: lead configuration', description: 'What lead writes resolve names against: lead sources, tags, members, lead custom fields; needs an operator session.' },
-  schemas: { ...leadSettingsSchemas(), LeadCustomFieldsInput: { ...CUSTOM_FIELDS_BODY_SCHEMA, title: 'LeadCustomFieldsInput' } },
+  tag: {
+    name: 'Operator: lead configuration',
+    description:
+      'What lead writes resolve names against: lead sources, tags, members, lead custom fields; needs an operator session.',
+  },
+  schemas: {
+    ...leadSettingsSchemas(),
+    LeadCustomFieldsInput: { ...CUSTOM_FIELDS_BODY_SCHEMA, title: 'LeadCustomFieldsInput' },
+  },
   operations: [
-    ...listOperations('lead-sources', 'sources', 'LeadSource', 'LeadSources', 'lead sources', { sources: [{ key: 'WEBSITE', label: 'Website' }, { key: 'TRADE_FAIR', label: 'Trade fair' }] }, {
-      read: async (settings, key) => (await settings.get(key)).sources, replace: (settings, key, body) => settings.replaceSources(key, body), action: 'lead-sources.replace',
-    }),
-    ...listOperations('tags', 'tags', 'Tag', 'Tags', 'tags', { tags: [{ name: 'VIP' }, { name: 'Export' }] }, {
-      read: async (settings, key) => (await settings.get(key)).tags, replace: (settings, key, body) => settings.replaceTags(key, body), action: 'tags.replace',
-    }),
-    ...listOperations('members', 'members', 'Member', 'Members', 'members', { members: [{ email: 'ravi@example.com', name: 'Ravi Kumar' }] }, {
-      read: async (settings, key) => (await settings.get(key)).members.map(presentMember),
-      replace: async (settings, key, body) => (await settings.replaceMembers(key, body)).map(presentMember),
-      action: 'members.replace',
-    }),
-    operation({
-      method: 'get', path: `${ADMIN_BUSINESS}/lead-custom-fields`, operationId: 'listLeadCustomFields', guard: 'operator', pathParams: urlKey,
-      summary: 'List the lead custom field definitions',
-      answers: [{ status: 200, description: 'The definitions, archived ones included.', schema: success({ type: 'array', items: ref('CustomFieldDefinition') }) }],
-      errors: ['BUSINESS_NOT_FOUND'],
-      handler: ({ settings }) => async (request) => ok((await settings.get(request.params.urlKey)).customFields),
-    }),
-    operation({
-      method: 'put', path: `${ADMIN_BUSINESS}/lead-custom-fields`, operationId: 'replaceLeadCustomFields', guard: 'operator', pathParams: urlKey,
-      summary: 'Replace the lead custom field definitions',
-      description: 'As the client custom fields, for leads: an entry carrying the id of an existing field keeps it and its values.',
-      body: { required: true, schema: ref('LeadCustomFieldsInput'), examples: { one: { summary: 'A choice', value: { fields: [{ name: 'Product line', type: 'SELECT', options: ['Spices', 'Textiles'] }] } } } },
-      answers: [{ status: 200, description: 'The stored definitions, each with its id.', schema: success({ type: 'array', items: ref('CustomFieldDefinition') }) }],
-      errors: ['INVALID_FIELD_VALUE', 'BUSINESS_NOT_FOUND'],
-      handler: ({ settings, services }) => async (request) => {
-        const fields = await settings.replaceCustomFields(request.params.urlKey, request.body);
-        await services.audit.record(request, 'lead-custom-fields.replace', request.params.urlKey, { count: fields.length });
-        return ok(fields);
+    ...listOperations(
+      'lead-sources',
+      'sources',
+      'LeadSource',
+      'LeadSources',
+      'lead sources',
+      {
+        sources: [
+          { key: 'WEBSITE', label: 'Website' },
+          { key: 'TRADE_FAIR', label: 'Trade fair' },
+        ],
       },
+      {
+        read: async (settings, key) => (await settings.get(key)).sources,
+        replace: (settings, key, body) => settings.replaceSources(key, body),
+        action: 'lead-sources.replace',
+      },
+    ),
+    ...listOperations(
+      'tags',
+      'tags',
+      'Tag',
+      'Tags',
+      'tags',
+      { tags: [{ name: 'VIP' }, { name: 'Export' }] },
+      {
+        read: async (settings, key) => (await settings.get(key)).tags,
+        replace: (settings, key, body) => settings.replaceTags(key, body),
+        action: 'tags.replace',
+      },
+    ),
+    ...listOperations(
+      'members',
+      'members',
+      'Member',
+      'Members',
+      'members',
+      { members: [{ email: 'ravi@example.com', name: 'Ravi Kumar' }] },
+      {
+        read: async (settings, key) => (await settings.get(key)).members.map(presentMember),
+        replace: async (settings, key, body) => (await settings.replaceMembers(key, body)).map(presentMember),
+        action: 'members.replace',
+      },
+    ),
+    operation({
+      method: 'get',
+      path: `${ADMIN_BUSINESS}/lead-custom-fields`,
+      operationId: 'listLeadCustomFields',
+      guard: 'operator',
+      pathParams: urlKey,
+      summary: 'List the lead custom field definitions',
+      answers: [
+        {
+          status: 200,
+          description: 'The definitions, archived ones included.',
+          schema: success({ type: 'array', items: ref('CustomFieldDefinition') }),
+        },
+      ],
+      errors: ['BUSINESS_NOT_FOUND'],
+      handler:
+        ({ settings }) =>
+        async (request) =>
+          ok((await settings.get(request.params.urlKey)).customFields),
+    }),
+    operation({
+      method: 'put',
+      path: `${ADMIN_BUSINESS}/lead-custom-fields`,
+      operationId: 'replaceLeadCustomFields',
+      guard: 'operator',
+      pathParams: urlKey,
+      summary: 'Replace the lead custom field definitions',
+      description:
+        'As the client custom fields, for leads: an entry carrying the id of an existing field keeps it and its values.',
+      body: {
+        required: true,
+        schema: ref('LeadCustomFieldsInput'),
+        examples: {
+          one: {
+            summary: 'A choice',
+            value: { fields: [{ name: 'Product line', type: 'SELECT', options: ['Spices', 'Textiles'] }] },
+          },
+        },
+      },
+      answers: [
+        {
+          status: 200,
+          description: 'The stored definitions, each with its id.',
+          schema: success({ type: 'array', items: ref('CustomFieldDefinition') }),
+        },
+      ],
+      errors: ['INVALID_FIELD_VALUE', 'BUSINESS_NOT_FOUND'],
+      handler:
+        ({ settings, services }) =>
+        async (request) => {
+          const fields = await settings.replaceCustomFields(request.params.urlKey, request.body);
+          await services.audit.record(request, 'lead-custom-fields.replace', request.params.urlKey, {
+            count: fields.length,
+          });
+          return ok(fields);
+        },
     }),
   ],
 };

@@ -30,9 +30,13 @@ export class LeadSettingsService {
 
   async replaceSources(urlKey: string, body: unknown): Promise<LeadSource[]> {
     const current = await this.get(urlKey);
-    const sources = readList(body, LEAD_SOURCES_BODY, 'sources', sourceRules).map((v): LeadSource => ({
-      key: v.get('key') as string, label: v.get('label') as string, isArchived: v.get('isArchived') === true,
-    }));
+    const sources = readList(body, LEAD_SOURCES_BODY, 'sources', sourceRules).map(
+      (v): LeadSource => ({
+        key: v.get('key') as string,
+        label: v.get('label') as string,
+        isArchived: v.get('isArchived') === true,
+      }),
+    );
     const dropped = current.sources.filter((s) => !sources.some((kept) => kept.key === s.key)).map((s) => s.key);
     await this.refuseInUse(urlKey, 'sources', dropped, (key) => `lead source ${key}`);
     return this.save(urlKey, 'sources', sources);
@@ -41,11 +45,20 @@ export class LeadSettingsService {
   async replaceTags(urlKey: string, body: unknown): Promise<Tag[]> {
     const current = await this.get(urlKey);
     const known = new Set(current.tags.map((t) => t.id));
-    const tags = readList(body, TAGS_BODY, 'tags', (reader) => tagRules(reader, known)).map((v): Tag => ({
-      id: (v.get('id') as string | undefined) ?? opaqueId('tag_'), name: v.get('name') as string, isArchived: v.get('isArchived') === true,
-    }));
+    const tags = readList(body, TAGS_BODY, 'tags', (reader) => tagRules(reader, known)).map(
+      (v): Tag => ({
+        id: (v.get('id') as string | undefined) ?? opaqueId('tag_'),
+        name: v.get('name') as string,
+        isArchived: v.get('isArchived') === true,
+      }),
+    );
     const dropped = current.tags.filter((t) => !tags.some((kept) => kept.id === t.id));
-    await this.refuseInUse(urlKey, 'tags', dropped.map((t) => t.id), (id) => `tag "${dropped.find((t) => t.id === id)!.name}"`);
+    await this.refuseInUse(
+      urlKey,
+      'tags',
+      dropped.map((t) => t.id),
+      (id) => `tag "${dropped.find((t) => t.id === id)!.name}"`,
+    );
     return this.save(urlKey, 'tags', tags);
   }
 
@@ -57,7 +70,12 @@ export class LeadSettingsService {
       return { id, email, name: v.get('name') as string, isArchived: v.get('isArchived') === true };
     });
     const dropped = current.members.filter((m) => !members.some((kept) => kept.id === m.id));
-    await this.refuseInUse(urlKey, 'members', dropped.map((m) => m.id), (id) => `member ${dropped.find((m) => m.id === id)!.email}`);
+    await this.refuseInUse(
+      urlKey,
+      'members',
+      dropped.map((m) => m.id),
+      (id) => `member ${dropped.find((m) => m.id === id)!.email}`,
+    );
     return this.save(urlKey, 'members', members);
   }
 
@@ -67,17 +85,29 @@ export class LeadSettingsService {
     return this.save(urlKey, 'customFields', readCustomFieldSet(body, current.customFields));
   }
 
-  private async refuseInUse(urlKey: string, kind: 'sources' | 'tags' | 'members', ids: string[], name: (id: string) => string): Promise<void> {
+  private async refuseInUse(
+    urlKey: string,
+    kind: 'sources' | 'tags' | 'members',
+    ids: string[],
+    name: (id: string) => string,
+  ): Promise<void> {
     if (ids.length === 0) return;
     const used = await this.store.leadSettings.inUse(urlKey, kind, ids);
     if (used.length === 0) return;
-    throw AppError.fromFieldErrors(used.map((id) => ({
-      field: kind, code: 'INVALID_FIELD_VALUE',
-      message: `${name(id)} is carried by leads and cannot be removed; archive it instead`,
-    })));
+    throw AppError.fromFieldErrors(
+      used.map((id) => ({
+        field: kind,
+        code: 'INVALID_FIELD_VALUE',
+        message: `${name(id)} is carried by leads and cannot be removed; archive it instead`,
+      })),
+    );
   }
 
-  private async save<K extends LeadSettingsKind>(urlKey: string, kind: K, value: LeadSettings[K]): Promise<LeadSettings[K]> {
+  private async save<K extends LeadSettingsKind>(
+    urlKey: string,
+    kind: K,
+    value: LeadSettings[K],
+  ): Promise<LeadSettings[K]> {
     await this.store.leadSettings.put(urlKey, kind, value, this.now());
     await this.store.changes.publish(`${LEAD_SETTINGS_TOPIC}:${urlKey}`);
     return value;
@@ -85,7 +115,12 @@ export class LeadSettingsService {
 }
 
 /** Reads `{<key>: [entries]}` with the one body reader; every failure at once, in body order. */
-function readList(body: unknown, spec: EntrySpec, key: string, rulesFor: (reader: FieldReader) => EntryRules): ReadValues[] {
+function readList(
+  body: unknown,
+  spec: EntrySpec,
+  key: string,
+  rulesFor: (reader: FieldReader) => EntryRules,
+): ReadValues[] {
   if (!isJsonObject(body)) throw new AppError('INVALID_FIELD', 'Request body must be a JSON object');
   const reader: FieldReader = new FieldReader(
     { businessCountry: '', enforceGstinChecksum: false },
@@ -112,7 +147,8 @@ function sourceRules(reader: FieldReader): EntryRules {
   const once = unique(reader, 'key', 'key');
   return {
     afterMember(key, value, path) {
-      if (key === 'key' && !SOURCE_KEY.test(value as string)) reader.valueError(path, `${path} must be 1 to 64 characters of A-Z, 0-9 and _`);
+      if (key === 'key' && !SOURCE_KEY.test(value as string))
+        reader.valueError(path, `${path} must be 1 to 64 characters of A-Z, 0-9 and _`);
       else once(key, value, path);
     },
   };
@@ -123,7 +159,8 @@ function tagRules(reader: FieldReader, known: ReadonlySet<string>): EntryRules {
   const onceId = unique(reader, 'id', 'tag id');
   return {
     afterMember(key, value, path) {
-      if (key === 'id' && !known.has(value as string)) return reader.valueError(path, `${path} is not a tag of this business`);
+      if (key === 'id' && !known.has(value as string))
+        return reader.valueError(path, `${path} is not a tag of this business`);
       onceName(key, value, path);
       onceId(key, value, path);
     },

@@ -38,8 +38,13 @@ export const LEAD_SETTINGS_KINDS: readonly LeadSettingsKind[] = ['sources', 'tag
 
 /** What a new business starts with (docs/decisions.md "Lead configuration (operator side)"). */
 export const DEFAULT_LEAD_SOURCES: readonly LeadSource[] = [
-  ['WEBSITE', 'Website'], ['REFERRAL', 'Referral'], ['EMAIL', 'E-mail'], ['PHONE', 'Phone'],
-  ['SOCIAL', 'Social media'], ['EVENT', 'Event'], ['OTHER', 'Other'],
+  ['WEBSITE', 'Website'],
+  ['REFERRAL', 'Referral'],
+  ['EMAIL', 'E-mail'],
+  ['PHONE', 'Phone'],
+  ['SOCIAL', 'Social media'],
+  ['EVENT', 'Event'],
+  ['OTHER', 'Other'],
 ].map(([key, label]) => ({ key: key!, label: label!, isArchived: false }));
 
 /** A kind never written holds its default: the seven sources, and nothing else. */
@@ -48,7 +53,10 @@ export function defaultLeadSettings(): LeadSettings {
 }
 
 const DEFAULT_TIME_ZONES: Readonly<Record<string, string>> = {
-  IN: 'Asia/Kolkata', AE: 'Asia/Dubai', SA: 'Asia/Riyadh', MY: 'Asia/Kuala_Lumpur',
+  IN: 'Asia/Kolkata',
+  AE: 'Asia/Dubai',
+  SA: 'Asia/Riyadh',
+  MY: 'Asia/Kuala_Lumpur',
 };
 
 /** The business's time zone when the operator set none (docs/decisions.md "Lead configuration (operator side)"). */

@@ -44,7 +44,12 @@ export function readEditBlock(kind: BlockKind, raw: unknown, reader: FieldReader
   return readBlock(kind, raw, reader, 'edit');
 }
 
-function readBlock(kind: BlockKind, raw: Record<string, unknown>, reader: FieldReader, mode: 'create' | 'edit'): BlockValues | undefined {
+function readBlock(
+  kind: BlockKind,
+  raw: Record<string, unknown>,
+  reader: FieldReader,
+  mode: 'create' | 'edit',
+): BlockValues | undefined {
   const before = reader.errors.length;
   const cleared: string[] = [];
   for (const [key, value] of Object.entries(raw)) {
@@ -68,7 +73,9 @@ function normaliseMember(path: string, key: string, value: string, reader: Field
   }
   if (key === 'country') {
     const upper = value.toUpperCase();
-    return isCountryCode(upper) ? upper : void reader.valueError(path, `${path} must be an ISO 3166-1 alpha-2 country code`);
+    return isCountryCode(upper)
+      ? upper
+      : void reader.valueError(path, `${path} must be an ISO 3166-1 alpha-2 country code`);
   }
   if (key === 'email') return value.toLowerCase();
   return value;

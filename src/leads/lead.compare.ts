@@ -15,7 +15,11 @@ import type { CreateInput } from './lead.validate.js';
  */
 export type CreateRequest = Record<string, unknown>;
 
-export function createRequestOf(input: CreateInput, linked: { client: boolean; contact: boolean }, context: LeadContext): CreateRequest {
+export function createRequestOf(
+  input: CreateInput,
+  linked: { client: boolean; contact: boolean },
+  context: LeadContext,
+): CreateRequest {
   return {
     customer: block(input.customer, linked.client),
     contact: block(input.contact, linked.contact),
@@ -24,7 +28,9 @@ export function createRequestOf(input: CreateInput, linked: { client: boolean; c
     reasonKeys: input.reasonKeys,
     subject: input.subject ?? null,
     details: input.details ?? null,
-    budget: input.budget ? { amount: input.budget.amount, currency: input.budget.currency ?? context.business.currency } : null,
+    budget: input.budget
+      ? { amount: input.budget.amount, currency: input.budget.currency ?? context.business.currency }
+      : null,
     leadSourceKey: input.leadSourceKey ?? null,
     assigneeId: input.assigneeId ?? null,
     tagIds: [...(input.tagIds ?? [])].sort(),
@@ -52,11 +58,17 @@ export function sameCreateRequest(stored: unknown, candidate: CreateRequest, con
 
 function comparable(request: unknown, context: LeadContext): unknown {
   if (!isJsonObject(request)) return request;
-  const live = new Set(context.business.customFieldsEnabled ? context.settings.customFields.filter((f) => !f.isArchived).map((f) => f.id) : []);
+  const live = new Set(
+    context.business.customFieldsEnabled
+      ? context.settings.customFields.filter((f) => !f.isArchived).map((f) => f.id)
+      : [],
+  );
   const fields = isJsonObject(request.customFields) ? request.customFields : {};
   const withCountry = (b: unknown) => (isJsonObject(b) ? { ...b, country: b.country ?? 'IN' } : b);
   return {
-    ...request, customer: withCountry(request.customer), contact: withCountry(request.contact),
+    ...request,
+    customer: withCountry(request.customer),
+    contact: withCountry(request.contact),
     customFields: Object.fromEntries(Object.entries(fields).filter(([id]) => live.has(id))),
   };
 }
@@ -66,11 +78,23 @@ function comparable(request: unknown, context: LeadContext): unknown {
  * (the retry of a create made before an operator archived, removed or turned them off): the body
  * without those names, to validate again and compare with the stored lead. Undefined for any other refusal.
  */
-export function withoutGoneCustomFields(body: unknown, error: unknown, context: LeadContext): Record<string, unknown> | undefined {
+export function withoutGoneCustomFields(
+  body: unknown,
+  error: unknown,
+  context: LeadContext,
+): Record<string, unknown> | undefined {
   const errors = (error as AppError | undefined)?.fieldErrors;
   if (!errors?.length || !isJsonObject(body) || !isJsonObject(body.customFields)) return undefined;
-  if (!errors.every((e) => e.field === 'customFields' && (e.code === 'INVALID_CUSTOM_FIELD' || e.code === 'CUSTOM_FIELDS_NOT_ENABLED'))) return undefined;
+  if (
+    !errors.every(
+      (e) =>
+        e.field === 'customFields' && (e.code === 'INVALID_CUSTOM_FIELD' || e.code === 'CUSTOM_FIELDS_NOT_ENABLED'),
+    )
+  )
+    return undefined;
   const live = new Set(context.settings.customFields.filter((f) => !f.isArchived).map((f) => f.name.toLowerCase()));
-  const kept = context.business.customFieldsEnabled ? Object.entries(body.customFields).filter(([name]) => live.has(name.toLowerCase())) : [];
+  const kept = context.business.customFieldsEnabled
+    ? Object.entries(body.customFields).filter(([name]) => live.has(name.toLowerCase()))
+    : [];
   return { ...body, customFields: Object.fromEntries(kept) };
 }

@@ -5,7 +5,8 @@ import { isCalendarDate } from '../clients/client.custom-fields.js';
  * taken; never before today in the business's time zone.
  */
 
-const INSTANT = /^([0-9]{4}-[0-9]{2}-[0-9]{2})T[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,9})?)?(?:Z|[+-][0-9]{2}:[0-9]{2})$/i;
+const INSTANT =
+  /^([0-9]{4}-[0-9]{2}-[0-9]{2})T[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,9})?)?(?:Z|[+-][0-9]{2}:[0-9]{2})$/i;
 
 /** The calendar date a value names, or undefined when it is neither form. */
 export function parseFollowUpDate(value: string): string | undefined {

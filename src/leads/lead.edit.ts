@@ -41,7 +41,13 @@ const EDITABLE_STATES = new Set(['NEW', 'OPEN']);
  * section 3), the customer and contact rule, tags, custom fields and budget merged, and the entries
  * it adds. A lead whose stored values would not change is not rewritten (its updatedAt is kept).
  */
-export async function applyEdit(current: StoredLead, input: PatchInput, refs: EditRefs, facts: EditFacts, scope: LeadEditScope): Promise<Omit<LeadChange, 'events'>> {
+export async function applyEdit(
+  current: StoredLead,
+  input: PatchInput,
+  refs: EditRefs,
+  facts: EditFacts,
+  scope: LeadEditScope,
+): Promise<Omit<LeadChange, 'events'>> {
   const errors: FieldError[] = [];
   const fail = (field: string, code: FieldError['code'], message: string) => void errors.push({ field, message, code });
   const { context } = facts;
@@ -52,13 +58,18 @@ export async function applyEdit(current: StoredLead, input: PatchInput, refs: Ed
     next.pipelineId = place.pipeline.id;
     next.stageId = place.stage.id;
     const stageChanged = place.stage.id !== current.stageId;
-    next.data.reasonKeys = input.reasonLabels !== undefined ? reasonKeysFor(context, place.stage, input.reasonLabels, { fail })
-      : stageChanged ? [] : d.reasonKeys;
+    next.data.reasonKeys =
+      input.reasonLabels !== undefined
+        ? reasonKeysFor(context, place.stage, input.reasonLabels, { fail })
+        : stageChanged
+          ? []
+          : d.reasonKeys;
     if (stageChanged || input.reasonLabels !== undefined) requireReason(place.stage, input.reasonLabels, fail);
     const blocks = input.customer && touches(input.customer) ? ['customer'] : [];
     if (input.contact && touches(input.contact)) blocks.push('contact');
     for (const block of blocks) {
-      if (!EDITABLE_STATES.has(place.stage.state)) fail(block, 'CUSTOMER_CONTACT_NOT_EDITABLE', `${block} can be changed only while the lead is NEW or OPEN`);
+      if (!EDITABLE_STATES.has(place.stage.state))
+        fail(block, 'CUSTOMER_CONTACT_NOT_EDITABLE', `${block} can be changed only while the lead is NEW or OPEN`);
     }
   }
   if (input.customer) next.data.customer = editCustomer(d.customer, input.customer, refs.client);
@@ -68,8 +79,10 @@ export async function applyEdit(current: StoredLead, input: PatchInput, refs: Ed
   if (input.budget !== undefined) {
     const amount = input.budget?.amount ?? d.budget?.amount;
     if (input.budget === null) next.data.budget = null;
-    else if (amount === undefined) fail('budget.amount', 'INVALID_FIELD_VALUE', 'budget.amount is required: the lead has no budget yet');
-    else next.data.budget = { amount, currency: input.budget.currency ?? d.budget?.currency ?? context.business.currency };
+    else if (amount === undefined)
+      fail('budget.amount', 'INVALID_FIELD_VALUE', 'budget.amount is required: the lead has no budget yet');
+    else
+      next.data.budget = { amount, currency: input.budget.currency ?? d.budget?.currency ?? context.business.currency };
   }
   if (input.subject !== undefined) next.data.subject = input.subject;
   if (input.details !== undefined) next.data.details = input.details;
@@ -82,20 +95,33 @@ export async function applyEdit(current: StoredLead, input: PatchInput, refs: Ed
   if (next.stageId !== current.stageId || next.data.reasonKeys.join() !== d.reasonKeys.join()) {
     activities.push(stageChange(current, next, facts));
   }
-  activities.push(...await notes('COMMENT', input.comments, facts, scope), ...await notes('INTERNAL_NOTE', input.notes, facts, scope));
+  activities.push(
+    ...(await notes('COMMENT', input.comments, facts, scope)),
+    ...(await notes('INTERNAL_NOTE', input.notes, facts, scope)),
+  );
   const changed = canonical(comparable(next)) !== canonical(comparable(current));
   return { lead: changed ? { ...next, updatedAt: facts.now } : null, activities };
 }
 
-function destination(current: StoredLead, input: PatchInput, context: LeadContext, fail: (f: string, c: FieldError['code'], m: string) => void):
-  { pipeline: StoredPipeline; stage: StoredStage } | undefined {
+function destination(
+  current: StoredLead,
+  input: PatchInput,
+  context: LeadContext,
+  fail: (f: string, c: FieldError['code'], m: string) => void,
+): { pipeline: StoredPipeline; stage: StoredStage } | undefined {
   if (input.pipeline && input.stage) return { pipeline: input.pipeline, stage: input.stage };
   if (input.pipeline) return undefined;
   if (input.stageName !== undefined) {
     const pipeline = pipelineById(context, current.pipelineId);
-    if (!pipeline || pipeline.isArchived) return void fail('stage', 'INVALID_PIPELINE', 'The lead\'s pipeline is archived: send pipeline with stage');
+    if (!pipeline || pipeline.isArchived)
+      return void fail('stage', 'INVALID_PIPELINE', "The lead's pipeline is archived: send pipeline with stage");
     const stage = resolveStage(pipeline, input.stageName);
-    if (!stage) return void fail('stage', 'INVALID_STAGE', `stage ${JSON.stringify(input.stageName)} is not a live stage of pipeline ${JSON.stringify(pipeline.name)}`);
+    if (!stage)
+      return void fail(
+        'stage',
+        'INVALID_STAGE',
+        `stage ${JSON.stringify(input.stageName)} is not a live stage of pipeline ${JSON.stringify(pipeline.name)}`,
+      );
     return { pipeline, stage };
   }
   const here = stageById(context, current.stageId);
@@ -110,19 +136,36 @@ function editCustomer(current: CustomerSnapshot, block: BlockValues, client: Cli
   const sent = (key: string) => block.values.get(key);
   if (client) {
     // A relink refills the snapshot from the client; what the block sends wins; address fields are the block's alone.
-    const next: CustomerSnapshot = { clientId: client.clientId, name: sent('name') ?? client.name, country: sent('country') ?? client.country, phone: sent('phone') ?? client.phone, address: null, city: null, state: null, pincode: null };
+    const next: CustomerSnapshot = {
+      clientId: client.clientId,
+      name: sent('name') ?? client.name,
+      country: sent('country') ?? client.country,
+      phone: sent('phone') ?? client.phone,
+      address: null,
+      city: null,
+      state: null,
+      pincode: null,
+    };
     for (const key of SNAPSHOT_ONLY) next[key] = sent(key) ?? null;
     return next;
   }
   return patched(current, block);
 }
 
-function editContact(current: ContactSnapshot, block: BlockValues, contact: ContactRecord | undefined): ContactSnapshot {
+function editContact(
+  current: ContactSnapshot,
+  block: BlockValues,
+  contact: ContactRecord | undefined,
+): ContactSnapshot {
   const sent = (key: string) => block.values.get(key);
   if (contact) {
     return {
-      contactId: contact.contactId, name: sent('name') ?? contact.name, email: sent('email') ?? contact.email,
-      phone: sent('phone') ?? contact.phone, country: sent('country') ?? contact.country, designation: sent('designation') ?? null,
+      contactId: contact.contactId,
+      name: sent('name') ?? contact.name,
+      email: sent('email') ?? contact.email,
+      phone: sent('phone') ?? contact.phone,
+      country: sent('country') ?? contact.country,
+      designation: sent('designation') ?? null,
     };
   }
   return patched(current, block);
@@ -136,11 +179,16 @@ function patched<T extends object>(current: T, block: BlockValues): T {
   return next as T;
 }
 
-function editTags(current: string[], input: PatchInput, fail: (f: string, c: FieldError['code'], m: string) => void): string[] {
+function editTags(
+  current: string[],
+  input: PatchInput,
+  fail: (f: string, c: FieldError['code'], m: string) => void,
+): string[] {
   let ids = input.tagIds ?? current;
   if (input.tagsAdd) ids = [...ids, ...input.tagsAdd.filter((id) => !ids.includes(id))];
   if (input.tagsRemove) ids = ids.filter((id) => !input.tagsRemove!.includes(id));
-  if (ids.length > LIMITS.tags) fail(input.tagsAdd ? 'tagsAdd' : 'tags', 'INVALID_FIELD_VALUE', `A lead carries at most ${LIMITS.tags} tags`);
+  if (ids.length > LIMITS.tags)
+    fail(input.tagsAdd ? 'tagsAdd' : 'tags', 'INVALID_FIELD_VALUE', `A lead carries at most ${LIMITS.tags} tags`);
   // A set: stored in one order, so that the same tags compare equal however they were sent.
   return [...ids].sort();
 }
@@ -160,18 +208,38 @@ function comparable(lead: StoredLead) {
 
 function stageChange(current: StoredLead, next: StoredLead, facts: EditFacts): StoredActivity {
   return {
-    activityId: opaqueId('ac_'), type: 'STAGE_CHANGE', author: facts.author, body: null,
-    fromPipelineId: current.pipelineId, toPipelineId: next.pipelineId, fromStageId: current.stageId, toStageId: next.stageId,
-    reasonKeys: next.data.reasonKeys, createdAt: facts.now,
+    activityId: opaqueId('ac_'),
+    type: 'STAGE_CHANGE',
+    author: facts.author,
+    body: null,
+    fromPipelineId: current.pipelineId,
+    toPipelineId: next.pipelineId,
+    fromStageId: current.stageId,
+    toStageId: next.stageId,
+    reasonKeys: next.data.reasonKeys,
+    createdAt: facts.now,
   };
 }
 
 /** A batch with a clientRequestId already used on this lead (same kind) appends nothing. */
-async function notes(type: 'COMMENT' | 'INTERNAL_NOTE', batch: NotesInput | undefined, facts: EditFacts, scope: LeadEditScope): Promise<StoredActivity[]> {
+async function notes(
+  type: 'COMMENT' | 'INTERNAL_NOTE',
+  batch: NotesInput | undefined,
+  facts: EditFacts,
+  scope: LeadEditScope,
+): Promise<StoredActivity[]> {
   if (!batch) return [];
-  if (batch.clientRequestId !== null && !await scope.claimRequestId(type, batch.clientRequestId)) return [];
+  if (batch.clientRequestId !== null && !(await scope.claimRequestId(type, batch.clientRequestId))) return [];
   return batch.bodies.map((body) => ({
-    activityId: opaqueId('ac_'), type, author: facts.author, body, fromPipelineId: null, toPipelineId: null,
-    fromStageId: null, toStageId: null, reasonKeys: null, createdAt: facts.now,
+    activityId: opaqueId('ac_'),
+    type,
+    author: facts.author,
+    body,
+    fromPipelineId: null,
+    toPipelineId: null,
+    fromStageId: null,
+    toStageId: null,
+    reasonKeys: null,
+    createdAt: facts.now,
   }));
 }

@@ -19,9 +19,19 @@ export function createdEvents(plan: EventPlan, lead: StoredLead, context: LeadCo
  * will answer it, written with the lead so that it exists exactly when the client does. Such a client
  * carries no custom field values, so the business alone (its currency) completes its presentation.
  */
-export function newClientEvents(plan: EventPlan, clientId: string, data: unknown, at: number, context: LeadContext): OutboxRow[] {
+export function newClientEvents(
+  plan: EventPlan,
+  clientId: string,
+  data: unknown,
+  at: number,
+  context: LeadContext,
+): OutboxRow[] {
   if (!plan.wants('client.created')) return NONE;
-  const client = presentClient(insertedClient(clientId, 'API', data, at), { business: context.business, customFields: [], liveFieldIds: new Set() });
+  const client = presentClient(insertedClient(clientId, 'API', data, at), {
+    business: context.business,
+    customFields: [],
+    liveFieldIds: new Set(),
+  });
   return plan.rows({ type: 'client.created', resourceId: clientId, data: client }, at);
 }
 
@@ -30,7 +40,12 @@ export function newClientEvents(plan: EventPlan, clientId: string, data: unknown
  * change, then `lead.stage_changed` too when the pipeline or stage moved, with where the lead was and
  * where it is. Both carry the lead as it is after the edit; an integrator subscribed to both gets both.
  */
-export function editedEvents(plan: EventPlan, current: StoredLead, next: StoredLead, context: LeadContext): OutboxRow[] {
+export function editedEvents(
+  plan: EventPlan,
+  current: StoredLead,
+  next: StoredLead,
+  context: LeadContext,
+): OutboxRow[] {
   const moved = next.stageId !== current.stageId || next.pipelineId !== current.pipelineId;
   const updated = plan.wants('lead.updated');
   const stageChanged = moved && plan.wants('lead.stage_changed');
@@ -44,4 +59,3 @@ export function editedEvents(plan: EventPlan, current: StoredLead, next: StoredL
   }
   return rows;
 }
-

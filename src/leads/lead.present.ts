@@ -28,7 +28,10 @@ export function presentLead(stored: StoredLead, context: LeadContext): Record<st
     followUpDate: stored.followUpDate === null ? null : followUpInstant(stored.followUpDate),
     ...presentPlace(stored, context),
     stageReasons: d.reasonKeys.map((key) => reasonByKey(context, key)?.label ?? key),
-    assignedTo: stored.assigneeId === null ? null : (context.settings.members.find((m) => m.id === stored.assigneeId)?.email ?? null),
+    assignedTo:
+      stored.assigneeId === null
+        ? null
+        : (context.settings.members.find((m) => m.id === stored.assigneeId)?.email ?? null),
     tags: tagNames(d.tagIds, context),
     ...(customFields && { customFields }),
     source: stored.source,
@@ -38,14 +41,19 @@ export function presentLead(stored: StoredLead, context: LeadContext): Record<st
 }
 
 /** Where the lead is: pipeline, stage and status (the stage's state) by current name. */
-export function presentPlace(stored: StoredLead, context: LeadContext): { pipeline: string; stage: string; status: string } {
+export function presentPlace(
+  stored: StoredLead,
+  context: LeadContext,
+): { pipeline: string; stage: string; status: string } {
   const place = stageById(context, stored.stageId);
   return { pipeline: place?.pipeline.name ?? '', stage: place?.stage.name ?? '', status: place?.stage.state ?? 'OPEN' };
 }
 
 function presentCustomer(c: CustomerSnapshot): Record<string, unknown> {
   return {
-    clientId: c.clientId, name: c.name, country: c.country,
+    clientId: c.clientId,
+    name: c.name,
+    country: c.country,
     ...(c.phone !== null && { phone: c.phone }),
     ...(c.address !== null && { address: c.address }),
     ...(c.city !== null && { city: c.city }),
@@ -56,7 +64,8 @@ function presentCustomer(c: CustomerSnapshot): Record<string, unknown> {
 
 function presentContact(c: ContactSnapshot): Record<string, unknown> {
   return {
-    contactId: c.contactId, name: c.name,
+    contactId: c.contactId,
+    name: c.name,
     ...(c.email !== null && { email: c.email }),
     // The vendor's published answers carry "" for a contact without a phone (docs/decisions.md).
     phone: c.phone ?? '',
@@ -76,7 +85,10 @@ function tagNames(ids: readonly string[], context: LeadContext): string[] {
 }
 
 /** Live fields only, by current display name (as clients answer); undefined when none is set. */
-function customFieldsByName(values: Record<string, unknown>, context: LeadContext): Record<string, unknown> | undefined {
+function customFieldsByName(
+  values: Record<string, unknown>,
+  context: LeadContext,
+): Record<string, unknown> | undefined {
   let out: Record<string, unknown> | undefined;
   for (const field of context.settings.customFields) {
     if (!field.isArchived && Object.hasOwn(values, field.id)) (out ??= {})[field.name] = values[field.id];
@@ -87,7 +99,8 @@ function customFieldsByName(values: Record<string, unknown>, context: LeadContex
 /** An activity entry (docs/leads.md "Read"): stage and pipeline by current name, reasons by label. */
 export function presentActivity(a: StoredActivity, context: LeadContext): Record<string, unknown> {
   const stageName = (id: string | null) => (id === null ? undefined : stageById(context, id)?.stage.name);
-  const pipelineName = (id: string | null) => (id === null ? undefined : context.pipelines.pipelines.find((p) => p.id === id)?.name);
+  const pipelineName = (id: string | null) =>
+    id === null ? undefined : context.pipelines.pipelines.find((p) => p.id === id)?.name;
   const fromStage = stageName(a.fromStageId);
   const toStage = stageName(a.toStageId);
   const fromPipeline = pipelineName(a.fromPipelineId);

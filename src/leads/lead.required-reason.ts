@@ -7,8 +7,16 @@ import type { StoredStage } from '../pipelines/pipelines.types.js';
  * where the write decides the lead's reasons, so a lead already there is not held to it by other edits.
  * Labels that fail to resolve are INVALID_STAGE_REASON already, so only "none sent" is reported here.
  */
-export function requireReason(stage: StoredStage, labelsSent: readonly string[] | undefined, fail: (field: string, code: FieldError['code'], message: string) => void): void {
+export function requireReason(
+  stage: StoredStage,
+  labelsSent: readonly string[] | undefined,
+  fail: (field: string, code: FieldError['code'], message: string) => void,
+): void {
   if (stage.requiresReason === true && (labelsSent ?? []).length === 0) {
-    fail('stageReasons', 'STAGE_REASON_REQUIRED', `stageReasons: stage ${JSON.stringify(stage.name)} requires at least one reason`);
+    fail(
+      'stageReasons',
+      'STAGE_REASON_REQUIRED',
+      `stageReasons: stage ${JSON.stringify(stage.name)} requires at least one reason`,
+    );
   }
 }

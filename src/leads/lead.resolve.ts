@@ -30,13 +30,19 @@ export function resolveStage(pipeline: StoredPipeline, name: string, options: Re
  * destination stage lists. Answers the keys in the order sent (a label sent twice counts once), and
  * the labels that did not resolve.
  */
-export function resolveReasons(context: LeadContext, stage: StoredStage, labels: readonly string[]): { keys: string[]; unknown: string[] } {
+export function resolveReasons(
+  context: LeadContext,
+  stage: StoredStage,
+  labels: readonly string[],
+): { keys: string[]; unknown: string[] } {
   const allowed = new Set(stage.reasons);
   const keys: string[] = [];
   const unknown: string[] = [];
   for (const label of labels) {
     const wanted = label.trim();
-    const reason = context.pipelines.stageReasons.find((r) => !r.isArchived && r.label === wanted && allowed.has(r.key));
+    const reason = context.pipelines.stageReasons.find(
+      (r) => !r.isArchived && r.label === wanted && allowed.has(r.key),
+    );
     if (!reason) unknown.push(label);
     else if (!keys.includes(reason.key)) keys.push(reason.key);
   }
@@ -51,7 +57,11 @@ export function resolveLeadSource(context: LeadContext, value: string, options: 
 }
 
 /** 2.5: tag names ignoring case; duplicates count once. Answers the ids and every name that did not resolve. */
-export function resolveTags(context: LeadContext, names: readonly string[], options: Resolve = {}): { ids: string[]; unknown: string[] } {
+export function resolveTags(
+  context: LeadContext,
+  names: readonly string[],
+  options: Resolve = {},
+): { ids: string[]; unknown: string[] } {
   const byName = new Map<string, Tag>();
   for (const tag of context.settings.tags) {
     const key = tag.name.toLowerCase();
@@ -78,7 +88,10 @@ export function pipelineById(context: LeadContext, id: string): StoredPipeline |
   return context.pipelines.pipelines.find((p) => p.id === id);
 }
 
-export function stageById(context: LeadContext, id: string): { pipeline: StoredPipeline; stage: StoredStage } | undefined {
+export function stageById(
+  context: LeadContext,
+  id: string,
+): { pipeline: StoredPipeline; stage: StoredStage } | undefined {
   for (const pipeline of context.pipelines.pipelines) {
     const stage = pipeline.stages.find((s) => s.id === id);
     if (stage) return { pipeline, stage };

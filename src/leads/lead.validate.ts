@@ -10,8 +10,22 @@ import type { LeadContext } from './lead-context.js';
 import { readBudget, readCreateBlock, readEditBlock, type BlockValues, type BudgetValues } from './lead.blocks.js';
 import { parseFollowUpDate } from './lead.dates.js';
 import { requireReason } from './lead.required-reason.js';
-import { resolveLeadSource, resolveMember, resolvePipeline, resolveReasons, resolveStage, resolveTags } from './lead.resolve.js';
-import { ANSWER_ONLY_KEYS, CLEARABLE_KEYS, CREATE_SPEC, LIMITS, OPERATOR_CREATE_SPEC, PATCH_SPEC } from './lead.schema.js';
+import {
+  resolveLeadSource,
+  resolveMember,
+  resolvePipeline,
+  resolveReasons,
+  resolveStage,
+  resolveTags,
+} from './lead.resolve.js';
+import {
+  ANSWER_ONLY_KEYS,
+  CLEARABLE_KEYS,
+  CREATE_SPEC,
+  LIMITS,
+  OPERATOR_CREATE_SPEC,
+  PATCH_SPEC,
+} from './lead.schema.js';
 
 /**
  * Lead bodies (docs/leads.md "Create" and "Edit") in one pass: shapes through the one body
@@ -71,20 +85,34 @@ interface Pass {
 }
 
 function newPass(body: unknown, context: LeadContext, today: string): Pass {
-  if (!isJsonObject(body)) throw new AppError('INVALID_FIELD', 'The request body must be a JSON object', [{ field: 'body', code: 'INVALID_FIELD', message: 'The request body must be a JSON object' }]);
-  const reader = new FieldReader({ businessCountry: context.business.country, enforceGstinChecksum: false }, {
-    rulesForList: () => undefined,
-    readCustomFields: (raw, path, r) => {
-      const result = readCustomFieldValues(raw, path, { customFieldsEnabled: context.business.customFieldsEnabled, customFields: context.settings.customFields });
-      r.errors.push(...result.errors);
-      return result.errors.length === 0 ? result.values : undefined;
+  if (!isJsonObject(body))
+    throw new AppError('INVALID_FIELD', 'The request body must be a JSON object', [
+      { field: 'body', code: 'INVALID_FIELD', message: 'The request body must be a JSON object' },
+    ]);
+  const reader = new FieldReader(
+    { businessCountry: context.business.country, enforceGstinChecksum: false },
+    {
+      rulesForList: () => undefined,
+      readCustomFields: (raw, path, r) => {
+        const result = readCustomFieldValues(raw, path, {
+          customFieldsEnabled: context.business.customFieldsEnabled,
+          customFields: context.settings.customFields,
+        });
+        r.errors.push(...result.errors);
+        return result.errors.length === 0 ? result.values : undefined;
+      },
     },
-  });
+  );
   return { reader, context, today, body };
 }
 
 /** A create body (API: with externalId; operator: without). Throws the 400 listing every failure. */
-export function validateCreate(raw: unknown, context: LeadContext, today: string, mode: 'api' | 'operator'): CreateInput {
+export function validateCreate(
+  raw: unknown,
+  context: LeadContext,
+  today: string,
+  mode: 'api' | 'operator',
+): CreateInput {
   const pass = newPass(raw, context, today);
   const { reader, body } = pass;
   const spec = mode === 'api' ? CREATE_SPEC : OPERATOR_CREATE_SPEC;
@@ -92,7 +120,8 @@ export function validateCreate(raw: unknown, context: LeadContext, today: string
   forEachKey(pass, spec, (key, value) => {
     if (key === 'externalId') input.externalId = readExternalId(value, reader) ?? null;
     // null is "not sent": reported once, as missing, below.
-    else if (key === 'customer') input.customer = value === null ? undefined : readCreateBlock('customer', value, reader);
+    else if (key === 'customer')
+      input.customer = value === null ? undefined : readCreateBlock('customer', value, reader);
     else if (key === 'contact') input.contact = value === null ? undefined : readCreateBlock('contact', value, reader);
     else readCommon(pass, key, value, input, 'create');
   });
@@ -104,9 +133,11 @@ export function validateCreate(raw: unknown, context: LeadContext, today: string
   missing('contact', 'INVALID_CONTACT', 'contact is required');
   missing('pipeline', 'INVALID_PIPELINE', 'pipeline is required');
   if (body.pipeline !== undefined && body.pipeline !== null) missing('stage', 'INVALID_STAGE', 'stage is required');
-  if (input.budget && input.budget.amount === undefined) reader.valueError('budget.amount', 'budget.amount is required');
+  if (input.budget && input.budget.amount === undefined)
+    reader.valueError('budget.amount', 'budget.amount is required');
   resolvePlace(pass, input);
-  if (input.stage) requireReason(input.stage, input.reasonLabels, (field, code, message) => pass.reader.fail(field, code, message));
+  if (input.stage)
+    requireReason(input.stage, input.reasonLabels, (field, code, message) => pass.reader.fail(field, code, message));
   finish(pass);
   if (input.budget) input.budget.currency ??= context.business.currency;
   return input as CreateInput;
@@ -119,17 +150,25 @@ export function validatePatch(raw: unknown, context: LeadContext, today: string)
   const keys = Object.keys(body);
   if (keys.length === 0) reader.nameError('body', 'The request body must name at least one field to change');
   const input: PatchInput = {};
-  forEachKey(pass, PATCH_SPEC, (key, value) => {
-    if (key === 'customer' || key === 'contact') input[key] = value === null ? undefined : readEditBlock(key, value, reader);
-    else if (key === 'tagsAdd' || key === 'tagsRemove') input[key] = readTagNames(pass, key, value, key === 'tagsRemove');
-    else if (key === 'addComments') input.comments = readNotes(pass, key, value);
-    else if (key === 'addInternalNotes') input.notes = readNotes(pass, key, value);
-    else readCommon(pass, key, value, input, 'edit');
-  }, (key) => {
-    if (key === 'externalId') return 'externalId cannot be changed';
-    return null;
-  });
-  if (input.pipeline !== undefined && body.stage === undefined) reader.nameError('pipeline', 'pipeline requires stage in the same request');
+  forEachKey(
+    pass,
+    PATCH_SPEC,
+    (key, value) => {
+      if (key === 'customer' || key === 'contact')
+        input[key] = value === null ? undefined : readEditBlock(key, value, reader);
+      else if (key === 'tagsAdd' || key === 'tagsRemove')
+        input[key] = readTagNames(pass, key, value, key === 'tagsRemove');
+      else if (key === 'addComments') input.comments = readNotes(pass, key, value);
+      else if (key === 'addInternalNotes') input.notes = readNotes(pass, key, value);
+      else readCommon(pass, key, value, input, 'edit');
+    },
+    (key) => {
+      if (key === 'externalId') return 'externalId cannot be changed';
+      return null;
+    },
+  );
+  if (input.pipeline !== undefined && body.stage === undefined)
+    reader.nameError('pipeline', 'pipeline requires stage in the same request');
   if (body.tags !== undefined && (body.tagsAdd !== undefined || body.tagsRemove !== undefined)) {
     reader.nameError('tags', 'tags cannot be sent with tagsAdd or tagsRemove');
   }
@@ -141,9 +180,15 @@ export function validatePatch(raw: unknown, context: LeadContext, today: string)
 }
 
 /** Walks the body in order: answer-only and unknown keys are INVALID_FIELD; null is handled by the caller's rules. */
-function forEachKey(pass: Pass, spec: EntrySpec, read: (key: string, value: unknown) => void, refuse?: (key: string) => string | null): void {
+function forEachKey(
+  pass: Pass,
+  spec: EntrySpec,
+  read: (key: string, value: unknown) => void,
+  refuse?: (key: string) => string | null,
+): void {
   for (const [key, value] of Object.entries(pass.body)) {
-    const refusal = refuse?.(key) ?? (ANSWER_ONLY_KEYS.has(key) ? `${key} is set by the server and cannot be sent` : null);
+    const refusal =
+      refuse?.(key) ?? (ANSWER_ONLY_KEYS.has(key) ? `${key} is set by the server and cannot be sent` : null);
     if (refusal !== null || !spec.fields.has(key)) {
       pass.reader.nameError(key, refusal ?? `${key} is not an accepted field`);
       continue;
@@ -155,10 +200,15 @@ function forEachKey(pass: Pass, spec: EntrySpec, read: (key: string, value: unkn
 function readExternalId(raw: unknown, reader: FieldReader): string | undefined {
   if (raw === null) return undefined;
   if (typeof raw !== 'string') return void reader.nameError('externalId', 'externalId must be a string');
-  if (!isStorableString(raw)) return void reader.valueError('externalId', 'externalId must not contain NUL characters or unpaired surrogates');
+  if (!isStorableString(raw))
+    return void reader.valueError('externalId', 'externalId must not contain NUL characters or unpaired surrogates');
   const value = raw.trim();
   if (value.length === 0 || codePointLength(value) > LIMITS.externalId) {
-    return void reader.fail('externalId', 'EXTERNAL_ID_REQUIRED', `externalId must be 1 to ${LIMITS.externalId} characters after trimming`);
+    return void reader.fail(
+      'externalId',
+      'EXTERNAL_ID_REQUIRED',
+      `externalId must be 1 to ${LIMITS.externalId} characters after trimming`,
+    );
   }
   return value;
 }
@@ -175,7 +225,10 @@ function readCommon(pass: Pass, key: string, raw: unknown, input: LeadFields, mo
   const value = reader.readMember(PATCH_SPEC.fields.get(key)!, raw, key);
   if (value === undefined) return;
   switch (key) {
-    case 'subject': case 'details': input[key] = value as string; return;
+    case 'subject':
+    case 'details':
+      input[key] = value as string;
+      return;
     case 'leadSource': {
       const source = resolveLeadSource(context, value as string);
       if (source) input.leadSourceKey = source.key;
@@ -188,25 +241,40 @@ function readCommon(pass: Pass, key: string, raw: unknown, input: LeadFields, mo
       else reader.fail(key, 'INVALID_ASSIGNEE', 'assignedTo is not a live member of this business');
       return;
     }
-    case 'followUpDate': input.followUpDate = readDate(pass, value as string); return;
+    case 'followUpDate':
+      input.followUpDate = readDate(pass, value as string);
+      return;
     case 'pipeline': {
       const pipeline = resolvePipeline(context, value as string);
       if (pipeline) input.pipeline = pipeline;
       else reader.fail(key, 'INVALID_PIPELINE', `pipeline ${JSON.stringify(value)} is not a live pipeline`);
       return;
     }
-    case 'stage': input.stageName = value as string; return;
-    case 'stageReasons': input.reasonLabels = value as string[]; return;
-    case 'customFields': input.customFields = value as Record<string, CustomFieldValue>; input.clearedCustomFields = clearedFields(pass, raw, mode); return;
+    case 'stage':
+      input.stageName = value as string;
+      return;
+    case 'stageReasons':
+      input.reasonLabels = value as string[];
+      return;
+    case 'customFields':
+      input.customFields = value as Record<string, CustomFieldValue>;
+      input.clearedCustomFields = clearedFields(pass, raw, mode);
+      return;
   }
 }
 
-const fieldOf = (key: string) => ({ leadSource: 'leadSourceKey', assignedTo: 'assigneeId' } as Record<string, string>)[key] ?? key;
+const fieldOf = (key: string) =>
+  (({ leadSource: 'leadSourceKey', assignedTo: 'assigneeId' }) as Record<string, string>)[key] ?? key;
 
 function readDate(pass: Pass, value: string): string | undefined {
   const date = parseFollowUpDate(value);
-  if (date === undefined) return void pass.reader.valueError('followUpDate', 'followUpDate must be a date YYYY-MM-DD or an ISO 8601 instant');
-  if (date < pass.today) return void pass.reader.valueError('followUpDate', `followUpDate must not be before today (${pass.today}) in the business's time zone`);
+  if (date === undefined)
+    return void pass.reader.valueError('followUpDate', 'followUpDate must be a date YYYY-MM-DD or an ISO 8601 instant');
+  if (date < pass.today)
+    return void pass.reader.valueError(
+      'followUpDate',
+      `followUpDate must not be before today (${pass.today}) in the business's time zone`,
+    );
   return date;
 }
 
@@ -215,7 +283,12 @@ function readTagNames(pass: Pass, key: string, raw: unknown, withArchived: boole
   const names = pass.reader.readMember(PATCH_SPEC.fields.get(key)!, raw, key) as string[] | undefined;
   if (names === undefined) return undefined;
   const { ids, unknown } = resolveTags(pass.context, names, { withArchived });
-  if (unknown.length > 0) pass.reader.fail(key, 'INVALID_TAG', `${key} has no live tag named ${unknown.map((n) => JSON.stringify(n)).join(', ')}`);
+  if (unknown.length > 0)
+    pass.reader.fail(
+      key,
+      'INVALID_TAG',
+      `${key} has no live tag named ${unknown.map((n) => JSON.stringify(n)).join(', ')}`,
+    );
   return ids;
 }
 
@@ -223,7 +296,8 @@ function readTagNames(pass: Pass, key: string, raw: unknown, withArchived: boole
 function clearedFields(pass: Pass, raw: unknown, mode: 'create' | 'edit'): string[] {
   if (mode === 'create' || !isJsonObject(raw)) return [];
   const live = pass.context.settings.customFields.filter((f) => !f.isArchived);
-  return Object.keys(raw).filter((name) => raw[name] === null)
+  return Object.keys(raw)
+    .filter((name) => raw[name] === null)
     .map((name) => live.find((f) => f.name.toLowerCase() === name.toLowerCase())?.id)
     .filter((id): id is string => id !== undefined);
 }
@@ -235,7 +309,8 @@ function readNotes(pass: Pass, key: string, raw: unknown): NotesInput | undefine
   const bodies = read.get('body') as string[] | undefined;
   // A body the reader refused is already reported.
   if (bodies === undefined && isJsonObject(raw) && raw.body !== undefined && raw.body !== null) return undefined;
-  if (!bodies || bodies.length === 0) return void pass.reader.valueError(`${key}.body`, `${key}.body must hold 1 to ${LIMITS.entries} entries`);
+  if (!bodies || bodies.length === 0)
+    return void pass.reader.valueError(`${key}.body`, `${key}.body must hold 1 to ${LIMITS.entries} entries`);
   return { bodies, clientRequestId: (read.get('clientRequestId') as string | undefined) ?? null };
 }
 
@@ -244,17 +319,32 @@ function resolvePlace(pass: Pass, input: LeadFields): void {
   const { reader, context } = pass;
   if (!input.pipeline || input.stageName === undefined) return;
   const stage = resolveStage(input.pipeline, input.stageName);
-  if (!stage) return void reader.fail('stage', 'INVALID_STAGE', `stage ${JSON.stringify(input.stageName)} is not a live stage of pipeline ${JSON.stringify(input.pipeline.name)}`);
+  if (!stage)
+    return void reader.fail(
+      'stage',
+      'INVALID_STAGE',
+      `stage ${JSON.stringify(input.stageName)} is not a live stage of pipeline ${JSON.stringify(input.pipeline.name)}`,
+    );
   input.stage = stage;
   input.reasonKeys = reasonKeysFor(context, stage, input.reasonLabels ?? [], reader);
 }
 
 /** Each label must resolve on the stage; failures are named by their index. */
-export function reasonKeysFor(context: LeadContext, stage: StoredStage, labels: readonly string[], reader: { fail: FieldReader['fail'] }): string[] {
+export function reasonKeysFor(
+  context: LeadContext,
+  stage: StoredStage,
+  labels: readonly string[],
+  reader: { fail: FieldReader['fail'] },
+): string[] {
   const keys: string[] = [];
   labels.forEach((label, index) => {
     const { keys: found } = resolveReasons(context, stage, [label]);
-    if (found.length === 0) reader.fail(`stageReasons[${index}]`, 'INVALID_STAGE_REASON', `stageReasons[${index}] ${JSON.stringify(label)} is not a reason of stage ${JSON.stringify(stage.name)}`);
+    if (found.length === 0)
+      reader.fail(
+        `stageReasons[${index}]`,
+        'INVALID_STAGE_REASON',
+        `stageReasons[${index}] ${JSON.stringify(label)} is not a reason of stage ${JSON.stringify(stage.name)}`,
+      );
     else if (!keys.includes(found[0]!)) keys.push(found[0]!);
   });
   return keys;
@@ -262,11 +352,15 @@ export function reasonKeysFor(context: LeadContext, stage: StoredStage, labels: 
 
 /** The 400 of a pass that found failures. */
 function finish(pass: Pass): void {
-  if (pass.reader.errors.length > 0) throw AppError.fromFieldErrors(inBodyOrder(pass.reader.errors, Object.keys(pass.body)));
+  if (pass.reader.errors.length > 0)
+    throw AppError.fromFieldErrors(inBodyOrder(pass.reader.errors, Object.keys(pass.body)));
 }
 
 /** Errors in body order, by the top-level key each belongs to (fields not sent first), stable otherwise. */
 export function inBodyOrder(errors: FieldError[], order: string[]): FieldError[] {
   const rank = (e: FieldError) => order.indexOf(e.field.split(/[.[]/)[0]!);
-  return errors.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map(({ e }) => e);
+  return errors
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i)
+    .map(({ e }) => e);
 }

@@ -23,7 +23,10 @@ const ARCHIVED_TOO = { withArchived: true } as const;
 
 /** Lists and searches a business's leads: the same for the public interface and the operator. */
 export class LeadsListService {
-  constructor(private readonly store: Store, private readonly contexts: CachedLoader<LeadContext>) {}
+  constructor(
+    private readonly store: Store,
+    private readonly contexts: CachedLoader<LeadContext>,
+  ) {}
 
   async list(urlKey: string, raw: unknown): Promise<LeadListAnswer> {
     // Syntax first (400), then the business (404), then the names it carries (400).
@@ -47,7 +50,9 @@ export class LeadsListService {
 export function resolveNames(context: LeadContext, parsed: ParsedLeadList): LeadListFilter {
   const { names } = parsed;
   const errors: FieldError[] = [];
-  const fail: Fail = (field, code, message) => { errors.push({ field, code, message }); };
+  const fail: Fail = (field, code, message) => {
+    errors.push({ field, code, message });
+  };
   const filter: LeadListFilter = {};
 
   const pipelines = (names.pipeline ?? []).flatMap((name) => {
@@ -57,32 +62,52 @@ export function resolveNames(context: LeadContext, parsed: ParsedLeadList): Lead
   });
   if (names.pipeline) filter.pipelineIds = [...new Set(pipelines.map((p) => p.id))];
 
-  if (names.stage && !names.pipeline) fail('stage', 'INVALID_STAGE', 'stage filters inside a pipeline: send pipeline with it');
-  else if (names.stage) Object.assign(filter, resolveStages(pipelines, names.stage, pipelines.length === names.pipeline?.length ? fail : () => undefined));
+  if (names.stage && !names.pipeline)
+    fail('stage', 'INVALID_STAGE', 'stage filters inside a pipeline: send pipeline with it');
+  else if (names.stage)
+    Object.assign(
+      filter,
+      resolveStages(pipelines, names.stage, pipelines.length === names.pipeline?.length ? fail : () => undefined),
+    );
 
   if (names.tags) {
     const { ids, unknown } = resolveTags(context, names.tags, ARCHIVED_TOO);
-    if (unknown.length > 0) fail('tags', 'INVALID_TAG', `tags has no tag named ${unknown.map((n) => `"${n}"`).join(', ')}`);
+    if (unknown.length > 0)
+      fail('tags', 'INVALID_TAG', `tags has no tag named ${unknown.map((n) => `"${n}"`).join(', ')}`);
     filter.tagIds = ids;
   }
   if (names.leadSource) {
-    filter.leadSourceKeys = [...new Set(names.leadSource.flatMap((value) => {
-      const source = resolveLeadSource(context, value, ARCHIVED_TOO);
-      if (!source) fail('leadSource', 'INVALID_LEAD_SOURCE', `leadSource "${value}" names no lead source of this business`);
-      return source ? [source.key] : [];
-    }))];
+    filter.leadSourceKeys = [
+      ...new Set(
+        names.leadSource.flatMap((value) => {
+          const source = resolveLeadSource(context, value, ARCHIVED_TOO);
+          if (!source)
+            fail('leadSource', 'INVALID_LEAD_SOURCE', `leadSource "${value}" names no lead source of this business`);
+          return source ? [source.key] : [];
+        }),
+      ),
+    ];
   }
   if (names.assignedTo) {
     filter.unassigned = names.assignedTo.includes('UNASSIGNED');
-    filter.assigneeIds = [...new Set(names.assignedTo.filter((v) => v !== 'UNASSIGNED').flatMap((email) => {
-      const member = resolveMember(context, email, ARCHIVED_TOO);
-      if (!member) fail('assignedTo', 'INVALID_ASSIGNEE', `assignedTo "${email}" is not a member of this business`);
-      return member ? [member.id] : [];
-    }))];
+    filter.assigneeIds = [
+      ...new Set(
+        names.assignedTo
+          .filter((v) => v !== 'UNASSIGNED')
+          .flatMap((email) => {
+            const member = resolveMember(context, email, ARCHIVED_TOO);
+            if (!member)
+              fail('assignedTo', 'INVALID_ASSIGNEE', `assignedTo "${email}" is not a member of this business`);
+            return member ? [member.id] : [];
+          }),
+      ),
+    ];
   }
   if (parsed.statuses) {
     const wanted = new Set(parsed.statuses);
-    filter.statusStageIds = context.pipelines.pipelines.flatMap((p) => p.stages.filter((s) => wanted.has(s.state)).map((s) => s.id));
+    filter.statusStageIds = context.pipelines.pipelines.flatMap((p) =>
+      p.stages.filter((s) => wanted.has(s.state)).map((s) => s.id),
+    );
   }
   if (errors.length > 0) {
     // In the order the parameters were sent (names holds them in that order).
@@ -96,12 +121,19 @@ export function resolveNames(context: LeadContext, parsed: ParsedLeadList): Lead
 type Fail = (field: string, code: FieldError['code'], message: string) => void;
 
 /** Stage names inside the pipelines sent (any of them), and UNSTAGED: a stage none of them lists. */
-function resolveStages(pipelines: StoredPipeline[], names: string[], fail: Fail): Pick<LeadListFilter, 'stageIds' | 'unstaged'> {
+function resolveStages(
+  pipelines: StoredPipeline[],
+  names: string[],
+  fail: Fail,
+): Pick<LeadListFilter, 'stageIds' | 'unstaged'> {
   const out: Pick<LeadListFilter, 'stageIds' | 'unstaged'> = {};
   const stageIds = new Set<string>();
   for (const name of names) {
     if (name === 'UNSTAGED') {
-      out.unstaged = { pipelineIds: pipelines.map((p) => p.id), knownStageIds: pipelines.flatMap((p) => p.stages.map((s) => s.id)) };
+      out.unstaged = {
+        pipelineIds: pipelines.map((p) => p.id),
+        knownStageIds: pipelines.flatMap((p) => p.stages.map((s) => s.id)),
+      };
       continue;
     }
     const ids = pipelines.flatMap((p) => resolveStage(p, name, ARCHIVED_TOO)?.id ?? []);

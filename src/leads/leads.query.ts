@@ -14,8 +14,23 @@ import { decodeSyncCursor, encodeSyncCursor, type SyncCursor } from '../storage/
 const STRUCTURED = ['pipeline', 'stage', 'tags', 'leadSource', 'assignedTo', 'status'] as const;
 type Structured = (typeof STRUCTURED)[number];
 const EXACT = ['externalId', 'clientId', 'contactId', 'contactName', 'contactEmail', 'contactPhone'] as const;
-const SINGLE = [...EXACT, 'createdAtFrom', 'createdAtTo', 'followUpDateFrom', 'followUpDateTo', 'followUpDate',
-  'budgetMin', 'budgetMax', 'q', 'subject', 'details', 'updatedAtFrom', 'after', '$limit', '$skip'] as const;
+const SINGLE = [
+  ...EXACT,
+  'createdAtFrom',
+  'createdAtTo',
+  'followUpDateFrom',
+  'followUpDateTo',
+  'followUpDate',
+  'budgetMin',
+  'budgetMax',
+  'q',
+  'subject',
+  'details',
+  'updatedAtFrom',
+  'after',
+  '$limit',
+  '$skip',
+] as const;
 
 export const MAX_LIMIT = 50;
 export const MAX_SKIP = 1000;
@@ -51,7 +66,8 @@ export function parseLeadListQuery(raw: Record<string, unknown>, urlKey: string)
     } else if (base === '$sort' && match) {
       const field = /^\[([^[\]]*)\]$/.exec(suffix)?.[1];
       if (field === undefined) throw invalidValue('$sort is written $sort[FIELD]=1 or $sort[FIELD]=-1');
-      if (!(SORT_FIELDS as readonly string[]).includes(field)) throw new AppError('INVALID_QUERY_FIELD', `${key}: leads sort by ${SORT_FIELDS.join(', ')}`);
+      if (!(SORT_FIELDS as readonly string[]).includes(field))
+        throw new AppError('INVALID_QUERY_FIELD', `${key}: leads sort by ${SORT_FIELDS.join(', ')}`);
       const direction = oneValue(key, value);
       if (direction !== '1' && direction !== '-1') throw invalidValue(`${key} must be 1 or -1`);
       sort.push({ field: field as SortField, direction: direction === '1' ? 1 : -1 });
@@ -69,8 +85,16 @@ export function parseLeadListQuery(raw: Record<string, unknown>, urlKey: string)
   const query: LeadListQuery = { filter: {}, limit, skip, sort };
   readSingles(single, query);
   if (single.has('updatedAtFrom') || single.has('after')) {
-    if (single.has('$skip')) throw new AppError('INVALID_QUERY_FIELD', '$skip is not accepted in sync mode (updatedAtFrom or after): continue with after');
-    if (sort.length > 0) throw new AppError('INVALID_QUERY_FIELD', '$sort is not accepted in sync mode (updatedAtFrom or after): pages come by updatedAt');
+    if (single.has('$skip'))
+      throw new AppError(
+        'INVALID_QUERY_FIELD',
+        '$skip is not accepted in sync mode (updatedAtFrom or after): continue with after',
+      );
+    if (sort.length > 0)
+      throw new AppError(
+        'INVALID_QUERY_FIELD',
+        '$sort is not accepted in sync mode (updatedAtFrom or after): pages come by updatedAt',
+      );
     const after = single.get('after');
     if (after === undefined) {
       // The first page: updatedAtFrom is kept in the cursor, for the whole sync.
@@ -84,11 +108,27 @@ export function parseLeadListQuery(raw: Record<string, unknown>, urlKey: string)
 }
 
 /** `F=v`, `F=a,b`, or `F[$in][]=v` / `F[$in][0]=v` / `F[$in]=v` repeated (indexed keys add up); one form per request. */
-function addStructured(into: Map<Structured, string[]>, name: Structured, suffix: string, value: unknown, key: string, inForms: Set<Structured>): void {
-  const repeated = () => invalidValue(`${name} is sent more than once; send several values as ${name}=a,b or ${name}[$in][]=a&${name}[$in][]=b`);
+function addStructured(
+  into: Map<Structured, string[]>,
+  name: Structured,
+  suffix: string,
+  value: unknown,
+  key: string,
+  inForms: Set<Structured>,
+): void {
+  const repeated = () =>
+    invalidValue(
+      `${name} is sent more than once; send several values as ${name}=a,b or ${name}[$in][]=a&${name}[$in][]=b`,
+    );
   if (suffix === '') {
     if (into.has(name)) throw repeated();
-    into.set(name, oneValue(key, value).split(',').map((v) => v.trim()).map((v) => nonEmpty(name, v)));
+    into.set(
+      name,
+      oneValue(key, value)
+        .split(',')
+        .map((v) => v.trim())
+        .map((v) => nonEmpty(name, v)),
+    );
     return;
   }
   if (!/^\[\$in\](?:\[\d*\])?$/.test(suffix)) throw invalidValue(`${key}: the only operator accepted is $in`);
@@ -110,11 +150,19 @@ function oneValue(key: string, value: unknown): string {
 
 function statusOf(value: string): StageState {
   const upper = value.toUpperCase();
-  if (!(STAGE_STATES as readonly string[]).includes(upper)) throw invalidValue(`status "${value}" is not one of ${STAGE_STATES.join(', ')}`);
+  if (!(STAGE_STATES as readonly string[]).includes(upper))
+    throw invalidValue(`status "${value}" is not one of ${STAGE_STATES.join(', ')}`);
   return upper as StageState;
 }
 
-function wholeNumber(value: string | undefined, fallback: number, min: number, max: number, code: 'INVALID_PAGINATION_LIMIT' | 'INVALID_PAGINATION_SKIP', name: string): number {
+function wholeNumber(
+  value: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+  code: 'INVALID_PAGINATION_LIMIT' | 'INVALID_PAGINATION_SKIP',
+  name: string,
+): number {
   if (value === undefined) return fallback;
   const n = /^\d{1,7}$/.test(value) ? Number(value) : NaN;
   if (!(n >= min && n <= max)) throw new AppError(code, `${name} must be a whole number from ${min} to ${max}`);
@@ -125,7 +173,8 @@ function readSingles(single: Map<string, string>, query: LeadListQuery): void {
   const f = query.filter;
   const text = (name: string) => {
     const value = single.get(name);
-    if (value !== undefined && value.length > MAX_TEXT) throw invalidValue(`${name} is longer than ${MAX_TEXT} characters`);
+    if (value !== undefined && value.length > MAX_TEXT)
+      throw invalidValue(`${name} is longer than ${MAX_TEXT} characters`);
     return value;
   };
   for (const name of EXACT) {
@@ -145,16 +194,29 @@ function readSingles(single: Map<string, string>, query: LeadListQuery): void {
   f.followUpTo = calendarDate(single.get('followUpDateTo'), 'followUpDateTo');
   const none = single.get('followUpDate');
   if (none !== undefined) {
-    if (none !== 'none') throw invalidValue('followUpDate accepts only none (leads without a follow-up date); use followUpDateFrom/To for dates');
-    if (f.followUpFrom !== undefined || f.followUpTo !== undefined) throw invalidValue('followUpDate=none cannot be combined with followUpDateFrom or followUpDateTo');
+    if (none !== 'none')
+      throw invalidValue(
+        'followUpDate accepts only none (leads without a follow-up date); use followUpDateFrom/To for dates',
+      );
+    if (f.followUpFrom !== undefined || f.followUpTo !== undefined)
+      throw invalidValue('followUpDate=none cannot be combined with followUpDateFrom or followUpDateTo');
     f.followUpNone = true;
   }
   f.budgetMin = amount(single.get('budgetMin'), 'budgetMin');
   f.budgetMax = amount(single.get('budgetMax'), 'budgetMax');
-  for (const [low, high, label] of [[f.createdFrom, f.createdTo, 'createdAt'], [f.followUpFrom, f.followUpTo, 'followUpDate'], [f.budgetMin, f.budgetMax, 'budget']] as const) {
-    if (low !== undefined && high !== undefined && low > high) throw invalidValue(`${label}: the lower bound is above the upper bound`);
+  for (const [low, high, label] of [
+    [f.createdFrom, f.createdTo, 'createdAt'],
+    [f.followUpFrom, f.followUpTo, 'followUpDate'],
+    [f.budgetMin, f.budgetMax, 'budget'],
+  ] as const) {
+    if (low !== undefined && high !== undefined && low > high)
+      throw invalidValue(`${label}: the lower bound is above the upper bound`);
   }
-  const words = { any: wordsOf(text('q'), 'q'), subject: wordsOf(text('subject'), 'subject'), details: wordsOf(text('details'), 'details') };
+  const words = {
+    any: wordsOf(text('q'), 'q'),
+    subject: wordsOf(text('subject'), 'subject'),
+    details: wordsOf(text('details'), 'details'),
+  };
   if (words.any.length + words.subject.length + words.details.length > 0) f.words = words;
   for (const key of Object.keys(f) as (keyof typeof f)[]) if (f[key] === undefined) delete f[key];
 }

@@ -64,18 +64,31 @@ export class LeadsService {
     // The create's time, read after validation and the reads (its sync position is its transaction's: 011-sync-positions).
     const at = this.now();
     const lead = newLead(input, refs, context, by, at);
-    const newClient = refs.client ? null : { clientId: lead.data.customer.clientId, data: newClientValue(lead.data.customer, context) };
+    const newClient = refs.client
+      ? null
+      : { clientId: lead.data.customer.clientId, data: newClientValue(lead.data.customer, context) };
     // Written only if this create inserts: an identical retry, a conflict or a rollback sends nothing.
     const plan = await this.events.plan(urlKey);
     const leadEvents = createdEvents(plan, lead, context);
-    const events = newClient ? [...newClientEvents(plan, newClient.clientId, newClient.data, at, context), ...leadEvents] : leadEvents;
+    const events = newClient
+      ? [...newClientEvents(plan, newClient.clientId, newClient.data, at, context), ...leadEvents]
+      : leadEvents;
     const result = await this.store.leads.insertLead(urlKey, {
-      lead, createRequest: request,
+      lead,
+      createRequest: request,
       newClient,
       newContact: refs.contact ? null : contactRecord(lead.data.contact),
       activity: {
-        activityId: opaqueId('ac_'), type: 'CREATED', author: by.author, body: null, fromPipelineId: null, toPipelineId: lead.pipelineId,
-        fromStageId: null, toStageId: lead.stageId, reasonKeys: lead.data.reasonKeys, createdAt: at,
+        activityId: opaqueId('ac_'),
+        type: 'CREATED',
+        author: by.author,
+        body: null,
+        fromPipelineId: null,
+        toPipelineId: lead.pipelineId,
+        fromStageId: null,
+        toStageId: lead.stageId,
+        reasonKeys: lead.data.reasonKeys,
+        createdAt: at,
       },
       events,
     });
@@ -91,7 +104,12 @@ export class LeadsService {
    * the retry of a create made before, compared without those values. `retryOnly` is the refusal to
    * answer when no stored lead takes it.
    */
-  private async validCreate(body: unknown, context: LeadContext, by: Author, now: number): Promise<{ input: CreateInput; retryOnly?: unknown }> {
+  private async validCreate(
+    body: unknown,
+    context: LeadContext,
+    by: Author,
+    now: number,
+  ): Promise<{ input: CreateInput; retryOnly?: unknown }> {
     const mode = by.origin === 'API' ? 'api' : 'operator';
     const today = todayIn(context.timeZone, now);
     try {
@@ -103,10 +121,21 @@ export class LeadsService {
     }
   }
 
-  private retried(stored: StoredLead, storedRequest: unknown, request: CreateRequest, context: LeadContext): CreateOutcome {
-    if (stored.removed) throw new AppError('IDEMPOTENCY_CONFLICT', 'This externalId belonged to a lead that was removed');
+  private retried(
+    stored: StoredLead,
+    storedRequest: unknown,
+    request: CreateRequest,
+    context: LeadContext,
+  ): CreateOutcome {
+    if (stored.removed)
+      throw new AppError('IDEMPOTENCY_CONFLICT', 'This externalId belonged to a lead that was removed');
     if (!sameCreateRequest(storedRequest, request, context)) {
-      throw new AppError('IDEMPOTENCY_CONFLICT', 'A lead with this externalId already exists with different details', undefined, { existingLeadId: stored.leadId });
+      throw new AppError(
+        'IDEMPOTENCY_CONFLICT',
+        'A lead with this externalId already exists with different details',
+        undefined,
+        { existingLeadId: stored.leadId },
+      );
     }
     return { lead: presentLead(stored, context), idempotent: true };
   }
@@ -116,7 +145,13 @@ export class LeadsService {
    * reference falls back to the block's name (a new record); without a name, and always on edit, it is
    * CLIENT_NOT_FOUND / CONTACT_NOT_FOUND, a 400 like every other body error.
    */
-  private async references(urlKey: string, customer: BlockValues | undefined, contact: BlockValues | undefined, mode: 'create' | 'edit', order: string[]): Promise<EditRefs> {
+  private async references(
+    urlKey: string,
+    customer: BlockValues | undefined,
+    contact: BlockValues | undefined,
+    mode: 'create' | 'edit',
+    order: string[],
+  ): Promise<EditRefs> {
     const clientId = customer?.values.get('clientId');
     const contactId = contact?.values.get('contactId');
     const [client, found] = await Promise.all([
@@ -125,13 +160,22 @@ export class LeadsService {
     ]);
     const errors: FieldError[] = [];
     const refs: EditRefs = {};
-    if (client && client.status === 'active') refs.client = clientRef(client.clientId!, client.data as Record<string, unknown>);
+    if (client && client.status === 'active')
+      refs.client = clientRef(client.clientId!, client.data as Record<string, unknown>);
     else if (clientId !== undefined && (mode === 'edit' || !customer!.values.has('name'))) {
-      errors.push({ field: 'customer.clientId', code: 'CLIENT_NOT_FOUND', message: 'customer.clientId does not name a client of this business' });
+      errors.push({
+        field: 'customer.clientId',
+        code: 'CLIENT_NOT_FOUND',
+        message: 'customer.clientId does not name a client of this business',
+      });
     }
     if (found) refs.contact = found;
     else if (contactId !== undefined && (mode === 'edit' || !contact!.values.has('name'))) {
-      errors.push({ field: 'contact.contactId', code: 'CONTACT_NOT_FOUND', message: 'contact.contactId does not name a contact of this business' });
+      errors.push({
+        field: 'contact.contactId',
+        code: 'CONTACT_NOT_FOUND',
+        message: 'contact.contactId does not name a contact of this business',
+      });
     }
     if (errors.length > 0) throw AppError.fromFieldErrors(inBodyOrder(errors, order));
     return refs;
@@ -172,24 +216,37 @@ export class LeadsService {
   }
 
   /** Oldest first, a page at a time; `after` is the nextCursor of the page before. */
-  async activities(urlKey: string, leadId: string, after: string | null): Promise<{ items: Lead[]; nextCursor: string | null }> {
+  async activities(
+    urlKey: string,
+    leadId: string,
+    after: string | null,
+  ): Promise<{ items: Lead[]; nextCursor: string | null }> {
     const context = await this.context(urlKey);
     const page = await this.store.leads.listActivities(urlKey, leadId, after, ACTIVITIES_PAGE + 1);
     if (page === undefined) throw notFound();
-    if (page === 'badCursor') throw new AppError('INVALID_QUERY_VALUE', 'after is not a cursor of this lead\'s activity');
+    if (page === 'badCursor')
+      throw new AppError('INVALID_QUERY_VALUE', "after is not a cursor of this lead's activity");
     const items = page.slice(0, ACTIVITIES_PAGE);
-    return { items: items.map((a) => presentActivity(a, context)), nextCursor: page.length > ACTIVITIES_PAGE ? items[items.length - 1]!.activityId : null };
+    return {
+      items: items.map((a) => presentActivity(a, context)),
+      nextCursor: page.length > ACTIVITIES_PAGE ? items[items.length - 1]!.activityId : null,
+    };
   }
 
   async remove(urlKey: string, leadId: string): Promise<{ leadId: string; removed: true }> {
     await this.context(urlKey);
-    if (!await this.store.leads.removeLead(urlKey, leadId, this.now())) throw notFound();
+    if (!(await this.store.leads.removeLead(urlKey, leadId, this.now()))) throw notFound();
     return { leadId, removed: true };
   }
 }
 
 function clientRef(clientId: string, data: Record<string, unknown>): ClientRef {
-  return { clientId, name: String(data.name ?? ''), country: typeof data.country === 'string' ? data.country : 'IN', phone: typeof data.phone === 'string' ? data.phone : null };
+  return {
+    clientId,
+    name: String(data.name ?? ''),
+    country: typeof data.country === 'string' ? data.country : 'IN',
+    phone: typeof data.phone === 'string' ? data.phone : null,
+  };
 }
 
 function newLead(input: CreateInput, refs: EditRefs, context: LeadContext, by: Author, now: number): StoredLead {
@@ -198,33 +255,69 @@ function newLead(input: CreateInput, refs: EditRefs, context: LeadContext, by: A
   const k = (key: string) => input.contact.values.get(key);
   const client = refs.client;
   const customer: CustomerSnapshot = {
-    clientId: client?.clientId ?? `lead-${leadId}`, name: c('name') ?? client!.name, country: c('country') ?? client?.country ?? 'IN',
-    phone: c('phone') ?? client?.phone ?? null, address: c('address') ?? null, city: c('city') ?? null, state: c('state') ?? null, pincode: c('pincode') ?? null,
+    clientId: client?.clientId ?? `lead-${leadId}`,
+    name: c('name') ?? client!.name,
+    country: c('country') ?? client?.country ?? 'IN',
+    phone: c('phone') ?? client?.phone ?? null,
+    address: c('address') ?? null,
+    city: c('city') ?? null,
+    state: c('state') ?? null,
+    pincode: c('pincode') ?? null,
   };
   const found = refs.contact;
   const contact: ContactSnapshot = {
-    contactId: found?.contactId ?? opaqueId('ct_'), name: k('name') ?? found!.name, email: k('email') ?? found?.email ?? null,
-    phone: k('phone') ?? found?.phone ?? null, country: k('country') ?? found?.country ?? 'IN', designation: k('designation') ?? null,
+    contactId: found?.contactId ?? opaqueId('ct_'),
+    name: k('name') ?? found!.name,
+    email: k('email') ?? found?.email ?? null,
+    phone: k('phone') ?? found?.phone ?? null,
+    country: k('country') ?? found?.country ?? 'IN',
+    designation: k('designation') ?? null,
   };
   return {
-    leadId, externalId: input.externalId, removed: false, source: by.origin, pipelineId: input.pipeline.id, stageId: input.stage.id,
-    leadSourceKey: input.leadSourceKey ?? null, assigneeId: input.assigneeId ?? null, followUpDate: input.followUpDate ?? null,
+    leadId,
+    externalId: input.externalId,
+    removed: false,
+    source: by.origin,
+    pipelineId: input.pipeline.id,
+    stageId: input.stage.id,
+    leadSourceKey: input.leadSourceKey ?? null,
+    assigneeId: input.assigneeId ?? null,
+    followUpDate: input.followUpDate ?? null,
     data: {
-      customer, contact, subject: input.subject ?? null, details: input.details ?? null,
-      budget: input.budget ? { amount: input.budget.amount!, currency: input.budget.currency ?? context.business.currency } : null,
-      reasonKeys: input.reasonKeys, tagIds: [...(input.tagIds ?? [])].sort(), customFields: input.customFields ?? {},
+      customer,
+      contact,
+      subject: input.subject ?? null,
+      details: input.details ?? null,
+      budget: input.budget
+        ? { amount: input.budget.amount!, currency: input.budget.currency ?? context.business.currency }
+        : null,
+      reasonKeys: input.reasonKeys,
+      tagIds: [...(input.tagIds ?? [])].sort(),
+      customFields: input.customFields ?? {},
     },
-    version: 1, createdAt: now, updatedAt: now,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
   };
 }
 
 /** A client made by a lead: a client like any other in every respect (derived fields included). */
 function newClientValue(customer: CustomerSnapshot, context: LeadContext): unknown {
-  const values = new Map<string, unknown>([['clientId', customer.clientId], ['name', customer.name], ['country', customer.country]]);
+  const values = new Map<string, unknown>([
+    ['clientId', customer.clientId],
+    ['name', customer.name],
+    ['country', customer.country],
+  ]);
   if (customer.phone !== null) values.set('phone', customer.phone);
   return deriveClient(buildUnderivedClient(values, 'api'), context.business.country);
 }
 
 function contactRecord(contact: ContactSnapshot): ContactRecord {
-  return { contactId: contact.contactId, name: contact.name, email: contact.email, phone: contact.phone, country: contact.country };
+  return {
+    contactId: contact.contactId,
+    name: contact.name,
+    email: contact.email,
+    phone: contact.phone,
+    country: contact.country,
+  };
 }

@@ -1,6 +1,11 @@
 import { JSON_SCHEMA_DIALECT, type JsonSchema } from '../validation/json-schema.js';
 import { errorResponses, errorSchemas } from './error-responses.js';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_LEASE_MS, IDEMPOTENT_REPLAYED_HEADER } from '../http/idempotency-key.js';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  IDEMPOTENCY_LEASE_MS,
+  IDEMPOTENT_REPLAYED_HEADER,
+} from '../http/idempotency-key.js';
 import { openApiPath, pathParamNames, type AnswerDoc, type DocSection, type OperationDoc } from './operation.js';
 
 export interface DocumentFacts {
@@ -13,16 +18,26 @@ export interface DocumentFacts {
 
 const SECURITY_SCHEMES = (audience: string): Record<string, JsonSchema> => ({
   appToken: {
-    type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
-    description: 'An app token: issued by POST /authentication with strategy app-secret (valid one hour), or self-signed by the app '
-      + `with its private key: ES256, claims appId and iss (the app id), sub "AppAuth", aud "${audience}", iat, and exp at most one day after iat. `
-      + 'The app must be attached to the business in the path.',
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      'An app token: issued by POST /authentication with strategy app-secret (valid one hour), or self-signed by the app ' +
+      `with its private key: ES256, claims appId and iss (the app id), sub "AppAuth", aud "${audience}", iat, and exp at most one day after iat. ` +
+      'The app must be attached to the business in the path.',
   },
   operatorSession: {
-    type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
-    description: 'A user session token from POST /authentication with strategy local; valid 12 hours; accepted on /admin/v1 only.',
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      'A user session token from POST /authentication with strategy local; valid 12 hours; accepted on /admin/v1 only.',
   },
-  metricsToken: { type: 'http', scheme: 'bearer', description: 'The METRICS_TOKEN setting, when the operator set one.' },
+  metricsToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The METRICS_TOKEN setting, when the operator set one.',
+  },
 });
 
 const DESCRIPTION = [
@@ -54,7 +69,12 @@ export function buildOpenApiDocument(sections: readonly DocSection[], facts: Doc
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: JSON_SCHEMA_DIALECT,
-    info: { title: 'crmkit', version: facts.version, description: DESCRIPTION, license: { name: 'MIT', identifier: 'MIT' } },
+    info: {
+      title: 'crmkit',
+      version: facts.version,
+      description: DESCRIPTION,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
     tags: sections.map((section) => section.tag),
     paths,
     components: { schemas, securitySchemes: SECURITY_SCHEMES(facts.audience) },
@@ -64,12 +84,15 @@ export function buildOpenApiDocument(sections: readonly DocSection[], facts: Doc
 /** The Idempotency-Key header as a parameter of the operations that take it (invoices-interface 4.2). */
 function idempotencyKeyParameter(facts: DocumentFacts): JsonSchema {
   return {
-    in: 'header', name: IDEMPOTENCY_KEY_HEADER, required: false,
-    description: `Makes the request safe to retry: 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters (one pair of surrounding quotes is removed), `
-      + `unique per request, kept ${facts.idempotencyKeyHours} hours from first use for the calling app and business. A retry with the same key, route and `
-      + `body (a JSON value: member order, whitespace and number spelling ignored) gets the first success again, with \`${IDEMPOTENT_REPLAYED_HEADER}: true\`, `
-      + 'before any validation; the same key with another request is a 409 IDEMPOTENCY_CONFLICT after validation; while the first still runs, 409 '
-      + `IDEMPOTENCY_IN_PROGRESS with Retry-After. Only successes are kept; a request that died unanswered is forgotten within ${IDEMPOTENCY_LEASE_MS / 1000} s.`,
+    in: 'header',
+    name: IDEMPOTENCY_KEY_HEADER,
+    required: false,
+    description:
+      `Makes the request safe to retry: 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters (one pair of surrounding quotes is removed), ` +
+      `unique per request, kept ${facts.idempotencyKeyHours} hours from first use for the calling app and business. A retry with the same key, route and ` +
+      `body (a JSON value: member order, whitespace and number spelling ignored) gets the first success again, with \`${IDEMPOTENT_REPLAYED_HEADER}: true\`, ` +
+      'before any validation; the same key with another request is a 409 IDEMPOTENCY_CONFLICT after validation; while the first still runs, 409 ' +
+      `IDEMPOTENCY_IN_PROGRESS with Retry-After. Only successes are kept; a request that died unanswered is forgotten within ${IDEMPOTENCY_LEASE_MS / 1000} s.`,
     schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH + 2 },
   };
 }
@@ -84,17 +107,28 @@ function operationObject(op: OperationDoc, tag: string, facts: DocumentFacts): J
   if (op.description) operation.description = op.description;
   const security = securityOf(op);
   if (security) operation.security = security;
-  const parameters = [...pathParameters(op), ...(op.query ?? []).map((q) => ({ in: 'query', required: false, ...q })),
-    ...(op.idempotencyKey ? [idempotencyKeyParameter(facts)] : [])];
+  const parameters = [
+    ...pathParameters(op),
+    ...(op.query ?? []).map((q) => ({ in: 'query', required: false, ...q })),
+    ...(op.idempotencyKey ? [idempotencyKeyParameter(facts)] : []),
+  ];
   if (parameters.length > 0) operation.parameters = parameters;
   if (op.body) {
     const { schema, examples, required, description } = op.body;
-    operation.requestBody = { required, ...(description && { description }), content: { 'application/json': { schema, ...(examples && { examples }) } } };
+    operation.requestBody = {
+      required,
+      ...(description && { description }),
+      content: { 'application/json': { schema, ...(examples && { examples }) } },
+    };
   }
   const responses: Record<string, JsonSchema> = {};
   for (const answer of op.answers ?? []) {
     const replayable = op.idempotencyKey && answer.status >= 200 && answer.status < 300;
-    responses[String(answer.status)] = answerObject(replayable ? { ...answer, headers: { ...answer.headers, [IDEMPOTENT_REPLAYED_HEADER]: REPLAYED_HEADER } } : answer);
+    responses[String(answer.status)] = answerObject(
+      replayable
+        ? { ...answer, headers: { ...answer.headers, [IDEMPOTENT_REPLAYED_HEADER]: REPLAYED_HEADER } }
+        : answer,
+    );
   }
   operation.responses = { ...responses, ...errorResponses(op) };
   return operation;
@@ -111,9 +145,17 @@ function pathParameters(op: OperationDoc): JsonSchema[] {
   const names = pathParamNames(op.path);
   const described = Object.keys(op.pathParams ?? {});
   if (names.join() !== described.join()) {
-    throw new Error(`openapi: ${op.method.toUpperCase()} ${op.path} has parameters ${names.join(', ') || 'none'} but describes ${described.join(', ') || 'none'}`);
+    throw new Error(
+      `openapi: ${op.method.toUpperCase()} ${op.path} has parameters ${names.join(', ') || 'none'} but describes ${described.join(', ') || 'none'}`,
+    );
   }
-  return names.map((name) => ({ in: 'path', name, required: true, description: op.pathParams![name], schema: { type: 'string' } }));
+  return names.map((name) => ({
+    in: 'path',
+    name,
+    required: true,
+    description: op.pathParams![name],
+    schema: { type: 'string' },
+  }));
 }
 
 function answerObject(answer: AnswerDoc): JsonSchema {
@@ -121,7 +163,8 @@ function answerObject(answer: AnswerDoc): JsonSchema {
   if (answer.schema) media.schema = answer.schema;
   if (answer.example !== undefined) media.example = answer.example;
   const response: JsonSchema = { description: answer.description };
-  if (answer.schema || answer.example !== undefined) response.content = { [answer.mediaType ?? 'application/json']: media };
+  if (answer.schema || answer.example !== undefined)
+    response.content = { [answer.mediaType ?? 'application/json']: media };
   if (answer.headers) response.headers = answer.headers;
   return response;
 }

@@ -18,13 +18,30 @@ export const referenceApi: ApiSection<ReferenceContext> = {
   tag: { name: 'Reference', description: 'This document and the API reference page.' },
   operations: [
     {
-      method: 'get', path: '/openapi.json', operationId: 'openApiDocument', guard: 'open', summary: 'This OpenAPI 3.1 document',
+      method: 'get',
+      path: '/openapi.json',
+      operationId: 'openApiDocument',
+      guard: 'open',
+      summary: 'This OpenAPI 3.1 document',
       description: 'Generated at start from the schemas the server validates with.',
-      answers: [{ status: 200, description: 'The document.', schema: { type: 'object' } }, { status: 304, description: 'Not modified (If-None-Match).' }],
-      handler: ({ document }) => async (request, reply) => sendAsset(request, reply, document),
+      answers: [
+        { status: 200, description: 'The document.', schema: { type: 'object' } },
+        { status: 304, description: 'Not modified (If-None-Match).' },
+      ],
+      handler:
+        ({ document }) =>
+        async (request, reply) =>
+          sendAsset(request, reply, document),
     },
     ...pageOperations<ReferenceContext>(
-      { id: 'reference', path: '/docs', filesPrefix: '/docs/', summary: 'The API reference page', description: 'The page; it renders /openapi.json.', sampleFile: 'docs.js' },
+      {
+        id: 'reference',
+        path: '/docs',
+        filesPrefix: '/docs/',
+        summary: 'The API reference page',
+        description: 'The page; it renders /openapi.json.',
+        sampleFile: 'docs.js',
+      },
       ({ files }) => files,
     ),
   ],
@@ -32,14 +49,21 @@ export const referenceApi: ApiSection<ReferenceContext> = {
 
 /** The document of these sections (src/features.ts gives them in order). */
 export function openApiDocumentOf(sections: readonly DocSection[], deps: Pick<Deps, 'config'>): JsonSchema {
-  return buildOpenApiDocument(sections, { version: VERSION, audience: deps.config.jwtAudience, idempotencyKeyHours: deps.config.idempotencyKeyRetentionHours });
+  return buildOpenApiDocument(sections, {
+    version: VERSION,
+    audience: deps.config.jwtAudience,
+    idempotencyKeyHours: deps.config.idempotencyKeyRetentionHours,
+  });
 }
 
 /** `/openapi.json` and the `/docs` page that renders it. */
 export const openApiFeature = feature({
   sections: [referenceApi],
   context: ({ deps, sections }): ReferenceContext => ({
-    document: assetOf(Buffer.from(JSON.stringify(openApiDocumentOf(sections, deps))), 'application/json; charset=utf-8'),
+    document: assetOf(
+      Buffer.from(JSON.stringify(openApiDocumentOf(sections, deps))),
+      'application/json; charset=utf-8',
+    ),
     files: pageFiles(join(packageRoot(import.meta.url), 'src', 'openapi', 'public')),
   }),
 });

@@ -70,11 +70,18 @@ export interface ErrorExample {
 }
 
 /** `{urlKey: string, clientId: string}` from `/api/v1/businesses/:urlKey/clients/:clientId`; `{'*': string}` for a trailing `*`. */
-export type ParamsOf<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}` ? { [K in Name]: string } & ParamsOf<`/${Rest}`>
-  : Path extends `${string}:${infer Name}` ? { [K in Name]: string }
-    : Path extends `${string}*` ? { '*': string } : Record<never, string>;
+export type ParamsOf<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? { [K in Name]: string } & ParamsOf<`/${Rest}`>
+  : Path extends `${string}:${infer Name}`
+    ? { [K in Name]: string }
+    : Path extends `${string}*`
+      ? { '*': string }
+      : Record<never, string>;
 
-export type RouteHandler<Params = unknown> = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => unknown;
+export type RouteHandler<Params = unknown> = (
+  request: FastifyRequest<{ Params: Params }>,
+  reply: FastifyReply,
+) => unknown;
 
 /**
  * An operation: its description and its handler. `handler` runs once, at start, with what the
@@ -107,15 +114,25 @@ export interface DocSection {
  * `const operation = operationsOf<ClientsContext>(); operation({method, path, …, handler: (c) => async (request) => …})`.
  */
 export function operationsOf<Context>() {
-  return <const Path extends string>(op: OperationDoc & { path: Path; handler(context: Context): RouteHandler<ParamsOf<Path>>; onRequest?: onRequestHookHandler }): Operation<Context> =>
-    op as Operation<Context>;
+  return <const Path extends string>(
+    op: OperationDoc & {
+      path: Path;
+      handler(context: Context): RouteHandler<ParamsOf<Path>>;
+      onRequest?: onRequestHookHandler;
+    },
+  ): Operation<Context> => op as Operation<Context>;
 }
 
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
 /** The success envelope of section 4: `{success: true, data}`. */
 export function success(data: JsonSchema): JsonSchema {
-  return { type: 'object', additionalProperties: false, required: ['success', 'data'], properties: { success: { const: true }, data } };
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['success', 'data'],
+    properties: { success: { const: true }, data },
+  };
 }
 
 /** `/api/v1/businesses/:urlKey/clients/:clientId` → `/api/v1/businesses/{urlKey}/clients/{clientId}`. */
@@ -137,14 +154,28 @@ export function pageOperations<Context>(
 ): Operation<Context>[] {
   return [
     {
-      method: 'get', path: page.path, operationId: `${page.id}Page`, guard: 'open', summary: page.summary,
-      answers: [{ status: 200, description: page.description, mediaType: 'text/html', schema: { type: 'string' } }, NOT_MODIFIED],
+      method: 'get',
+      path: page.path,
+      operationId: `${page.id}Page`,
+      guard: 'open',
+      summary: page.summary,
+      answers: [
+        { status: 200, description: page.description, mediaType: 'text/html', schema: { type: 'string' } },
+        NOT_MODIFIED,
+      ],
       handler: (context) => files(context).page,
     },
     {
-      method: 'get', path: `${page.filesPrefix}*`, operationId: `${page.id}Asset`, guard: 'open', pathParams: { file: `A file of the page, like ${page.sampleFile}.` },
+      method: 'get',
+      path: `${page.filesPrefix}*`,
+      operationId: `${page.id}Asset`,
+      guard: 'open',
+      pathParams: { file: `A file of the page, like ${page.sampleFile}.` },
       summary: `A file of ${page.summary.replace(/^The /, 'the ')}`,
-      answers: [{ status: 200, description: 'The file, with its type.', mediaType: '*/*', schema: { type: 'string' } }, NOT_MODIFIED],
+      answers: [
+        { status: 200, description: 'The file, with its type.', mediaType: '*/*', schema: { type: 'string' } },
+        NOT_MODIFIED,
+      ],
       errors: ['NOT_FOUND'],
       handler: (context) => files(context).file,
     },

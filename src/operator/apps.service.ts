@@ -8,14 +8,25 @@ import type { ListedApp } from '../storage/records.js';
 
 /** Apps: created with a secret and a key pair shown once; the service keeps a hash and the public key. */
 export class AppsService {
-  constructor(private readonly store: Store, private readonly registry: AppRegistry, private readonly config: Pick<Config, 'jwtAudience' | 'passwordHashCost'>, private readonly now: () => number) {}
+  constructor(
+    private readonly store: Store,
+    private readonly registry: AppRegistry,
+    private readonly config: Pick<Config, 'jwtAudience' | 'passwordHashCost'>,
+    private readonly now: () => number,
+  ) {}
 
   async create(name: string) {
     const appSecret = randomSecret();
     const { privateKeyPem, publicKeyPem } = await generateAppKeyPair();
     const appId = opaqueId('app_');
     await this.store.accounts.createApp({
-      appId, name, secretHash: await hashSecret(appSecret, this.config.passwordHashCost), secretVersion: 1, publicKeyPem, keyVersion: 1, createdAt: this.now(),
+      appId,
+      name,
+      secretHash: await hashSecret(appSecret, this.config.passwordHashCost),
+      secretVersion: 1,
+      publicKeyPem,
+      keyVersion: 1,
+      createdAt: this.now(),
     });
     return { appId, name, appSecret, privateKeyPem, audience: this.config.jwtAudience };
   }
@@ -32,14 +43,28 @@ export class AppsService {
    */
   async setArchived(appId: string, archived: boolean) {
     const current = await this.require(appId);
-    if (!(await this.store.accounts.setAppArchived(appId, archived ? (current.archivedAt ?? this.now()) : null, this.now()))) throw appNotFound();
+    if (
+      !(await this.store.accounts.setAppArchived(
+        appId,
+        archived ? (current.archivedAt ?? this.now()) : null,
+        this.now(),
+      ))
+    )
+      throw appNotFound();
     await this.registry.changed(appId);
     return present(await this.require(appId));
   }
 
   async rotateSecret(appId: string) {
     const appSecret = randomSecret();
-    if (!(await this.store.accounts.rotateSecret(appId, await hashSecret(appSecret, this.config.passwordHashCost), this.now()))) throw appNotFound();
+    if (
+      !(await this.store.accounts.rotateSecret(
+        appId,
+        await hashSecret(appSecret, this.config.passwordHashCost),
+        this.now(),
+      ))
+    )
+      throw appNotFound();
     await this.registry.changed(appId);
     return { appId, appSecret };
   }
@@ -74,7 +99,8 @@ export class AppsService {
 
   private async requireBoth(appId: string, urlKey: string): Promise<void> {
     await this.require(appId);
-    if (!(await this.store.accounts.findBusiness(urlKey))) throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
+    if (!(await this.store.accounts.findBusiness(urlKey)))
+      throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
   }
 }
 
@@ -86,7 +112,13 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 function present(app: ListedApp) {
   return {
-    appId: app.appId, name: app.name, businesses: app.attachedUrlKeys, archivedBusinesses: app.archivedUrlKeys, createdAt: iso(app.createdAt),
-    isArchived: app.archivedAt !== null, archivedAt: iso(app.archivedAt), lastUsedAt: iso(app.lastUsedAt),
+    appId: app.appId,
+    name: app.name,
+    businesses: app.attachedUrlKeys,
+    archivedBusinesses: app.archivedUrlKeys,
+    createdAt: iso(app.createdAt),
+    isArchived: app.archivedAt !== null,
+    archivedAt: iso(app.archivedAt),
+    lastUsedAt: iso(app.lastUsedAt),
   };
 }

@@ -3,10 +3,24 @@ import type { Store } from '../storage/store.js';
 
 /** Who did what to which business, for every operator action that changes something. */
 export class AuditService {
-  constructor(private readonly store: Store, private readonly now: () => number) {}
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+  ) {}
 
-  async record(request: FastifyRequest, action: string, businessUrlKey: string | null, detail: Record<string, unknown> = {}): Promise<void> {
-    await this.store.data.recordAudit({ at: this.now(), operatorEmail: request.operator?.email ?? '', action, businessUrlKey, detail });
+  async record(
+    request: FastifyRequest,
+    action: string,
+    businessUrlKey: string | null,
+    detail: Record<string, unknown> = {},
+  ): Promise<void> {
+    await this.store.data.recordAudit({
+      at: this.now(),
+      operatorEmail: request.operator?.email ?? '',
+      action,
+      businessUrlKey,
+      detail,
+    });
   }
 
   async list(page: number, pageSize: number) {
@@ -16,7 +30,13 @@ export class AuditService {
       page,
       pageSize,
       hasMore,
-      entries: entries.slice(0, pageSize).map((e) => ({ at: new Date(e.at).toISOString(), operator: e.operatorEmail, action: e.action, business: e.businessUrlKey, detail: e.detail })),
+      entries: entries.slice(0, pageSize).map((e) => ({
+        at: new Date(e.at).toISOString(),
+        operator: e.operatorEmail,
+        action: e.action,
+        business: e.businessUrlKey,
+        detail: e.detail,
+      })),
     };
   }
 }

@@ -19,36 +19,72 @@ export interface NewBusiness {
   customFieldsEnabled?: boolean;
 }
 
-export type BusinessPatch = Partial<Pick<NewBusiness, 'name' | 'currency' | 'customFieldsEnabled'>> & { timeZone?: string };
-
-const name: StringSpec = { type: 'string', trim: true, minLength: 1, maxLength: 500, description: 'Display name of the business; 1 to 500 characters, trimmed.' };
-const currency: StringSpec = {
-  type: 'string', enum: CURRENCY_CODES, message: 'must be an ISO 4217 code',
-  description: 'ISO 4217 currency of the business\'s documents; on create, defaults to the country\'s currency.',
+export type BusinessPatch = Partial<Pick<NewBusiness, 'name' | 'currency' | 'customFieldsEnabled'>> & {
+  timeZone?: string;
 };
-const customFieldsEnabled: BooleanSpec = { type: 'boolean', description: 'Whether clients may carry custom fields; false on create unless sent.' };
+
+const name: StringSpec = {
+  type: 'string',
+  trim: true,
+  minLength: 1,
+  maxLength: 500,
+  description: 'Display name of the business; 1 to 500 characters, trimmed.',
+};
+const currency: StringSpec = {
+  type: 'string',
+  enum: CURRENCY_CODES,
+  message: 'must be an ISO 4217 code',
+  description: "ISO 4217 currency of the business's documents; on create, defaults to the country's currency.",
+};
+const customFieldsEnabled: BooleanSpec = {
+  type: 'boolean',
+  description: 'Whether clients may carry custom fields; false on create unless sent.',
+};
 
 /** POST /admin/v1/businesses (docs/decisions.md "Foundation": urlKey). */
 export const NEW_BUSINESS_RULES = entry('BusinessInput', 'A new business.', [
   ['name', { ...name, required: true }],
-  ['country', { type: 'string', required: true, enum: COUNTRY_CODES, message: 'must be an ISO 3166-1 alpha-2 code', description: 'ISO 3166-1 alpha-2 country of the business; selects tax rules.' }],
-  ['urlKey', {
-    type: 'string', pattern: URL_KEY, message: 'must be 3 to 63 characters of a-z, 0-9 and -, starting with a letter or digit',
-    description: 'The business key used in paths; generated from the name when omitted. 3 to 63 characters of a-z, 0-9 and -.',
-  }],
+  [
+    'country',
+    {
+      type: 'string',
+      required: true,
+      enum: COUNTRY_CODES,
+      message: 'must be an ISO 3166-1 alpha-2 code',
+      description: 'ISO 3166-1 alpha-2 country of the business; selects tax rules.',
+    },
+  ],
+  [
+    'urlKey',
+    {
+      type: 'string',
+      pattern: URL_KEY,
+      message: 'must be 3 to 63 characters of a-z, 0-9 and -, starting with a letter or digit',
+      description:
+        'The business key used in paths; generated from the name when omitted. 3 to 63 characters of a-z, 0-9 and -.',
+    },
+  ],
   ['currency', currency],
   ['customFieldsEnabled', customFieldsEnabled],
 ]);
 
 /** PATCH /admin/v1/businesses/:urlKey: a subset of what can change (country and urlKey cannot). */
 export const BUSINESS_PATCH_RULES = entry('BusinessPatch', 'What changes; country and urlKey cannot.', [
-  ['name', name], ['currency', currency], ['customFieldsEnabled', customFieldsEnabled],
-  ['timeZone', {
-    type: 'string', format: 'timeZone', maxLength: 64,
-    description: 'IANA time zone of the business: "today" for lead follow-up dates. Any case is accepted; it is stored as the time zone database spells '
-      + 'it (`asia/calcutta` → `Asia/Kolkata`, `utc` → `UTC`); links the database removed are refused. Defaults by country (IN Asia/Kolkata, '
-      + 'AE Asia/Dubai, SA Asia/Riyadh, MY Asia/Kuala_Lumpur, otherwise UTC).',
-  }],
+  ['name', name],
+  ['currency', currency],
+  ['customFieldsEnabled', customFieldsEnabled],
+  [
+    'timeZone',
+    {
+      type: 'string',
+      format: 'timeZone',
+      maxLength: 64,
+      description:
+        'IANA time zone of the business: "today" for lead follow-up dates. Any case is accepted; it is stored as the time zone database spells ' +
+        'it (`asia/calcutta` → `Asia/Kolkata`, `utc` → `UTC`); links the database removed are refused. Defaults by country (IN Asia/Kolkata, ' +
+        'AE Asia/Dubai, SA Asia/Riyadh, MY Asia/Kuala_Lumpur, otherwise UTC).',
+    },
+  ],
 ]);
 
 export function readNewBusiness(body: unknown): NewBusiness {
@@ -61,20 +97,35 @@ export function readBusinessPatch(body: unknown): BusinessPatch {
 
 /** Transliterates what it can, drops the rest: "Café Número 1" → "cafe-numero-1". */
 export function urlKeyFromName(name: string): string {
-  const base = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 50).replace(/-+$/, '');
+  const base = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 50)
+    .replace(/-+$/, '');
   return base.length >= 3 ? base : `business${base ? `-${base}` : ''}`;
 }
 
 export class BusinessesService {
-  constructor(private readonly store: Store, private readonly registry: Pick<AppRegistry, 'changed'>, private readonly now: () => number) {}
+  constructor(
+    private readonly store: Store,
+    private readonly registry: Pick<AppRegistry, 'changed'>,
+    private readonly now: () => number,
+  ) {}
 
   async create(input: NewBusiness) {
     const now = this.now();
     const record: BusinessRecord = {
-      urlKey: input.urlKey ?? urlKeyFromName(input.name), name: input.name.trim(), country: input.country,
-      currency: input.currency ?? defaultCurrencyForCountry(input.country), customFieldsEnabled: input.customFieldsEnabled ?? false, timeZone: null,
-      createdAt: now, updatedAt: now,
+      urlKey: input.urlKey ?? urlKeyFromName(input.name),
+      name: input.name.trim(),
+      country: input.country,
+      currency: input.currency ?? defaultCurrencyForCountry(input.country),
+      customFieldsEnabled: input.customFieldsEnabled ?? false,
+      timeZone: null,
+      createdAt: now,
+      updatedAt: now,
     };
     for (let attempt = 0; attempt < 8; attempt++) {
       const created = await this.store.accounts.createBusiness(record);
@@ -112,8 +163,13 @@ export class BusinessesService {
   async update(urlKey: string, patch: BusinessPatch) {
     await this.require(urlKey);
     // A time zone is stored as the time zone database spells it (the format check has accepted it).
-    const timeZone = patch.timeZone === undefined ? {} : { timeZone: canonicalTimeZone(patch.timeZone) ?? patch.timeZone };
-    const updated = await this.store.accounts.updateBusiness(urlKey, { ...patch, ...(patch.name && { name: patch.name.trim() }), ...timeZone }, this.now());
+    const timeZone =
+      patch.timeZone === undefined ? {} : { timeZone: canonicalTimeZone(patch.timeZone) ?? patch.timeZone };
+    const updated = await this.store.accounts.updateBusiness(
+      urlKey,
+      { ...patch, ...(patch.name && { name: patch.name.trim() }), ...timeZone },
+      this.now(),
+    );
     await this.store.changes.publish(`business:${urlKey}`);
     return present(updated!);
   }
@@ -127,8 +183,13 @@ export class BusinessesService {
 
 export function present(b: BusinessRecord) {
   return {
-    urlKey: b.urlKey, name: b.name, country: b.country, currency: b.currency, customFieldsEnabled: b.customFieldsEnabled,
+    urlKey: b.urlKey,
+    name: b.name,
+    country: b.country,
+    currency: b.currency,
+    customFieldsEnabled: b.customFieldsEnabled,
     timeZone: b.timeZone ?? defaultTimeZone(b.country),
-    isArchived: Boolean(b.archivedAt), archivedAt: b.archivedAt ? new Date(b.archivedAt).toISOString() : null,
+    isArchived: Boolean(b.archivedAt),
+    archivedAt: b.archivedAt ? new Date(b.archivedAt).toISOString() : null,
   };
 }

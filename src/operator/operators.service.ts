@@ -10,11 +10,28 @@ export const MIN_PASSWORD_LENGTH = 10;
 
 /** POST /admin/v1/operators. */
 export const NEW_OPERATOR_RULES = entry('OperatorInput', 'A new operator account.', [
-  ['email', { type: 'string', required: true, pattern: EMAIL, maxLength: 320, message: 'must be an e-mail address', description: 'E-mail address to sign in with; stored lower-case.' }],
-  ['password', {
-    type: 'string', required: true, minLength: MIN_PASSWORD_LENGTH, maxLength: 1024,
-    message: `must be ${MIN_PASSWORD_LENGTH} to 1024 characters`, description: `${MIN_PASSWORD_LENGTH} to 1024 characters.`,
-  }],
+  [
+    'email',
+    {
+      type: 'string',
+      required: true,
+      pattern: EMAIL,
+      maxLength: 320,
+      message: 'must be an e-mail address',
+      description: 'E-mail address to sign in with; stored lower-case.',
+    },
+  ],
+  [
+    'password',
+    {
+      type: 'string',
+      required: true,
+      minLength: MIN_PASSWORD_LENGTH,
+      maxLength: 1024,
+      message: `must be ${MIN_PASSWORD_LENGTH} to 1024 characters`,
+      description: `${MIN_PASSWORD_LENGTH} to 1024 characters.`,
+    },
+  ],
 ]);
 
 export function readNewOperator(body: unknown): { email: string; password: string } {
@@ -24,7 +41,11 @@ export function readNewOperator(body: unknown): { email: string; password: strin
 /** Operator accounts. E-mails are kept lower-case, so sign-in ignores case. */
 export class OperatorsService {
   /** `hashCost`: scrypt's N for the passwords it hashes (PASSWORD_HASH_COST). */
-  constructor(private readonly store: Store, private readonly now: () => number, private readonly hashCost: number) {}
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+    private readonly hashCost: number,
+  ) {}
 
   async create(email: string, password: string) {
     const normalised = email.trim().toLowerCase();
@@ -32,16 +53,19 @@ export class OperatorsService {
       { publicId: opaqueId('op_'), email: normalised, passwordHash: await hashSecret(password, this.hashCost) },
       this.now(),
     );
-    if (!created.ok) throw new AppError('INVALID_FIELD_VALUE', 'An operator with this email already exists', [
-      { field: 'email', message: 'An operator with this email already exists', code: 'INVALID_FIELD_VALUE' },
-    ]);
+    if (!created.ok)
+      throw new AppError('INVALID_FIELD_VALUE', 'An operator with this email already exists', [
+        { field: 'email', message: 'An operator with this email already exists', code: 'INVALID_FIELD_VALUE' },
+      ]);
     return { email: normalised };
   }
 
   /** Every operator account, never with a password hash; `isCurrent` marks the caller's own. */
   async list(currentOperatorId: string) {
     return (await this.store.accounts.listOperators()).map((op) => ({
-      email: op.email, createdAt: new Date(op.createdAt).toISOString(), isCurrent: op.publicId === currentOperatorId,
+      email: op.email,
+      createdAt: new Date(op.createdAt).toISOString(),
+      isCurrent: op.publicId === currentOperatorId,
     }));
   }
 
@@ -49,7 +73,10 @@ export class OperatorsService {
    * At start: the configured first operator, or, with none configured and none existing, a generated
    * one whose password is handed back once to be printed on the console (never logged).
    */
-  async ensureFirstOperator(email: string | null, password: string | null): Promise<{ email: string; password: string } | undefined> {
+  async ensureFirstOperator(
+    email: string | null,
+    password: string | null,
+  ): Promise<{ email: string; password: string } | undefined> {
     if ((await this.store.accounts.countOperators()) > 0) return undefined;
     if (email && password) {
       await this.create(email, password).catch((e: unknown) => {

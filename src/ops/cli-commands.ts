@@ -21,7 +21,9 @@ async function withStore<T>(config: Config, run: (store: Store) => Promise<T>): 
 
 export async function migrateCommand(config: Config, write: Write): Promise<void> {
   await withStore(config, (store) => store.migrate());
-  write(`crmkit: schema is up to date (${config.databaseUrl ? 'PostgreSQL' : `embedded store in ${config.dataDir}`})\n`);
+  write(
+    `crmkit: schema is up to date (${config.databaseUrl ? 'PostgreSQL' : `embedded store in ${config.dataDir}`})\n`,
+  );
 }
 
 /** Prints the new password on stdout, once: the only place it ever appears. */
@@ -53,7 +55,9 @@ export async function exportCommand(config: Config, urlKey: string, write: Write
 
 function embeddedOnly(config: Config, command: string): void {
   if (config.databaseUrl) {
-    throw new CommandError(`${command} is for the embedded store; with DATABASE_URL set use PostgreSQL's own tools (pg_dump, pg_restore)`);
+    throw new CommandError(
+      `${command} is for the embedded store; with DATABASE_URL set use PostgreSQL's own tools (pg_dump, pg_restore)`,
+    );
   }
 }
 

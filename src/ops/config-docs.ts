@@ -16,8 +16,10 @@ const cell = (text: string) => text.replace(/\|/g, '\\|');
  * document cannot drift: a unit test compares it with the file.
  */
 export function configurationTable(): string {
-  const rows = (Object.values(VARIABLES) as VariableSpec<unknown>[]).map((spec) =>
-    `| \`${spec.name}\` | ${showDefault(spec.default)} | ${cell(spec.parse.accepts)} | ${cell(spec.describe)} |`);
+  const rows = (Object.values(VARIABLES) as VariableSpec<unknown>[]).map(
+    (spec) =>
+      `| \`${spec.name}\` | ${showDefault(spec.default)} | ${cell(spec.parse.accepts)} | ${cell(spec.describe)} |`,
+  );
   return ['| Variable | Default | Accepts | Meaning |', '|---|---|---|---|', ...rows].join('\n');
 }
 

@@ -1,8 +1,15 @@
 /** Upper bounds of the latency buckets, in seconds (Prometheus client defaults, which suit an API). */
 export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export interface CacheStats { hits: number; misses: number }
-export interface PoolStats { total: number; idle: number; waiting: number }
+export interface CacheStats {
+  hits: number;
+  misses: number;
+}
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
 
 /** What a scrape reads besides the request counters; each read costs nothing on the request path. */
 export interface MetricSources {
@@ -23,7 +30,9 @@ interface Series {
 
 const escapeLabel = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 const labels = (pairs: Record<string, string>) =>
-  `{${Object.entries(pairs).map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',')}}`;
+  `{${Object.entries(pairs)
+    .map(([k, v]) => `${k}="${escapeLabel(v)}"`)
+    .join(',')}}`;
 
 /**
  * Request counters and latency histograms by method and route pattern (never the raw path, so the
@@ -40,7 +49,14 @@ export class RequestMetrics {
     if (!byRoute) this.series.set(method, (byRoute = new Map()));
     let series = byRoute.get(pattern);
     if (!series) {
-      series = { method, route: pattern, answers: new Map(), buckets: new Array<number>(LATENCY_BUCKETS.length).fill(0), sum: 0, count: 0 };
+      series = {
+        method,
+        route: pattern,
+        answers: new Map(),
+        buckets: new Array<number>(LATENCY_BUCKETS.length).fill(0),
+        sum: 0,
+        count: 0,
+      };
       byRoute.set(pattern, series);
     }
     series.answers.set(status, (series.answers.get(status) ?? 0) + 1);
@@ -61,7 +77,8 @@ export class RequestMetrics {
       '# TYPE crmkit_http_requests_total counter',
     ];
     for (const { method, route, answers } of all) {
-      for (const [status, count] of answers) lines.push(`crmkit_http_requests_total${labels({ method, route, status: String(status) })} ${count}`);
+      for (const [status, count] of answers)
+        lines.push(`crmkit_http_requests_total${labels({ method, route, status: String(status) })} ${count}`);
     }
     lines.push(
       '# HELP crmkit_http_request_duration_seconds Time from request received to answer sent.',
@@ -71,7 +88,9 @@ export class RequestMetrics {
       let cumulative = 0;
       LATENCY_BUCKETS.forEach((bound, i) => {
         cumulative += buckets[i]!;
-        lines.push(`crmkit_http_request_duration_seconds_bucket${labels({ method, route, le: String(bound) })} ${cumulative}`);
+        lines.push(
+          `crmkit_http_request_duration_seconds_bucket${labels({ method, route, le: String(bound) })} ${cumulative}`,
+        );
       });
       lines.push(
         `crmkit_http_request_duration_seconds_bucket${labels({ method, route, le: '+Inf' })} ${count}`,
@@ -84,8 +103,14 @@ export class RequestMetrics {
 }
 
 function cacheLines(caches: MetricSources['caches']): string[] {
-  const hits = ['# HELP crmkit_cache_hits_total Lookups answered from memory.', '# TYPE crmkit_cache_hits_total counter'];
-  const misses = ['# HELP crmkit_cache_misses_total Lookups that went to the store.', '# TYPE crmkit_cache_misses_total counter'];
+  const hits = [
+    '# HELP crmkit_cache_hits_total Lookups answered from memory.',
+    '# TYPE crmkit_cache_hits_total counter',
+  ];
+  const misses = [
+    '# HELP crmkit_cache_misses_total Lookups that went to the store.',
+    '# TYPE crmkit_cache_misses_total counter',
+  ];
   const ratio = ['# HELP crmkit_cache_hit_ratio Hits over lookups since start.', '# TYPE crmkit_cache_hit_ratio gauge'];
   for (const [name, read] of Object.entries(caches)) {
     const stats = read();

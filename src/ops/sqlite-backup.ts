@@ -20,7 +20,9 @@ function checkCrmkitDatabase(file: string): void {
   try {
     const result = db.pragma('integrity_check', { simple: true });
     if (result !== 'ok') throw new BackupError(`${file} fails SQLite's integrity check: ${String(result)}`);
-    const hasSchema = db.prepare("select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'").get();
+    const hasSchema = db
+      .prepare("select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'")
+      .get();
     if (!hasSchema) throw new BackupError(`${file} is not a crmkit database (no migration table)`);
   } catch (error) {
     if (error instanceof BackupError) throw error;

@@ -6,7 +6,8 @@ import type { PipelineConfig, StoredPipeline, StoredReason, StoredStage } from '
  * not list the key of an archived reason (docs/decisions.md "Pipelines").
  */
 export function presentConfig(config: PipelineConfig, includeArchived: boolean, audience: Audience = 'public') {
-  const visible = <T extends { isArchived: boolean }>(list: T[]) => (includeArchived ? list : list.filter((x) => !x.isArchived));
+  const visible = <T extends { isArchived: boolean }>(list: T[]) =>
+    includeArchived ? list : list.filter((x) => !x.isArchived);
   const liveKeys = new Set(config.stageReasons.filter((r) => !r.isArchived).map((r) => r.key));
   const reasonFilter = includeArchived ? () => true : (key: string) => liveKeys.has(key);
   return {
@@ -21,14 +22,22 @@ export function presentConfig(config: PipelineConfig, includeArchived: boolean, 
  */
 type Audience = 'public' | 'operator';
 
-function presentPipeline(p: StoredPipeline, stages: StoredStage[], reasonFilter: (key: string) => boolean, audience: Audience) {
+function presentPipeline(
+  p: StoredPipeline,
+  stages: StoredStage[],
+  reasonFilter: (key: string) => boolean,
+  audience: Audience,
+) {
   return {
     id: p.id,
     name: p.name,
     ...(p.description !== undefined && { description: p.description }),
     isPrimary: p.isPrimary,
     isArchived: p.isArchived,
-    stages: stages.map((s) => ({ ...presentStage(s, reasonFilter), ...(audience === 'operator' && { requiresReason: s.requiresReason === true }) })),
+    stages: stages.map((s) => ({
+      ...presentStage(s, reasonFilter),
+      ...(audience === 'operator' && { requiresReason: s.requiresReason === true }),
+    })),
   };
 }
 

@@ -36,7 +36,8 @@ export class PipelinesService {
   ) {
     // Dropped on `pipelines:<urlKey>` in every process (NOTIFY); the TTL bounds a lost notification.
     this.answers = topicCache(store.changes, PIPELINES_TOPIC, (urlKey) => this.buildAnswers(urlKey), {
-      max: 10_000, ttlMs: config.cacheTtlMs,
+      max: 10_000,
+      ttlMs: config.cacheTtlMs,
     });
   }
 
@@ -71,16 +72,27 @@ export class PipelinesService {
   private async refuseDroppingUsed(urlKey: string, current: PipelineConfig, next: PipelineConfig): Promise<void> {
     const kept = knownIds(next);
     const droppedPipelines = current.pipelines.filter((p) => !kept.pipelines.has(p.id));
-    const droppedStages = current.pipelines.flatMap((p) => p.stages.filter((s) => !kept.stages.has(s.id)).map((s) => ({ pipeline: p, stage: s })));
+    const droppedStages = current.pipelines.flatMap((p) =>
+      p.stages.filter((s) => !kept.stages.has(s.id)).map((s) => ({ pipeline: p, stage: s })),
+    );
     if (droppedPipelines.length === 0 && droppedStages.length === 0) return;
     const used = await this.store.leads.pipelinesInUse(urlKey);
     const errors: FieldError[] = [];
     for (const p of droppedPipelines) {
-      if (used.pipelineIds.has(p.id)) errors.push({ field: 'pipelines', code: 'INVALID_FIELD_VALUE', message: `pipeline ${JSON.stringify(p.name)} (id ${p.id}) is used by leads: keep it with isArchived true instead of leaving it out` });
+      if (used.pipelineIds.has(p.id))
+        errors.push({
+          field: 'pipelines',
+          code: 'INVALID_FIELD_VALUE',
+          message: `pipeline ${JSON.stringify(p.name)} (id ${p.id}) is used by leads: keep it with isArchived true instead of leaving it out`,
+        });
     }
     for (const { pipeline, stage } of droppedStages) {
       if (used.stageIds.has(stage.id) && !droppedPipelines.includes(pipeline)) {
-        errors.push({ field: 'pipelines', code: 'INVALID_FIELD_VALUE', message: `stage ${JSON.stringify(stage.name)} (id ${stage.id}) of pipeline ${JSON.stringify(pipeline.name)} is used by leads: keep it with isArchived true instead of leaving it out` });
+        errors.push({
+          field: 'pipelines',
+          code: 'INVALID_FIELD_VALUE',
+          message: `stage ${JSON.stringify(stage.name)} (id ${stage.id}) of pipeline ${JSON.stringify(pipeline.name)} is used by leads: keep it with isArchived true instead of leaving it out`,
+        });
       }
     }
     if (errors.length > 0) throw AppError.fromFieldErrors(errors);
@@ -92,7 +104,10 @@ export class PipelinesService {
 
   private async buildAnswers(urlKey: string): Promise<PublicAnswers> {
     const config = await this.load(urlKey);
-    return { live: Buffer.from(JSON.stringify(listAnswer(config, false))), all: Buffer.from(JSON.stringify(listAnswer(config, true))) };
+    return {
+      live: Buffer.from(JSON.stringify(listAnswer(config, false))),
+      all: Buffer.from(JSON.stringify(listAnswer(config, true))),
+    };
   }
 }
 

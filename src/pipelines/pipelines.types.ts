@@ -41,7 +41,10 @@ export interface PipelineConfig {
 
 /** A validated PUT body: entries without an id get one from the service. */
 export type PipelineConfigInput = {
-  pipelines: (Omit<StoredPipeline, 'id' | 'stages'> & { id?: string; stages: (Omit<StoredStage, 'id'> & { id?: string })[] })[];
+  pipelines: (Omit<StoredPipeline, 'id' | 'stages'> & {
+    id?: string;
+    stages: (Omit<StoredStage, 'id'> & { id?: string })[];
+  })[];
   stageReasons: StoredReason[];
 };
 

@@ -41,7 +41,8 @@ export function readPipelineConfig(body: unknown, known: KnownIds): PipelineConf
 function declaredReasonKeys(body: unknown): Set<string> {
   const keys = new Set<string>();
   const reasons = isJsonObject(body) ? body.stageReasons : undefined;
-  if (Array.isArray(reasons)) for (const r of reasons) if (isJsonObject(r) && typeof r.key === 'string') keys.add(r.key);
+  if (Array.isArray(reasons))
+    for (const r of reasons) if (isJsonObject(r) && typeof r.key === 'string') keys.add(r.key);
   return keys;
 }
 
@@ -64,7 +65,10 @@ function pipelineRules(pass: Pass, reader: FieldReader): EntryRules {
     // The primary pipeline is where new leads go: archived, the public list would have none.
     afterEntry(values, path) {
       if (values.get('isPrimary') === true && values.get('isArchived') === true) {
-        reader.valueError(`${path}.isArchived`, `${path}.isArchived cannot be true for the primary pipeline: make another pipeline primary first, then archive this one`);
+        reader.valueError(
+          `${path}.isArchived`,
+          `${path}.isArchived cannot be true for the primary pipeline: make another pipeline primary first, then archive this one`,
+        );
       }
     },
   };
@@ -76,13 +80,17 @@ function stageRules(pass: Pass, reader: FieldReader): EntryRules {
       if (key === 'id') checkId(value as string, path, pass.known.stages, pass, reader);
       if (key === 'reasons') {
         (value as string[]).forEach((reason, i) => {
-          if (!pass.reasonKeys.has(reason)) reader.valueError(`${path}[${i}]`, `${path}[${i}] is not the key of an entry in stageReasons`);
+          if (!pass.reasonKeys.has(reason))
+            reader.valueError(`${path}[${i}]`, `${path}[${i}] is not the key of an entry in stageReasons`);
         });
       }
     },
     // A required reason must be choosable: the stage lists at least one.
     afterEntry(values, path) {
-      if (values.get('requiresReason') === true && ((values.get('reasons') as string[] | undefined) ?? []).length === 0) {
+      if (
+        values.get('requiresReason') === true &&
+        ((values.get('reasons') as string[] | undefined) ?? []).length === 0
+      ) {
         reader.valueError(`${path}.requiresReason`, `${path}.requiresReason needs at least one key in ${path}.reasons`);
       }
     },
@@ -94,7 +102,11 @@ function reasonRules(reader: FieldReader): EntryRules {
   return {
     afterMember(key, value, path) {
       if (key !== 'key') return;
-      if (seenKeys.has(value as string)) reader.valueError(path, `${path} ${JSON.stringify(value)} is already the key of another stage reason; keys must be unique`);
+      if (seenKeys.has(value as string))
+        reader.valueError(
+          path,
+          `${path} ${JSON.stringify(value)} is already the key of another stage reason; keys must be unique`,
+        );
       seenKeys.add(value as string);
     },
   };

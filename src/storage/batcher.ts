@@ -40,7 +40,8 @@ export class Batcher<T, R> {
     // After the poll phase: every request that arrived in this turn has made its call by then.
     setImmediate(() => {
       this.scheduled = false;
-      while (this.queue.length > 0 && this.inFlight < this.maxInFlight) void this.run(this.queue.splice(0, this.maxBatch));
+      while (this.queue.length > 0 && this.inFlight < this.maxInFlight)
+        void this.run(this.queue.splice(0, this.maxBatch));
     });
   }
 

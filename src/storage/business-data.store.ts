@@ -1,5 +1,11 @@
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
-import { PostgresClientBatches, insertedClient, storedClientOf, type ClientRow, type InsertClientResult } from './client-batches.js';
+import {
+  PostgresClientBatches,
+  insertedClient,
+  storedClientOf,
+  type ClientRow,
+  type InsertClientResult,
+} from './client-batches.js';
 import type { WriteRunner } from './group-commit.js';
 import { bindSlots, requireSlots } from './compiled.js';
 import { canName } from './keys.js';
@@ -42,29 +48,58 @@ export class BusinessDataStore {
   /** SQLite only: client reads that arrive together share one read transaction (with lead reads too). */
   private readonly sharedReads: SharedReadTransaction | undefined;
 
-  constructor(private readonly db: Kysely<Database>, private readonly writes: WriteRunner, reads: ClientReads) {
-    this.batches = reads === 'batched-statement'
-      ? new PostgresClientBatches(db, (c) => this.writes.run((trx) => this.insertClientIn(trx, c.urlKey, c.clientId, c.source, c.data, c.now, c.events ?? [])))
-      : undefined;
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly writes: WriteRunner,
+    reads: ClientReads,
+  ) {
+    this.batches =
+      reads === 'batched-statement'
+        ? new PostgresClientBatches(db, (c) =>
+            this.writes.run((trx) =>
+              this.insertClientIn(trx, c.urlKey, c.clientId, c.source, c.data, c.now, c.events ?? []),
+            ),
+          )
+        : undefined;
     this.sharedReads = reads === 'batched-statement' ? undefined : reads;
     // The business as a subquery, not a join: PostgreSQL keeps a prepared statement's generic plan,
     // and on young tables the join's plan searched the (business, clientId) index by clientId alone.
-    this.findClientQuery = this.db.selectFrom('clients')
+    this.findClientQuery = this.db
+      .selectFrom('clients')
       .leftJoin('client_balances', 'client_balances.client_pk', 'clients.id')
-      .select(['clients.client_id', 'clients.status', 'clients.source', 'clients.data', 'clients.created_at', 'clients.updated_at',
-        'client_balances.member', 'client_balances.amount_e4'])
-      .where('clients.business_pk', '=', (eb) => eb.selectFrom('businesses').select('businesses.id').where('businesses.url_key', '=', URL_KEY_SLOT))
+      .select([
+        'clients.client_id',
+        'clients.status',
+        'clients.source',
+        'clients.data',
+        'clients.created_at',
+        'clients.updated_at',
+        'client_balances.member',
+        'client_balances.amount_e4',
+      ])
+      .where('clients.business_pk', '=', (eb) =>
+        eb.selectFrom('businesses').select('businesses.id').where('businesses.url_key', '=', URL_KEY_SLOT),
+      )
       .where('clients.client_id', '=', CLIENT_ID_SLOT)
       .compile();
     requireSlots(this.findClientQuery, [URL_KEY_SLOT, CLIENT_ID_SLOT]);
-    this.insertClientQuery = this.db.insertInto('clients')
+    this.insertClientQuery = this.db
+      .insertInto('clients')
       .columns(['business_pk', 'client_id', 'status', 'source', 'data', 'created_at', 'updated_at'])
-      .expression((eb) => eb.selectFrom('businesses')
-        .select([
-          'id as business_pk', eb.val(CLIENT_ID_SLOT).as('client_id'), eb.val('active').as('status'), eb.val(SOURCE_SLOT).as('source'),
-          eb.val(DATA_SLOT).as('data'), eb.val(NOW_SLOT as unknown as number).as('created_at'), eb.val(NOW_SLOT as unknown as number).as('updated_at'),
-        ])
-        .where('url_key', '=', URL_KEY_SLOT))
+      .expression((eb) =>
+        eb
+          .selectFrom('businesses')
+          .select([
+            'id as business_pk',
+            eb.val(CLIENT_ID_SLOT).as('client_id'),
+            eb.val('active').as('status'),
+            eb.val(SOURCE_SLOT).as('source'),
+            eb.val(DATA_SLOT).as('data'),
+            eb.val(NOW_SLOT as unknown as number).as('created_at'),
+            eb.val(NOW_SLOT as unknown as number).as('updated_at'),
+          ])
+          .where('url_key', '=', URL_KEY_SLOT),
+      )
       .onConflict((oc) => oc.columns(['business_pk', 'client_id']).doNothing())
       .returning(['client_id'])
       .compile();
@@ -87,9 +122,14 @@ export class BusinessDataStore {
     return this.putDocument('custom_field_sets', 'fields', urlKey, document, now);
   }
 
-  private async getDocument<T>(table: DocumentTable, column: DocumentColumn, urlKey: string): Promise<VersionedDocument<T> | undefined> {
+  private async getDocument<T>(
+    table: DocumentTable,
+    column: DocumentColumn,
+    urlKey: string,
+  ): Promise<VersionedDocument<T> | undefined> {
     if (!canName(urlKey)) return undefined;
-    const row = await this.db.selectFrom(table)
+    const row = await this.db
+      .selectFrom(table)
       .innerJoin('businesses', 'businesses.id', `${table}.business_pk`)
       .select([sql<string>`${sql.ref(`${table}.${column}`)}`.as('doc'), `${table}.version`])
       .where('businesses.url_key', '=', urlKey)
@@ -98,22 +138,34 @@ export class BusinessDataStore {
   }
 
   /** Replaces the whole document in one statement; answers the new version. */
-  private async putDocument(table: DocumentTable, column: DocumentColumn, urlKey: string, document: unknown, now: number): Promise<number> {
-    const row = await this.db.insertInto(table)
+  private async putDocument(
+    table: DocumentTable,
+    column: DocumentColumn,
+    urlKey: string,
+    document: unknown,
+    now: number,
+  ): Promise<number> {
+    const row = await this.db
+      .insertInto(table)
       .columns(['business_pk', column, 'version', 'updated_at'] as never)
-      .expression((eb) => eb.selectFrom('businesses')
-        .select([
-          'id as business_pk',
-          eb.val(JSON.stringify(document)).as(column),
-          eb.val(1).as('version'),
-          eb.val(now).as('updated_at'),
-        ])
-        .where('url_key', '=', urlKey))
-      .onConflict((oc) => oc.column('business_pk').doUpdateSet({
-        [column]: (eb: { ref: (r: string) => unknown }) => eb.ref(`excluded.${column}`),
-        version: sql`${sql.ref(`${table}.version`)} + 1`,
-        updated_at: now,
-      } as never))
+      .expression((eb) =>
+        eb
+          .selectFrom('businesses')
+          .select([
+            'id as business_pk',
+            eb.val(JSON.stringify(document)).as(column),
+            eb.val(1).as('version'),
+            eb.val(now).as('updated_at'),
+          ])
+          .where('url_key', '=', urlKey),
+      )
+      .onConflict((oc) =>
+        oc.column('business_pk').doUpdateSet({
+          [column]: (eb: { ref: (r: string) => unknown }) => eb.ref(`excluded.${column}`),
+          version: sql`${sql.ref(`${table}.version`)} + 1`,
+          updated_at: now,
+        } as never),
+      )
       .returning('version')
       .executeTakeFirst();
     if (!row) throw new Error('business vanished while writing its configuration');
@@ -130,23 +182,54 @@ export class BusinessDataStore {
    * bench/experiments/compare.ts (5 rounds of 3 s, medians) POST identical retry 120.5 -> 78.2 µs of CPU per
    * request (8,385 -> 13,027 req/s), POST new client 84.9 -> 83.6 µs.
    */
-  async insertClient(urlKey: string, clientId: string | null, source: string, data: unknown, now: number, events: OutboxRow[] = []): Promise<InsertClientResult> {
-    if (this.batches && clientId !== null && canName(urlKey, clientId)) return this.batches.create({ urlKey, clientId, source, data, now, events });
+  async insertClient(
+    urlKey: string,
+    clientId: string | null,
+    source: string,
+    data: unknown,
+    now: number,
+    events: OutboxRow[] = [],
+  ): Promise<InsertClientResult> {
+    if (this.batches && clientId !== null && canName(urlKey, clientId))
+      return this.batches.create({ urlKey, clientId, source, data, now, events });
     const earlier = clientId === null ? undefined : await this.findClient(urlKey, clientId);
     if (earlier) return { outcome: 'exists', client: earlier };
     return this.writes.run((db) => this.insertClientIn(db, urlKey, clientId, source, data, now, events));
   }
 
   /** `events` (webhook outbox rows) are written only if the client is, in the same transaction. */
-  private insertClientIn(db: Kysely<Database>, urlKey: string, clientId: string | null, source: string, data: unknown, now: number, events: OutboxRow[]): Promise<InsertClientResult> {
-    if (events.length > 0 && !db.isTransaction) return db.transaction().execute((trx) => this.insertClientIn(trx, urlKey, clientId, source, data, now, events));
+  private insertClientIn(
+    db: Kysely<Database>,
+    urlKey: string,
+    clientId: string | null,
+    source: string,
+    data: unknown,
+    now: number,
+    events: OutboxRow[],
+  ): Promise<InsertClientResult> {
+    if (events.length > 0 && !db.isTransaction)
+      return db.transaction().execute((trx) => this.insertClientIn(trx, urlKey, clientId, source, data, now, events));
     return this.insertClientAlone(db, urlKey, clientId, source, data, now, events);
   }
 
-  private async insertClientAlone(db: Kysely<Database>, urlKey: string, clientId: string | null, source: string, data: unknown, now: number, events: OutboxRow[]): Promise<InsertClientResult> {
-    const { rows: inserted } = await db.executeQuery(bindSlots(this.insertClientQuery, {
-      [URL_KEY_SLOT]: urlKey, [CLIENT_ID_SLOT]: clientId, [SOURCE_SLOT]: source, [DATA_SLOT]: JSON.stringify(data), [NOW_SLOT]: now,
-    }));
+  private async insertClientAlone(
+    db: Kysely<Database>,
+    urlKey: string,
+    clientId: string | null,
+    source: string,
+    data: unknown,
+    now: number,
+    events: OutboxRow[],
+  ): Promise<InsertClientResult> {
+    const { rows: inserted } = await db.executeQuery(
+      bindSlots(this.insertClientQuery, {
+        [URL_KEY_SLOT]: urlKey,
+        [CLIENT_ID_SLOT]: clientId,
+        [SOURCE_SLOT]: source,
+        [DATA_SLOT]: JSON.stringify(data),
+        [NOW_SLOT]: now,
+      }),
+    );
     if (inserted.length > 0) {
       await writeOutbox(db, events);
       return { outcome: 'inserted', client: insertedClient(clientId, source, data, now) };
@@ -163,13 +246,25 @@ export class BusinessDataStore {
     return this.sharedReads!.run((db) => this.findClientIn(db, urlKey, clientId));
   }
 
-  private async findClientIn(db: Kysely<Database>, urlKey: string, clientId: string): Promise<StoredClient | undefined> {
-    const { rows } = await db.executeQuery(bindSlots(this.findClientQuery, { [URL_KEY_SLOT]: urlKey, [CLIENT_ID_SLOT]: clientId }));
+  private async findClientIn(
+    db: Kysely<Database>,
+    urlKey: string,
+    clientId: string,
+  ): Promise<StoredClient | undefined> {
+    const { rows } = await db.executeQuery(
+      bindSlots(this.findClientQuery, { [URL_KEY_SLOT]: urlKey, [CLIENT_ID_SLOT]: clientId }),
+    );
     return storedClientOf(rows);
   }
 
   /** With `events` (webhook outbox rows): written in the same transaction, and only if the status changed. */
-  async setClientStatus(urlKey: string, clientId: string, status: ClientStatus, now: number, events: OutboxRow[] = []): Promise<boolean> {
+  async setClientStatus(
+    urlKey: string,
+    clientId: string,
+    status: ClientStatus,
+    now: number,
+    events: OutboxRow[] = [],
+  ): Promise<boolean> {
     if (!canName(urlKey, clientId)) return false;
     if (events.length === 0) return this.setClientStatusIn(this.db, urlKey, clientId, status, now);
     return this.db.transaction().execute(async (trx) => {
@@ -179,8 +274,15 @@ export class BusinessDataStore {
     });
   }
 
-  private async setClientStatusIn(db: Kysely<Database>, urlKey: string, clientId: string, status: ClientStatus, now: number): Promise<boolean> {
-    const result = await db.updateTable('clients')
+  private async setClientStatusIn(
+    db: Kysely<Database>,
+    urlKey: string,
+    clientId: string,
+    status: ClientStatus,
+    now: number,
+  ): Promise<boolean> {
+    const result = await db
+      .updateTable('clients')
       .set({ status, updated_at: now })
       .where('client_id', '=', clientId)
       .where('business_pk', '=', (eb) => eb.selectFrom('businesses').select('id').where('url_key', '=', urlKey))
@@ -195,7 +297,8 @@ export class BusinessDataStore {
    */
   async countClientsWithCustomField(urlKey: string, fieldId: string): Promise<number> {
     if (!canName(urlKey, fieldId)) return 0;
-    const rows = await this.db.selectFrom('clients')
+    const rows = await this.db
+      .selectFrom('clients')
       .innerJoin('businesses', 'businesses.id', 'clients.business_pk')
       .select(['clients.data'])
       .where('businesses.url_key', '=', urlKey)
@@ -214,16 +317,22 @@ export class BusinessDataStore {
    */
   async addToBalance(urlKey: string, clientId: string, member: string, amountE4: bigint): Promise<boolean> {
     if (!canName(urlKey, clientId)) return false;
-    const result = await this.db.insertInto('client_balances')
+    const result = await this.db
+      .insertInto('client_balances')
       .columns(['client_pk', 'member', 'amount_e4'])
-      .expression((eb) => eb.selectFrom('clients')
-        .innerJoin('businesses', 'businesses.id', 'clients.business_pk')
-        .select(['clients.id as client_pk', eb.val(member).as('member'), eb.val(amountE4).as('amount_e4')])
-        .where('businesses.url_key', '=', urlKey)
-        .where('clients.client_id', '=', clientId))
-      .onConflict((oc) => oc.columns(['client_pk', 'member']).doUpdateSet({
-        amount_e4: sql`${sql.ref('client_balances.amount_e4')} + ${sql.ref('excluded.amount_e4')}`,
-      }))
+      .expression((eb) =>
+        eb
+          .selectFrom('clients')
+          .innerJoin('businesses', 'businesses.id', 'clients.business_pk')
+          .select(['clients.id as client_pk', eb.val(member).as('member'), eb.val(amountE4).as('amount_e4')])
+          .where('businesses.url_key', '=', urlKey)
+          .where('clients.client_id', '=', clientId),
+      )
+      .onConflict((oc) =>
+        oc.columns(['client_pk', 'member']).doUpdateSet({
+          amount_e4: sql`${sql.ref('client_balances.amount_e4')} + ${sql.ref('excluded.amount_e4')}`,
+        }),
+      )
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
   }
@@ -231,13 +340,16 @@ export class BusinessDataStore {
   async *streamClients(urlKey: string, pageSize = 500): AsyncGenerator<StoredClient> {
     let after = '';
     for (;;) {
-      const rows = await this.db.selectFrom('clients')
+      const rows = await this.db
+        .selectFrom('clients')
         .innerJoin('businesses', 'businesses.id', 'clients.business_pk')
         .select(['clients.client_id'])
         .where('businesses.url_key', '=', urlKey)
         .where('clients.client_id', 'is not', null)
         .where('clients.client_id', '>', after)
-        .orderBy('clients.client_id').limit(pageSize).execute();
+        .orderBy('clients.client_id')
+        .limit(pageSize)
+        .execute();
       for (const row of rows) {
         const client = await this.findClient(urlKey, row.client_id!);
         if (client) yield client;
@@ -248,18 +360,33 @@ export class BusinessDataStore {
   }
 
   async recordAudit(entry: AuditEntry): Promise<void> {
-    await this.db.insertInto('audit_log').values({
-      at: entry.at, operator_email: entry.operatorEmail, action: entry.action,
-      business_url_key: entry.businessUrlKey, detail: JSON.stringify(entry.detail ?? {}),
-    }).execute();
+    await this.db
+      .insertInto('audit_log')
+      .values({
+        at: entry.at,
+        operator_email: entry.operatorEmail,
+        action: entry.action,
+        business_url_key: entry.businessUrlKey,
+        detail: JSON.stringify(entry.detail ?? {}),
+      })
+      .execute();
   }
 
   /** Newest first, by page; row ids stay inside the store. */
   async listAudit(limit: number, offset: number): Promise<AuditEntry[]> {
-    const rows = await this.db.selectFrom('audit_log').select(['at', 'operator_email', 'action', 'business_url_key', 'detail']).orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    const rows = await this.db
+      .selectFrom('audit_log')
+      .select(['at', 'operator_email', 'action', 'business_url_key', 'detail'])
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
     return rows.map((r) => ({
-      at: Number(r.at), operatorEmail: r.operator_email, action: r.action,
-      businessUrlKey: r.business_url_key, detail: JSON.parse(r.detail) as unknown,
+      at: Number(r.at),
+      operatorEmail: r.operator_email,
+      action: r.action,
+      businessUrlKey: r.business_url_key,
+      detail: JSON.parse(r.detail) as unknown,
     }));
   }
 }

@@ -13,7 +13,10 @@ export class ChangeFeed {
   private listener: pg.Client | null = null;
   private closed = false;
 
-  constructor(private readonly postgresUrl: string | null, private readonly notifyRemote: (topic: string) => Promise<void>) {
+  constructor(
+    private readonly postgresUrl: string | null,
+    private readonly notifyRemote: (topic: string) => Promise<void>,
+  ) {
     this.emitter.setMaxListeners(100);
   }
 

@@ -13,8 +13,14 @@ export const BALANCE_DECIMALS = 4;
 
 /** One row of a client read: the client, and one of its balance members (or none). */
 export interface ClientRow {
-  client_id: string | null; status: string; source: string; data: string; created_at: number; updated_at: number;
-  member: string | null; amount_e4: number | null;
+  client_id: string | null;
+  status: string;
+  source: string;
+  data: string;
+  created_at: number;
+  updated_at: number;
+  member: string | null;
+  amount_e4: number | null;
 }
 
 export type InsertClientResult =
@@ -29,8 +35,13 @@ export function storedClientOf(rows: ClientRow[]): StoredClient | undefined {
   const balance: Record<string, number> = {};
   for (const row of rows) if (row.member !== null) balance[row.member] = Number(row.amount_e4) / 10 ** BALANCE_DECIMALS;
   return {
-    clientId: first.client_id, status: first.status as ClientStatus, source: first.source, data: JSON.parse(first.data) as unknown,
-    balance, createdAt: Number(first.created_at), updatedAt: Number(first.updated_at),
+    clientId: first.client_id,
+    status: first.status as ClientStatus,
+    source: first.source,
+    data: JSON.parse(first.data) as unknown,
+    balance,
+    createdAt: Number(first.created_at),
+    updatedAt: Number(first.updated_at),
   };
 }
 
@@ -156,7 +167,10 @@ export class PostgresClientBatches {
   private readonly creates: Batcher<ClientInsert, InsertClientResult>;
 
   /** `insertOne` is the create of a single client, for a batch whose statement failed. */
-  constructor(private readonly db: Kysely<Database>, private readonly insertOne: (create: ClientInsert) => Promise<InsertClientResult>) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly insertOne: (create: ClientInsert) => Promise<InsertClientResult>,
+  ) {
     this.reads = new Batcher((keys) => this.readBatch(keys));
     this.creates = new Batcher((creates) => this.createBatch(creates));
   }
@@ -172,7 +186,8 @@ export class PostgresClientBatches {
 
   private async readBatch(keys: [string, string][]): Promise<Outcome<StoredClient | undefined>[]> {
     const { rows } = await this.db.executeQuery<ClientRow & { ordinal: number }>(
-      CompiledQuery.raw(BATCHED_CLIENT_READ, [keys.map(([urlKey]) => urlKey), keys.map(([, clientId]) => clientId)]));
+      CompiledQuery.raw(BATCHED_CLIENT_READ, [keys.map(([urlKey]) => urlKey), keys.map(([, clientId]) => clientId)]),
+    );
     const byRead: ClientRow[][] = keys.map(() => []);
     for (const row of rows) byRead[row.ordinal - 1]!.push(row);
     return byRead.map((found) => {
@@ -189,7 +204,14 @@ export class PostgresClientBatches {
       return await this.createTogether(creates);
     } catch {
       // One at a time, so that whatever failed the statement fails only the creates it belongs to.
-      return Promise.all(creates.map((create) => this.insertOne(create).then((value) => ({ value }), (error: unknown) => ({ error }))));
+      return Promise.all(
+        creates.map((create) =>
+          this.insertOne(create).then(
+            (value) => ({ value }),
+            (error: unknown) => ({ error }),
+          ),
+        ),
+      );
     }
   }
 
@@ -203,16 +225,27 @@ export class PostgresClientBatches {
     }
     const sent = [...leads.values()].sort((a, b) => compare(a.urlKey, b.urlKey) || compare(a.clientId, b.clientId));
     const parameters: unknown[] = [
-      sent.map((c) => c.urlKey), sent.map((c) => c.clientId), sent.map((c) => c.source),
-      jsonTextsOf(sent.map((c) => JSON.stringify(c.data))), sent.map((c) => c.now),
+      sent.map((c) => c.urlKey),
+      sent.map((c) => c.clientId),
+      sent.map((c) => c.source),
+      jsonTextsOf(sent.map((c) => JSON.stringify(c.data))),
+      sent.map((c) => c.now),
     ];
     const events = sent.flatMap((c, i) => (c.events ?? []).map((row) => ({ ordinal: i + 1, row })));
     if (events.length > 0) {
-      parameters.push(events.map((e) => e.ordinal), events.map((e) => e.row.endpointPk), events.map((e) => e.row.messageId),
-        events.map((e) => e.row.eventType), events.map((e) => e.row.resourceKey), jsonTextsOf(events.map((e) => e.row.payload)), events.map((e) => e.row.createdAt));
+      parameters.push(
+        events.map((e) => e.ordinal),
+        events.map((e) => e.row.endpointPk),
+        events.map((e) => e.row.messageId),
+        events.map((e) => e.row.eventType),
+        events.map((e) => e.row.resourceKey),
+        jsonTextsOf(events.map((e) => e.row.payload)),
+        events.map((e) => e.row.createdAt),
+      );
     }
     const { rows } = await this.db.executeQuery<ClientRow & { ordinal: number; inserted: boolean }>(
-      CompiledQuery.raw(events.length > 0 ? BATCHED_CLIENT_CREATE_WITH_EVENTS : BATCHED_CLIENT_CREATE, parameters));
+      CompiledQuery.raw(events.length > 0 ? BATCHED_CLIENT_CREATE_WITH_EVENTS : BATCHED_CLIENT_CREATE, parameters),
+    );
     const inserted = new Set<ClientInsert>();
     const found = new Map<string, ClientRow[]>();
     for (const row of rows) {
@@ -225,19 +258,27 @@ export class PostgresClientBatches {
         else found.set(key, [row]);
       }
     }
-    return Promise.all(creates.map(async (create): Promise<Outcome<InsertClientResult>> => {
-      try {
-        if (inserted.has(create)) return { value: { outcome: 'inserted', client: insertedClient(create.clientId, create.source, create.data, create.now) } };
-        // Repeats of a stored key share its rows: a batch of retries is the one statement.
-        const stored = found.get(keyOf(create.urlKey, create.clientId));
-        if (stored) return { value: { outcome: 'exists', client: storedClientOf(stored)! } };
-        // A repeat of a key inserted by this batch, a row committed after the statement began, or no business.
-        const existing = await this.read(create.urlKey, create.clientId);
-        return { value: existing ? { outcome: 'exists', client: existing } : { outcome: 'no-business' } };
-      } catch (error) {
-        return { error };
-      }
-    }));
+    return Promise.all(
+      creates.map(async (create): Promise<Outcome<InsertClientResult>> => {
+        try {
+          if (inserted.has(create))
+            return {
+              value: {
+                outcome: 'inserted',
+                client: insertedClient(create.clientId, create.source, create.data, create.now),
+              },
+            };
+          // Repeats of a stored key share its rows: a batch of retries is the one statement.
+          const stored = found.get(keyOf(create.urlKey, create.clientId));
+          if (stored) return { value: { outcome: 'exists', client: storedClientOf(stored)! } };
+          // A repeat of a key inserted by this batch, a row committed after the statement began, or no business.
+          const existing = await this.read(create.urlKey, create.clientId);
+          return { value: existing ? { outcome: 'exists', client: existing } : { outcome: 'no-business' } };
+        } catch (error) {
+          return { error };
+        }
+      }),
+    );
   }
 }
 

@@ -26,29 +26,56 @@ export interface ClientListRequest {
  * (no index): a dashboard looks up one business's clients, not a bulk export.
  */
 export class ClientListsStore {
-  constructor(private readonly db: Kysely<Database>, private readonly kind: StoreKind) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly kind: StoreKind,
+  ) {}
 
   async list(urlKey: string, request: ClientListRequest): Promise<{ items: ClientSummary[]; total: number }> {
-    const name = this.kind === 'postgres' ? sql<string>`(clients.data::jsonb ->> 'name')` : sql<string>`json_extract(clients.data, '$.name')`;
-    let query = this.db.selectFrom('clients')
-      .where('clients.business_pk', '=', (eb) => eb.selectFrom('businesses').select('businesses.id').where('businesses.url_key', '=', urlKey));
+    const name =
+      this.kind === 'postgres'
+        ? sql<string>`(clients.data::jsonb ->> 'name')`
+        : sql<string>`json_extract(clients.data, '$.name')`;
+    let query = this.db
+      .selectFrom('clients')
+      .where('clients.business_pk', '=', (eb) =>
+        eb.selectFrom('businesses').select('businesses.id').where('businesses.url_key', '=', urlKey),
+      );
     if (request.contains) {
       // LIKE with its wildcards escaped: the operator's text is matched literally.
       const pattern = `%${request.contains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query = query.where((eb) => eb.or([
-        eb(sql`lower(${name})`, 'like', sql`${pattern} escape '\\'`),
-        eb(sql`lower(clients.client_id)`, 'like', sql`${pattern} escape '\\'`),
-      ]));
+      query = query.where((eb) =>
+        eb.or([
+          eb(sql`lower(${name})`, 'like', sql`${pattern} escape '\\'`),
+          eb(sql`lower(clients.client_id)`, 'like', sql`${pattern} escape '\\'`),
+        ]),
+      );
     }
     const [rows, count] = await Promise.all([
-      query.select(['clients.client_id', 'clients.status', 'clients.source', 'clients.data', 'clients.created_at', 'clients.updated_at'])
-        .orderBy('clients.created_at', 'desc').orderBy('clients.id', 'desc').limit(request.limit).offset(request.skip).execute(),
+      query
+        .select([
+          'clients.client_id',
+          'clients.status',
+          'clients.source',
+          'clients.data',
+          'clients.created_at',
+          'clients.updated_at',
+        ])
+        .orderBy('clients.created_at', 'desc')
+        .orderBy('clients.id', 'desc')
+        .limit(request.limit)
+        .offset(request.skip)
+        .execute(),
       query.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirst(),
     ]);
     return {
       items: rows.map((row) => ({
-        clientId: row.client_id, status: row.status as ClientStatus, source: row.source, data: JSON.parse(row.data) as unknown,
-        createdAt: Number(row.created_at), updatedAt: Number(row.updated_at),
+        clientId: row.client_id,
+        status: row.status as ClientStatus,
+        source: row.source,
+        data: JSON.parse(row.data) as unknown,
+        createdAt: Number(row.created_at),
+        updatedAt: Number(row.updated_at),
       })),
       total: Number(count?.total ?? 0),
     };

@@ -9,12 +9,16 @@ import type { CompiledQuery, Kysely } from 'kysely';
  * connections, 3 A/B pairs, commit ee2c83e).
  */
 export function bindSlots<R>(query: CompiledQuery<R>, values: Record<string, unknown>): CompiledQuery<R> {
-  return { ...query, parameters: query.parameters.map((p) => (typeof p === 'string' && Object.hasOwn(values, p) ? values[p] : p)) };
+  return {
+    ...query,
+    parameters: query.parameters.map((p) => (typeof p === 'string' && Object.hasOwn(values, p) ? values[p] : p)),
+  };
 }
 
 /** Fails at start, not per request, if compiling dropped a slot (a value Kysely inlined or folded). */
 export function requireSlots(query: CompiledQuery, slots: string[]): void {
-  for (const slot of slots) if (!query.parameters.includes(slot)) throw new Error(`compiled query lost its slot ${JSON.stringify(slot)}`);
+  for (const slot of slots)
+    if (!query.parameters.includes(slot)) throw new Error(`compiled query lost its slot ${JSON.stringify(slot)}`);
 }
 
 /**
@@ -22,7 +26,10 @@ export function requireSlots(query: CompiledQuery, slots: string[]): void {
  * holds (the store's, or a transaction's): the text depends only on the dialect, and the tests run
  * both stores in one process.
  */
-export function compiledPerDialect<R>(build: (db: Kysely<any>) => CompiledQuery<R>, slots: string[]): (db: Kysely<any>) => CompiledQuery<R> {
+export function compiledPerDialect<R>(
+  build: (db: Kysely<any>) => CompiledQuery<R>,
+  slots: string[],
+): (db: Kysely<any>) => CompiledQuery<R> {
   const byAdapter = new Map<unknown, CompiledQuery<R>>();
   return (db) => {
     const adapter = db.getExecutor().adapter.constructor;

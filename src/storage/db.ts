@@ -39,13 +39,20 @@ function postgresTypes(): pg.CustomTypesConfig {
  * transaction-mode pooler, what needs a session of its own. `prepared`: named statements, which only a
  * connection held for the session (or a pooler that tracks them) can carry.
  */
-export function openPostgres(url: string, poolSize: number, options: { directUrl?: string | null; prepared?: boolean } = {}): OpenDatabase {
-  const Client = options.prepared ?? true ? PreparingClient : pg.Client;
+export function openPostgres(
+  url: string,
+  poolSize: number,
+  options: { directUrl?: string | null; prepared?: boolean } = {},
+): OpenDatabase {
+  const Client = (options.prepared ?? true) ? PreparingClient : pg.Client;
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: postgresTypes(), Client });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   return {
-    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), kind: 'postgres', postgresUrl: options.directUrl ?? url, sqlitePath: null,
+    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+    kind: 'postgres',
+    postgresUrl: options.directUrl ?? url,
+    sqlitePath: null,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }
@@ -68,8 +75,16 @@ export function openSqlite(dataDir: string): OpenDatabase {
   database.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
   // The word table's triggers split a lead's text with the query side's own function (migration 007-lead-words).
   database.function('crm_lead_words', { deterministic: true }, (subject, details, names) =>
-    leadWordsJson(subject as string | null, details as string | null, names as string | null));
+    leadWordsJson(subject as string | null, details as string | null, names as string | null),
+  );
   // The budget sums' triggers read a lead's amount exactly, from its JSON text (migration 020-lead-budget-sums).
-  database.function('crm_budget_units', { deterministic: true }, (data) => budgetUnitsOfLeadData(data as string | null));
-  return { db: new Kysely<Database>({ dialect: new EmbeddedSqliteDialect(database) }), kind: 'sqlite', postgresUrl: null, sqlitePath: path };
+  database.function('crm_budget_units', { deterministic: true }, (data) =>
+    budgetUnitsOfLeadData(data as string | null),
+  );
+  return {
+    db: new Kysely<Database>({ dialect: new EmbeddedSqliteDialect(database) }),
+    kind: 'sqlite',
+    postgresUrl: null,
+    sqlitePath: path,
+  };
 }

@@ -29,7 +29,10 @@ export class GroupCommit implements WriteRunner {
   private queue: Pending[] = [];
   private scheduled = false;
 
-  constructor(private readonly db: Kysely<Database>, private readonly maxBatch = 200) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly maxBatch = 200,
+  ) {}
 
   run<T>(work: Work<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {

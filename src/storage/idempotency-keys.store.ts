@@ -82,8 +82,12 @@ const rowOf = (claim: IdempotencyClaim) => sql<boolean>`${sql.ref('business_pk')
 
 /** Writes the answer into the claim's row, only while that request still holds it and has kept none: whether it did. */
 async function keepIn(db: Db, claim: IdempotencyClaim, status: number, body: string): Promise<boolean> {
-  const result = await db.updateTable('idempotency_keys').set({ status, body })
-    .where(rowOf(claim)).where('token', '=', claim.token).where('status', 'is', null)
+  const result = await db
+    .updateTable('idempotency_keys')
+    .set({ status, body })
+    .where(rowOf(claim))
+    .where('token', '=', claim.token)
+    .where('status', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
@@ -95,7 +99,9 @@ async function keepIn(db: Db, claim: IdempotencyClaim, status: number, body: str
  * Throws IdempotencyClaimLost (rolling the transaction back) when the claim is no longer held.
  */
 export async function keepIdempotentAnswer(
-  trx: Db, answer: IdempotentAnswer | null | undefined, assigned?: Record<string, unknown>,
+  trx: Db,
+  answer: IdempotentAnswer | null | undefined,
+  assigned?: Record<string, unknown>,
 ): Promise<void> {
   if (!answer) return;
   const kept = await keepIn(trx, answer.claim, answer.status, JSON.stringify(withAssigned(answer.body, assigned)));
@@ -115,13 +121,23 @@ export class IdempotencyKeysStore {
     if (!canName(claim.urlKey)) return { outcome: 'no-business' };
     // A row deleted between our insert and our read (released, pruned) is tried again: a few rounds at most.
     for (let round = 0; round < 5; round++) {
-      const inserted = await this.db.insertInto('idempotency_keys')
+      const inserted = await this.db
+        .insertInto('idempotency_keys')
         .columns(['business_pk', 'caller', 'key', 'fingerprint', 'token', 'lease_until', 'created_at'])
-        .expression((eb) => eb.selectFrom('businesses').select([
-          'id as business_pk', eb.val(claim.caller).as('caller'), eb.val(claim.key).as('key'),
-          eb.val(fingerprint).as('fingerprint'), eb.val(claim.token).as('token'),
-          eb.val(clock.now + clock.leaseMs).as('lease_until'), eb.val(clock.now).as('created_at'),
-        ]).where('url_key', '=', claim.urlKey))
+        .expression((eb) =>
+          eb
+            .selectFrom('businesses')
+            .select([
+              'id as business_pk',
+              eb.val(claim.caller).as('caller'),
+              eb.val(claim.key).as('key'),
+              eb.val(fingerprint).as('fingerprint'),
+              eb.val(claim.token).as('token'),
+              eb.val(clock.now + clock.leaseMs).as('lease_until'),
+              eb.val(clock.now).as('created_at'),
+            ])
+            .where('url_key', '=', claim.urlKey),
+        )
         .onConflict((oc) => oc.columns(['business_pk', 'caller', 'key']).doNothing())
         .returning('token')
         .executeTakeFirst();
@@ -145,9 +161,12 @@ export class IdempotencyKeysStore {
   private async find(claim: IdempotencyClaim) {
     const business = await businessOf(this.db, claim.urlKey).executeTakeFirst();
     if (!business) return 'no-business' as const;
-    const row = await this.db.selectFrom('idempotency_keys')
+    const row = await this.db
+      .selectFrom('idempotency_keys')
       .select(['fingerprint', 'token', 'lease_until', 'status', 'body', 'created_at'])
-      .where('business_pk', '=', Number(business.id)).where('caller', '=', claim.caller).where('key', '=', claim.key)
+      .where('business_pk', '=', Number(business.id))
+      .where('caller', '=', claim.caller)
+      .where('key', '=', claim.key)
       .executeTakeFirst();
     if (!row) return undefined;
     const status = row.status === null ? null : Number(row.status);
@@ -161,14 +180,18 @@ export class IdempotencyKeysStore {
    * kept meanwhile (status set) must stop the take-over.
    */
   private async takeOver(claim: IdempotencyClaim, fingerprint: string, readToken: string, clock: ClaimClock) {
-    const result = await this.db.updateTable('idempotency_keys')
+    const result = await this.db
+      .updateTable('idempotency_keys')
       .set({ fingerprint, token: claim.token, lease_until: clock.now + clock.leaseMs, status: null, body: null })
       .set({ created_at: clock.now })
-      .where(rowOf(claim)).where('token', '=', readToken)
-      .where((eb) => eb.or([
-        eb('created_at', '<=', clock.now - clock.retentionMs),
-        eb.and([eb('status', 'is', null), eb('lease_until', '<=', clock.now)]),
-      ]))
+      .where(rowOf(claim))
+      .where('token', '=', readToken)
+      .where((eb) =>
+        eb.or([
+          eb('created_at', '<=', clock.now - clock.retentionMs),
+          eb.and([eb('status', 'is', null), eb('lease_until', '<=', clock.now)]),
+        ]),
+      )
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
@@ -180,8 +203,11 @@ export class IdempotencyKeysStore {
 
   /** Forgets a claim whose request did not succeed: the key is free again. Nothing if it answered or was taken over. */
   async release(claim: IdempotencyClaim): Promise<void> {
-    await this.db.deleteFrom('idempotency_keys')
-      .where(rowOf(claim)).where('token', '=', claim.token).where('status', 'is', null)
+    await this.db
+      .deleteFrom('idempotency_keys')
+      .where(rowOf(claim))
+      .where('token', '=', claim.token)
+      .where('status', 'is', null)
       .execute();
   }
 

@@ -13,21 +13,41 @@ type Query = SelectQueryBuilder<Database, 'invoices', object>;
 
 /** A find's page and its total: the filters of one business, walked in the sort asked for (indexes: migration 012). */
 export class InvoiceListsStore {
-  constructor(private readonly db: Kysely<Database>, private readonly kind: StoreKind) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly kind: StoreKind,
+  ) {}
 
-  async find(urlKey: string, query: InvoiceListQuery): Promise<{ total: number | null; page: StoredInvoice[]; next: SyncCursor | null } | undefined> {
-    const business = await this.db.selectFrom('businesses').select('id').where('url_key', '=', urlKey).executeTakeFirst();
+  async find(
+    urlKey: string,
+    query: InvoiceListQuery,
+  ): Promise<{ total: number | null; page: StoredInvoice[]; next: SyncCursor | null } | undefined> {
+    const business = await this.db
+      .selectFrom('businesses')
+      .select('id')
+      .where('url_key', '=', urlKey)
+      .executeTakeFirst();
     if (!business) return undefined;
     if (query.sync) {
-      const { rows, next } = await syncPage<InvoiceRow>(this.db, this.syncSpec(Number(business.id), query), query.sync.cursor);
+      const { rows, next } = await syncPage<InvoiceRow>(
+        this.db,
+        this.syncSpec(Number(business.id), query),
+        query.sync.cursor,
+      );
       return { total: null, page: rows.map(storedInvoiceOf), next };
     }
     const base = this.filtered(this.db.selectFrom('invoices').where('business_pk', '=', Number(business.id)), query);
     const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
     if (query.limit === 0) return { total: Number(total), page: [], next: null };
     let ordered = base.selectAll();
-    for (const { field, direction } of query.sort) ordered = ordered.orderBy(this.column(field), direction === 1 ? 'asc' : 'desc');
-    const rows = await ordered.orderBy('created_at', 'desc').orderBy('invoice_id', 'desc').limit(query.limit).offset(query.skip).execute();
+    for (const { field, direction } of query.sort)
+      ordered = ordered.orderBy(this.column(field), direction === 1 ? 'asc' : 'desc');
+    const rows = await ordered
+      .orderBy('created_at', 'desc')
+      .orderBy('invoice_id', 'desc')
+      .limit(query.limit)
+      .offset(query.skip)
+      .execute();
     return { total: Number(total), page: rows.map(storedInvoiceOf), next: null };
   }
 
@@ -40,7 +60,15 @@ export class InvoiceListsStore {
     if (filter.invoiceNumber !== undefined) conditions.push(sql`invoices.invoice_number = ${filter.invoiceNumber}`);
     if (filter.dateFrom !== undefined) conditions.push(sql`invoices.invoice_date >= ${filter.dateFrom}`);
     if (filter.dateTo !== undefined) conditions.push(sql`invoices.invoice_date <= ${filter.dateTo}`);
-    return { kind: this.kind, alias: 'invoices', key: 'invoice_id', from: sql`invoices`, conditions, select: sql`invoices.*`, limit: Math.max(limit, 1) };
+    return {
+      kind: this.kind,
+      alias: 'invoices',
+      key: 'invoice_id',
+      from: sql`invoices`,
+      conditions,
+      select: sql`invoices.*`,
+      limit: Math.max(limit, 1),
+    };
   }
 
   private filtered(q: Query, { filter }: InvoiceListQuery): Query {

@@ -30,7 +30,16 @@ const SORT_COLUMNS: Record<SortField, { column: string; nullable: boolean }> = {
 const SELECT = sql.raw(LEAD_COLUMNS.join(', '));
 
 /** Filters the live counts of migration 006-lead-counts are kept by: a total filtered by these only is a sum of counts. */
-export const COUNTED = new Set<keyof LeadListFilter>(['pipelineIds', 'stageIds', 'unstaged', 'statusStageIds', 'leadSourceKeys', 'assigneeIds', 'unassigned', 'followUpNone']);
+export const COUNTED = new Set<keyof LeadListFilter>([
+  'pipelineIds',
+  'stageIds',
+  'unstaged',
+  'statusStageIds',
+  'leadSourceKeys',
+  'assigneeIds',
+  'unassigned',
+  'followUpNone',
+]);
 
 /**
  * Lead lists: filters, sorts, free-text search and sync pages, per business (docs/decisions.md "Lead lists").
@@ -38,7 +47,10 @@ export const COUNTED = new Set<keyof LeadListFilter>(['pipelineIds', 'stageIds',
  * index of migration 003-leads-search (business first, removed leads outside the index).
  */
 export class LeadListsStore {
-  constructor(readonly db: Kysely<Database>, readonly kind: StoreKind) {}
+  constructor(
+    readonly db: Kysely<Database>,
+    readonly kind: StoreKind,
+  ) {}
 
   async page(urlKey: string, query: LeadListQuery): Promise<LeadListPage> {
     const terms = query.filter.words ? await this.resolve(urlKey, query.filter.words) : [];
@@ -54,7 +66,11 @@ export class LeadListsStore {
       // Free text: the page carries its total (the matches are gathered once); past the last match only, count again.
       const rows = await statements.page.execute(this.db);
       const first = rows.rows[0] as (LeadRow & { total?: number | string }) | undefined;
-      const total = first ? first.total : query.skip === 0 ? 0 : (await statements.count!.execute(this.db)).rows[0]?.total;
+      const total = first
+        ? first.total
+        : query.skip === 0
+          ? 0
+          : (await statements.count!.execute(this.db)).rows[0]?.total;
       return { leads: rows.rows.map(storedLeadOf), total: Number(total ?? 0), next: null };
     }
     const [rows, count] = await Promise.all([statements.page.execute(this.db), statements.count!.execute(this.db)]);
@@ -77,7 +93,13 @@ export class LeadListsStore {
   private syncSpec(urlKey: string, query: LeadListQuery, terms: Term[]): SyncPageSpec | undefined {
     const conditions = this.conditions(urlKey, query.filter);
     if (!conditions || terms.some((term) => term.stored === null)) return undefined;
-    const from = query.filter.words ? sql`${hitsOf(urlKey, terms.map((term) => ({ ...term, several: true })), this.kind)} hits join leads on leads.id = hits.lead_pk` : sql`leads`;
+    const from = query.filter.words
+      ? sql`${hitsOf(
+          urlKey,
+          terms.map((term) => ({ ...term, several: true })),
+          this.kind,
+        )} hits join leads on leads.id = hits.lead_pk`
+      : sql`leads`;
     return { kind: this.kind, alias: 'leads', key: 'lead_id', from, conditions, select: SELECT, limit: query.limit };
   }
 
@@ -89,8 +111,15 @@ export class LeadListsStore {
     const terms = filter.words ? await this.resolve(urlKey, filter.words) : [];
     const conditions = this.conditions(urlKey, filter);
     if (!conditions || terms.some((term) => term.stored === null)) return undefined;
-    const hits = hitsOf(urlKey, terms.map((term) => ({ ...term, several: true })), this.kind);
-    return { from: filter.words ? sql`${hits} hits join leads on leads.id = hits.lead_pk` : sql`leads`, where: sql.join(conditions, sql` and `) };
+    const hits = hitsOf(
+      urlKey,
+      terms.map((term) => ({ ...term, several: true })),
+      this.kind,
+    );
+    return {
+      from: filter.words ? sql`${hits} hits join leads on leads.id = hits.lead_pk` : sql`leads`,
+      where: sql.join(conditions, sql` and `),
+    };
   }
 
   /**
@@ -101,15 +130,30 @@ export class LeadListsStore {
    */
   private async resolve(urlKey: string, words: Words): Promise<Term[]> {
     const { subject, details } = WORD_WEIGHTS;
-    const sent: Omit<Term, 'stored' | 'several'>[] = [...words.any.map((word) => ({ word, field: 'any' as const, where: sql``, score: sql`weight` })),
+    const sent: Omit<Term, 'stored' | 'several'>[] = [
+      ...words.any.map((word) => ({ word, field: 'any' as const, where: sql``, score: sql`weight` })),
       // A row's weight is its best field: a subject word is weight 3 exactly; a details word weight 2,
       // or 3 with the details' bit.
-      ...words.subject.map((word) => ({ word, field: 'subject' as const, where: sql` and weight = ${sql.lit(subject)}`, score: sql.lit(subject) })),
-      ...words.details.map((word) => ({ word, field: 'details' as const, where: sql` and weight >= ${sql.lit(details)} and fields & ${sql.lit(1 << (details - 1))} <> 0`, score: sql.lit(details) }))];
+      ...words.subject.map((word) => ({
+        word,
+        field: 'subject' as const,
+        where: sql` and weight = ${sql.lit(subject)}`,
+        score: sql.lit(subject),
+      })),
+      ...words.details.map((word) => ({
+        word,
+        field: 'details' as const,
+        where: sql` and weight >= ${sql.lit(details)} and fields & ${sql.lit(1 << (details - 1))} <> 0`,
+        score: sql.lit(details),
+      })),
+    ];
     const business = businessOf(urlKey);
-    const first = (word: string) => sql`(select word from lead_words where business_pk = ${business} and word >= ${word} and word < ${word + TOP} order by word limit 1)`;
-    const probes = sent.map(({ word }, i) => sql`${first(word)} as ${sql.raw(`f${i}`)},
-      (select word from lead_words where business_pk = ${business} and word > ${first(word)} and word < ${word + TOP} order by word limit 1) as ${sql.raw(`n${i}`)}`);
+    const first = (word: string) =>
+      sql`(select word from lead_words where business_pk = ${business} and word >= ${word} and word < ${word + TOP} order by word limit 1)`;
+    const probes = sent.map(
+      ({ word }, i) => sql`${first(word)} as ${sql.raw(`f${i}`)},
+      (select word from lead_words where business_pk = ${business} and word > ${first(word)} and word < ${word + TOP} order by word limit 1) as ${sql.raw(`n${i}`)}`,
+    );
     const row = (await sql<Record<string, string | null>>`select ${sql.join(probes)}`.execute(this.db)).rows[0]!;
     return sent.map((term, i) => ({ ...term, stored: row[`f${i}`] ?? null, several: row[`n${i}`] != null }));
   }
@@ -125,12 +169,22 @@ export class LeadListsStore {
     // they are one stored word's: on the plain range PostgreSQL's estimate for a broad word let it read
     // the matches' lead rows by row id (100,000 at 1,000,000 leads: q + $sort 690 ms p50) where the
     // grouped form keeps the hash join with the filter's or sort's index (index-only).
-    const from = words ? sql`${hitsOf(urlKey, terms.map((term) => ({ ...term, several: true })), this.kind)} hits join leads on leads.id = hits.lead_pk` : sql`leads`;
+    const from = words
+      ? sql`${hitsOf(
+          urlKey,
+          terms.map((term) => ({ ...term, several: true })),
+          this.kind,
+        )} hits join leads on leads.id = hits.lead_pk`
+      : sql`leads`;
     const where = sql.join(conditions, sql` and `);
     if (words && wordsOnly(query)) {
       const pipelines = query.filter.pipelineIds;
       const inPipelines = pipelines ? sql` and pipeline_id in (${sql.join(pipelines)})` : sql``;
-      return this.wordsOnly(urlKey, query, terms.map((term) => ({ ...term, where: sql`${term.where}${inPipelines}` })));
+      return this.wordsOnly(
+        urlKey,
+        query,
+        terms.map((term) => ({ ...term, where: sql`${term.where}${inPipelines}` })),
+      );
     }
     if (words) {
       // The matches joined to their leads once: the page's leads (narrow rows ranked, with their count) then read by row id.
@@ -138,11 +192,16 @@ export class LeadListsStore {
       const joined = sql`select hits.lead_pk, hits.score, count(*) over () as total from ${from}
           where ${where} order by ${this.order(query)} limit ${query.limit} offset ${query.skip}`;
       const walk = this.sortWalk(urlKey, query, terms);
-      const ranked = walk ? sql`${walk.ctes}, ranked as materialized (${walk.page} union all select * from (${joined}) j where not ${walk.full})`
+      const ranked = walk
+        ? sql`${walk.ctes}, ranked as materialized (${walk.page} union all select * from (${joined}) j where not ${walk.full})`
         : sql`ranked as materialized (${joined})`;
       const page = sql<LeadRow>`${sql.raw(PLAN_PER_CALL)}with ${ranked}
         select ${SELECT}, hits.total from ranked hits cross join leads where leads.id = hits.lead_pk order by ${this.order(query)}`;
-      return { page, count: sql`${sql.raw(PLAN_PER_CALL)}${this.countStatement(urlKey, query.filter, from, where)}`, withTotal: true };
+      return {
+        page,
+        count: sql`${sql.raw(PLAN_PER_CALL)}${this.countStatement(urlKey, query.filter, from, where)}`,
+        withTotal: true,
+      };
     }
     return {
       page: sql<LeadRow>`select ${SELECT} from ${from} where ${where} order by ${this.order(query)} limit ${query.limit} offset ${query.skip}`,
@@ -166,9 +225,10 @@ export class LeadListsStore {
     const order = sql`order by score desc, created_at ${direction} limit ${query.limit + query.skip}`;
     // The page's leads by row id, one lookup each: both planners would otherwise read the leads' index
     // whole (a lateral subquery that cannot be flattened; SQLite's CROSS JOIN keeps its order).
-    const leads = this.kind === 'postgres'
-      ? sql`cross join lateral (select ${SELECT} from leads where leads.id = top.lead_pk offset 0) leads`
-      : sql`cross join leads where leads.id = top.lead_pk`;
+    const leads =
+      this.kind === 'postgres'
+        ? sql`cross join lateral (select ${SELECT} from leads where leads.id = top.lead_pk offset 0) leads`
+        : sql`cross join leads where leads.id = top.lead_pk`;
     // The best (relevance, createdAt) down to the page's last place, then every match tied with that last
     // place (leadId orders those, and the bound may have cut some). One `q` or `subject` word that is one
     // stored word: its range read backwards is in that order, so the page stops after its own rows, the
@@ -193,7 +253,13 @@ export class LeadListsStore {
     }
     const page = sql<LeadRow>`with ${ctes} select ${SELECT}, ${total} as total from top ${leads}
       order by top.score desc, leads.created_at ${direction}, leads.lead_id desc limit ${query.limit} offset ${query.skip}`;
-    return { page, count: sql<{ total: number | string | null }>`select count(*) as total from ${hitsOf(urlKey, terms, this.kind)} hits`, withTotal: true };
+    return {
+      page,
+      count: sql<{
+        total: number | string | null;
+      }>`select count(*) as total from ${hitsOf(urlKey, terms, this.kind)} hits`,
+      withTotal: true,
+    };
   }
 
   /**
@@ -201,8 +267,15 @@ export class LeadListsStore {
    * counts are kept by (COUNTED), or one tag's live count when one tag is the whole filter; otherwise a
    * count of the matching leads.
    */
-  private countStatement(urlKey: string, f: LeadListFilter, from: Fragment, where: Fragment): RawBuilder<{ total: number | string | null }> {
-    const sent = Object.entries(f).filter(([, value]) => value !== undefined).map(([key]) => key);
+  private countStatement(
+    urlKey: string,
+    f: LeadListFilter,
+    from: Fragment,
+    where: Fragment,
+  ): RawBuilder<{ total: number | string | null }> {
+    const sent = Object.entries(f)
+      .filter(([, value]) => value !== undefined)
+      .map(([key]) => key);
     if (sent.length === 1 && sent[0] === 'tagIds' && f.tagIds!.length === 1) {
       // One tag alone: its live count (migration 007-lead-words, lead_tag_counts).
       return sql`select coalesce(sum(live), 0) as total from lead_tag_counts where business_pk = ${businessOf(urlKey)} and tag_id = ${f.tagIds![0]}`;
@@ -222,13 +295,25 @@ export class LeadListsStore {
     if (!canName(urlKey, ...lookups.filter((v): v is string => v !== undefined))) return undefined;
     // `removed = 0` written as a constant, so that PostgreSQL matches the partial indexes.
     const business = businessOf(urlKey);
-    const c: Fragment[] = [sql`leads.business_pk = ${business}`, sql`leads.removed = 0`, ...this.countedConditions(f, false)];
+    const c: Fragment[] = [
+      sql`leads.business_pk = ${business}`,
+      sql`leads.removed = 0`,
+      ...this.countedConditions(f, false),
+    ];
     if (f.tagIds) {
       // Not correlated with the outer row, so that it is planned as one semi-join (a correlated one ran per lead).
-      c.push(sql`leads.id in (select lead_tags.lead_pk from lead_tags where lead_tags.business_pk = ${business} and ${inList('lead_tags.tag_id', f.tagIds)})`);
+      c.push(
+        sql`leads.id in (select lead_tags.lead_pk from lead_tags where lead_tags.business_pk = ${business} and ${inList('lead_tags.tag_id', f.tagIds)})`,
+      );
     }
-    const equal: [keyof LeadListFilter, string][] = [['externalId', 'external_id'], ['clientId', 'client_id'], ['contactId', 'contact_id'],
-      ['contactName', 'contact_name'], ['contactEmail', 'contact_email'], ['contactPhone', 'contact_phone']];
+    const equal: [keyof LeadListFilter, string][] = [
+      ['externalId', 'external_id'],
+      ['clientId', 'client_id'],
+      ['contactId', 'contact_id'],
+      ['contactName', 'contact_name'],
+      ['contactEmail', 'contact_email'],
+      ['contactPhone', 'contact_phone'],
+    ];
     for (const [key, column] of equal) if (f[key] !== undefined) c.push(sql`${sql.ref(`leads.${column}`)} = ${f[key]}`);
     if (f.createdFrom !== undefined) c.push(sql`leads.created_at >= ${f.createdFrom}`);
     if (f.createdTo !== undefined) c.push(sql`leads.created_at <= ${f.createdTo}`);
@@ -257,7 +342,10 @@ export class LeadListsStore {
     if (f.leadSourceKeys) c.push(inList('leads.lead_source_key', f.leadSourceKeys));
     if (f.assigneeIds || f.unassigned) {
       const nobody = counts ? sql`leads.assignee_id = ''` : sql`leads.assignee_id is null`;
-      const parts = [...(f.assigneeIds?.length ? [inList('leads.assignee_id', f.assigneeIds)] : []), ...(f.unassigned ? [nobody] : [])];
+      const parts = [
+        ...(f.assigneeIds?.length ? [inList('leads.assignee_id', f.assigneeIds)] : []),
+        ...(f.unassigned ? [nobody] : []),
+      ];
       c.push(sql`(${sql.join(parts, sql` or `)})`);
     }
     if (f.followUpNone) c.push(counts ? sql`leads.no_follow_up = 1` : this.hasValue('leads.follow_up_date', false));
@@ -278,7 +366,9 @@ export class LeadListsStore {
     if (f.stageIds?.length) parts.push(sql`leads.stage_id in (${sql.join(f.stageIds)})`);
     if (f.unstaged) {
       const known = f.unstaged.knownStageIds;
-      parts.push(sql`(leads.pipeline_id in (${sql.join(f.unstaged.pipelineIds)})${known.length ? sql` and leads.stage_id not in (${sql.join(known)})` : sql``})`);
+      parts.push(
+        sql`(leads.pipeline_id in (${sql.join(f.unstaged.pipelineIds)})${known.length ? sql` and leads.stage_id not in (${sql.join(known)})` : sql``})`,
+      );
     }
     return sql`(${sql.join(parts, sql` or `)})`;
   }
@@ -295,7 +385,11 @@ export class LeadListsStore {
    * to the join. Leads tied with the walk's last value are all taken, as createdAt then leadId order
    * them and the index orders them by leadId.
    */
-  private sortWalk(urlKey: string, query: LeadListQuery, terms: Term[]): { ctes: Fragment; page: Fragment; full: Fragment } | undefined {
+  private sortWalk(
+    urlKey: string,
+    query: LeadListQuery,
+    terms: Term[],
+  ): { ctes: Fragment; page: Fragment; full: Fragment } | undefined {
     const others = Object.entries(query.filter).some(([key, value]) => key !== 'words' && value !== undefined);
     const term = oneRange(terms);
     const field = query.sort[0]?.field;
@@ -309,16 +403,22 @@ export class LeadListsStore {
     // ((col is null), col asc|desc, lead_id desc), one per direction. SQLite matches that order only
     // without the `(col is null)` term (with it: a sort of the business's leads with a value, ~100 ms
     // at 100,000 leads); PostgreSQL only with it (its `= any(...)` key does not make the term constant).
-    const walkOrder = !nullable ? sql`${name} ${dir}, lead_id ${dir}`
-      : this.kind === 'postgres' ? sql`(${name} is null), ${name} ${dir}, lead_id desc` : sql`${name} ${dir}, lead_id desc`;
+    const walkOrder = !nullable
+      ? sql`${name} ${dir}, lead_id ${dir}`
+      : this.kind === 'postgres'
+        ? sql`(${name} is null), ${name} ${dir}, lead_id desc`
+        : sql`${name} ${dir}, lead_id desc`;
     // PostgreSQL folds `(col is null) = false` into `col is not null`, a key on the index's second
     // column rather than its first: an equality on the value then read the business's whole range
     // (budget: 11,029 buffers, ~30 ms at 1,000,000 leads); `= any(array[false])` is kept as a key on
     // the first column (3 buffers).
-    const valued = (ref: string) => (this.kind === 'postgres' ? sql`(${sql.ref(ref)} is null) = any(array[false])` : this.hasValue(ref, true));
+    const valued = (ref: string) =>
+      this.kind === 'postgres' ? sql`(${sql.ref(ref)} is null) = any(array[false])` : this.hasValue(ref, true);
     const hasValue = nullable ? sql` and ${valued(bare)}` : sql``;
     const business = businessOf(urlKey);
-    const inClass = (row: string) => sql`(select true from lead_words where business_pk = ${business} and word = ${term.stored}${term.where}
+    const inClass = (
+      row: string,
+    ) => sql`(select true from lead_words where business_pk = ${business} and word = ${term.stored}${term.where}
       and weight = (select weight from best_class) and created_at = ${sql.raw(row)}.created_at and lead_pk = ${sql.raw(row)}.id)`;
     const ctes = sql`best_class as materialized (select max(weight) as weight from lead_words where business_pk = ${business} and word = ${term.stored}${term.where}),
       walk as materialized (select l.id as lead_pk, l.${name} as sorted, l.created_at, l.lead_id from (select id, ${name}, created_at, lead_id from leads
@@ -340,7 +440,8 @@ export class LeadListsStore {
     const keys: Fragment[] = [];
     if (query.filter.words) keys.push(sql`hits.score desc`);
     const sort = query.sort.length > 0 ? [...query.sort] : [{ field: 'createdAt' as const, direction: -1 as const }];
-    if (query.filter.words && !sort.some((s) => s.field === 'createdAt')) sort.push({ field: 'createdAt', direction: -1 });
+    if (query.filter.words && !sort.some((s) => s.field === 'createdAt'))
+      sort.push({ field: 'createdAt', direction: -1 });
     for (const { field, direction } of sort) {
       const { column, nullable } = SORT_COLUMNS[field];
       if (nullable) keys.push(sql`(${sql.ref(column)} is null)`);
@@ -351,7 +452,8 @@ export class LeadListsStore {
   }
 }
 
-const inList = (column: string, values: readonly unknown[]): Fragment => sql`${sql.ref(column)} in (${sql.join(values)})`;
+const inList = (column: string, values: readonly unknown[]): Fragment =>
+  sql`${sql.ref(column)} in (${sql.join(values)})`;
 
 const businessOf = (urlKey: string): Fragment => sql`(select id from businesses where url_key = ${urlKey})`;
 
@@ -384,7 +486,9 @@ const TOP = '\u{10FFFF}';
 /** Free text alone or with pipelines only, sorted by createdAt or not at all: the word table can answer it by itself. */
 function wordsOnly(query: LeadListQuery): boolean {
   // The word table's rows carry their lead's pipeline (migration 008-lead-words-best).
-  const others = Object.entries(query.filter).some(([key, value]) => key !== 'words' && key !== 'pipelineIds' && value !== undefined);
+  const others = Object.entries(query.filter).some(
+    ([key, value]) => key !== 'words' && key !== 'pipelineIds' && value !== undefined,
+  );
   return !others && (query.sort.length === 0 || (query.sort.length === 1 && query.sort[0]!.field === 'createdAt'));
 }
 
@@ -399,11 +503,21 @@ function hitsOf(urlKey: string, terms: Term[], kind: StoreKind): Fragment {
   // and every weight included (one seek per weight); on the word alone it read the word's whole range
   // for each lead of the first (two words at 100,000 leads: minutes). PostgreSQL hashes the two ranges.
   const byKey = kind === 'sqlite';
-  const sources = terms.map((term, i) => termRows(urlKey, term, byKey && i > 0 && !term.several ? sql` and weight in (1, 2, 3)` : sql``));
+  const sources = terms.map((term, i) =>
+    termRows(urlKey, term, byKey && i > 0 && !term.several ? sql` and weight in (1, 2, 3)` : sql``),
+  );
   if (sources.length === 1) return sql`(${sources[0]!})`;
   // A lead needs every word: the terms' leads joined on the lead, their scores added.
-  const score = sql.join(sources.map((_, i) => sql.raw(`t${i}.score`)), sql` + `);
-  const joined = sources.slice(1).map((source, i) => sql`join (${source}) ${sql.raw(`t${i + 1}`)} on ${sql.raw(`t${i + 1}.lead_pk = t0.lead_pk${byKey ? ` and t${i + 1}.created_at = t0.created_at` : ''}`)}`);
+  const score = sql.join(
+    sources.map((_, i) => sql.raw(`t${i}.score`)),
+    sql` + `,
+  );
+  const joined = sources
+    .slice(1)
+    .map(
+      (source, i) =>
+        sql`join (${source}) ${sql.raw(`t${i + 1}`)} on ${sql.raw(`t${i + 1}.lead_pk = t0.lead_pk${byKey ? ` and t${i + 1}.created_at = t0.created_at` : ''}`)}`,
+    );
   return sql`(select t0.lead_pk, t0.created_at, ${score} as score from (${sources[0]!}) t0 ${sql.join(joined, sql` `)})`;
 }
 

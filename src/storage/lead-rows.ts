@@ -3,13 +3,37 @@ import type { LeadActivitiesTable, LeadsTable } from './schema.js';
 
 /** The columns a lead read selects: every reader (one lead, a list page) maps them with storedLeadOf. */
 export const LEAD_COLUMNS = [
-  'leads.lead_id', 'leads.external_id', 'leads.removed', 'leads.source', 'leads.pipeline_id', 'leads.stage_id',
-  'leads.lead_source_key', 'leads.assignee_id', 'leads.follow_up_date', 'leads.data', 'leads.version',
-  'leads.created_at', 'leads.updated_at',
+  'leads.lead_id',
+  'leads.external_id',
+  'leads.removed',
+  'leads.source',
+  'leads.pipeline_id',
+  'leads.stage_id',
+  'leads.lead_source_key',
+  'leads.assignee_id',
+  'leads.follow_up_date',
+  'leads.data',
+  'leads.version',
+  'leads.created_at',
+  'leads.updated_at',
 ] as const;
 
-export type LeadRow = Pick<LeadsTable, 'lead_id' | 'external_id' | 'removed' | 'source' | 'pipeline_id' | 'stage_id'
-  | 'lead_source_key' | 'assignee_id' | 'follow_up_date' | 'data' | 'version' | 'created_at' | 'updated_at'>;
+export type LeadRow = Pick<
+  LeadsTable,
+  | 'lead_id'
+  | 'external_id'
+  | 'removed'
+  | 'source'
+  | 'pipeline_id'
+  | 'stage_id'
+  | 'lead_source_key'
+  | 'assignee_id'
+  | 'follow_up_date'
+  | 'data'
+  | 'version'
+  | 'created_at'
+  | 'updated_at'
+>;
 
 /** A lead row as the record callers see (presentLead renders it). */
 export function storedLeadOf(row: LeadRow): StoredLead {
@@ -31,7 +55,9 @@ export function storedLeadOf(row: LeadRow): StoredLead {
 }
 
 /** The columns of a lead that mirror its `data` for filters, sorts and lookups. */
-export function leadColumns(lead: Omit<StoredLead, 'leadId' | 'externalId' | 'removed' | 'source' | 'version' | 'createdAt' | 'updatedAt'>) {
+export function leadColumns(
+  lead: Omit<StoredLead, 'leadId' | 'externalId' | 'removed' | 'source' | 'version' | 'createdAt' | 'updatedAt'>,
+) {
   const { data } = lead;
   return {
     pipeline_id: lead.pipelineId,

@@ -10,7 +10,8 @@ export class LeadSettingsStore {
   /** Every kind in one query; a kind never written holds its default. Undefined for an unknown business. */
   async get(urlKey: string): Promise<LeadSettings | undefined> {
     if (!canName(urlKey)) return undefined;
-    const rows = await this.db.selectFrom('businesses')
+    const rows = await this.db
+      .selectFrom('businesses')
       .leftJoin('lead_settings', 'lead_settings.business_pk', 'businesses.id')
       .select(['lead_settings.kind', 'lead_settings.doc'])
       .where('businesses.url_key', '=', urlKey)
@@ -24,23 +25,34 @@ export class LeadSettingsStore {
   }
 
   /** Replaces one kind in one statement. False when the business does not exist. */
-  async put<K extends LeadSettingsKind>(urlKey: string, kind: K, value: LeadSettings[K], now: number): Promise<boolean> {
-    const row = await this.db.insertInto('lead_settings')
+  async put<K extends LeadSettingsKind>(
+    urlKey: string,
+    kind: K,
+    value: LeadSettings[K],
+    now: number,
+  ): Promise<boolean> {
+    const row = await this.db
+      .insertInto('lead_settings')
       .columns(['business_pk', 'kind', 'doc', 'version', 'updated_at'])
-      .expression((eb) => eb.selectFrom('businesses')
-        .select([
-          'id as business_pk',
-          eb.val(kind).as('kind'),
-          eb.val(JSON.stringify(value)).as('doc'),
-          eb.val(1).as('version'),
-          eb.val(now).as('updated_at'),
-        ])
-        .where('url_key', '=', urlKey))
-      .onConflict((oc) => oc.columns(['business_pk', 'kind']).doUpdateSet({
-        doc: (eb) => eb.ref('excluded.doc'),
-        version: sql`lead_settings.version + 1`,
-        updated_at: now,
-      }))
+      .expression((eb) =>
+        eb
+          .selectFrom('businesses')
+          .select([
+            'id as business_pk',
+            eb.val(kind).as('kind'),
+            eb.val(JSON.stringify(value)).as('doc'),
+            eb.val(1).as('version'),
+            eb.val(now).as('updated_at'),
+          ])
+          .where('url_key', '=', urlKey),
+      )
+      .onConflict((oc) =>
+        oc.columns(['business_pk', 'kind']).doUpdateSet({
+          doc: (eb) => eb.ref('excluded.doc'),
+          version: sql`lead_settings.version + 1`,
+          updated_at: now,
+        }),
+      )
       .returning('version')
       .executeTakeFirst();
     return row !== undefined;
@@ -51,17 +63,25 @@ export class LeadSettingsStore {
     if (ids.length === 0 || !canName(urlKey)) return [];
     const business = this.db.selectFrom('businesses').select('id').where('url_key', '=', urlKey);
     if (kind === 'tags') {
-      const rows = await this.db.selectFrom('lead_tags')
+      const rows = await this.db
+        .selectFrom('lead_tags')
         .innerJoin('leads', 'leads.id', 'lead_tags.lead_pk')
-        .select('lead_tags.tag_id as id').distinct()
-        .where('lead_tags.business_pk', '=', business).where('lead_tags.tag_id', 'in', ids).where('leads.removed', '=', 0)
+        .select('lead_tags.tag_id as id')
+        .distinct()
+        .where('lead_tags.business_pk', '=', business)
+        .where('lead_tags.tag_id', 'in', ids)
+        .where('leads.removed', '=', 0)
         .execute();
       return rows.map((r) => r.id);
     }
     const column = kind === 'sources' ? 'lead_source_key' : 'assignee_id';
-    const rows = await this.db.selectFrom('leads')
-      .select(`${column} as id`).distinct()
-      .where('business_pk', '=', business).where(column, 'in', ids).where('removed', '=', 0)
+    const rows = await this.db
+      .selectFrom('leads')
+      .select(`${column} as id`)
+      .distinct()
+      .where('business_pk', '=', business)
+      .where(column, 'in', ids)
+      .where('removed', '=', 0)
       .execute();
     return rows.map((r) => r.id!);
   }

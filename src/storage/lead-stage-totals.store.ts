@@ -28,7 +28,11 @@ interface SumRow {
  * lookups) aggregates the matching leads, found as the list finds them.
  */
 export class LeadStageTotalsStore {
-  constructor(readonly db: Kysely<Database>, readonly kind: StoreKind, private readonly lists: LeadListsStore) {}
+  constructor(
+    readonly db: Kysely<Database>,
+    readonly kind: StoreKind,
+    private readonly lists: LeadListsStore,
+  ) {}
 
   async totals(urlKey: string, filter: LeadListFilter): Promise<Map<string, StageTotal>> {
     const statements = await this.statements(urlKey, filter);
@@ -43,7 +47,9 @@ export class LeadStageTotalsStore {
   }
 
   private async statements(urlKey: string, filter: LeadListFilter): Promise<RawBuilder<SumRow>[] | undefined> {
-    const sent = Object.entries(filter).filter(([, value]) => value !== undefined).map(([key]) => key as keyof LeadListFilter);
+    const sent = Object.entries(filter)
+      .filter(([, value]) => value !== undefined)
+      .map(([key]) => key as keyof LeadListFilter);
     if (filter.statusStageIds?.length === 0 || filter.pipelineIds?.length === 0) return undefined;
     if (sent.every((key) => COUNTED.has(key))) return this.live(urlKey, filter);
     const matching = await this.lists.matching(urlKey, filter);
@@ -57,7 +63,13 @@ export class LeadStageTotalsStore {
 
   /** The live counts and sums (aliased `leads`: the list's conditions name the same columns). */
   private live(urlKey: string, filter: LeadListFilter): RawBuilder<SumRow>[] {
-    const where = sql.join([sql`leads.business_pk = (select id from businesses where url_key = ${urlKey})`, ...this.lists.countedConditions(filter, true)], sql` and `);
+    const where = sql.join(
+      [
+        sql`leads.business_pk = (select id from businesses where url_key = ${urlKey})`,
+        ...this.lists.countedConditions(filter, true),
+      ],
+      sql` and `,
+    );
     const counts = sql<SumRow>`select leads.stage_id, null as currency, cast(sum(leads.live) as text) as n, null as hi, null as lo
       from lead_counts leads where ${where} group by leads.stage_id having sum(leads.live) <> 0`;
     const sums = sql<SumRow>`select leads.stage_id, leads.currency, 0 as n, cast(sum(leads.units_hi) as text) as hi,
@@ -68,11 +80,15 @@ export class LeadStageTotalsStore {
 
   /** A lead's budget in ten-thousandths, read from its JSON text as migration 020-lead-budget-sums does. */
   private units(): RawBuilder<unknown> {
-    return this.kind === 'postgres' ? sql`((leads.data::jsonb -> 'budget' ->> 'amount')::numeric * 10000)::bigint` : sql`crm_budget_units(leads.data)`;
+    return this.kind === 'postgres'
+      ? sql`((leads.data::jsonb -> 'budget' ->> 'amount')::numeric * 10000)::bigint`
+      : sql`crm_budget_units(leads.data)`;
   }
 
   private currency(): RawBuilder<unknown> {
-    return this.kind === 'postgres' ? sql`(leads.data::jsonb -> 'budget' ->> 'currency')` : sql`json_extract(leads.data, '$.budget.currency')`;
+    return this.kind === 'postgres'
+      ? sql`(leads.data::jsonb -> 'budget' ->> 'currency')`
+      : sql`json_extract(leads.data, '$.budget.currency')`;
   }
 }
 

@@ -67,7 +67,8 @@ export const BATCHED_LEAD_READ = `select k.ordinal::int4 as ordinal, l.*
   ) l`;
 
 /** The business as a subquery: a lead is found only through its own business. */
-const businessOf = (db: Kysely<Database>, urlKey: string) => db.selectFrom('businesses').select('businesses.id').where('businesses.url_key', '=', urlKey);
+const businessOf = (db: Kysely<Database>, urlKey: string) =>
+  db.selectFrom('businesses').select('businesses.id').where('businesses.url_key', '=', urlKey);
 
 /**
  * Lead writes and single-lead reads (create, edit, get, activities, remove). Every method takes the
@@ -83,15 +84,26 @@ export class LeadsStore {
   /** PostgreSQL only: lead reads that arrive together share one statement, as client reads do. */
   private readonly batchedReads: Batcher<[string, string], StoredLead | undefined> | undefined;
 
-  constructor(readonly db: Kysely<Database>, private readonly kind: StoreKind = 'postgres', private readonly groupCommit?: WriteRunner, reads?: ReadRunner) {
+  constructor(
+    readonly db: Kysely<Database>,
+    private readonly kind: StoreKind = 'postgres',
+    private readonly groupCommit?: WriteRunner,
+    reads?: ReadRunner,
+  ) {
     this.reads = reads ?? directReads(db);
     this.batchedReads = kind === 'postgres' ? new Batcher((keys) => this.readBatch(keys)) : undefined;
-    this.findLeadQuery = db.selectFrom('leads').select(LEAD_COLUMNS)
-      .where('leads.business_pk', '=', businessOf(db, URL_KEY_SLOT)).where('leads.lead_id', '=', LEAD_KEY_SLOT)
+    this.findLeadQuery = db
+      .selectFrom('leads')
+      .select(LEAD_COLUMNS)
+      .where('leads.business_pk', '=', businessOf(db, URL_KEY_SLOT))
+      .where('leads.lead_id', '=', LEAD_KEY_SLOT)
       .compile();
     requireSlots(this.findLeadQuery, [URL_KEY_SLOT, LEAD_KEY_SLOT]);
-    this.findByExternalIdQuery = db.selectFrom('leads').select([...LEAD_COLUMNS, 'leads.create_request'])
-      .where('leads.business_pk', '=', businessOf(db, URL_KEY_SLOT)).where('leads.external_id', '=', LEAD_KEY_SLOT)
+    this.findByExternalIdQuery = db
+      .selectFrom('leads')
+      .select([...LEAD_COLUMNS, 'leads.create_request'])
+      .where('leads.business_pk', '=', businessOf(db, URL_KEY_SLOT))
+      .where('leads.external_id', '=', LEAD_KEY_SLOT)
       .compile();
     requireSlots(this.findByExternalIdQuery, [URL_KEY_SLOT, LEAD_KEY_SLOT]);
   }
@@ -116,13 +128,18 @@ export class LeadsStore {
   async findLead(urlKey: string, leadId: string): Promise<StoredLead | undefined> {
     if (!canName(urlKey, leadId)) return undefined;
     if (this.batchedReads) return this.batchedReads.add([urlKey, leadId]);
-    const { rows: [row] } = await this.reads.run((db) => db.executeQuery(bindSlots(this.findLeadQuery, { [URL_KEY_SLOT]: urlKey, [LEAD_KEY_SLOT]: leadId })));
+    const {
+      rows: [row],
+    } = await this.reads.run((db) =>
+      db.executeQuery(bindSlots(this.findLeadQuery, { [URL_KEY_SLOT]: urlKey, [LEAD_KEY_SLOT]: leadId })),
+    );
     return row && storedLeadOf(row);
   }
 
   private async readBatch(keys: [string, string][]): Promise<Outcome<StoredLead | undefined>[]> {
     const { rows } = await this.db.executeQuery<LeadRow & { ordinal: number }>(
-      CompiledQuery.raw(BATCHED_LEAD_READ, [keys.map(([urlKey]) => urlKey), keys.map(([, leadId]) => leadId)]));
+      CompiledQuery.raw(BATCHED_LEAD_READ, [keys.map(([urlKey]) => urlKey), keys.map(([, leadId]) => leadId)]),
+    );
     const byRead: (LeadRow | undefined)[] = keys.map(() => undefined);
     for (const row of rows) byRead[row.ordinal - 1] = row;
     return byRead.map((row) => {
@@ -134,22 +151,39 @@ export class LeadsStore {
     });
   }
 
-  async findByExternalId(urlKey: string, externalId: string): Promise<{ lead: StoredLead; createRequest: unknown } | undefined> {
+  async findByExternalId(
+    urlKey: string,
+    externalId: string,
+  ): Promise<{ lead: StoredLead; createRequest: unknown } | undefined> {
     if (!canName(urlKey, externalId)) return undefined;
     return this.reads.run((db) => this.findByExternalIdIn(db, urlKey, externalId));
   }
 
   private async findByExternalIdIn(db: Kysely<Database>, urlKey: string, externalId: string) {
-    const { rows: [row] } = await db.executeQuery(bindSlots(this.findByExternalIdQuery, { [URL_KEY_SLOT]: urlKey, [LEAD_KEY_SLOT]: externalId }));
-    return row && { lead: storedLeadOf(row), createRequest: row.create_request === null ? null : JSON.parse(row.create_request) as unknown };
+    const {
+      rows: [row],
+    } = await db.executeQuery(
+      bindSlots(this.findByExternalIdQuery, { [URL_KEY_SLOT]: urlKey, [LEAD_KEY_SLOT]: externalId }),
+    );
+    return (
+      row && {
+        lead: storedLeadOf(row),
+        createRequest: row.create_request === null ? null : (JSON.parse(row.create_request) as unknown),
+      }
+    );
   }
 
   async findContact(urlKey: string, contactId: string): Promise<ContactRecord | undefined> {
     if (!canName(urlKey, contactId)) return undefined;
-    const row = await this.db.selectFrom('contacts').select(['contact_id', 'name', 'email', 'phone', 'country'])
-      .where('business_pk', '=', businessOf(this.db, urlKey)).where('contact_id', '=', contactId)
+    const row = await this.db
+      .selectFrom('contacts')
+      .select(['contact_id', 'name', 'email', 'phone', 'country'])
+      .where('business_pk', '=', businessOf(this.db, urlKey))
+      .where('contact_id', '=', contactId)
       .executeTakeFirst();
-    return row && { contactId: row.contact_id, name: row.name, email: row.email, phone: row.phone, country: row.country };
+    return (
+      row && { contactId: row.contact_id, name: row.name, email: row.email, phone: row.phone, country: row.country }
+    );
   }
 
   /**
@@ -163,11 +197,23 @@ export class LeadsStore {
       if (!found) return { outcome: 'no-business' } as const;
       const businessPk = Number(found.id);
       const { lead } = insert;
-      const inserted = await trx.insertInto('leads').values({
-        business_pk: businessPk, lead_id: lead.leadId, external_id: lead.externalId, removed: 0, source: lead.source,
-        ...leadColumns(lead), create_request: JSON.stringify(insert.createRequest), version: 1,
-        created_at: lead.createdAt, updated_at: lead.updatedAt,
-      }).onConflict((oc) => oc.columns(['business_pk', 'external_id']).doNothing()).returning('id').executeTakeFirst();
+      const inserted = await trx
+        .insertInto('leads')
+        .values({
+          business_pk: businessPk,
+          lead_id: lead.leadId,
+          external_id: lead.externalId,
+          removed: 0,
+          source: lead.source,
+          ...leadColumns(lead),
+          create_request: JSON.stringify(insert.createRequest),
+          version: 1,
+          created_at: lead.createdAt,
+          updated_at: lead.updatedAt,
+        })
+        .onConflict((oc) => oc.columns(['business_pk', 'external_id']).doNothing())
+        .returning('id')
+        .executeTakeFirst();
       if (!inserted) {
         const existing = await this.findByExternalIdIn(trx, urlKey, lead.externalId!);
         if (!existing) throw new Error('lead conflict without a stored lead');
@@ -177,10 +223,19 @@ export class LeadsStore {
       const clientPk = await this.linkClient(trx, businessPk, insert);
       if (insert.newContact) {
         const c = insert.newContact;
-        await trx.insertInto('contacts').values({
-          business_pk: businessPk, contact_id: c.contactId, client_pk: clientPk, name: c.name, email: c.email, phone: c.phone,
-          country: c.country, created_at: lead.createdAt,
-        }).execute();
+        await trx
+          .insertInto('contacts')
+          .values({
+            business_pk: businessPk,
+            contact_id: c.contactId,
+            client_pk: clientPk,
+            name: c.name,
+            email: c.email,
+            phone: c.phone,
+            country: c.country,
+            created_at: lead.createdAt,
+          })
+          .execute();
       }
       await this.writeTags(trx, leadPk, businessPk, lead.data.tagIds, false);
       await this.writeActivities(trx, leadPk, [insert.activity]);
@@ -193,15 +248,28 @@ export class LeadsStore {
   private async linkClient(trx: Kysely<Database>, businessPk: number, insert: LeadInsert): Promise<number | null> {
     const { lead, newClient } = insert;
     if (newClient) {
-      const row = await trx.insertInto('clients').values({
-        business_pk: businessPk, client_id: newClient.clientId, status: 'active', source: 'API', data: JSON.stringify(newClient.data),
-        created_at: lead.createdAt, updated_at: lead.createdAt,
-      }).returning('id').executeTakeFirstOrThrow();
+      const row = await trx
+        .insertInto('clients')
+        .values({
+          business_pk: businessPk,
+          client_id: newClient.clientId,
+          status: 'active',
+          source: 'API',
+          data: JSON.stringify(newClient.data),
+          created_at: lead.createdAt,
+          updated_at: lead.createdAt,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return Number(row.id);
     }
     if (!insert.newContact) return null;
-    const row = await trx.selectFrom('clients').select('id')
-      .where('business_pk', '=', businessPk).where('client_id', '=', lead.data.customer.clientId).executeTakeFirst();
+    const row = await trx
+      .selectFrom('clients')
+      .select('id')
+      .where('business_pk', '=', businessPk)
+      .where('client_id', '=', lead.data.customer.clientId)
+      .executeTakeFirst();
     return row ? Number(row.id) : null;
   }
 
@@ -211,11 +279,19 @@ export class LeadsStore {
    * transaction: under the lock, the events of one lead are written in the order its edits commit.
    * Undefined when there is no live lead.
    */
-  async editLead(urlKey: string, leadId: string, decide: (current: StoredLead, scope: LeadEditScope) => Promise<LeadChange>): Promise<StoredLead | undefined> {
+  async editLead(
+    urlKey: string,
+    leadId: string,
+    decide: (current: StoredLead, scope: LeadEditScope) => Promise<LeadChange>,
+  ): Promise<StoredLead | undefined> {
     if (!canName(urlKey, leadId)) return undefined;
     return this.transaction(async (trx) => {
-      let query = trx.selectFrom('leads').select(['leads.id', 'leads.business_pk', ...LEAD_COLUMNS])
-        .where('leads.business_pk', '=', businessOf(this.db, urlKey)).where('leads.lead_id', '=', leadId).where('leads.removed', '=', 0);
+      let query = trx
+        .selectFrom('leads')
+        .select(['leads.id', 'leads.business_pk', ...LEAD_COLUMNS])
+        .where('leads.business_pk', '=', businessOf(this.db, urlKey))
+        .where('leads.lead_id', '=', leadId)
+        .where('leads.removed', '=', 0);
       if (this.kind === 'postgres') query = query.forUpdate();
       const row = await query.executeTakeFirst();
       if (!row) return undefined;
@@ -223,63 +299,117 @@ export class LeadsStore {
       const current = storedLeadOf(row);
       const change = await decide(current, {
         claimRequestId: async (kind, clientRequestId) => {
-          const claimed = await trx.insertInto('lead_request_ids').values({ lead_pk: leadPk, kind, client_request_id: clientRequestId })
-            .onConflict((oc) => oc.columns(['lead_pk', 'kind', 'client_request_id']).doNothing()).returning('lead_pk').executeTakeFirst();
+          const claimed = await trx
+            .insertInto('lead_request_ids')
+            .values({ lead_pk: leadPk, kind, client_request_id: clientRequestId })
+            .onConflict((oc) => oc.columns(['lead_pk', 'kind', 'client_request_id']).doNothing())
+            .returning('lead_pk')
+            .executeTakeFirst();
           return claimed !== undefined;
         },
       });
       await this.writeActivities(trx, leadPk, change.activities);
       if (!change.lead) return current;
       const next = { ...change.lead, version: current.version + 1 };
-      await trx.updateTable('leads').set({ ...changedColumns(current, next), version: next.version, updated_at: next.updatedAt })
-        .where('id', '=', leadPk).execute();
-      if (next.data.tagIds.join() !== current.data.tagIds.join()) await this.writeTags(trx, leadPk, Number(row.business_pk), next.data.tagIds, true);
+      await trx
+        .updateTable('leads')
+        .set({ ...changedColumns(current, next), version: next.version, updated_at: next.updatedAt })
+        .where('id', '=', leadPk)
+        .execute();
+      if (next.data.tagIds.join() !== current.data.tagIds.join())
+        await this.writeTags(trx, leadPk, Number(row.business_pk), next.data.tagIds, true);
       await writeOutbox(trx, change.events);
       return next;
     });
   }
 
-  private async writeTags(trx: Kysely<Database>, leadPk: number, businessPk: number, tagIds: readonly string[], replace: boolean): Promise<void> {
+  private async writeTags(
+    trx: Kysely<Database>,
+    leadPk: number,
+    businessPk: number,
+    tagIds: readonly string[],
+    replace: boolean,
+  ): Promise<void> {
     if (replace) await trx.deleteFrom('lead_tags').where('lead_pk', '=', leadPk).execute();
     if (tagIds.length === 0) return;
-    await trx.insertInto('lead_tags').values(tagIds.map((tagId) => ({ lead_pk: leadPk, business_pk: businessPk, tag_id: tagId }))).execute();
+    await trx
+      .insertInto('lead_tags')
+      .values(tagIds.map((tagId) => ({ lead_pk: leadPk, business_pk: businessPk, tag_id: tagId })))
+      .execute();
   }
 
-  private async writeActivities(trx: Kysely<Database>, leadPk: number, activities: readonly StoredActivity[]): Promise<void> {
+  private async writeActivities(
+    trx: Kysely<Database>,
+    leadPk: number,
+    activities: readonly StoredActivity[],
+  ): Promise<void> {
     if (activities.length === 0) return;
-    await trx.insertInto('lead_activities').values(activities.map((a) => ({
-      lead_pk: leadPk, activity_id: a.activityId, type: a.type, author: a.author, data: activityData(a), created_at: a.createdAt,
-    }))).execute();
+    await trx
+      .insertInto('lead_activities')
+      .values(
+        activities.map((a) => ({
+          lead_pk: leadPk,
+          activity_id: a.activityId,
+          type: a.type,
+          author: a.author,
+          data: activityData(a),
+          created_at: a.createdAt,
+        })),
+      )
+      .execute();
   }
 
   /**
    * A live lead's activity, oldest first, `limit` entries after the entry `after` (an activityId of
    * this lead). Undefined when there is no live lead; `badCursor` when `after` is not one of its entries.
    */
-  async listActivities(urlKey: string, leadId: string, after: string | null, limit: number): Promise<StoredActivity[] | 'badCursor' | undefined> {
+  async listActivities(
+    urlKey: string,
+    leadId: string,
+    after: string | null,
+    limit: number,
+  ): Promise<StoredActivity[] | 'badCursor' | undefined> {
     if (!canName(urlKey, leadId)) return undefined;
-    const lead = await this.db.selectFrom('leads').select('id')
-      .where('business_pk', '=', businessOf(this.db, urlKey)).where('lead_id', '=', leadId).where('removed', '=', 0).executeTakeFirst();
+    const lead = await this.db
+      .selectFrom('leads')
+      .select('id')
+      .where('business_pk', '=', businessOf(this.db, urlKey))
+      .where('lead_id', '=', leadId)
+      .where('removed', '=', 0)
+      .executeTakeFirst();
     if (!lead) return undefined;
     let from = 0;
     if (after !== null) {
       if (!canName(after)) return 'badCursor';
-      const cursor = await this.db.selectFrom('lead_activities').select('id')
-        .where('lead_pk', '=', lead.id).where('activity_id', '=', after).executeTakeFirst();
+      const cursor = await this.db
+        .selectFrom('lead_activities')
+        .select('id')
+        .where('lead_pk', '=', lead.id)
+        .where('activity_id', '=', after)
+        .executeTakeFirst();
       if (!cursor) return 'badCursor';
       from = Number(cursor.id);
     }
-    const rows = await this.db.selectFrom('lead_activities').select(['activity_id', 'type', 'author', 'data', 'created_at'])
-      .where('lead_pk', '=', lead.id).where('id', '>', from).orderBy('id').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('lead_activities')
+      .select(['activity_id', 'type', 'author', 'data', 'created_at'])
+      .where('lead_pk', '=', lead.id)
+      .where('id', '>', from)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     return rows.map(storedActivityOf);
   }
 
   /** Removes a live lead (operator): invisible to the interface; its externalId stays taken. */
   async removeLead(urlKey: string, leadId: string, now: number): Promise<boolean> {
     if (!canName(urlKey, leadId)) return false;
-    const result = await this.db.updateTable('leads')
+    const result = await this.db
+      .updateTable('leads')
       .set((eb) => ({ removed: 1, version: eb('version', '+', 1), updated_at: now }))
-      .where('business_pk', '=', businessOf(this.db, urlKey)).where('lead_id', '=', leadId).where('removed', '=', 0)
+      .where('business_pk', '=', businessOf(this.db, urlKey))
+      .where('lead_id', '=', leadId)
+      .where('removed', '=', 0)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
@@ -289,7 +419,10 @@ export class LeadsStore {
    * them), from the live counts of migration 006-lead-counts: a few thousand rows, not every lead.
    */
   async pipelinesInUse(urlKey: string): Promise<{ pipelineIds: Set<string>; stageIds: Set<string> }> {
-    const { rows } = await sql<{ pipeline_id: string; stage_id: string }>`select distinct pipeline_id, stage_id from lead_counts
+    const { rows } = await sql<{
+      pipeline_id: string;
+      stage_id: string;
+    }>`select distinct pipeline_id, stage_id from lead_counts
       where business_pk = (select id from businesses where url_key = ${urlKey}) and live > 0`.execute(this.db);
     return { pipelineIds: new Set(rows.map((r) => r.pipeline_id)), stageIds: new Set(rows.map((r) => r.stage_id)) };
   }
@@ -304,6 +437,7 @@ function changedColumns(current: StoredLead, next: StoredLead): Partial<ReturnTy
   const before = leadColumns(current);
   const after = leadColumns(next);
   const changed: Partial<Record<keyof typeof after, unknown>> = {};
-  for (const key of Object.keys(after) as (keyof typeof after)[]) if (after[key] !== before[key]) changed[key] = after[key];
+  for (const key of Object.keys(after) as (keyof typeof after)[])
+    if (after[key] !== before[key]) changed[key] = after[key];
   return changed as Partial<ReturnType<typeof leadColumns>>;
 }

@@ -62,11 +62,17 @@ const MIGRATION_TABLE = 'kysely_migration';
  * name left. A database that has no record yet (a new one) has nothing to rename.
  */
 async function renameFormerMigrations(db: Kysely<unknown>, kind: StoreKind): Promise<void> {
-  const found = kind === 'postgres'
-    ? await sql<{ found: boolean }>`select to_regclass(${MIGRATION_TABLE}) is not null as found`.execute(db)
-    : await sql<{ found: number }>`select count(*) as found from sqlite_master where type = 'table' and name = ${MIGRATION_TABLE}`.execute(db);
+  const found =
+    kind === 'postgres'
+      ? await sql<{ found: boolean }>`select to_regclass(${MIGRATION_TABLE}) is not null as found`.execute(db)
+      : await sql<{
+          found: number;
+        }>`select count(*) as found from sqlite_master where type = 'table' and name = ${MIGRATION_TABLE}`.execute(db);
   if (!found.rows[0]?.found) return;
-  const cases = sql.join(Object.entries(FORMER_NAMES).map(([former, now]) => sql`when ${former} then ${now}`), sql` `);
+  const cases = sql.join(
+    Object.entries(FORMER_NAMES).map(([former, now]) => sql`when ${former} then ${now}`),
+    sql` `,
+  );
   await sql`update ${sql.table(MIGRATION_TABLE)} set name = case name ${cases} end
     where name in (${sql.join(Object.keys(FORMER_NAMES))})`.execute(db);
 }
@@ -96,7 +102,10 @@ export async function migrateToLatest(db: Kysely<unknown>, kind: StoreKind): Pro
   // The word table's backfill (007-lead-words, rebuilt by 008-lead-words-best) is read index-only, which
   // needs its visibility map: vacuumed once here (outside the migration's transaction) rather than
   // minutes later by autovacuum.
-  if (kind === 'postgres' && results?.some((r) => /^00[78]-lead-words/.test(r.migrationName) && r.status === 'Success')) {
+  if (
+    kind === 'postgres' &&
+    results?.some((r) => /^00[78]-lead-words/.test(r.migrationName) && r.status === 'Success')
+  ) {
     await sql`vacuum (analyze) lead_words`.execute(db);
   }
   // A database restored into a new cluster: sync positions continue above the stored ones.

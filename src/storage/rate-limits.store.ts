@@ -15,12 +15,15 @@ export class RateLimitStore {
   /** Counts one event in one statement (no read-modify-write); answers the count including it. */
   async hit(bucket: string, windowMs: number, now: number): Promise<WindowCount> {
     const fresh = now - windowMs;
-    const row = await this.db.insertInto('rate_limits')
+    const row = await this.db
+      .insertInto('rate_limits')
       .values({ bucket, window_start: now, count: 1 })
-      .onConflict((oc) => oc.column('bucket').doUpdateSet({
-        count: sql`case when ${sql.ref('rate_limits.window_start')} <= ${fresh} then 1 else ${sql.ref('rate_limits.count')} + 1 end`,
-        window_start: sql`case when ${sql.ref('rate_limits.window_start')} <= ${fresh} then ${now} else ${sql.ref('rate_limits.window_start')} end`,
-      }))
+      .onConflict((oc) =>
+        oc.column('bucket').doUpdateSet({
+          count: sql`case when ${sql.ref('rate_limits.window_start')} <= ${fresh} then 1 else ${sql.ref('rate_limits.count')} + 1 end`,
+          window_start: sql`case when ${sql.ref('rate_limits.window_start')} <= ${fresh} then ${now} else ${sql.ref('rate_limits.window_start')} end`,
+        }),
+      )
       .returning(['count', 'window_start'])
       .executeTakeFirstOrThrow();
     const windowStart = Number(row.window_start);
@@ -33,7 +36,11 @@ export class RateLimitStore {
 
   /** Several buckets in one statement (a sign-in checks two): their counts, in the order asked. */
   async peekAll(buckets: string[], windowMs: number, now: number): Promise<WindowCount[]> {
-    const rows = await this.db.selectFrom('rate_limits').select(['bucket', 'count', 'window_start']).where('bucket', 'in', buckets).execute();
+    const rows = await this.db
+      .selectFrom('rate_limits')
+      .select(['bucket', 'count', 'window_start'])
+      .where('bucket', 'in', buckets)
+      .execute();
     return buckets.map((bucket) => {
       const row = rows.find((r) => r.bucket === bucket);
       const windowStart = row ? Number(row.window_start) : now;
@@ -44,9 +51,12 @@ export class RateLimitStore {
 
   /** Takes back one event counted by `hit`, unless its window has been replaced since. */
   async release(bucket: string, windowStart: number): Promise<void> {
-    await this.db.updateTable('rate_limits')
+    await this.db
+      .updateTable('rate_limits')
       .set({ count: sql`${sql.ref('count')} - 1` })
-      .where('bucket', '=', bucket).where('window_start', '=', windowStart).where('count', '>', 0)
+      .where('bucket', '=', bucket)
+      .where('window_start', '=', windowStart)
+      .where('count', '>', 0)
       .execute();
   }
 

@@ -24,17 +24,19 @@ export class SharedReadTransaction implements ReadRunner {
   private readonly batcher: Batcher<Read<unknown>, unknown>;
 
   constructor(db: Kysely<Database>) {
-    this.batcher = new Batcher((reads) => db.transaction().execute(async (trx) => {
-      const outcomes: Outcome<unknown>[] = [];
-      for (const read of reads) {
-        try {
-          outcomes.push({ value: await read(trx) });
-        } catch (error) {
-          outcomes.push({ error });
+    this.batcher = new Batcher((reads) =>
+      db.transaction().execute(async (trx) => {
+        const outcomes: Outcome<unknown>[] = [];
+        for (const read of reads) {
+          try {
+            outcomes.push({ value: await read(trx) });
+          } catch (error) {
+            outcomes.push({ error });
+          }
         }
-      }
-      return outcomes;
-    }));
+        return outcomes;
+      }),
+    );
   }
 
   run<T>(read: Read<T>): Promise<T> {

@@ -1,8 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import {
-  CompiledQuery, SqliteDialect,
-  type DatabaseConnection, type Driver, type QueryResult,
-} from 'kysely';
+import { CompiledQuery, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 
 /**
  * Kysely's SQLite dialect with its driver replaced, for two costs measured under load:

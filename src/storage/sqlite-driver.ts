@@ -19,9 +19,11 @@ export function sqliteDriver(): typeof BetterSqlite3 {
     driver = require(modern ? 'better-sqlite3-node22' : 'better-sqlite3') as typeof BetterSqlite3;
   } catch (error) {
     if ((error as { code?: string }).code !== 'MODULE_NOT_FOUND') throw error;
-    throw new Error(modern
-      ? 'the embedded store needs the package better-sqlite3-node22 (run npm ci)'
-      : 'the embedded store on Node 20 needs the optional dependency better-sqlite3 12 (npm ci without --omit=optional); or run on Node 24 LTS');
+    throw new Error(
+      modern
+        ? 'the embedded store needs the package better-sqlite3-node22 (run npm ci)'
+        : 'the embedded store on Node 20 needs the optional dependency better-sqlite3 12 (npm ci without --omit=optional); or run on Node 24 LTS',
+    );
   }
   return driver;
 }

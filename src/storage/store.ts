@@ -43,12 +43,19 @@ export interface Store {
   close(): Promise<void>;
 }
 
-type StoreConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'pgPoolSize'> & Partial<Pick<Config, 'databaseDirectUrl' | 'databasePrepared'>>;
+type StoreConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'pgPoolSize'> &
+  Partial<Pick<Config, 'databaseDirectUrl' | 'databasePrepared'>>;
 
 function open(config: StoreConfig): OpenDatabase {
   if (!config.databaseUrl) return openSqlite(config.dataDir);
-  const direct = { databaseDirectUrl: config.databaseDirectUrl ?? null, databasePrepared: config.databasePrepared ?? 'auto' };
-  return openPostgres(config.databaseUrl, config.pgPoolSize, { directUrl: direct.databaseDirectUrl, prepared: usesPreparedStatements(direct) });
+  const direct = {
+    databaseDirectUrl: config.databaseDirectUrl ?? null,
+    databasePrepared: config.databasePrepared ?? 'auto',
+  };
+  return openPostgres(config.databaseUrl, config.pgPoolSize, {
+    directUrl: direct.databaseDirectUrl,
+    prepared: usesPreparedStatements(direct),
+  });
 }
 
 export function openStore(config: StoreConfig): Store {
@@ -60,7 +67,8 @@ export function openStore(config: StoreConfig): Store {
   // SQLite: one group commit for client and lead writes alike (one fsync for the writes of a turn),
   // and one read transaction for the point reads of a turn.
   const leadLists = new LeadListsStore(db, opened.kind);
-  const embedded = opened.kind === 'sqlite' ? { writes: new GroupCommit(db), reads: new SharedReadTransaction(db) } : undefined;
+  const embedded =
+    opened.kind === 'sqlite' ? { writes: new GroupCommit(db), reads: new SharedReadTransaction(db) } : undefined;
   return {
     kind: opened.kind,
     accounts: new AccountsStore(db),

@@ -44,12 +44,14 @@ interface SyncColumns {
  * re-sends its last cursor after a final page moves on.
  */
 export async function syncPage<Row>(
-  db: Kysely<any>, spec: SyncPageSpec, cursor: SyncCursor,
+  db: Kysely<any>,
+  spec: SyncPageSpec,
+  cursor: SyncCursor,
 ): Promise<{ rows: Row[]; next: SyncCursor | null }> {
   const taken: { row: Row & SyncColumns; at: SyncCursor }[] = [];
   let follow = cursor.phase === 'follow' ? { position: cursor.position, key: cursor.key } : null;
   if (cursor.phase === 'catch-up') {
-    const start = cursor.start ?? await horizonNow(db, spec.kind);
+    const start = cursor.start ?? (await horizonNow(db, spec.kind));
     for (const row of (await catchUpStatement<Row>(spec, cursor, start).execute(db)).rows) {
       const after = { updatedAt: Number(row.sync_updated_at), key: row.sync_key };
       taken.push({ row, at: { phase: 'catch-up', from: cursor.from, start, after } });
@@ -60,7 +62,12 @@ export async function syncPage<Row>(
   if (taken.length <= spec.limit) {
     const rest = spec.limit + 1 - taken.length;
     for (const row of (await followStatement<Row>(spec, cursor.from, follow!, rest).execute(db)).rows) {
-      const at: SyncCursor = { phase: 'follow', from: cursor.from, position: Number(row.sync_position), key: row.sync_key };
+      const at: SyncCursor = {
+        phase: 'follow',
+        from: cursor.from,
+        position: Number(row.sync_position),
+        key: row.sync_key,
+      };
       taken.push({ row, at });
     }
   }
@@ -79,7 +86,11 @@ export function syncStatements(spec: SyncPageSpec, cursor: SyncCursor): RawBuild
 const col = (spec: SyncPageSpec, name: string) => sql.ref(`${spec.alias}.${name}`);
 
 function read<Row>(
-  spec: SyncPageSpec, from: number | null, where: Fragment[], order: Fragment, limit: number,
+  spec: SyncPageSpec,
+  from: number | null,
+  where: Fragment[],
+  order: Fragment,
+  limit: number,
 ): RawBuilder<Row & SyncColumns> {
   const all = [...spec.conditions, ...(from === null ? [] : [sql`${col(spec, 'updated_at')} >= ${from}`]), ...where];
   return sql<Row & SyncColumns>`select ${spec.select},
@@ -97,14 +108,24 @@ function catchUpStatement<Row>(spec: SyncPageSpec, cursor: SyncCursor & { phase:
 }
 
 /** Follow: after (position, key), below the horizon, by position then key. */
-function followStatement<Row>(spec: SyncPageSpec, from: number | null, after: { position: number; key: string }, limit: number) {
+function followStatement<Row>(
+  spec: SyncPageSpec,
+  from: number | null,
+  after: { position: number; key: string },
+  limit: number,
+) {
   const [position, keyColumn] = [col(spec, 'sync_pos'), col(spec, spec.key)];
-  const where = [sql`(${position}, ${keyColumn}) > (${after.position}, ${after.key})`, sql`${position} < ${syncHorizon(spec.kind)}`];
+  const where = [
+    sql`(${position}, ${keyColumn}) > (${after.position}, ${after.key})`,
+    sql`${position} < ${syncHorizon(spec.kind)}`,
+  ];
   return read<Row>(spec, from, where, sql`${position} asc, ${keyColumn} asc`, limit);
 }
 
 async function horizonNow(db: Kysely<any>, kind: StoreKind): Promise<number> {
-  const { rows: [row] } = await sql<{ horizon: number | string }>`select ${syncHorizon(kind)} as horizon`.execute(db);
+  const {
+    rows: [row],
+  } = await sql<{ horizon: number | string }>`select ${syncHorizon(kind)} as horizon`.execute(db);
   return Number(row!.horizon);
 }
 
@@ -113,9 +134,10 @@ const scopeTag = (scope: string) => createHash('sha256').update(scope).digest('b
 
 /** The opaque `nextCursor`: not secret, it only says where to continue in the caller's own rows. */
 export function encodeSyncCursor(cursor: SyncCursor, scope: string): string {
-  const fields = cursor.phase === 'catch-up'
-    ? ['c', cursor.from, cursor.start, cursor.after?.updatedAt ?? null, cursor.after?.key ?? null]
-    : ['f', cursor.from, cursor.position, cursor.key];
+  const fields =
+    cursor.phase === 'catch-up'
+      ? ['c', cursor.from, cursor.start, cursor.after?.updatedAt ?? null, cursor.after?.key ?? null]
+      : ['f', cursor.from, cursor.position, cursor.key];
   return Buffer.from(JSON.stringify([2, scopeTag(scope), ...fields])).toString('base64url');
 }
 
@@ -138,8 +160,16 @@ export function decodeSyncCursor(text: string, scope: string): SyncCursor | 'mal
   let cursor: SyncCursor | undefined;
   if (p[0] === 1 && p.length === 4 && whole(p[2]) && key(p[3])) {
     cursor = { phase: 'catch-up', from: null, start: null, after: { updatedAt: p[2], key: p[3] } };
-  } else if (p[0] === 2 && p[2] === 'c' && p.length === 7 && orNull(p[3]) && orNull(p[4]) && orNull(p[5])
-    && (p[6] === null || key(p[6])) && (p[5] === null) === (p[6] === null)) {
+  } else if (
+    p[0] === 2 &&
+    p[2] === 'c' &&
+    p.length === 7 &&
+    orNull(p[3]) &&
+    orNull(p[4]) &&
+    orNull(p[5]) &&
+    (p[6] === null || key(p[6])) &&
+    (p[5] === null) === (p[6] === null)
+  ) {
     const after = p[5] === null ? null : { updatedAt: p[5], key: p[6] as string };
     cursor = { phase: 'catch-up', from: p[3], start: p[4], after };
   } else if (p[0] === 2 && p[2] === 'f' && p.length === 6 && orNull(p[3]) && whole(p[4]) && key(p[5])) {

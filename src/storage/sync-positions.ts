@@ -28,15 +28,23 @@ export const SYNC_CLOCK = 'sync_clock';
 
 /** Creates the clock and the position functions (once, by the first migration that uses them). */
 export async function createSyncClock(db: Kysely<unknown>, kind: StoreKind): Promise<void> {
-  await sql.raw(`create table ${SYNC_CLOCK} (id integer primary key check (id = 1), value bigint not null)`).execute(db);
+  await sql
+    .raw(`create table ${SYNC_CLOCK} (id integer primary key check (id = 1), value bigint not null)`)
+    .execute(db);
   await sql.raw(`insert into ${SYNC_CLOCK} (id, value) values (1, 0)`).execute(db);
   if (kind !== 'postgres') return;
-  await sql.raw(`create function sync_position() returns bigint language sql volatile as $$
-    select pg_current_xact_id()::text::bigint + (select value from ${SYNC_CLOCK}) $$`).execute(db);
-  await sql.raw(`create function sync_horizon() returns bigint language sql stable as $$
-    select pg_snapshot_xmin(pg_current_snapshot())::text::bigint + (select value from ${SYNC_CLOCK}) $$`).execute(db);
-  await sql.raw(`create function sync_position_stamp() returns trigger language plpgsql as $$
-    begin new.sync_pos := sync_position(); return new; end $$`).execute(db);
+  await sql
+    .raw(`create function sync_position() returns bigint language sql volatile as $$
+    select pg_current_xact_id()::text::bigint + (select value from ${SYNC_CLOCK}) $$`)
+    .execute(db);
+  await sql
+    .raw(`create function sync_horizon() returns bigint language sql stable as $$
+    select pg_snapshot_xmin(pg_current_snapshot())::text::bigint + (select value from ${SYNC_CLOCK}) $$`)
+    .execute(db);
+  await sql
+    .raw(`create function sync_position_stamp() returns trigger language plpgsql as $$
+    begin new.sync_pos := sync_position(); return new; end $$`)
+    .execute(db);
 }
 
 /**
@@ -45,7 +53,9 @@ export async function createSyncClock(db: Kysely<unknown>, kind: StoreKind): Pro
  * and indexes `indexColumns` (the sync page's key, e.g. `business_pk, sync_pos, lead_id`).
  */
 export async function installSyncPositions(
-  db: Kysely<unknown>, kind: StoreKind, table: string,
+  db: Kysely<unknown>,
+  kind: StoreKind,
+  table: string,
   options: { backfillOrder: string; index: { name: string; columns: string; where?: string } },
 ): Promise<void> {
   await sql.raw(`alter table ${table} add column sync_pos bigint not null default 0`).execute(db);
@@ -54,22 +64,30 @@ export async function installSyncPositions(
   // reads sync_pos, so they are off for the backfill (SQLite's name their columns: they do not fire).
   const triggers = (state: 'disable' | 'enable') => sql.raw(`alter table ${table} ${state} trigger user`).execute(db);
   if (kind === 'postgres') await triggers('disable');
-  await sql.raw(`update ${table} set sync_pos = ordered.pos from (
+  await sql
+    .raw(`update ${table} set sync_pos = ordered.pos from (
       select id, row_number() over (order by ${options.backfillOrder}) - count(*) over () - 1 as pos from ${table}) ordered
-    where ${table}.id = ordered.id`).execute(db);
+    where ${table}.id = ordered.id`)
+    .execute(db);
   if (kind === 'postgres') await triggers('enable');
   if (kind === 'postgres') {
-    await sql.raw(`create trigger ${table}_sync_position before insert or update on ${table}
-      for each row execute function sync_position_stamp()`).execute(db);
+    await sql
+      .raw(`create trigger ${table}_sync_position before insert or update on ${table}
+      for each row execute function sync_position_stamp()`)
+      .execute(db);
   } else {
     // SQLite cannot change NEW in a BEFORE trigger: the row is stamped right after, in the same transaction.
     // Only a write that did not set sync_pos itself is stamped (and the stamp fires no trigger of its own:
     // every other trigger on these tables names its columns).
     const stamp = (row: string) => `update ${SYNC_CLOCK} set value = value + 1;
       update ${table} set sync_pos = (select value from ${SYNC_CLOCK}) where id = ${row}.id;`;
-    await sql.raw(`create trigger ${table}_sync_position_insert after insert on ${table} begin ${stamp('new')} end`).execute(db);
-    await sql.raw(`create trigger ${table}_sync_position_update after update on ${table}
-      when new.sync_pos = old.sync_pos begin ${stamp('new')} end`).execute(db);
+    await sql
+      .raw(`create trigger ${table}_sync_position_insert after insert on ${table} begin ${stamp('new')} end`)
+      .execute(db);
+    await sql
+      .raw(`create trigger ${table}_sync_position_update after update on ${table}
+      when new.sync_pos = old.sync_pos begin ${stamp('new')} end`)
+      .execute(db);
   }
   const { name, columns, where } = options.index;
   await sql.raw(`create index ${name} on ${table} (${columns})${where ? ` where ${where}` : ''}`).execute(db);
@@ -82,7 +100,9 @@ export async function installSyncPositions(
  * handed out, as the reader's snapshot holds it).
  */
 export function syncHorizon(kind: StoreKind): RawBuilder<number> {
-  return kind === 'postgres' ? sql<number>`sync_horizon()` : sql<number>`(select value + 1 from ${sql.raw(SYNC_CLOCK)})`;
+  return kind === 'postgres'
+    ? sql<number>`sync_horizon()`
+    : sql<number>`(select value + 1 from ${sql.raw(SYNC_CLOCK)})`;
 }
 
 /** A table with positions, for repairSyncPositions: its name and the condition of its sync index, on the alias `t`. */
@@ -98,15 +118,23 @@ export interface SyncedTable {
  * next one (a restore).
  */
 export async function repairSyncPositions(
-  db: Kysely<unknown>, kind: StoreKind, tables: readonly SyncedTable[],
+  db: Kysely<unknown>,
+  kind: StoreKind,
+  tables: readonly SyncedTable[],
 ): Promise<void> {
   if (kind !== 'postgres') return;
   for (const { table, live } of tables) {
-    const { rows: [probe] } = await sql.raw<{ restored: boolean }>(`select coalesce(max(m), 0) >= sync_position() as restored
+    const {
+      rows: [probe],
+    } = await sql
+      .raw<{ restored: boolean }>(`select coalesce(max(m), 0) >= sync_position() as restored
       from businesses b
-      cross join lateral (select max(sync_pos) as m from ${table} t where t.business_pk = b.id and ${live}) x`).execute(db);
+      cross join lateral (select max(sync_pos) as m from ${table} t where t.business_pk = b.id and ${live}) x`)
+      .execute(db);
     if (!probe?.restored) continue;
-    await sql.raw(`update ${SYNC_CLOCK}
-      set value = value + greatest(0, (select max(sync_pos) from ${table}) - sync_position() + 1)`).execute(db);
+    await sql
+      .raw(`update ${SYNC_CLOCK}
+      set value = value + greatest(0, (select max(sync_pos) from ${table}) - sync_position() + 1)`)
+      .execute(db);
   }
 }

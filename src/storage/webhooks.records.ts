@@ -55,4 +55,8 @@ export interface AttemptRecord {
 
 export type AttemptResult = Omit<AttemptRecord, 'eventId' | 'eventType' | 'attempt'>;
 export type FinishOutcome = 'delivered' | { retryAt: number | null };
-export interface FinishedDelivery { delivery: ClaimedDelivery; attempt: AttemptResult; outcome: FinishOutcome }
+export interface FinishedDelivery {
+  delivery: ClaimedDelivery;
+  attempt: AttemptResult;
+  outcome: FinishOutcome;
+}

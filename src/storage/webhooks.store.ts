@@ -3,9 +3,29 @@ import type { StoreKind } from './db.js';
 import { bindSlots, compiledPerDialect } from './compiled.js';
 import { canName } from './keys.js';
 import type { Database } from './schema.js';
-import type { EndpointRecord, EndpointPatch, Subscriptions, OutboxRow, ClaimedDelivery, AttemptRecord, AttemptResult, FinishOutcome, FinishedDelivery } from './webhooks.records.js';
+import type {
+  EndpointRecord,
+  EndpointPatch,
+  Subscriptions,
+  OutboxRow,
+  ClaimedDelivery,
+  AttemptRecord,
+  AttemptResult,
+  FinishOutcome,
+  FinishedDelivery,
+} from './webhooks.records.js';
 
-export type { EndpointRecord, EndpointPatch, Subscriptions, OutboxRow, ClaimedDelivery, AttemptRecord, AttemptResult, FinishOutcome, FinishedDelivery } from './webhooks.records.js';
+export type {
+  EndpointRecord,
+  EndpointPatch,
+  Subscriptions,
+  OutboxRow,
+  ClaimedDelivery,
+  AttemptRecord,
+  AttemptResult,
+  FinishOutcome,
+  FinishedDelivery,
+} from './webhooks.records.js';
 
 const ENDPOINT_SLOT = '\u0000endpoint_pk';
 const MESSAGE_SLOT = '\u0000message_id';
@@ -15,27 +35,54 @@ const PAYLOAD_SLOT = '\u0000payload';
 const AT_SLOT = '\u0000created_at';
 
 const outboxRowValues = (r: Record<keyof OutboxRow, unknown>) => ({
-  endpoint_pk: r.endpointPk as number, message_id: r.messageId as string, event_type: r.eventType as string, resource_key: r.resourceKey as string,
-  payload: r.payload as string, state: 'pending', attempts: 0, next_attempt_at: r.createdAt as number, created_at: r.createdAt as number,
+  endpoint_pk: r.endpointPk as number,
+  message_id: r.messageId as string,
+  event_type: r.eventType as string,
+  resource_key: r.resourceKey as string,
+  payload: r.payload as string,
+  state: 'pending',
+  attempts: 0,
+  next_attempt_at: r.createdAt as number,
+  created_at: r.createdAt as number,
 });
 
 /**
  * One outbox row, the common case (one subscribed endpoint), compiled once (see bindSlots): built
  * through Kysely per event, the insert was most of what an event added to a client create.
  */
-const insertOneOutboxRow = compiledPerDialect((db: Kysely<Database>) => db.insertInto('webhook_outbox').values(outboxRowValues({
-  endpointPk: ENDPOINT_SLOT, messageId: MESSAGE_SLOT, eventType: TYPE_SLOT, resourceKey: RESOURCE_SLOT, payload: PAYLOAD_SLOT, createdAt: AT_SLOT,
-})).compile(), [ENDPOINT_SLOT, MESSAGE_SLOT, TYPE_SLOT, RESOURCE_SLOT, PAYLOAD_SLOT, AT_SLOT]);
+const insertOneOutboxRow = compiledPerDialect(
+  (db: Kysely<Database>) =>
+    db
+      .insertInto('webhook_outbox')
+      .values(
+        outboxRowValues({
+          endpointPk: ENDPOINT_SLOT,
+          messageId: MESSAGE_SLOT,
+          eventType: TYPE_SLOT,
+          resourceKey: RESOURCE_SLOT,
+          payload: PAYLOAD_SLOT,
+          createdAt: AT_SLOT,
+        }),
+      )
+      .compile(),
+  [ENDPOINT_SLOT, MESSAGE_SLOT, TYPE_SLOT, RESOURCE_SLOT, PAYLOAD_SLOT, AT_SLOT],
+);
 
 /** Writes outbox rows with `db`: a transaction of the caller's, so that the event commits with its change. */
 export async function writeOutbox(db: Kysely<Database>, rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) return;
   if (rows.length === 1) {
     const r = rows[0]!;
-    await db.executeQuery(bindSlots(insertOneOutboxRow(db), {
-      [ENDPOINT_SLOT]: r.endpointPk, [MESSAGE_SLOT]: r.messageId, [TYPE_SLOT]: r.eventType, [RESOURCE_SLOT]: r.resourceKey,
-      [PAYLOAD_SLOT]: r.payload, [AT_SLOT]: r.createdAt,
-    }));
+    await db.executeQuery(
+      bindSlots(insertOneOutboxRow(db), {
+        [ENDPOINT_SLOT]: r.endpointPk,
+        [MESSAGE_SLOT]: r.messageId,
+        [TYPE_SLOT]: r.eventType,
+        [RESOURCE_SLOT]: r.resourceKey,
+        [PAYLOAD_SLOT]: r.payload,
+        [AT_SLOT]: r.createdAt,
+      }),
+    );
     return;
   }
   await db.insertInto('webhook_outbox').values(rows.map(outboxRowValues)).execute();
@@ -48,26 +95,49 @@ const CLAIM_LOCK = 0x63726d6b_0024;
 
 function recordOf(row: Omit<EndpointRow, 'id' | 'business_pk'>): EndpointRecord {
   return {
-    id: row.public_id, url: row.url, description: row.description, eventTypes: JSON.parse(row.event_types) as string[],
-    enabled: Number(row.enabled) === 1, disabledReason: row.disabled_reason, secret: row.secret,
-    previousSecret: row.previous_secret, previousSecretUntil: row.previous_secret_until === null ? null : Number(row.previous_secret_until),
-    createdAt: Number(row.created_at), updatedAt: Number(row.updated_at),
+    id: row.public_id,
+    url: row.url,
+    description: row.description,
+    eventTypes: JSON.parse(row.event_types) as string[],
+    enabled: Number(row.enabled) === 1,
+    disabledReason: row.disabled_reason,
+    secret: row.secret,
+    previousSecret: row.previous_secret,
+    previousSecretUntil: row.previous_secret_until === null ? null : Number(row.previous_secret_until),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
   };
 }
 
-const ENDPOINT_COLUMNS = ['public_id', 'url', 'description', 'event_types', 'enabled', 'disabled_reason', 'secret',
-  'previous_secret', 'previous_secret_until', 'created_at', 'updated_at'] as const;
+const ENDPOINT_COLUMNS = [
+  'public_id',
+  'url',
+  'description',
+  'event_types',
+  'enabled',
+  'disabled_reason',
+  'secret',
+  'previous_secret',
+  'previous_secret_until',
+  'created_at',
+  'updated_at',
+] as const;
 
 /** Webhook endpoints, the outbox and the delivery log. Every endpoint is reached through its business. */
 export class WebhooksStore {
-  constructor(private readonly db: Kysely<Database>, private readonly kind: StoreKind) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly kind: StoreKind,
+  ) {}
 
   private businessPk(urlKey: string) {
     return this.db.selectFrom('businesses').select('id').where('url_key', '=', urlKey);
   }
 
   private endpointPk(urlKey: string, endpointId: string) {
-    return this.db.selectFrom('webhook_endpoints').select('webhook_endpoints.id')
+    return this.db
+      .selectFrom('webhook_endpoints')
+      .select('webhook_endpoints.id')
       .where('business_pk', '=', (eb) => eb.selectFrom('businesses').select('id').where('url_key', '=', urlKey))
       .where('public_id', '=', endpointId);
   }
@@ -75,34 +145,56 @@ export class WebhooksStore {
   /** One query; an unknown business simply has no endpoints (its writes fail on their own). */
   async subscriptions(urlKey: string): Promise<Subscriptions> {
     if (!canName(urlKey)) return { endpoints: [] };
-    const rows = await this.db.selectFrom('webhook_endpoints').select(['id', 'event_types'])
+    const rows = await this.db
+      .selectFrom('webhook_endpoints')
+      .select(['id', 'event_types'])
       .where('business_pk', '=', (eb) => eb.selectFrom('businesses').select('id').where('url_key', '=', urlKey))
-      .where('enabled', '=', 1).execute();
-    return { endpoints: rows.map((r) => ({ pk: Number(r.id), eventTypes: new Set(JSON.parse(r.event_types) as string[]) })) };
+      .where('enabled', '=', 1)
+      .execute();
+    return {
+      endpoints: rows.map((r) => ({ pk: Number(r.id), eventTypes: new Set(JSON.parse(r.event_types) as string[]) })),
+    };
   }
 
   async create(urlKey: string, record: EndpointRecord): Promise<boolean> {
     const business = canName(urlKey) ? await this.businessPk(urlKey).executeTakeFirst() : undefined;
     if (!business) return false;
-    await this.db.insertInto('webhook_endpoints').values({
-      business_pk: business.id, public_id: record.id, url: record.url, description: record.description,
-      event_types: JSON.stringify(record.eventTypes), enabled: record.enabled ? 1 : 0, disabled_reason: record.disabledReason,
-      secret: record.secret, previous_secret: null, previous_secret_until: null, created_at: record.createdAt, updated_at: record.updatedAt,
-    }).execute();
+    await this.db
+      .insertInto('webhook_endpoints')
+      .values({
+        business_pk: business.id,
+        public_id: record.id,
+        url: record.url,
+        description: record.description,
+        event_types: JSON.stringify(record.eventTypes),
+        enabled: record.enabled ? 1 : 0,
+        disabled_reason: record.disabledReason,
+        secret: record.secret,
+        previous_secret: null,
+        previous_secret_until: null,
+        created_at: record.createdAt,
+        updated_at: record.updatedAt,
+      })
+      .execute();
     return true;
   }
 
   async list(urlKey: string): Promise<EndpointRecord[]> {
     if (!canName(urlKey)) return [];
-    const rows = await this.db.selectFrom('webhook_endpoints').select([...ENDPOINT_COLUMNS])
+    const rows = await this.db
+      .selectFrom('webhook_endpoints')
+      .select([...ENDPOINT_COLUMNS])
       .where('business_pk', '=', (eb) => eb.selectFrom('businesses').select('id').where('url_key', '=', urlKey))
-      .orderBy('id').execute();
+      .orderBy('id')
+      .execute();
     return rows.map(recordOf);
   }
 
   async find(urlKey: string, endpointId: string): Promise<EndpointRecord | undefined> {
     if (!canName(urlKey, endpointId)) return undefined;
-    const row = await this.db.selectFrom('webhook_endpoints').select([...ENDPOINT_COLUMNS])
+    const row = await this.db
+      .selectFrom('webhook_endpoints')
+      .select([...ENDPOINT_COLUMNS])
       .where('business_pk', '=', (eb) => eb.selectFrom('businesses').select('id').where('url_key', '=', urlKey))
       .where('public_id', '=', endpointId)
       .executeTakeFirst();
@@ -111,19 +203,30 @@ export class WebhooksStore {
 
   /** A re-enabled endpoint loses its "disabled because failing" mark. */
   async update(urlKey: string, endpointId: string, patch: EndpointPatch, now: number): Promise<void> {
-    await this.db.updateTable('webhook_endpoints').set({
-      ...(patch.url !== undefined && { url: patch.url }),
-      ...(patch.description !== undefined && { description: patch.description }),
-      ...(patch.eventTypes !== undefined && { event_types: JSON.stringify(patch.eventTypes) }),
-      ...(patch.enabled !== undefined && { enabled: patch.enabled ? 1 : 0, disabled_reason: null }),
-      updated_at: now,
-    }).where('id', '=', this.endpointPk(urlKey, endpointId)).execute();
+    await this.db
+      .updateTable('webhook_endpoints')
+      .set({
+        ...(patch.url !== undefined && { url: patch.url }),
+        ...(patch.description !== undefined && { description: patch.description }),
+        ...(patch.eventTypes !== undefined && { event_types: JSON.stringify(patch.eventTypes) }),
+        ...(patch.enabled !== undefined && { enabled: patch.enabled ? 1 : 0, disabled_reason: null }),
+        updated_at: now,
+      })
+      .where('id', '=', this.endpointPk(urlKey, endpointId))
+      .execute();
   }
 
   async rotate(urlKey: string, endpointId: string, secret: string, previousUntil: number, now: number): Promise<void> {
-    await this.db.updateTable('webhook_endpoints')
-      .set((eb) => ({ previous_secret: eb.ref('secret'), previous_secret_until: previousUntil, secret, updated_at: now }))
-      .where('id', '=', this.endpointPk(urlKey, endpointId)).execute();
+    await this.db
+      .updateTable('webhook_endpoints')
+      .set((eb) => ({
+        previous_secret: eb.ref('secret'),
+        previous_secret_until: previousUntil,
+        secret,
+        updated_at: now,
+      }))
+      .where('id', '=', this.endpointPk(urlKey, endpointId))
+      .execute();
   }
 
   async remove(urlKey: string, endpointId: string): Promise<void> {
@@ -140,30 +243,59 @@ export class WebhooksStore {
   }
 
   /** The event as first written for this endpoint, to send again: same id, same body. */
-  async findEvent(urlKey: string, endpointId: string, messageId: string): Promise<Omit<OutboxRow, 'endpointPk'> | undefined> {
+  async findEvent(
+    urlKey: string,
+    endpointId: string,
+    messageId: string,
+  ): Promise<Omit<OutboxRow, 'endpointPk'> | undefined> {
     if (!canName(urlKey, endpointId, messageId)) return undefined;
-    const row = await this.db.selectFrom('webhook_outbox')
+    const row = await this.db
+      .selectFrom('webhook_outbox')
       .select(['message_id', 'event_type', 'resource_key', 'payload', 'created_at'])
-      .where('endpoint_pk', '=', this.endpointPk(urlKey, endpointId)).where('message_id', '=', messageId)
-      .orderBy('id').limit(1).executeTakeFirst();
-    return row && { messageId: row.message_id, eventType: row.event_type, resourceKey: row.resource_key, payload: row.payload, createdAt: Number(row.created_at) };
+      .where('endpoint_pk', '=', this.endpointPk(urlKey, endpointId))
+      .where('message_id', '=', messageId)
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    return (
+      row && {
+        messageId: row.message_id,
+        eventType: row.event_type,
+        resourceKey: row.resource_key,
+        payload: row.payload,
+        createdAt: Number(row.created_at),
+      }
+    );
   }
 
   async listAttempts(urlKey: string, endpointId: string, limit: number, offset: number): Promise<AttemptRecord[]> {
     if (!canName(urlKey, endpointId)) return [];
-    const rows = await this.db.selectFrom('webhook_attempts')
+    const rows = await this.db
+      .selectFrom('webhook_attempts')
       .select(['at', 'message_id', 'event_type', 'attempt', 'status_code', 'duration_ms', 'error'])
       .where('endpoint_pk', '=', this.endpointPk(urlKey, endpointId))
-      .orderBy('id', 'desc').limit(limit).offset(offset).execute();
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
     return rows.map((r) => ({
-      at: Number(r.at), eventId: r.message_id, eventType: r.event_type, attempt: Number(r.attempt),
-      statusCode: r.status_code === null ? null : Number(r.status_code), durationMs: Number(r.duration_ms), error: r.error,
+      at: Number(r.at),
+      eventId: r.message_id,
+      eventType: r.event_type,
+      attempt: Number(r.attempt),
+      statusCode: r.status_code === null ? null : Number(r.status_code),
+      durationMs: Number(r.duration_ms),
+      error: r.error,
     }));
   }
 
   /** Drops delivered and given-up events and log entries older than `before`; pending events stay whatever their age. */
   async prune(before: number): Promise<void> {
-    await this.db.deleteFrom('webhook_outbox').where('state', '!=', 'pending').where('created_at', '<', before).execute();
+    await this.db
+      .deleteFrom('webhook_outbox')
+      .where('state', '!=', 'pending')
+      .where('created_at', '<', before)
+      .execute();
     await this.db.deleteFrom('webhook_attempts').where('at', '<', before).execute();
   }
 
@@ -185,12 +317,17 @@ export class WebhooksStore {
   async claim(now: number, limit: number, leaseUntil: number): Promise<ClaimedDelivery[]> {
     return this.db.transaction().execute(async (trx) => {
       if (this.kind === 'postgres') await sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(trx);
-      const retries = await this.dueQuery(trx, 'retry', limit).where('o.next_attempt_at', '<=', now)
-        .orderBy('o.next_attempt_at').orderBy('o.id').execute();
+      const retries = await this.dueQuery(trx, 'retry', limit)
+        .where('o.next_attempt_at', '<=', now)
+        .orderBy('o.next_attempt_at')
+        .orderBy('o.id')
+        .execute();
       const ids = retries.map((r) => Number(r.id));
       if (ids.length < limit) {
         // A prefix a few times the room: a burst of one resource's events takes one place, not all.
-        const fresh = await this.dueQuery(trx, 'new', (limit - ids.length) * 4).orderBy('o.id').execute();
+        const fresh = await this.dueQuery(trx, 'new', (limit - ids.length) * 4)
+          .orderBy('o.id')
+          .execute();
         const resources = new Set<string>();
         for (const row of fresh) {
           const key = `${row.endpoint_pk}:${row.resource_key}`;
@@ -201,16 +338,39 @@ export class WebhooksStore {
         }
       }
       if (ids.length === 0) return [];
-      await trx.updateTable('webhook_outbox').set((eb) => ({ next_attempt_at: leaseUntil, attempts: eb('attempts', '+', 1) }))
-        .where(this.idIn('id', ids)).execute();
-      const rows = await trx.selectFrom('webhook_outbox as o').innerJoin('webhook_endpoints as ep', 'ep.id', 'o.endpoint_pk')
-        .select(['o.id', 'o.endpoint_pk', 'o.message_id', 'o.event_type', 'o.payload', 'o.attempts', 'ep.url', 'ep.secret',
-          'ep.previous_secret', 'ep.previous_secret_until'])
-        .where(this.idIn('o.id', ids)).orderBy('o.id').execute();
+      await trx
+        .updateTable('webhook_outbox')
+        .set((eb) => ({ next_attempt_at: leaseUntil, attempts: eb('attempts', '+', 1) }))
+        .where(this.idIn('id', ids))
+        .execute();
+      const rows = await trx
+        .selectFrom('webhook_outbox as o')
+        .innerJoin('webhook_endpoints as ep', 'ep.id', 'o.endpoint_pk')
+        .select([
+          'o.id',
+          'o.endpoint_pk',
+          'o.message_id',
+          'o.event_type',
+          'o.payload',
+          'o.attempts',
+          'ep.url',
+          'ep.secret',
+          'ep.previous_secret',
+          'ep.previous_secret_until',
+        ])
+        .where(this.idIn('o.id', ids))
+        .orderBy('o.id')
+        .execute();
       return rows.map((r) => ({
-        id: Number(r.id), endpointPk: Number(r.endpoint_pk), messageId: r.message_id, eventType: r.event_type, payload: r.payload,
-        attempt: Number(r.attempts), url: r.url,
-        secrets: r.previous_secret && Number(r.previous_secret_until) > now ? [r.secret, r.previous_secret] : [r.secret],
+        id: Number(r.id),
+        endpointPk: Number(r.endpoint_pk),
+        messageId: r.message_id,
+        eventType: r.event_type,
+        payload: r.payload,
+        attempt: Number(r.attempts),
+        url: r.url,
+        secrets:
+          r.previous_secret && Number(r.previous_secret_until) > now ? [r.secret, r.previous_secret] : [r.secret],
       }));
     });
   }
@@ -221,15 +381,27 @@ export class WebhooksStore {
    * stores' planners can use the partial indexes of 008 (a bound parameter proves nothing about them).
    */
   private dueQuery(trx: Kysely<Database>, phase: 'new' | 'retry', limit: number) {
-    const attempted = (table: 'o' | 'p') => sql<boolean>`${sql.ref(`${table}.state`)} = 'pending' and ${sql.ref(`${table}.attempts`)} > 0`;
-    let due = trx.selectFrom('webhook_outbox as o')
+    const attempted = (table: 'o' | 'p') =>
+      sql<boolean>`${sql.ref(`${table}.state`)} = 'pending' and ${sql.ref(`${table}.attempts`)} > 0`;
+    let due = trx
+      .selectFrom('webhook_outbox as o')
       .innerJoin('webhook_endpoints as ep', 'ep.id', 'o.endpoint_pk')
       .select(['o.id', 'o.endpoint_pk', 'o.resource_key'])
       .where(phase === 'new' ? sql<boolean>`o.state = 'pending' and o.attempts = 0` : attempted('o'))
       .where('ep.enabled', '=', 1)
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('webhook_outbox as p').select(sql.lit(1).as('one'))
-        .whereRef('p.endpoint_pk', '=', 'o.endpoint_pk').whereRef('p.resource_key', '=', 'o.resource_key')
-        .where(attempted('p')).whereRef('p.id', '<', 'o.id'))))
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('webhook_outbox as p')
+              .select(sql.lit(1).as('one'))
+              .whereRef('p.endpoint_pk', '=', 'o.endpoint_pk')
+              .whereRef('p.resource_key', '=', 'o.resource_key')
+              .where(attempted('p'))
+              .whereRef('p.id', '<', 'o.id'),
+          ),
+        ),
+      )
       .limit(limit);
     if (this.kind === 'postgres') due = due.forUpdate('o').skipLocked();
     return due;
@@ -253,10 +425,20 @@ export class WebhooksStore {
       await this.logAttempts(trx, items);
       const delivered = items.filter((item) => item.outcome === 'delivered').map((item) => item.delivery.id);
       if (delivered.length > 0) {
-        await trx.updateTable('webhook_outbox').set({ state: 'delivered' }).where(this.idIn('id', delivered)).where('state', '=', 'pending').execute();
+        await trx
+          .updateTable('webhook_outbox')
+          .set({ state: 'delivered' })
+          .where(this.idIn('id', delivered))
+          .where('state', '=', 'pending')
+          .execute();
       }
       const disabled: (string | undefined)[] = [];
-      for (const item of items) disabled.push(item.outcome === 'delivered' ? undefined : await this.failIn(trx, item.delivery, item.attempt.at, item.outcome));
+      for (const item of items)
+        disabled.push(
+          item.outcome === 'delivered'
+            ? undefined
+            : await this.failIn(trx, item.delivery, item.attempt.at, item.outcome),
+        );
       return disabled;
     });
   }
@@ -274,8 +456,14 @@ export class WebhooksStore {
   /** The attempts of a batch: one unnest INSERT on PostgreSQL; on SQLite (no round trips) one INSERT each. */
   private async logAttempts(trx: Kysely<Database>, items: FinishedDelivery[]): Promise<void> {
     const rows = items.map(({ delivery, attempt }) => ({
-      endpoint_pk: delivery.endpointPk, message_id: delivery.messageId, event_type: delivery.eventType, attempt: delivery.attempt,
-      at: attempt.at, status_code: attempt.statusCode, duration_ms: attempt.durationMs, error: attempt.error,
+      endpoint_pk: delivery.endpointPk,
+      message_id: delivery.messageId,
+      event_type: delivery.eventType,
+      attempt: delivery.attempt,
+      at: attempt.at,
+      status_code: attempt.statusCode,
+      duration_ms: attempt.durationMs,
+      error: attempt.error,
     }));
     if (this.kind === 'sqlite') {
       for (const row of rows) await trx.insertInto('webhook_attempts').values(row).execute();
@@ -284,18 +472,37 @@ export class WebhooksStore {
     const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((row) => row[key]);
     await sql`insert into webhook_attempts (endpoint_pk, message_id, event_type, attempt, at, status_code, duration_ms, error)
       select * from unnest(${column('endpoint_pk')}::int8[], ${column('message_id')}::text[], ${column('event_type')}::text[],
-        ${column('attempt')}::int4[], ${column('at')}::int8[], ${column('status_code')}::int4[], ${column('duration_ms')}::int4[], ${column('error')}::text[])`.execute(trx);
+        ${column('attempt')}::int4[], ${column('at')}::int8[], ${column('status_code')}::int4[], ${column('duration_ms')}::int4[], ${column('error')}::text[])`.execute(
+      trx,
+    );
   }
 
   /** A failed attempt: due again at `retryAt`, or given up (retryAt null), which disables the endpoint. */
-  private async failIn(trx: Kysely<Database>, delivery: ClaimedDelivery, at: number, outcome: { retryAt: number | null }): Promise<string | undefined> {
+  private async failIn(
+    trx: Kysely<Database>,
+    delivery: ClaimedDelivery,
+    at: number,
+    outcome: { retryAt: number | null },
+  ): Promise<string | undefined> {
     const set = outcome.retryAt === null ? { state: 'failed' } : { next_attempt_at: outcome.retryAt };
-    await trx.updateTable('webhook_outbox').set(set).where('id', '=', delivery.id).where('state', '=', 'pending').execute();
+    await trx
+      .updateTable('webhook_outbox')
+      .set(set)
+      .where('id', '=', delivery.id)
+      .where('state', '=', 'pending')
+      .execute();
     if (outcome.retryAt !== null) return undefined;
-    await trx.updateTable('webhook_endpoints').set({ enabled: 0, disabled_reason: 'failing', updated_at: at })
-      .where('id', '=', delivery.endpointPk).execute();
-    const business = await trx.selectFrom('webhook_endpoints').innerJoin('businesses', 'businesses.id', 'webhook_endpoints.business_pk')
-      .select('businesses.url_key').where('webhook_endpoints.id', '=', delivery.endpointPk).executeTakeFirst();
+    await trx
+      .updateTable('webhook_endpoints')
+      .set({ enabled: 0, disabled_reason: 'failing', updated_at: at })
+      .where('id', '=', delivery.endpointPk)
+      .execute();
+    const business = await trx
+      .selectFrom('webhook_endpoints')
+      .innerJoin('businesses', 'businesses.id', 'webhook_endpoints.business_pk')
+      .select('businesses.url_key')
+      .where('webhook_endpoints.id', '=', delivery.endpointPk)
+      .executeTakeFirst();
     return business?.url_key;
   }
 }

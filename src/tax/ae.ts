@@ -20,7 +20,11 @@ function deriveTaxPayerType({ country, ids }: TaxPayerEvidence): string {
 }
 
 const formats = {
-  trn: { description: 'UAE TRN: 15 digits beginning with 1.', jsonPattern: '^1[0-9]{14}$', check: byTest(isUaeTrn, 'must be a UAE TRN: 15 digits beginning with 1') },
+  trn: {
+    description: 'UAE TRN: 15 digits beginning with 1.',
+    jsonPattern: '^1[0-9]{14}$',
+    check: byTest(isUaeTrn, 'must be a UAE TRN: 15 digits beginning with 1'),
+  },
 } satisfies Record<string, FormatRule>;
 
 export const UAE = {

@@ -20,11 +20,14 @@ export function taxCountry(code: string | null): TaxCountry | undefined {
   return code === null ? undefined : BY_CODE.get(code);
 }
 
-export const ADDITIONAL_ID_CODES: readonly AdditionalIdCode[] = TAX_COUNTRIES.flatMap((country) => country.additionalIds);
+export const ADDITIONAL_ID_CODES: readonly AdditionalIdCode[] = TAX_COUNTRIES.flatMap(
+  (country) => country.additionalIds,
+);
 
 /** "India (IN) or the UAE (AE)": the countries whose businesses take a taxPayerType. */
 export const TAX_PAYER_TYPE_COUNTRIES_TEXT = TAX_COUNTRIES.filter((country) => country.taxPayerTypes)
-  .map((country) => `${country.name} (${country.code})`).join(' or ');
+  .map((country) => `${country.name} (${country.code})`)
+  .join(' or ');
 
 /** taxPayerType vocabularies by business country: only countries that have one. */
 export const TAX_PAYER_TYPES: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
@@ -33,7 +36,10 @@ export const TAX_PAYER_TYPES: Readonly<Record<string, readonly string[]>> = Obje
 
 const FILLERS = TAX_COUNTRIES.filter((country) => country.fillIds);
 const DECIDERS = TAX_COUNTRIES.filter((country) => country.clientTypeFromIds);
-const REGISTRATIONS: readonly (keyof TaxIds)[] = [...TAX_COUNTRIES.flatMap((country) => country.registrations ?? []), 'vatNumber'];
+const REGISTRATIONS: readonly (keyof TaxIds)[] = [
+  ...TAX_COUNTRIES.flatMap((country) => country.registrations ?? []),
+  'vatNumber',
+];
 
 /** Omitted ids every country fills from the client's other ids; a sent value is always kept. */
 export function fillTaxIds(ids: TaxIds): TaxIds {

@@ -10,16 +10,46 @@ import { codesOf, type TaxCountry, type TaxIds, type TaxPayerEvidence } from './
 
 /** Indian GST state codes (GSTN master list), including the legacy codes that old GSTINs still carry. */
 export const GST_STATE_CODES: ReadonlyMap<string, string> = new Map([
-  ['01', 'Jammu and Kashmir'], ['02', 'Himachal Pradesh'], ['03', 'Punjab'], ['04', 'Chandigarh'],
-  ['05', 'Uttarakhand'], ['06', 'Haryana'], ['07', 'Delhi'], ['08', 'Rajasthan'], ['09', 'Uttar Pradesh'],
-  ['10', 'Bihar'], ['11', 'Sikkim'], ['12', 'Arunachal Pradesh'], ['13', 'Nagaland'], ['14', 'Manipur'],
-  ['15', 'Mizoram'], ['16', 'Tripura'], ['17', 'Meghalaya'], ['18', 'Assam'], ['19', 'West Bengal'],
-  ['20', 'Jharkhand'], ['21', 'Odisha'], ['22', 'Chhattisgarh'], ['23', 'Madhya Pradesh'], ['24', 'Gujarat'],
-  ['25', 'Daman and Diu (before the 2020 merger)'], ['26', 'Dadra and Nagar Haveli and Daman and Diu'],
-  ['27', 'Maharashtra'], ['28', 'Andhra Pradesh (before division)'], ['29', 'Karnataka'], ['30', 'Goa'],
-  ['31', 'Lakshadweep'], ['32', 'Kerala'], ['33', 'Tamil Nadu'], ['34', 'Puducherry'],
-  ['35', 'Andaman and Nicobar Islands'], ['36', 'Telangana'], ['37', 'Andhra Pradesh'], ['38', 'Ladakh'],
-  ['97', 'Other Territory'], ['99', 'Centre Jurisdiction'],
+  ['01', 'Jammu and Kashmir'],
+  ['02', 'Himachal Pradesh'],
+  ['03', 'Punjab'],
+  ['04', 'Chandigarh'],
+  ['05', 'Uttarakhand'],
+  ['06', 'Haryana'],
+  ['07', 'Delhi'],
+  ['08', 'Rajasthan'],
+  ['09', 'Uttar Pradesh'],
+  ['10', 'Bihar'],
+  ['11', 'Sikkim'],
+  ['12', 'Arunachal Pradesh'],
+  ['13', 'Nagaland'],
+  ['14', 'Manipur'],
+  ['15', 'Mizoram'],
+  ['16', 'Tripura'],
+  ['17', 'Meghalaya'],
+  ['18', 'Assam'],
+  ['19', 'West Bengal'],
+  ['20', 'Jharkhand'],
+  ['21', 'Odisha'],
+  ['22', 'Chhattisgarh'],
+  ['23', 'Madhya Pradesh'],
+  ['24', 'Gujarat'],
+  ['25', 'Daman and Diu (before the 2020 merger)'],
+  ['26', 'Dadra and Nagar Haveli and Daman and Diu'],
+  ['27', 'Maharashtra'],
+  ['28', 'Andhra Pradesh (before division)'],
+  ['29', 'Karnataka'],
+  ['30', 'Goa'],
+  ['31', 'Lakshadweep'],
+  ['32', 'Kerala'],
+  ['33', 'Tamil Nadu'],
+  ['34', 'Puducherry'],
+  ['35', 'Andaman and Nicobar Islands'],
+  ['36', 'Telangana'],
+  ['37', 'Andhra Pradesh'],
+  ['38', 'Ladakh'],
+  ['97', 'Other Territory'],
+  ['99', 'Centre Jurisdiction'],
 ]);
 
 /**
@@ -137,12 +167,25 @@ const formats = {
   gstin: {
     description: '15-character Indian GSTIN in any form: regular, government, UIN, NRI, TDS, TCS, OIDAR.',
     jsonPattern: GSTIN_JSON_PATTERN,
-    check: (value, context) => parseGstin(value, { enforceChecksum: context.enforceGstinChecksum })
-      ? kept(value)
-      : rejected(context.enforceGstinChecksum ? 'must be a valid 15-character GSTIN with a correct check character' : 'must be a valid 15-character GSTIN'),
+    check: (value, context) =>
+      parseGstin(value, { enforceChecksum: context.enforceGstinChecksum })
+        ? kept(value)
+        : rejected(
+            context.enforceGstinChecksum
+              ? 'must be a valid 15-character GSTIN with a correct check character'
+              : 'must be a valid 15-character GSTIN',
+          ),
   },
-  gstState: { description: 'Indian GST state code (two digits).', jsonEnum: [...GST_STATE_CODES.keys()], check: byTest(isGstStateCode, 'must be an Indian GST state code (two digits, e.g. 27)') },
-  pan: { description: 'Indian PAN: 10 alphanumeric characters.', jsonPattern: '^[A-Za-z0-9]{10}$', check: byTest(isPan, 'must be 10 alphanumeric characters') },
+  gstState: {
+    description: 'Indian GST state code (two digits).',
+    jsonEnum: [...GST_STATE_CODES.keys()],
+    check: byTest(isGstStateCode, 'must be an Indian GST state code (two digits, e.g. 27)'),
+  },
+  pan: {
+    description: 'Indian PAN: 10 alphanumeric characters.',
+    jsonPattern: '^[A-Za-z0-9]{10}$',
+    check: byTest(isPan, 'must be 10 alphanumeric characters'),
+  },
 } satisfies Record<string, FormatRule>;
 
 export const INDIA = {
@@ -150,14 +193,33 @@ export const INDIA = {
   name: 'India',
   formats,
   additionalIds: codesOf('IN', [
-    { code: 'UDY', identifier: 'Udyam Registration Number', scope: 'both', pattern: /^UDYAM-[A-Z]{2}-[0-9]{2}-[0-9]{7}$/, formatDescription: 'UDYAM-XX-00-0000000' },
-    { code: 'IEC', identifier: 'Importer Exporter Code', scope: 'seller', pattern: /^[A-Z0-9]{10}$/, formatDescription: '10 uppercase letters or digits' },
-    { code: 'LUT', identifier: 'Letter of Undertaking', scope: 'seller', pattern: /^[A-Z]{2}[0-9]{12}[A-Z0-9]$/, formatDescription: 'two letters, twelve digits, one letter or digit' },
+    {
+      code: 'UDY',
+      identifier: 'Udyam Registration Number',
+      scope: 'both',
+      pattern: /^UDYAM-[A-Z]{2}-[0-9]{2}-[0-9]{7}$/,
+      formatDescription: 'UDYAM-XX-00-0000000',
+    },
+    {
+      code: 'IEC',
+      identifier: 'Importer Exporter Code',
+      scope: 'seller',
+      pattern: /^[A-Z0-9]{10}$/,
+      formatDescription: '10 uppercase letters or digits',
+    },
+    {
+      code: 'LUT',
+      identifier: 'Letter of Undertaking',
+      scope: 'seller',
+      pattern: /^[A-Z]{2}[0-9]{12}[A-Z0-9]$/,
+      formatDescription: 'two letters, twelve digits, one letter or digit',
+    },
   ]),
   taxPayerTypes: ['B2C', 'REG', 'UNREG', 'EXP', 'SEZ', 'TDS', 'DEX', 'COM'],
   fillIds,
   // The PAN's holder-type letter is the one Indian identifier that says whether the holder is a person.
-  clientTypeFromIds: (ids) => (ids.panNumber === null ? null : panHolderType(ids.panNumber) === 'P' ? 'INDIVIDUAL' : 'COMPANY'),
+  clientTypeFromIds: (ids) =>
+    ids.panNumber === null ? null : panHolderType(ids.panNumber) === 'P' ? 'INDIVIDUAL' : 'COMPANY',
   registrations: ['gstin'],
   deriveTaxPayerType,
 } satisfies TaxCountry;

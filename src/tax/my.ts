@@ -19,7 +19,11 @@ export function isIndividualMalaysiaTin(tin: string): boolean {
 }
 
 const formats = {
-  tin: { description: 'Malaysia TIN: 10 to 15 uppercase letters or digits.', jsonPattern: '^[A-Z0-9]{10,15}$', check: byTest(isMalaysiaTin, 'must be a Malaysian TIN: 10 to 15 uppercase letters or digits') },
+  tin: {
+    description: 'Malaysia TIN: 10 to 15 uppercase letters or digits.',
+    jsonPattern: '^[A-Z0-9]{10,15}$',
+    check: byTest(isMalaysiaTin, 'must be a Malaysian TIN: 10 to 15 uppercase letters or digits'),
+  },
   sst: {
     description: 'Malaysia SST registration: AAA-9999-99999999 or A99-9999-99999999.',
     jsonPattern: '^(?:[A-Z]{3}|[A-Z][0-9]{2})-[0-9]{4}-[0-9]{8}$',
@@ -37,7 +41,8 @@ export const MALAYSIA = {
     { code: 'PASSPORT', identifier: 'Passport Number', scope: 'both', ...ANY_VALUE },
   ]),
   // A TIN's prefix tells an individual from a business (the other Malaysian id that says so is none).
-  clientTypeFromIds: (ids) => (ids.tinNumber === null ? null : isIndividualMalaysiaTin(ids.tinNumber) ? 'INDIVIDUAL' : 'COMPANY'),
+  clientTypeFromIds: (ids) =>
+    ids.tinNumber === null ? null : isIndividualMalaysiaTin(ids.tinNumber) ? 'INDIVIDUAL' : 'COMPANY',
   registrations: ['sstNumber'],
 } satisfies TaxCountry;
 

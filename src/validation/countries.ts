@@ -19,7 +19,10 @@ export function isCountryCode(code: string): boolean {
   return COUNTRY_SET.has(code);
 }
 
-export const CURRENCY_CODES: readonly string[] = currencyCodes.codes().filter((code) => /^[A-Z]{3}$/.test(code)).sort();
+export const CURRENCY_CODES: readonly string[] = currencyCodes
+  .codes()
+  .filter((code) => /^[A-Z]{3}$/.test(code))
+  .sort();
 const CURRENCY_SET = new Set(CURRENCY_CODES);
 
 export function isCurrencyCode(code: string): boolean {
@@ -32,10 +35,45 @@ export function isCurrencyCode(code: string): boolean {
  * countries are settled by hand: the currency an invoice there is normally issued in.
  */
 const CURRENCY_OVERRIDES: Record<string, string> = {
-  BO: 'BOB', BT: 'BTN', CC: 'AUD', CD: 'CDF', CG: 'XAF', CH: 'CHF', CL: 'CLP', CO: 'COP', CU: 'CUP',
-  CV: 'CVE', FK: 'FKP', FM: 'USD', GB: 'GBP', GS: 'GBP', HT: 'HTG', IR: 'IRR', KP: 'KPW', KR: 'KRW', LA: 'LAK',
-  LS: 'LSL', MD: 'MDL', MX: 'MXN', NA: 'NAD', PA: 'PAB', PS: 'ILS', RE: 'EUR', SH: 'SHP', SV: 'USD',
-  TR: 'TRY', TW: 'TWD', TZ: 'TZS', US: 'USD', UY: 'UYU', VA: 'EUR', VE: 'VES', VG: 'USD', VI: 'USD', VN: 'VND', XK: 'EUR',
+  BO: 'BOB',
+  BT: 'BTN',
+  CC: 'AUD',
+  CD: 'CDF',
+  CG: 'XAF',
+  CH: 'CHF',
+  CL: 'CLP',
+  CO: 'COP',
+  CU: 'CUP',
+  CV: 'CVE',
+  FK: 'FKP',
+  FM: 'USD',
+  GB: 'GBP',
+  GS: 'GBP',
+  HT: 'HTG',
+  IR: 'IRR',
+  KP: 'KPW',
+  KR: 'KRW',
+  LA: 'LAK',
+  LS: 'LSL',
+  MD: 'MDL',
+  MX: 'MXN',
+  NA: 'NAD',
+  PA: 'PAB',
+  PS: 'ILS',
+  RE: 'EUR',
+  SH: 'SHP',
+  SV: 'USD',
+  TR: 'TRY',
+  TW: 'TWD',
+  TZ: 'TZS',
+  US: 'USD',
+  UY: 'UYU',
+  VA: 'EUR',
+  VE: 'VES',
+  VG: 'USD',
+  VI: 'USD',
+  VN: 'VND',
+  XK: 'EUR',
 };
 
 const FALLBACK_CURRENCY = 'USD';

@@ -1,7 +1,15 @@
 import type { ErrorCode, FieldError } from '../errors/codes.js';
 import { codePointLength, isStorableString } from './strings.js';
 import { FORMATS, type FormatContext } from './formats.js';
-import type { EntrySpec, FieldSpec, IntegerSpec, ListSpec, NumberSpec, StringListSpec, StringSpec } from './field-spec.js';
+import type {
+  EntrySpec,
+  FieldSpec,
+  IntegerSpec,
+  ListSpec,
+  NumberSpec,
+  StringListSpec,
+  StringSpec,
+} from './field-spec.js';
 
 /**
  * Reads a JSON body against the schema descriptors in one pass: no coercion, no key removal, every
@@ -39,7 +47,10 @@ export const memberPath = (parent: string, key: string): string => (parent === '
 export class FieldReader {
   readonly errors: FieldError[] = [];
 
-  constructor(private readonly formatContext: FormatContext = NO_BUSINESS, private readonly hooks: ReaderHooks = {}) {}
+  constructor(
+    private readonly formatContext: FormatContext = NO_BUSINESS,
+    private readonly hooks: ReaderHooks = {},
+  ) {}
 
   fail(field: string, code: ErrorCode, message: string): void {
     this.errors.push({ field, message, code });
@@ -119,7 +130,8 @@ export class FieldReader {
 
   readString(field: StringSpec, raw: unknown, path: string): string | undefined {
     if (typeof raw !== 'string') return void this.nameError(path, `${path} must be a string`);
-    if (!isStorableString(raw)) return void this.valueError(path, `${path} must not contain NUL characters or unpaired surrogates`);
+    if (!isStorableString(raw))
+      return void this.valueError(path, `${path} must not contain NUL characters or unpaired surrogates`);
     const value = field.trim ? raw.trim() : raw;
     const problem = this.stringProblem(field, value);
     if (problem !== null) return void this.valueError(path, `${path} ${problem}`);
@@ -136,9 +148,13 @@ export class FieldReader {
     // Counting code points walks the string: only for fields with a length limit.
     const length = field.minLength !== undefined || field.maxLength !== undefined ? codePointLength(value) : 0;
     if (field.minLength !== undefined && length < field.minLength) {
-      return field.message ?? (field.minLength === 1 ? `must not be empty${after}` : `must be at least ${field.minLength} characters${after}`);
+      return (
+        field.message ??
+        (field.minLength === 1 ? `must not be empty${after}` : `must be at least ${field.minLength} characters${after}`)
+      );
     }
-    if (field.maxLength !== undefined && length > field.maxLength) return field.message ?? `must be at most ${field.maxLength} characters${after}`;
+    if (field.maxLength !== undefined && length > field.maxLength)
+      return field.message ?? `must be at most ${field.maxLength} characters${after}`;
     if (field.enum && !field.enum.includes(value)) return field.message ?? `must be one of ${field.enum.join(', ')}`;
     if (field.pattern && !field.pattern.test(value)) return field.message ?? `must match ${field.pattern.source}`;
     return null;
@@ -154,7 +170,12 @@ export class FieldReader {
 
   private readNumber(field: NumberSpec, raw: unknown, path: string): number | undefined {
     if (typeof raw !== 'number' || !Number.isFinite(raw)) return void this.nameError(path, `${path} must be a number`);
-    const { minimum = -Infinity, exclusiveMinimum = -Infinity, maximum = Infinity, exclusiveMaximum = Infinity } = field;
+    const {
+      minimum = -Infinity,
+      exclusiveMinimum = -Infinity,
+      maximum = Infinity,
+      exclusiveMaximum = Infinity,
+    } = field;
     if (raw < minimum || raw <= exclusiveMinimum || raw > maximum || raw >= exclusiveMaximum) {
       return void this.valueError(path, `${path} ${field.message ?? boundsText(field)}`);
     }
@@ -167,16 +188,21 @@ export class FieldReader {
   /** Strings of a list: a null entry or a failed one is an error of its own, named by index. */
   private readStrings(field: StringListSpec, raw: unknown, path: string): string[] | undefined {
     if (!Array.isArray(raw)) return void this.nameError(path, `${path} must be an array`);
-    if (field.maxItems !== undefined && raw.length > field.maxItems) return void this.valueError(path, `${path} must hold at most ${field.maxItems} entries`);
+    if (field.maxItems !== undefined && raw.length > field.maxItems)
+      return void this.valueError(path, `${path} must hold at most ${field.maxItems} entries`);
     if (field.minItems !== undefined && raw.length < field.minItems) {
-      return void this.valueError(path, `${path} must hold at least ${field.minItems} ${field.minItems === 1 ? 'entry' : 'entries'}`);
+      return void this.valueError(
+        path,
+        `${path} must hold at least ${field.minItems} ${field.minItems === 1 ? 'entry' : 'entries'}`,
+      );
     }
     const before = this.errors.length;
     const values: string[] = [];
     raw.forEach((item, index) => {
       const at = `${path}[${index}]`;
       const value = this.readString({ ...field.items, required: true }, item, at);
-      if (value !== undefined && field.unique && values.includes(value)) this.valueError(at, `${at} repeats an earlier entry`);
+      if (value !== undefined && field.unique && values.includes(value))
+        this.valueError(at, `${at} repeats an earlier entry`);
       if (value !== undefined) values.push(value);
     });
     if (this.errors.length === before) return values;
@@ -190,7 +216,8 @@ export class FieldReader {
 
   private readList(field: ListSpec, raw: unknown, path: string): ReadValues[] | undefined {
     if (!Array.isArray(raw)) return void this.nameError(path, `${path} must be an array`);
-    if (field.maxItems !== undefined && raw.length > field.maxItems) return void this.valueError(path, `${path} must hold at most ${field.maxItems} entries`);
+    if (field.maxItems !== undefined && raw.length > field.maxItems)
+      return void this.valueError(path, `${path} must hold at most ${field.maxItems} entries`);
     const rules = this.hooks.rulesForList?.(field, this);
     const entries: ReadValues[] = [];
     for (let index = 0; index < raw.length; index += 1) {
@@ -203,7 +230,8 @@ export class FieldReader {
 
 /** "must be from 0 to 100", "must be greater than 0 and at most 9999": the bounds a NumberSpec sets. */
 function boundsText(field: NumberSpec): string {
-  if (field.minimum !== undefined && field.maximum !== undefined) return `must be from ${field.minimum} to ${field.maximum}`;
+  if (field.minimum !== undefined && field.maximum !== undefined)
+    return `must be from ${field.minimum} to ${field.maximum}`;
   const parts = [
     field.minimum !== undefined && `at least ${field.minimum}`,
     field.exclusiveMinimum !== undefined && `greater than ${field.exclusiveMinimum}`,

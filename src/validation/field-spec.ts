@@ -34,10 +34,23 @@ export interface StringSpec extends Member {
   /** Replaces the generated text after the path for a length, enum or pattern failure ("must be an ISO 4217 code"). */
   message?: string;
 }
-export interface BooleanSpec extends Member { type: 'boolean'; default?: boolean }
-export interface IntegerSpec extends Member { type: 'integer'; minimum: number; maximum: number }
-export interface ListSpec extends Member { type: 'array'; items: EntrySpec; maxItems?: number }
-export interface CustomFieldsSpec extends Member { type: 'customFields' }
+export interface BooleanSpec extends Member {
+  type: 'boolean';
+  default?: boolean;
+}
+export interface IntegerSpec extends Member {
+  type: 'integer';
+  minimum: number;
+  maximum: number;
+}
+export interface ListSpec extends Member {
+  type: 'array';
+  items: EntrySpec;
+  maxItems?: number;
+}
+export interface CustomFieldsSpec extends Member {
+  type: 'customFields';
+}
 /** A finite number within the bounds given, with at most `maxDecimals` decimal places. */
 export interface NumberSpec extends Member {
   type: 'number';
@@ -61,8 +74,19 @@ export interface StringListSpec extends Member {
   errorsAtList?: boolean;
 }
 /** A nested object read member by member. */
-export interface ObjectSpec extends Member { type: 'object'; entry: EntrySpec }
-export type FieldSpec = StringSpec | BooleanSpec | IntegerSpec | NumberSpec | ListSpec | StringListSpec | ObjectSpec | CustomFieldsSpec;
+export interface ObjectSpec extends Member {
+  type: 'object';
+  entry: EntrySpec;
+}
+export type FieldSpec =
+  | StringSpec
+  | BooleanSpec
+  | IntegerSpec
+  | NumberSpec
+  | ListSpec
+  | StringListSpec
+  | ObjectSpec
+  | CustomFieldsSpec;
 
 export interface EntrySpec {
   title: string;
@@ -70,7 +94,11 @@ export interface EntrySpec {
   fields: ReadonlyMap<string, FieldSpec>;
 }
 
-export const entry = (title: string, description: string, fields: [string, FieldSpec][]): EntrySpec => ({ title, description, fields: new Map(fields) });
+export const entry = (title: string, description: string, fields: [string, FieldSpec][]): EntrySpec => ({
+  title,
+  description,
+  fields: new Map(fields),
+});
 
 export function comparisonOf(field: FieldSpec): CompareMode {
   if (field.compare) return field.compare;
@@ -120,19 +148,42 @@ function fieldInputSchema(field: FieldSpec, writer: EntrySchemaWriter): JsonSche
     case 'string':
       return stringSchema(field, !field.required, field.minLength ?? (field.required ? 1 : undefined));
     case 'boolean':
-      return { type: nullableUnless(field.required, 'boolean'), ...(field.default !== undefined && { default: field.default }), description: field.description };
+      return {
+        type: nullableUnless(field.required, 'boolean'),
+        ...(field.default !== undefined && { default: field.default }),
+        description: field.description,
+      };
     case 'integer':
-      return { type: nullableUnless(field.required, 'integer'), minimum: field.minimum, maximum: field.maximum, description: field.description };
+      return {
+        type: nullableUnless(field.required, 'integer'),
+        minimum: field.minimum,
+        maximum: field.maximum,
+        description: field.description,
+      };
     case 'number':
       return { type: nullableUnless(field.required, 'number'), ...numberBounds(field), description: field.description };
     case 'array':
-      return { type: nullableUnless(field.required, 'array'), items: writer(field.items, 'input'), ...(field.maxItems !== undefined && { maxItems: field.maxItems }), description: field.description };
+      return {
+        type: nullableUnless(field.required, 'array'),
+        items: writer(field.items, 'input'),
+        ...(field.maxItems !== undefined && { maxItems: field.maxItems }),
+        description: field.description,
+      };
     case 'strings':
-      return { type: nullableUnless(field.required, 'array'), items: stringSchema(field.items, false, field.items.minLength ?? 1), ...listBounds(field), description: field.description };
+      return {
+        type: nullableUnless(field.required, 'array'),
+        items: stringSchema(field.items, false, field.items.minLength ?? 1),
+        ...listBounds(field),
+        description: field.description,
+      };
     case 'object':
       return { ...writer(field.entry, 'input'), description: field.description };
     case 'customFields':
-      return { type: ['object', 'null'], additionalProperties: { type: ['string', 'number', 'boolean', 'null'] }, description: field.description };
+      return {
+        type: ['object', 'null'],
+        additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+        description: field.description,
+      };
   }
 }
 
@@ -143,7 +194,12 @@ function fieldOutputSchema(field: FieldSpec, writer: EntrySchemaWriter): JsonSch
     case 'boolean':
       return { type: 'boolean', description: field.description };
     case 'integer':
-      return { type: ['integer', 'null'], minimum: field.minimum, maximum: field.maximum, description: field.description };
+      return {
+        type: ['integer', 'null'],
+        minimum: field.minimum,
+        maximum: field.maximum,
+        description: field.description,
+      };
     case 'number':
       return { type: ['number', 'null'], ...numberBounds(field), description: field.description };
     case 'array':
@@ -153,7 +209,11 @@ function fieldOutputSchema(field: FieldSpec, writer: EntrySchemaWriter): JsonSch
     case 'object':
       return { ...writer(field.entry, 'output'), description: field.description };
     case 'customFields':
-      return { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] }, description: field.description };
+      return {
+        type: 'object',
+        additionalProperties: { type: ['string', 'number', 'boolean'] },
+        description: field.description,
+      };
   }
 }
 
@@ -172,9 +232,15 @@ function stringSchema(field: StringSpec, nullable: boolean, minLength?: number):
 
 function numberBounds(field: NumberSpec): JsonSchema {
   const { minimum, exclusiveMinimum, maximum, exclusiveMaximum } = field;
-  return Object.fromEntries(Object.entries({ minimum, exclusiveMinimum, maximum, exclusiveMaximum }).filter(([, v]) => v !== undefined));
+  return Object.fromEntries(
+    Object.entries({ minimum, exclusiveMinimum, maximum, exclusiveMaximum }).filter(([, v]) => v !== undefined),
+  );
 }
 
 function listBounds(field: StringListSpec): JsonSchema {
-  return { ...(field.maxItems !== undefined && { maxItems: field.maxItems }), ...(field.minItems !== undefined && { minItems: field.minItems }), ...(field.unique && { uniqueItems: true }) };
+  return {
+    ...(field.maxItems !== undefined && { maxItems: field.maxItems }),
+    ...(field.minItems !== undefined && { minItems: field.minItems }),
+    ...(field.unique && { uniqueItems: true }),
+  };
 }

@@ -20,5 +20,7 @@ export interface FormatRule {
 
 export const kept = (value: string): FormatResult => ({ ok: true, value });
 export const rejected = (reason: string): FormatResult => ({ ok: false, reason });
-export const byTest = (test: (value: string) => boolean, reason: string) => (value: string): FormatResult =>
-  test(value) ? kept(value) : rejected(reason);
+export const byTest =
+  (test: (value: string) => boolean, reason: string) =>
+  (value: string): FormatResult =>
+    test(value) ? kept(value) : rejected(reason);

@@ -10,7 +10,16 @@ import { byTest, kept, rejected, type FormatContext, type FormatResult, type For
  * closest JSON Schema rendering (pattern or enum), so the validator and the OpenAPI document cannot drift.
  */
 
-export type FormatName = 'email' | 'phone' | 'country' | 'currency' | 'locale' | 'timeZone' | 'sortCode' | 'taxPayerType' | TaxFormatName;
+export type FormatName =
+  | 'email'
+  | 'phone'
+  | 'country'
+  | 'currency'
+  | 'locale'
+  | 'timeZone'
+  | 'sortCode'
+  | 'taxPayerType'
+  | TaxFormatName;
 
 export type { FormatContext, FormatResult, FormatRule };
 export { TAX_PAYER_TYPES };
@@ -18,7 +27,9 @@ export { TAX_PAYER_TYPES };
 function checkTaxPayerType(value: string, context: FormatContext): FormatResult {
   const vocabulary = TAX_PAYER_TYPES[context.businessCountry];
   if (!vocabulary) return rejected(`is accepted only for businesses in ${TAX_PAYER_TYPE_COUNTRIES_TEXT}`);
-  return vocabulary.includes(value) ? kept(value) : rejected(`must be one of ${vocabulary.join(', ')} for a business in ${context.businessCountry}`);
+  return vocabulary.includes(value)
+    ? kept(value)
+    : rejected(`must be one of ${vocabulary.join(', ')} for a business in ${context.businessCountry}`);
 }
 
 export const FORMATS: Readonly<Record<FormatName, FormatRule>> = {
@@ -27,15 +38,24 @@ export const FORMATS: Readonly<Record<FormatName, FormatRule>> = {
     check: byTest(isValidEmail, 'must be a valid e-mail address'),
   },
   phone: {
-    description: 'Digits with an optional leading +; round brackets, spaces and hyphens are stripped and a leading + added. At most 30 characters after normalisation.',
+    description:
+      'Digits with an optional leading +; round brackets, spaces and hyphens are stripped and a leading + added. At most 30 characters after normalisation.',
     jsonPattern: '^[0-9+() -]+$',
     check: (value) => {
       const result = normalisePhone(value);
       return result.ok ? kept(result.value) : rejected(result.reason);
     },
   },
-  country: { description: 'ISO 3166-1 alpha-2 country code.', jsonEnum: COUNTRY_CODES, check: byTest(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code') },
-  currency: { description: 'ISO 4217 currency code.', jsonEnum: CURRENCY_CODES, check: byTest(isCurrencyCode, 'must be an ISO 4217 currency code') },
+  country: {
+    description: 'ISO 3166-1 alpha-2 country code.',
+    jsonEnum: COUNTRY_CODES,
+    check: byTest(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code'),
+  },
+  currency: {
+    description: 'ISO 4217 currency code.',
+    jsonEnum: CURRENCY_CODES,
+    check: byTest(isCurrencyCode, 'must be an ISO 4217 currency code'),
+  },
   locale: {
     description: 'Locale in xx-XX form: two-letter language, ISO 3166-1 country.',
     jsonPattern: '^[a-z]{2}-[A-Z]{2}$',

@@ -19,6 +19,10 @@ export interface ObjectSchema<K extends string = string> extends JsonSchema {
 }
 
 /** A closed object: every member named, unknown keys refused (the validators answer INVALID_FIELD). */
-export function closedObject<K extends string>(properties: Record<K, JsonSchema>, required: readonly NoInfer<K>[], extra: JsonSchema = {}): ObjectSchema<K> {
+export function closedObject<K extends string>(
+  properties: Record<K, JsonSchema>,
+  required: readonly NoInfer<K>[],
+  extra: JsonSchema = {},
+): ObjectSchema<K> {
   return { type: 'object', ...extra, additionalProperties: false, required: [...required], properties };
 }

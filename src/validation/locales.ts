@@ -91,5 +91,7 @@ const COUNTRIES_BY_LANGUAGE: Readonly<Record<string, string>> = {
 };
 
 export const LANGUAGE_BY_COUNTRY: ReadonlyMap<string, string> = new Map(
-  Object.entries(COUNTRIES_BY_LANGUAGE).flatMap(([language, countries]) => countries.split(' ').map((country) => [country, language] as const)),
+  Object.entries(COUNTRIES_BY_LANGUAGE).flatMap(([language, countries]) =>
+    countries.split(' ').map((country) => [country, language] as const),
+  ),
 );

@@ -22,7 +22,8 @@ export function readBodyValues(body: unknown, spec: EntrySpec, hooks?: ReaderHoo
 }
 
 /** Nested entries written in place (the OpenAPI document names only the client's entries). */
-export const inlineEntries: EntrySchemaWriter = (spec, role) => (role === 'input' ? entryInputSchema(spec, inlineEntries) : entryOutputSchema(spec, inlineEntries));
+export const inlineEntries: EntrySchemaWriter = (spec, role) =>
+  role === 'input' ? entryInputSchema(spec, inlineEntries) : entryOutputSchema(spec, inlineEntries);
 
 /** The JSON Schema of a body read by `readBody(body, spec)`: generated from the same descriptors. */
 export function bodyJsonSchema(spec: EntrySpec, description: string): JsonSchema {

@@ -7,7 +7,11 @@
 
 /** Lower case, combining accents (U+0300-U+036F) removed: é → e, Ö → o; other scripts' marks kept. */
 export function foldWord(word: string): string {
-  return word.normalize('NFD').replace(/[\u0300-\u036f]/g, '').normalize('NFC').toLowerCase();
+  return word
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .normalize('NFC')
+    .toLowerCase();
 }
 
 /** A query's words: runs of letters, digits and marks, folded; everything else separates them. */
@@ -19,7 +23,12 @@ export function searchWords(text: string): string[] {
 export function accentTable(): { from: string; to: string } {
   let from = '';
   let to = '';
-  const ranges: [number, number][] = [[0xc0, 0x24f], [0x370, 0x3ff], [0x400, 0x4ff], [0x1e00, 0x1eff]];
+  const ranges: [number, number][] = [
+    [0xc0, 0x24f],
+    [0x370, 0x3ff],
+    [0x400, 0x4ff],
+    [0x1e00, 0x1eff],
+  ];
   for (const [low, high] of ranges) {
     for (let code = low; code <= high; code++) {
       const char = String.fromCodePoint(code).toLowerCase();
@@ -49,9 +58,14 @@ const MAX_WORD_BYTES = 2047;
  */
 export function leadWordsJson(subject: string | null, details: string | null, names: string | null): string {
   const pairs: [string, number][] = [];
-  const fields: [string | null, number][] = [[subject, WORD_WEIGHTS.subject], [details, WORD_WEIGHTS.details], [names, WORD_WEIGHTS.names]];
+  const fields: [string | null, number][] = [
+    [subject, WORD_WEIGHTS.subject],
+    [details, WORD_WEIGHTS.details],
+    [names, WORD_WEIGHTS.names],
+  ];
   for (const [text, weight] of fields) {
-    for (const word of new Set(searchWords(text ?? ''))) if (Buffer.byteLength(word) <= MAX_WORD_BYTES) pairs.push([word, weight]);
+    for (const word of new Set(searchWords(text ?? '')))
+      if (Buffer.byteLength(word) <= MAX_WORD_BYTES) pairs.push([word, weight]);
   }
   return JSON.stringify(pairs);
 }

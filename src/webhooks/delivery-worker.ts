@@ -32,12 +32,22 @@ export class DeliveryWorker {
 
   constructor(
     private readonly store: Store,
-    private readonly config: Pick<Config, 'webhooksRetryBaseMs' | 'webhooksPollMs' | 'webhooksConnectTimeoutMs' | 'webhooksTimeoutMs' | 'webhooksAllowPrivate'>,
+    private readonly config: Pick<
+      Config,
+      | 'webhooksRetryBaseMs'
+      | 'webhooksPollMs'
+      | 'webhooksConnectTimeoutMs'
+      | 'webhooksTimeoutMs'
+      | 'webhooksAllowPrivate'
+    >,
     private readonly now: () => number,
     private readonly onDisabled: (urlKey: string) => Promise<void>,
     private readonly logger?: FastifyBaseLogger,
   ) {
-    this.finishes = new Batcher(async (items) => (await store.webhooks.finishAll(items)).map((value) => ({ value })), 1);
+    this.finishes = new Batcher(
+      async (items) => (await store.webhooks.finishAll(items)).map((value) => ({ value })),
+      1,
+    );
   }
 
   start(): void {
@@ -92,7 +102,12 @@ export class DeliveryWorker {
         const claimed = await this.store.webhooks.claim(now, room, now + lease);
         for (const delivery of claimed) {
           const running: Promise<void> = this.deliver(delivery)
-            .catch((error: unknown) => this.logger?.warn({ err: error }, 'webhook delivery could not be recorded; it is sent again after its lease'))
+            .catch((error: unknown) =>
+              this.logger?.warn(
+                { err: error },
+                'webhook delivery could not be recorded; it is sent again after its lease',
+              ),
+            )
             .finally(() => {
               this.inFlight.delete(running);
               // Topped up by halves: a claim per finished delivery would cost a commit each on SQLite.
@@ -117,19 +132,28 @@ export class DeliveryWorker {
     }
     const headers = signedHeaders(delivery.messageId, delivery.payload, delivery.secrets, new Date(at));
     const result = await postOnce(url, headers, delivery.payload, {
-      connectTimeoutMs: this.config.webhooksConnectTimeoutMs, timeoutMs: this.config.webhooksTimeoutMs,
-      maxAnswerBytes: MAX_ANSWER_BYTES, allowPrivate: this.config.webhooksAllowPrivate,
+      connectTimeoutMs: this.config.webhooksConnectTimeoutMs,
+      timeoutMs: this.config.webhooksTimeoutMs,
+      maxAnswerBytes: MAX_ANSWER_BYTES,
+      allowPrivate: this.config.webhooksAllowPrivate,
     });
     await this.record(delivery, at, result);
   }
 
-  private async record(delivery: ClaimedDelivery, at: number, result: { statusCode: number | null; durationMs: number; error: string | null }): Promise<void> {
+  private async record(
+    delivery: ClaimedDelivery,
+    at: number,
+    result: { statusCode: number | null; durationMs: number; error: string | null },
+  ): Promise<void> {
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const delay = ok ? null : retryDelayMs(delivery.attempt, this.config.webhooksRetryBaseMs);
-    const outcome = ok ? 'delivered' as const : { retryAt: delay === null ? null : this.now() + delay };
+    const outcome = ok ? ('delivered' as const) : { retryAt: delay === null ? null : this.now() + delay };
     const disabled = await this.finishes.add({ delivery, attempt: { at, ...result }, outcome });
     if (disabled !== undefined) {
-      this.logger?.warn({ urlKey: disabled }, 'webhook endpoint disabled: its deliveries failed for the whole retry schedule');
+      this.logger?.warn(
+        { urlKey: disabled },
+        'webhook endpoint disabled: its deliveries failed for the whole retry schedule',
+      );
       await this.onDisabled(disabled);
     }
   }

@@ -14,13 +14,33 @@ function blockList(entries: [string, number][]): BlockList {
 }
 
 /** Cloud metadata services: refused even when private destinations are allowed. */
-const METADATA = blockList([['169.254.169.254', 32], ['169.254.170.2', 32], ['100.100.100.200', 32], ['fd00:ec2::254', 128]]);
+const METADATA = blockList([
+  ['169.254.169.254', 32],
+  ['169.254.170.2', 32],
+  ['100.100.100.200', 32],
+  ['fd00:ec2::254', 128],
+]);
 /** Never a destination: unspecified, multicast, reserved, broadcast. */
-const NEVER = blockList([['0.0.0.0', 8], ['224.0.0.0', 4], ['240.0.0.0', 4], ['::', 128], ['ff00::', 8]]);
+const NEVER = blockList([
+  ['0.0.0.0', 8],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+  ['::', 128],
+  ['ff00::', 8],
+]);
 /** Loopback, private, shared, link-local, unique-local: allowed only with WEBHOOKS_ALLOW_PRIVATE. */
 const PRIVATE = blockList([
-  ['127.0.0.0', 8], ['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['100.64.0.0', 10], ['169.254.0.0', 16],
-  ['192.0.0.0', 24], ['198.18.0.0', 15], ['::1', 128], ['fc00::', 7], ['fe80::', 10],
+  ['127.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['100.64.0.0', 10],
+  ['169.254.0.0', 16],
+  ['192.0.0.0', 24],
+  ['198.18.0.0', 15],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
 ]);
 
 /** `::ffff:7f00:1` and `::ffff:127.0.0.1` are IPv4 addresses: checked as such. */
@@ -57,7 +77,8 @@ export function guardedLookup(allowPrivate: boolean) {
       if (error) return callback(error, '');
       for (const { address } of addresses) {
         const reason = refusedAddress(address, allowPrivate);
-        if (reason) return callback(new RefusedDestinationError(`destination refused: ${hostname} resolves to ${reason}`), '');
+        if (reason)
+          return callback(new RefusedDestinationError(`destination refused: ${hostname} resolves to ${reason}`), '');
       }
       if (options.all) return callback(null, addresses);
       const first = addresses[0];

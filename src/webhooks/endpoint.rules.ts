@@ -32,8 +32,11 @@ export function urlProblem(value: string, allowPrivate: boolean): string | undef
   if (url.username || url.password) return 'url must not carry a user name or password';
   if (url.hash) return 'url must not carry a #fragment';
   const host = hostOf(url);
-  const reason = isIP(host) ? refusedAddress(host, allowPrivate)
-    : !allowPrivate && (host === 'localhost' || host.endsWith('.localhost')) ? 'a loopback, private or link-local address' : undefined;
+  const reason = isIP(host)
+    ? refusedAddress(host, allowPrivate)
+    : !allowPrivate && (host === 'localhost' || host.endsWith('.localhost'))
+      ? 'a loopback, private or link-local address'
+      : undefined;
   return reason && `url must not point to ${reason} (see WEBHOOKS_ALLOW_PRIVATE)`;
 }
 
@@ -49,20 +52,47 @@ export function normalisedUrl(value: string): string {
 
 /** The members of an endpoint body; POST requires url and eventTypes, PATCH takes any subset. */
 export function endpointSpec(create: boolean): EntrySpec {
-  return entry(create ? 'WebhookEndpointInput' : 'WebhookEndpointPatch', create ? 'A new webhook endpoint.' : 'What changes.', [
-    ['url', {
-      type: 'string', required: create, maxLength: MAX_URL,
-      description: 'Where events are POSTed: http:// or https://, no credentials, no spaces, control characters or backslashes; stored and shown '
-        + 'as deliveries call it (normalised: host lower case and punycode, path encoded). Loopback, private and link-local destinations '
-        + '(`localhost` and `localhost.` alike) are refused unless WEBHOOKS_ALLOW_PRIVATE is set.',
-    }],
-    ['eventTypes', {
-      type: 'strings', required: create, minItems: 1, unique: true, items: { type: 'string', enum: EVENT_TYPE_NAMES, description: 'An event type.' },
-      description: 'The event types this endpoint receives (GET /admin/v1/webhook-event-types).',
-    }],
-    ['description', { type: 'string', maxLength: MAX_DESCRIPTION, description: 'A note for operators; empty clears it.' }],
-    ['enabled', { type: 'boolean', description: 'Whether events are written for and sent to this endpoint; true on create. Enabling a disabled endpoint resumes its pending deliveries.' }],
-  ]);
+  return entry(
+    create ? 'WebhookEndpointInput' : 'WebhookEndpointPatch',
+    create ? 'A new webhook endpoint.' : 'What changes.',
+    [
+      [
+        'url',
+        {
+          type: 'string',
+          required: create,
+          maxLength: MAX_URL,
+          description:
+            'Where events are POSTed: http:// or https://, no credentials, no spaces, control characters or backslashes; stored and shown ' +
+            'as deliveries call it (normalised: host lower case and punycode, path encoded). Loopback, private and link-local destinations ' +
+            '(`localhost` and `localhost.` alike) are refused unless WEBHOOKS_ALLOW_PRIVATE is set.',
+        },
+      ],
+      [
+        'eventTypes',
+        {
+          type: 'strings',
+          required: create,
+          minItems: 1,
+          unique: true,
+          items: { type: 'string', enum: EVENT_TYPE_NAMES, description: 'An event type.' },
+          description: 'The event types this endpoint receives (GET /admin/v1/webhook-event-types).',
+        },
+      ],
+      [
+        'description',
+        { type: 'string', maxLength: MAX_DESCRIPTION, description: 'A note for operators; empty clears it.' },
+      ],
+      [
+        'enabled',
+        {
+          type: 'boolean',
+          description:
+            'Whether events are written for and sent to this endpoint; true on create. Enabling a disabled endpoint resumes its pending deliveries.',
+        },
+      ],
+    ],
+  );
 }
 
 /** Reads an endpoint body with the one body reader; the URL's destination rule needs the setting, so it runs beside the descriptors. */

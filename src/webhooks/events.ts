@@ -33,8 +33,15 @@ export class WebhookEvents {
   private readonly subscriptions: CachedLoader<Subscriptions>;
   private wake: () => void = () => undefined;
 
-  constructor(private readonly store: Store, config: Pick<Config, 'cacheTtlMs'>, private readonly now: () => number) {
-    this.subscriptions = topicCache(store.changes, 'webhooks', (urlKey) => store.webhooks.subscriptions(urlKey), { max: 10_000, ttlMs: config.cacheTtlMs });
+  constructor(
+    private readonly store: Store,
+    config: Pick<Config, 'cacheTtlMs'>,
+    private readonly now: () => number,
+  ) {
+    this.subscriptions = topicCache(store.changes, 'webhooks', (urlKey) => store.webhooks.subscriptions(urlKey), {
+      max: 10_000,
+      ttlMs: config.cacheTtlMs,
+    });
   }
 
   get cache(): CachedLoader<Subscriptions> {
@@ -53,7 +60,11 @@ export class WebhookEvents {
     const subscriptions = await this.subscriptions.read(urlKey);
     const endpoints = subscriptions?.endpoints.filter((e) => e.eventTypes.has(event.type)) ?? [];
     if (endpoints.length === 0) return [];
-    return rowsFor(endpoints.map((e) => e.pk), event, at);
+    return rowsFor(
+      endpoints.map((e) => e.pk),
+      event,
+      at,
+    );
   }
 
   /**
@@ -110,5 +121,12 @@ export function rowsFor(endpointPks: number[], event: EventInput, at: number): O
   const payload = JSON.stringify({ type: event.type, timestamp: new Date(at).toISOString(), data: event.data });
   // Keys of different kinds of resource never meet; an event of no resource is ordered only against itself.
   const resourceKey = event.resourceId === '' ? messageId : `${event.type.split('.')[0]}:${event.resourceId}`;
-  return endpointPks.map((endpointPk) => ({ endpointPk, messageId, eventType: event.type, resourceKey, payload, createdAt: at }));
+  return endpointPks.map((endpointPk) => ({
+    endpointPk,
+    messageId,
+    eventType: event.type,
+    resourceKey,
+    payload,
+    createdAt: at,
+  }));
 }

@@ -22,10 +22,18 @@ export interface PostResult {
  * another for the whole exchange, redirects never followed, at most `maxAnswerBytes` of the answer read
  * (the rest is dropped with the connection), no connection reused.
  */
-export function postOnce(url: URL, headers: Record<string, string>, body: string, limits: PostLimits): Promise<PostResult> {
+export function postOnce(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  limits: PostLimits,
+): Promise<PostResult> {
   const started = performance.now();
-  const done = (statusCode: number | null, error: string | null): PostResult =>
-    ({ statusCode, error, durationMs: Math.round(performance.now() - started) });
+  const done = (statusCode: number | null, error: string | null): PostResult => ({
+    statusCode,
+    error,
+    durationMs: Math.round(performance.now() - started),
+  });
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) {
     const reason = refusedAddress(host, limits.allowPrivate);
@@ -41,8 +49,15 @@ export function postOnce(url: URL, headers: Record<string, string>, body: string
     };
     const client = url.protocol === 'https:' ? https : http;
     const request = client.request(url, {
-      method: 'POST', agent: false, lookup: guardedLookup(limits.allowPrivate) as never,
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'crmkit-webhooks/1' },
+      method: 'POST',
+      agent: false,
+      lookup: guardedLookup(limits.allowPrivate) as never,
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'user-agent': 'crmkit-webhooks/1',
+      },
     });
     const overall = setTimeout(() => {
       finish(done(null, `no answer within ${limits.timeoutMs} ms`));
@@ -56,7 +71,9 @@ export function postOnce(url: URL, headers: Record<string, string>, body: string
       socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
       socket.once('close', () => clearTimeout(connectTimer));
     });
-    request.on('error', (error: NodeJS.ErrnoException) => finish(done(null, error.message || error.code || 'connection failed')));
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      finish(done(null, error.message || error.code || 'connection failed')),
+    );
     request.on('response', (response) => {
       const status = response.statusCode ?? 0;
       let read = 0;

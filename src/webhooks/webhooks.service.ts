@@ -31,11 +31,20 @@ export class WebhooksService {
     await this.businesses.require(urlKey);
     const now = this.now();
     const record: EndpointRecord = {
-      id: `ep_${randomBytes(12).toString('base64url')}`, url: input.url!, description: input.description || null,
-      eventTypes: input.eventTypes!, enabled: input.enabled ?? true, disabledReason: null, secret: newSecret(),
-      previousSecret: null, previousSecretUntil: null, createdAt: now, updatedAt: now,
+      id: `ep_${randomBytes(12).toString('base64url')}`,
+      url: input.url!,
+      description: input.description || null,
+      eventTypes: input.eventTypes!,
+      enabled: input.enabled ?? true,
+      disabledReason: null,
+      secret: newSecret(),
+      previousSecret: null,
+      previousSecretUntil: null,
+      createdAt: now,
+      updatedAt: now,
     };
-    if (!(await this.store.webhooks.create(urlKey, record))) throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
+    if (!(await this.store.webhooks.create(urlKey, record)))
+      throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
     await this.events.changed(urlKey);
     return { ...presentEndpoint(record, now), secret: record.secret };
   }
@@ -53,7 +62,10 @@ export class WebhooksService {
   async update(urlKey: string, endpointId: string, body: unknown) {
     const input = readEndpointBody<EndpointBody>(body, this.config.webhooksAllowPrivate, false);
     await this.require(urlKey, endpointId);
-    const patch: EndpointPatch = { ...input, ...(input.description !== undefined && { description: input.description || null }) };
+    const patch: EndpointPatch = {
+      ...input,
+      ...(input.description !== undefined && { description: input.description || null }),
+    };
     await this.store.webhooks.update(urlKey, endpointId, patch, this.now());
     await this.events.changed(urlKey);
     // Re-enabled: its pending deliveries are due again.
@@ -80,7 +92,11 @@ export class WebhooksService {
   async sendTest(urlKey: string, endpointId: string) {
     await this.require(urlKey, endpointId);
     const now = this.now();
-    const [row] = rowsFor([0], { type: 'webhook.test', resourceId: '', data: { message: 'A test event from crmkit', endpointId } }, now);
+    const [row] = rowsFor(
+      [0],
+      { type: 'webhook.test', resourceId: '', data: { message: 'A test event from crmkit', endpointId } },
+      now,
+    );
     await this.store.webhooks.enqueue(urlKey, endpointId, row!);
     this.events.sent();
     return { eventId: row!.messageId, eventType: 'webhook.test' };

@@ -1,5 +1,14 @@
 import { beforeAll, expect, it } from 'vitest';
-import { createClient, CrmkitError, type Client, type ClientCreate, type CrmkitClient, type Lead, type LeadCreate, type PipelineConfiguration } from '../../client/src/index.js';
+import {
+  createClient,
+  CrmkitError,
+  type Client,
+  type ClientCreate,
+  type CrmkitClient,
+  type Lead,
+  type LeadCreate,
+  type PipelineConfiguration,
+} from '../../client/src/index.js';
 import { call, describeEachStore } from '../helpers/app.js';
 import { randomKey, seedTenant, type Tenant } from '../helpers/seed.js';
 
@@ -8,7 +17,15 @@ import { randomKey, seedTenant, type Tenant } from '../helpers/seed.js';
 
 const CONFIGURATION = {
   pipelines: [
-    { name: 'Sales', isPrimary: true, stages: [{ name: 'New', state: 'NEW' }, { name: 'Old', state: 'OPEN', isArchived: true }, { name: 'Won', state: 'CLOSED', reasons: ['price'] }] },
+    {
+      name: 'Sales',
+      isPrimary: true,
+      stages: [
+        { name: 'New', state: 'NEW' },
+        { name: 'Old', state: 'OPEN', isArchived: true },
+        { name: 'Won', state: 'CLOSED', reasons: ['price'] },
+      ],
+    },
     { name: 'Retired', isArchived: true, stages: [] },
   ],
   stageReasons: [{ key: 'price', label: 'Price too high' }],
@@ -16,7 +33,10 @@ const CONFIGURATION = {
 
 /** What a call threw, as a CrmkitError (fails the test when it did not throw one). */
 async function refusal(promise: Promise<unknown>): Promise<CrmkitError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(CrmkitError);
   return error as CrmkitError;
 }
@@ -29,25 +49,61 @@ describeEachStore('TypeScript client against a real server', (ctx) => {
   beforeAll(async () => {
     baseUrl = await ctx().app.listen({ port: 0, host: '127.0.0.1' });
     t = await seedTenant(ctx().app, { customFieldsEnabled: false });
-    expect((await call(ctx().app, 'PUT', `/admin/v1/businesses/${t.urlKey}/pipelines`, { token: t.operator, body: CONFIGURATION })).status).toBe(200);
+    expect(
+      (
+        await call(ctx().app, 'PUT', `/admin/v1/businesses/${t.urlKey}/pipelines`, {
+          token: t.operator,
+          body: CONFIGURATION,
+        })
+      ).status,
+    ).toBe(200);
     bySecret = createClient({ baseUrl, urlKey: t.urlKey, appId: t.appId, appSecret: t.appSecret, retryDelayMs: 1 });
-    byKey = createClient({ baseUrl, urlKey: t.urlKey, appId: t.appId, privateKeyPem: t.privateKeyPem, audience: t.audience, retryDelayMs: 1 });
+    byKey = createClient({
+      baseUrl,
+      urlKey: t.urlKey,
+      appId: t.appId,
+      privateKeyPem: t.privateKeyPem,
+      audience: t.audience,
+      retryDelayMs: 1,
+    });
   });
 
-  it.each([['app secret', () => bySecret], ['self-signed ES256 key', () => byKey]])('pipelines.list with a token from the %s, live only and with archived entries', async (_kind, crm) => {
+  it.each([
+    ['app secret', () => bySecret],
+    ['self-signed ES256 key', () => byKey],
+  ])('pipelines.list with a token from the %s, live only and with archived entries', async (_kind, crm) => {
     const live: PipelineConfiguration = await crm().pipelines.list();
     expect(live.pipelines.map((p) => p.name)).toEqual(['Sales']);
     expect(live.pipelines[0]!.stages.map((s) => s.name)).toEqual(['New', 'Won']);
     expect(live.stageReasons).toEqual([{ key: 'price', label: 'Price too high', isArchived: false }]);
     const all = await crm().pipelines.list({ includeArchived: true });
-    expect(all.pipelines.map((p) => [p.name, p.isArchived])).toEqual([['Sales', false], ['Retired', true]]);
+    expect(all.pipelines.map((p) => [p.name, p.isArchived])).toEqual([
+      ['Sales', false],
+      ['Retired', true],
+    ]);
     expect(all.pipelines[0]!.stages).toHaveLength(3);
   });
 
-  it.each([['app secret', () => bySecret], ['self-signed ES256 key', () => byKey]])('clients.create, an identical retry, then clients.get, with the %s', async (_kind, crm) => {
-    const body: ClientCreate = { clientId: randomKey('tsc'), name: '  Asha Traders ', gstin: '27AAPFU0939F1ZV', phone: '+91 (98200) 12345', bankAccounts: [{ bankAccountType: 'CURRENT', isPrimary: true }] };
+  it.each([
+    ['app secret', () => bySecret],
+    ['self-signed ES256 key', () => byKey],
+  ])('clients.create, an identical retry, then clients.get, with the %s', async (_kind, crm) => {
+    const body: ClientCreate = {
+      clientId: randomKey('tsc'),
+      name: '  Asha Traders ',
+      gstin: '27AAPFU0939F1ZV',
+      phone: '+91 (98200) 12345',
+      bankAccounts: [{ bankAccountType: 'CURRENT', isPrimary: true }],
+    };
     const created = await crm().clients.create(body);
-    expect(created).toMatchObject({ clientId: body.clientId, name: 'Asha Traders', panNumber: 'AAPFU0939F', gstState: '27', phone: '+919820012345', source: 'API' });
+    expect(created).toMatchObject({
+      clientId: body.clientId,
+      name: 'Asha Traders',
+      panNumber: 'AAPFU0939F',
+      gstState: '27',
+      phone: '+919820012345',
+      source: 'API',
+    });
     expect(created.idempotent).toBeUndefined();
     const retried = await crm().clients.create(body);
     expect(retried.idempotent).toBe(true);
@@ -57,12 +113,34 @@ describeEachStore('TypeScript client against a real server', (ctx) => {
   });
 
   it('leads.create, an identical retry, leads.update (stage move with a reason) and leads.get', async () => {
-    const body: LeadCreate = { externalId: randomKey('lead'), customer: { name: 'Lead Co' }, contact: { name: 'Lead Person', email: 'Lead@Example.com' }, pipeline: 'Sales', stage: 'New' };
+    const body: LeadCreate = {
+      externalId: randomKey('lead'),
+      customer: { name: 'Lead Co' },
+      contact: { name: 'Lead Person', email: 'Lead@Example.com' },
+      pipeline: 'Sales',
+      stage: 'New',
+    };
     const created = await bySecret.leads.create(body);
-    expect(created).toMatchObject({ externalId: body.externalId, pipeline: 'Sales', stage: 'New', status: 'NEW', source: 'API', contact: { email: 'lead@example.com' } });
+    expect(created).toMatchObject({
+      externalId: body.externalId,
+      pipeline: 'Sales',
+      stage: 'New',
+      status: 'NEW',
+      source: 'API',
+      contact: { email: 'lead@example.com' },
+    });
     expect((await byKey.leads.create(body)).idempotent).toBe(true);
-    const moved: Lead = await bySecret.leads.update(created.leadId, { stage: 'Won', stageReasons: ['Price too high'], budget: { amount: 1200 } });
-    expect(moved).toMatchObject({ stage: 'Won', status: 'CLOSED', stageReasons: ['Price too high'], budget: { amount: 1200, currency: 'INR' } });
+    const moved: Lead = await bySecret.leads.update(created.leadId, {
+      stage: 'Won',
+      stageReasons: ['Price too high'],
+      budget: { amount: 1200 },
+    });
+    expect(moved).toMatchObject({
+      stage: 'Won',
+      status: 'CLOSED',
+      stageReasons: ['Price too high'],
+      budget: { amount: 1200, currency: 'INR' },
+    });
     expect(await byKey.leads.get(created.leadId)).toEqual(moved);
     const refused = await refusal(bySecret.leads.update(created.leadId, { stage: 'Old' }));
     expect([refused.status, refused.code]).toEqual([400, 'INVALID_STAGE']);
@@ -76,27 +154,49 @@ describeEachStore('TypeScript client against a real server', (ctx) => {
   });
 
   it('400: a CrmkitError with status, the first code, and the errors list in body order', async () => {
-    const error = await refusal(bySecret.clients.create({ clientId: randomKey('bad'), name: 'Bad', gstin: 'NOT-A-GSTIN', phone: 'call me' }));
+    const error = await refusal(
+      bySecret.clients.create({ clientId: randomKey('bad'), name: 'Bad', gstin: 'NOT-A-GSTIN', phone: 'call me' }),
+    );
     expect(error.name).toBe('CrmkitError');
     expect(error.status).toBe(400);
     expect(error.code).toBe('INVALID_FIELD_VALUE');
-    expect(error.errors.map((e) => [e.field, e.code])).toEqual([['gstin', 'INVALID_FIELD_VALUE'], ['phone', 'INVALID_FIELD_VALUE']]);
+    expect(error.errors.map((e) => [e.field, e.code])).toEqual([
+      ['gstin', 'INVALID_FIELD_VALUE'],
+      ['phone', 'INVALID_FIELD_VALUE'],
+    ]);
     expect(error.message).toBe(error.errors[0]!.message);
     expect(error.requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('400: a name error and a custom field error carry their own codes', async () => {
-    const unknown = await refusal(bySecret.clients.create({ clientId: randomKey('bad'), name: 'Bad', nickname: 'x' } as ClientCreate));
+    const unknown = await refusal(
+      bySecret.clients.create({ clientId: randomKey('bad'), name: 'Bad', nickname: 'x' } as ClientCreate),
+    );
     expect([unknown.status, unknown.code, unknown.errors[0]!.field]).toEqual([400, 'INVALID_FIELD', 'nickname']);
-    const custom = await refusal(bySecret.clients.create({ clientId: randomKey('bad'), name: 'Bad', customFields: { Tier: 'Gold' } }));
+    const custom = await refusal(
+      bySecret.clients.create({ clientId: randomKey('bad'), name: 'Bad', customFields: { Tier: 'Gold' } }),
+    );
     expect([custom.status, custom.code]).toEqual([400, 'CUSTOM_FIELDS_NOT_ENABLED']);
   });
 
   it('401: a wrong app secret, or a self-signed token for the wrong audience, is a CrmkitError with no code', async () => {
-    const wrongSecret = createClient({ baseUrl, urlKey: t.urlKey, appId: t.appId, appSecret: 'not-the-secret', retryDelayMs: 1 });
+    const wrongSecret = createClient({
+      baseUrl,
+      urlKey: t.urlKey,
+      appId: t.appId,
+      appSecret: 'not-the-secret',
+      retryDelayMs: 1,
+    });
     const bySecretError = await refusal(wrongSecret.pipelines.list());
     expect([bySecretError.status, bySecretError.code, bySecretError.errors]).toEqual([401, null, []]);
-    const wrongAudience = createClient({ baseUrl, urlKey: t.urlKey, appId: t.appId, privateKeyPem: t.privateKeyPem, audience: 'someone-else', retryDelayMs: 1 });
+    const wrongAudience = createClient({
+      baseUrl,
+      urlKey: t.urlKey,
+      appId: t.appId,
+      privateKeyPem: t.privateKeyPem,
+      audience: 'someone-else',
+      retryDelayMs: 1,
+    });
     const byKeyError = await refusal(wrongAudience.clients.get('anything'));
     expect([byKeyError.status, byKeyError.code]).toEqual([401, null]);
   });
@@ -122,7 +222,11 @@ describeEachStore('TypeScript client against a real server', (ctx) => {
 
   it('token() hands out the bearer token the client uses, for calls it does not cover', async () => {
     const token = await bySecret.token();
-    const response = await fetch(`${baseUrl}/authentication`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{"strategy":"app-token"}' });
+    const response = await fetch(`${baseUrl}/authentication`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: '{"strategy":"app-token"}',
+    });
     expect(response.status).toBe(200);
     expect(await bySecret.token()).toBe(token);
   });

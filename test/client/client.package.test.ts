@@ -13,9 +13,14 @@ it('@crmkit/client builds with its own tsconfig (no runtime dependency), and the
   expect(manifest.type).toBe('module');
   expect(manifest.dependencies ?? {}).toEqual({});
   const outDir = mkdtempSync(join(tmpdir(), 'crmkit-client-'));
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'client/tsconfig.json', '--outDir', outDir], { stdio: 'pipe' });
-  for (const file of ['index.js', 'index.d.ts', 'api-types.d.ts']) expect(existsSync(join(outDir, file)), file).toBe(true);
+  execFileSync(
+    process.execPath,
+    ['node_modules/typescript/bin/tsc', '-p', 'client/tsconfig.json', '--outDir', outDir],
+    { stdio: 'pipe' },
+  );
+  for (const file of ['index.js', 'index.d.ts', 'api-types.d.ts'])
+    expect(existsSync(join(outDir, file)), file).toBe(true);
   expect(manifest.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
-  const built = await import(pathToFileURL(join(outDir, 'index.js')).href) as Record<string, unknown>;
+  const built = (await import(pathToFileURL(join(outDir, 'index.js')).href)) as Record<string, unknown>;
   expect(Object.keys(built).sort()).toEqual(['CrmkitError', 'CrmkitNetworkError', 'createClient']);
 }, 60_000);

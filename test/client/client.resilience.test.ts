@@ -23,17 +23,29 @@ describeEachStore('TypeScript client: retries and tokens', (ctx) => {
   /** A proxy whose n-th request to a path containing `part` gets `faults[n]`, then 'pass'. */
   async function proxyWith(part: string, faults: Fault[]): Promise<FaultProxy> {
     let n = 0;
-    const proxy = await startProxy(baseUrl, (request) => (request.path.includes(part) ? faults[n++] ?? 'pass' : 'pass'));
+    const proxy = await startProxy(baseUrl, (request) =>
+      request.path.includes(part) ? (faults[n++] ?? 'pass') : 'pass',
+    );
     proxies.push(proxy);
     return proxy;
   }
 
   const options = (url: string, extra: Partial<CreateClientOptions> = {}): CreateClientOptions =>
-    ({ baseUrl: url, urlKey: t.urlKey, appId: t.appId, appSecret: t.appSecret, retryDelayMs: 5, ...extra }) as CreateClientOptions;
+    ({
+      baseUrl: url,
+      urlKey: t.urlKey,
+      appId: t.appId,
+      appSecret: t.appSecret,
+      retryDelayMs: 5,
+      ...extra,
+    }) as CreateClientOptions;
 
   it('retries on 503 with backoff until the server answers', async () => {
     const proxy = await proxyWith('/clients', ['unavailable', 'unavailable']);
-    const created = await createClient(options(proxy.url)).clients.create({ clientId: randomKey('r'), name: 'After 503s' });
+    const created = await createClient(options(proxy.url)).clients.create({
+      clientId: randomKey('r'),
+      name: 'After 503s',
+    });
     expect(created.name).toBe('After 503s');
     expect(proxy.count('POST', '/clients')).toBe(3);
   });
@@ -50,7 +62,9 @@ describeEachStore('TypeScript client: retries and tokens', (ctx) => {
     const created = await createClient(options(proxy.url)).clients.create({ clientId, name: 'Lost answer' });
     expect(created.idempotent).toBe(true);
     expect(proxy.count('POST', '/clients')).toBe(2);
-    const stored = await call(ctx().app, 'GET', `/api/v1/businesses/${t.urlKey}/clients/${clientId}`, { token: t.token });
+    const stored = await call(ctx().app, 'GET', `/api/v1/businesses/${t.urlKey}/clients/${clientId}`, {
+      token: t.token,
+    });
     expect(stored.body.data.name).toBe('Lost answer');
   });
 
@@ -65,19 +79,30 @@ describeEachStore('TypeScript client: retries and tokens', (ctx) => {
       () => crm.clients.create({ clientId: randomKey('bad'), name: '' }),
       () => crm.clients.get(randomKey('missing')),
       () => crm.clients.create({ clientId, name: 'Other' }),
-    ]) await expect(attempt()).rejects.toBeInstanceOf(CrmkitError);
+    ])
+      await expect(attempt()).rejects.toBeInstanceOf(CrmkitError);
     expect(proxy.seen.length - before).toBe(3);
   });
 
   it('gives up after the configured attempts: a 5xx as CrmkitError, no answer as CrmkitNetworkError', async () => {
     const proxy = await proxyWith('/pipelines', ['unavailable', 'unavailable', 'unavailable']);
-    const error = await createClient(options(proxy.url, { retries: 2 })).pipelines.list().catch((e: unknown) => e);
+    const error = await createClient(options(proxy.url, { retries: 2 }))
+      .pipelines.list()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CrmkitError);
     expect([(error as CrmkitError).status, (error as CrmkitError).code]).toEqual([503, null]);
     expect(proxy.count('GET', '/pipelines')).toBe(3);
 
     const nowhere = `http://127.0.0.1:${await freePort()}`;
-    const down = await createClient(options(nowhere, { privateKeyPem: t.privateKeyPem, audience: t.audience, retries: 2 } as Partial<CreateClientOptions>)).pipelines.list().catch((e: unknown) => e);
+    const down = await createClient(
+      options(nowhere, {
+        privateKeyPem: t.privateKeyPem,
+        audience: t.audience,
+        retries: 2,
+      } as Partial<CreateClientOptions>),
+    )
+      .pipelines.list()
+      .catch((e: unknown) => e);
     expect(down).toBeInstanceOf(CrmkitNetworkError);
     expect((down as CrmkitNetworkError).attempts).toBe(3);
     expect((down as CrmkitNetworkError).name).toBe('CrmkitNetworkError');
@@ -116,10 +141,23 @@ describeEachStore('TypeScript client: retries and tokens', (ctx) => {
   it('a self-signed token lasts one hour and is re-signed when less than a minute is left', async () => {
     const start = Date.now() - (60 * 60 - 59) * 1000;
     let clock = start;
-    const crm = createClient(options(baseUrl, { privateKeyPem: t.privateKeyPem, audience: t.audience, now: () => clock } as Partial<CreateClientOptions>));
+    const crm = createClient(
+      options(baseUrl, {
+        privateKeyPem: t.privateKeyPem,
+        audience: t.audience,
+        now: () => clock,
+      } as Partial<CreateClientOptions>),
+    );
     const first = await crm.token();
     const claims = JSON.parse(Buffer.from(first.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
-    expect(claims).toEqual({ appId: t.appId, iss: t.appId, sub: 'AppAuth', aud: t.audience, iat: Math.floor(start / 1000), exp: Math.floor(start / 1000) + 3600 });
+    expect(claims).toEqual({
+      appId: t.appId,
+      iss: t.appId,
+      sub: 'AppAuth',
+      aud: t.audience,
+      iat: Math.floor(start / 1000),
+      exp: Math.floor(start / 1000) + 3600,
+    });
     await crm.pipelines.list(); // signed an hour minus 59 s ago: still valid, so the server takes it
     clock = start + 2000;
     expect(await crm.token()).toBe(first);
@@ -131,7 +169,10 @@ describeEachStore('TypeScript client: retries and tokens', (ctx) => {
 
   it('a token the server refuses is dropped: the next call asks for a new one', async () => {
     const proxy = await proxyWith('/authentication', []);
-    const app = await call(ctx().app, 'POST', '/admin/v1/apps', { token: t.operator, body: { name: randomKey('rot') } });
+    const app = await call(ctx().app, 'POST', '/admin/v1/apps', {
+      token: t.operator,
+      body: { name: randomKey('rot') },
+    });
     const { appId, appSecret } = app.body.data;
     await call(ctx().app, 'PUT', `/admin/v1/apps/${appId}/businesses/${t.urlKey}`, { token: t.operator });
     const crm = createClient(options(proxy.url, { appId, appSecret }));
@@ -149,11 +190,14 @@ describeEachStore('TypeScript client: retries and tokens', (ctx) => {
     const strict = await createTestApp(ctx().storeName, { authFailureLimit: 2, trustProxy: true });
     try {
       const address = `10.${[1, 2, 3].map(() => Math.floor(Math.random() * 250)).join('.')}`;
-      const proxy = await startProxy(await strict.app.listen({ port: 0, host: '127.0.0.1' }), () => 'pass', { addHeaders: { 'x-forwarded-for': address } });
+      const proxy = await startProxy(await strict.app.listen({ port: 0, host: '127.0.0.1' }), () => 'pass', {
+        addHeaders: { 'x-forwarded-for': address },
+      });
       proxies.push(proxy);
       const wrong = createClient(options(proxy.url, { appSecret: 'wrong' }));
       const statuses: number[] = [];
-      for (let i = 0; i < 3; i++) statuses.push(((await wrong.pipelines.list().catch((e: unknown) => e)) as CrmkitError).status);
+      for (let i = 0; i < 3; i++)
+        statuses.push(((await wrong.pipelines.list().catch((e: unknown) => e)) as CrmkitError).status);
       expect(statuses).toEqual([401, 401, 429]);
       const error = (await wrong.pipelines.list().catch((e: unknown) => e)) as CrmkitError;
       expect([error.status, error.code]).toEqual([429, 'TOO_MANY_REQUESTS']);

@@ -17,10 +17,13 @@ describe.each(stores)('dashboard: audit log, operators, archive, last used (issu
   const appCredentials = () => ({ strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret });
   let appToken = '';
 
-  const nav = (name: string) => s.page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
+  const nav = (name: string) =>
+    s.page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
   const heading = (name: string) => s.page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
-  const api = (method: string, path: string, body?: unknown, token = operator) => http(s.server.url, method, path, { token, ...(body !== undefined && { body }) });
-  const pipelinesStatus = async () => (await api('GET', `/api/v1/businesses/${urlKey}/pipelines`, undefined, appToken)).status;
+  const api = (method: string, path: string, body?: unknown, token = operator) =>
+    http(s.server.url, method, path, { token, ...(body !== undefined && { body }) });
+  const pipelinesStatus = async () =>
+    (await api('GET', `/api/v1/businesses/${urlKey}/pipelines`, undefined, appToken)).status;
   const fitsAtPhoneWidth = async () => {
     await s.page.setViewportSize(PHONE);
     const out = await fitsPhone(s.page);
@@ -34,7 +37,9 @@ describe.each(stores)('dashboard: audit log, operators, archive, last used (issu
     await s.page.getByLabel('Password').fill(TEST_ADMIN.password);
     await s.page.getByRole('button', { name: 'Log in' }).click();
     await heading('Businesses');
-    operator = await s.page.evaluate(() => JSON.parse(sessionStorage.getItem('crmkit.session') ?? '{}').token as string);
+    operator = await s.page.evaluate(
+      () => JSON.parse(sessionStorage.getItem('crmkit.session') ?? '{}').token as string,
+    );
     await nav('Audit log');
     await heading('Audit log');
     await s.page.getByText('Nothing recorded yet.').waitFor();
@@ -45,16 +50,26 @@ describe.each(stores)('dashboard: audit log, operators, archive, last used (issu
     expect((await api('POST', '/admin/v1/businesses', { name: 'Pages Ltd', country: 'IN', urlKey })).status).toBe(201);
     app = (await api('POST', '/admin/v1/apps', { name: appName })).body.data;
     expect((await api('PUT', `/admin/v1/apps/${app.appId}/businesses/${urlKey}`)).status).toBe(200);
-    for (let i = 0; i < 57; i++) expect((await api('PATCH', `/admin/v1/businesses/${urlKey}`, { name: `Pages Ltd ${i}` })).status).toBe(200);
+    for (let i = 0; i < 57; i++)
+      expect((await api('PATCH', `/admin/v1/businesses/${urlKey}`, { name: `Pages Ltd ${i}` })).status).toBe(200);
 
     // A slow answer: the page says it is loading instead of showing an empty or stale list.
     let release = () => {};
-    const held = new Promise<void>((resolve) => { release = resolve; });
-    await s.page.route('**/admin/v1/audit?*', async (route) => { await held; await route.continue(); });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await s.page.route('**/admin/v1/audit?*', async (route) => {
+      await held;
+      await route.continue();
+    });
     await nav('Businesses');
     await heading('Businesses');
     await nav('Audit log');
-    await s.page.getByRole('status').filter({ hasText: /Loading/ }).first().waitFor();
+    await s.page
+      .getByRole('status')
+      .filter({ hasText: /Loading/ })
+      .first()
+      .waitFor();
     expect(await s.page.getByRole('table', { name: 'Audit log' }).count()).toBe(0);
     release();
     const table = s.page.getByRole('table', { name: 'Audit log' });
@@ -100,12 +115,15 @@ describe.each(stores)('dashboard: audit log, operators, archive, last used (issu
     await s.page.getByRole('button', { name: 'Invite operator' }).click();
     await table.getByRole('cell', { name: invited }).waitFor();
     expect(await s.page.locator('.banner-error').count()).toBe(0);
-    const login = await http(s.server.url, 'POST', '/authentication', { body: { strategy: 'local', email: invited, password: 'a long enough password' } });
+    const login = await http(s.server.url, 'POST', '/authentication', {
+      body: { strategy: 'local', email: invited, password: 'a long enough password' },
+    });
     expect(login.status).toBe(200);
   });
 
   it('changing your password: a wrong current one or a mismatch is shown at its field; then other sessions end and this tab stays in', async () => {
-    const other = (await http(s.server.url, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body.accessToken;
+    const other = (await http(s.server.url, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } }))
+      .body.accessToken;
     const newPassword = 'a brand new password 2';
     await s.page.getByLabel('Current password').fill(TEST_ADMIN.password);
     await s.page.getByLabel('New password', { exact: true }).fill(newPassword);
@@ -126,7 +144,9 @@ describe.each(stores)('dashboard: audit log, operators, archive, last used (issu
     await s.page.getByText('Password changed. Your other sessions have ended.').waitFor();
     expect(await s.page.locator('.field-error').count()).toBe(0);
     expect((await api('GET', '/admin/v1/operators', undefined, other)).status).toBe(401);
-    const fresh = await s.page.evaluate(() => JSON.parse(sessionStorage.getItem('crmkit.session') ?? '{}').token as string);
+    const fresh = await s.page.evaluate(
+      () => JSON.parse(sessionStorage.getItem('crmkit.session') ?? '{}').token as string,
+    );
     expect(fresh).not.toBe(operator);
     operator = fresh;
     // This tab is still signed in: the next page loads with the new session.
@@ -152,12 +172,16 @@ describe.each(stores)('dashboard: audit log, operators, archive, last used (issu
     await nav('Apps');
     await row().getByText('Just now').waitFor();
 
-    await row().getByRole('button', { name: `Archive ${appName}` }).click();
+    await row()
+      .getByRole('button', { name: `Archive ${appName}` })
+      .click();
     const dialog = s.page.getByRole('dialog');
     expect(await dialog.textContent()).toContain('stop working at once');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(await pipelinesStatus()).toBe(200);
-    await row().getByRole('button', { name: `Archive ${appName}` }).click();
+    await row()
+      .getByRole('button', { name: `Archive ${appName}` })
+      .click();
     await s.page.getByRole('dialog').getByRole('button', { name: 'Archive app' }).click();
     await row().waitFor({ state: 'detached' });
     expect(await pipelinesStatus()).toBe(401);
@@ -165,8 +189,12 @@ describe.each(stores)('dashboard: audit log, operators, archive, last used (issu
     await row().getByText('Archived', { exact: true }).waitFor();
     await shootBoth(s.page, 'apps-archived');
     expect(await fitsAtPhoneWidth()).toEqual([]);
-    await row().getByRole('button', { name: `Restore ${appName}` }).click();
-    await row().getByRole('button', { name: `Archive ${appName}` }).waitFor();
+    await row()
+      .getByRole('button', { name: `Restore ${appName}` })
+      .click();
+    await row()
+      .getByRole('button', { name: `Archive ${appName}` })
+      .waitFor();
     expect(await pipelinesStatus()).toBe(200);
   });
 
@@ -174,7 +202,9 @@ describe.each(stores)('dashboard: audit log, operators, archive, last used (issu
     await nav('Businesses');
     await heading('Businesses');
     const row = () => s.page.getByRole('table', { name: 'Businesses' }).getByRole('row').filter({ hasText: urlKey });
-    await row().getByRole('button', { name: /^Archive / }).click();
+    await row()
+      .getByRole('button', { name: /^Archive / })
+      .click();
     const dialog = s.page.getByRole('dialog');
     expect(await dialog.textContent()).toContain('permission denied');
     expect(await dialog.textContent()).toContain('Restore brings it back');
@@ -185,9 +215,13 @@ describe.each(stores)('dashboard: audit log, operators, archive, last used (issu
     await row().getByText('Archived', { exact: true }).waitFor();
     await shootBoth(s.page, 'businesses-archived');
     expect(await fitsAtPhoneWidth()).toEqual([]);
-    await row().getByRole('button', { name: /^Restore / }).click();
+    await row()
+      .getByRole('button', { name: /^Restore / })
+      .click();
     await s.page.getByText('Pages Ltd 56 restored.').waitFor();
-    await row().getByRole('button', { name: /^Archive / }).waitFor();
+    await row()
+      .getByRole('button', { name: /^Archive / })
+      .waitFor();
     expect(await pipelinesStatus()).toBe(200);
     // The refused invite and password change are answered 400 on purpose; nothing else may break.
     expect(s.problems.filter((p) => !p.includes('status of 400'))).toEqual([]);

@@ -15,10 +15,12 @@ describe.each(stores)('dashboard: what a new operator runs into (issue 26) [%s]'
   const urlKey = `walk-${randomBytes(4).toString('hex')}`;
   const appName = `Walk app ${randomBytes(2).toString('hex')}`;
 
-  const nav = (name: string) => s.page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
+  const nav = (name: string) =>
+    s.page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
   const heading = (name: string) => s.page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
   const summary = () => s.page.locator('.banner-error');
-  const api = (method: string, path: string, body?: unknown) => http(s.server.url, method, path, { token: operator, ...(body !== undefined && { body }) });
+  const api = (method: string, path: string, body?: unknown) =>
+    http(s.server.url, method, path, { token: operator, ...(body !== undefined && { body }) });
 
   it('9: a skip link comes first, and after log in focus is on the page heading, not the top of the document', async () => {
     await s.page.goto(s.server.url);
@@ -29,7 +31,9 @@ describe.each(stores)('dashboard: what a new operator runs into (issue 26) [%s]'
     await heading('Businesses');
     await s.page.waitForFunction(() => document.activeElement?.tagName === 'H1');
     expect(await activeElement(s.page)).toBe('H1 Businesses');
-    operator = await s.page.evaluate(() => JSON.parse(sessionStorage.getItem('crmkit.session') ?? '{}').token as string);
+    operator = await s.page.evaluate(
+      () => JSON.parse(sessionStorage.getItem('crmkit.session') ?? '{}').token as string,
+    );
     // A reload leaves focus at the start of the document: the first Tab reaches the skip link.
     await s.page.reload();
     await heading('Businesses');
@@ -39,7 +43,7 @@ describe.each(stores)('dashboard: what a new operator runs into (issue 26) [%s]'
     expect(await activeElement(s.page)).toMatch(/^MAIN/);
   });
 
-  it('6, 11: business form errors sit beside the fields they name, in the form\'s words; no placeholder looks like a value', async () => {
+  it("6, 11: business form errors sit beside the fields they name, in the form's words; no placeholder looks like a value", async () => {
     expect(await s.page.getByLabel('Country (ISO code)').getAttribute('placeholder')).toBeNull();
     await s.page.getByLabel('Business name').fill('   ');
     await s.page.getByLabel('Country (ISO code)').fill('zz');
@@ -82,7 +86,9 @@ describe.each(stores)('dashboard: what a new operator runs into (issue 26) [%s]'
     await row.getByRole('button', { name: 'Attach' }).click();
     await row.getByRole('button', { name: 'Detach' }).waitFor();
     await s.page.waitForFunction(() => document.activeElement?.textContent === 'Detach');
-    appToken = (await http(s.server.url, 'POST', '/authentication', { body: { strategy: 'app-secret', appId, appSecret } })).body.accessToken;
+    appToken = (
+      await http(s.server.url, 'POST', '/authentication', { body: { strategy: 'app-secret', appId, appSecret } })
+    ).body.accessToken;
   });
 
   it('3: Businesses and Apps fit a 390 px screen: Log out, Create app, Attach and Rotate on screen, app ids readable', async () => {
@@ -104,7 +110,9 @@ describe.each(stores)('dashboard: what a new operator runs into (issue 26) [%s]'
 
   it('8: with a slow network the Pipelines page says it is loading and offers no Save until the configuration arrives', async () => {
     let release!: () => void;
-    const held = new Promise<void>((resolve) => { release = resolve; });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     await s.page.route(`**/admin/v1/businesses/${urlKey}/pipelines`, async (route) => {
       if (route.request().method() === 'GET') await held;
       await route.continue();
@@ -122,23 +130,39 @@ describe.each(stores)('dashboard: what a new operator runs into (issue 26) [%s]'
 
   it('9: Add pipeline, Add stage, Add reason and ↑/↓ keep focus in the entry they act on', async () => {
     await s.page.getByRole('button', { name: '+ Add pipeline' }).click();
-    expect(await s.page.evaluate(() => (document.activeElement as HTMLElement).dataset.field)).toBe('pipelines[0].name');
+    expect(await s.page.evaluate(() => (document.activeElement as HTMLElement).dataset.field)).toBe(
+      'pipelines[0].name',
+    );
     await s.page.keyboard.type('Sales');
     const sales = s.page.getByRole('group', { name: 'Pipeline 1', exact: true });
     await sales.getByRole('group', { name: 'Stage 1', exact: true }).getByLabel('Stage name').fill('New');
     await sales.getByRole('button', { name: '+ Add stage' }).click();
-    expect(await s.page.evaluate(() => (document.activeElement as HTMLElement).dataset.field)).toBe('pipelines[0].stages[1].name');
+    expect(await s.page.evaluate(() => (document.activeElement as HTMLElement).dataset.field)).toBe(
+      'pipelines[0].stages[1].name',
+    );
     await s.page.keyboard.type('Won');
-    await sales.getByRole('group', { name: 'Stage 2', exact: true }).getByLabel('State', { exact: true }).selectOption('CLOSED');
-    await sales.getByRole('group', { name: 'Stage 2', exact: true }).getByRole('button', { name: 'Move stage up' }).click();
+    await sales
+      .getByRole('group', { name: 'Stage 2', exact: true })
+      .getByLabel('State', { exact: true })
+      .selectOption('CLOSED');
+    await sales
+      .getByRole('group', { name: 'Stage 2', exact: true })
+      .getByRole('button', { name: 'Move stage up' })
+      .click();
     // Stage 2 moved to 1: its ↑ is now disabled, so focus is on its ↓, and the stage named Won is stage 1.
     expect(await activeElement(s.page)).toBe('BUTTON ↓');
-    expect(await s.page.evaluate(() => document.activeElement!.closest('fieldset.stage')!.getAttribute('data-field'))).toBe('pipelines[0].stages[0]');
+    expect(
+      await s.page.evaluate(() => document.activeElement!.closest('fieldset.stage')!.getAttribute('data-field')),
+    ).toBe('pipelines[0].stages[0]');
     await s.page.keyboard.press('Enter');
     expect(await activeElement(s.page)).toBe('BUTTON ↑');
-    expect(await sales.getByRole('group', { name: 'Stage 2', exact: true }).getByLabel('Stage name').inputValue()).toBe('Won');
+    expect(await sales.getByRole('group', { name: 'Stage 2', exact: true }).getByLabel('Stage name').inputValue()).toBe(
+      'Won',
+    );
     await s.page.getByRole('button', { name: '+ Add reason' }).click();
-    expect(await s.page.evaluate(() => (document.activeElement as HTMLElement).dataset.field)).toBe('stageReasons[0].label');
+    expect(await s.page.evaluate(() => (document.activeElement as HTMLElement).dataset.field)).toBe(
+      'stageReasons[0].label',
+    );
     await s.page.keyboard.type('Price');
   });
 
@@ -146,11 +170,18 @@ describe.each(stores)('dashboard: what a new operator runs into (issue 26) [%s]'
     const sales = s.page.getByRole('group', { name: 'Pipeline 1', exact: true });
     const archive = sales.locator('.pipeline-head').getByRole('button', { name: 'Archive', exact: true });
     expect(await archive.isDisabled()).toBe(true);
-    expect(await sales.getByText('The primary pipeline cannot be archived: make another pipeline primary first.').isVisible()).toBe(true);
+    expect(
+      await sales
+        .getByText('The primary pipeline cannot be archived: make another pipeline primary first.')
+        .isVisible(),
+    ).toBe(true);
     await s.page.getByRole('button', { name: 'Save configuration' }).click();
     await s.page.getByText('Pipeline configuration saved.').waitFor();
     const config = (await api('GET', `/admin/v1/businesses/${urlKey}/pipelines`)).body.data[0];
-    const r = await api('PUT', `/admin/v1/businesses/${urlKey}/pipelines`, { ...config, pipelines: config.pipelines.map((p: any) => ({ ...p, isArchived: true })) });
+    const r = await api('PUT', `/admin/v1/businesses/${urlKey}/pipelines`, {
+      ...config,
+      pipelines: config.pipelines.map((p: any) => ({ ...p, isArchived: true })),
+    });
     expect(r.status).toBe(400);
     await shootBoth(s.page, 'pipelines');
   });
@@ -171,16 +202,20 @@ describe.each(stores)('dashboard: what a new operator runs into (issue 26) [%s]'
     expect(text).toContain('Reason “Price again” › key: "price" is already the key of another stage reason');
     await extra.getByRole('button', { name: 'Remove pipeline' }).click();
     expect(await summary().count()).toBe(0);
-    await s.page.getByRole('group', { name: 'Reason 2', exact: true }).getByRole('button', { name: 'Remove reason' }).click();
+    await s.page
+      .getByRole('group', { name: 'Reason 2', exact: true })
+      .getByRole('button', { name: 'Remove reason' })
+      .click();
     expect(await s.page.locator('.save-status').textContent()).toBe('Unsaved changes');
   });
 
   it('5: unsaved pipeline edits hold a reload (beforeunload) and Discard asks first', async () => {
-    const beforeUnloadBlocked = () => s.page.evaluate(() => {
-      const event = new Event('beforeunload', { cancelable: true });
-      window.dispatchEvent(event);
-      return event.defaultPrevented;
-    });
+    const beforeUnloadBlocked = () =>
+      s.page.evaluate(() => {
+        const event = new Event('beforeunload', { cancelable: true });
+        window.dispatchEvent(event);
+        return event.defaultPrevented;
+      });
     expect(await beforeUnloadBlocked()).toBe(true);
     await s.page.getByRole('button', { name: 'Discard changes' }).click();
     const ask = s.page.getByRole('dialog', { name: 'Discard changes?' });
@@ -195,9 +230,12 @@ describe.each(stores)('dashboard: what a new operator runs into (issue 26) [%s]'
 
   it('1, 11: a type change over stored values is refused at the Type, saying how many; Type is readable; options in plain words', async () => {
     await api('PATCH', `/admin/v1/businesses/${urlKey}`, { customFieldsEnabled: true });
-    await api('PUT', `/admin/v1/businesses/${urlKey}/custom-fields`, { fields: [{ name: 'credit_limit', type: 'NUMBER' }] });
+    await api('PUT', `/admin/v1/businesses/${urlKey}/custom-fields`, {
+      fields: [{ name: 'credit_limit', type: 'NUMBER' }],
+    });
     const created = await http(s.server.url, 'POST', `/api/v1/businesses/${urlKey}/clients`, {
-      token: appToken, body: { clientId: 'WALK-1', name: 'Walk Client', clientType: 'COMPANY', customFields: { credit_limit: 5000 } },
+      token: appToken,
+      body: { clientId: 'WALK-1', name: 'Walk Client', clientType: 'COMPANY', customFields: { credit_limit: 5000 } },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     await s.page.reload();
@@ -207,27 +245,36 @@ describe.each(stores)('dashboard: what a new operator runs into (issue 26) [%s]'
     await row.getByLabel('Type').selectOption('DATE');
     await row.getByText('Was Number. Saving is refused if clients already hold values for this field.').waitFor();
     // The longest type name fits its box (it was cut off).
-    expect(await row.getByLabel('Type').evaluate((select: HTMLSelectElement) => {
-      const context = document.createElement('canvas').getContext('2d')!;
-      context.font = getComputedStyle(select).font;
-      const widest = Math.max(...[...select.options].map((o) => context.measureText(o.text).width));
-      return widest + 40 <= select.clientWidth;
-    })).toBe(true);
+    expect(
+      await row.getByLabel('Type').evaluate((select: HTMLSelectElement) => {
+        const context = document.createElement('canvas').getContext('2d')!;
+        context.font = getComputedStyle(select).font;
+        const widest = Math.max(...[...select.options].map((o) => context.measureText(o.text).width));
+        return widest + 40 <= select.clientWidth;
+      }),
+    ).toBe(true);
     await s.page.getByRole('button', { name: 'Save custom fields' }).click();
     const typeField = row.locator('.field').filter({ has: s.page.getByLabel('Type') });
     await typeField.locator('.field-error').waitFor();
-    expect(await typeField.locator('.field-error').textContent()).toContain('1 client holds a value for "credit_limit"');
+    expect(await typeField.locator('.field-error').textContent()).toContain(
+      '1 client holds a value for "credit_limit"',
+    );
     expect(await row.getByLabel('Type').getAttribute('aria-invalid')).toBe('true');
     await row.getByLabel('Type').selectOption('SELECT');
     await s.page.getByRole('button', { name: 'Save custom fields' }).click();
     const optionsField = row.locator('.field').filter({ has: s.page.getByLabel('Options') });
     await optionsField.locator('.field-error').waitFor();
-    expect(await optionsField.locator('.field-error').textContent()).toBe('List at least one option, separated by commas.');
+    expect(await optionsField.locator('.field-error').textContent()).toBe(
+      'List at least one option, separated by commas.',
+    );
     expect(await summary().textContent()).toContain('Field “credit_limit” › options: list at least one option');
     expect(await summary().textContent()).not.toContain('array');
     await shootBoth(s.page, 'custom-fields');
     await s.page.getByRole('button', { name: 'Discard changes' }).click();
-    await s.page.getByRole('dialog', { name: 'Discard changes?' }).getByRole('button', { name: 'Discard changes' }).click();
+    await s.page
+      .getByRole('dialog', { name: 'Discard changes?' })
+      .getByRole('button', { name: 'Discard changes' })
+      .click();
     await s.page.getByText('Changes discarded.').waitFor();
   });
 
@@ -247,11 +294,15 @@ describe.each(stores)('dashboard: what a new operator runs into (issue 26) [%s]'
     await s.page.getByRole('button', { name: 'Archive client' }).click();
     await s.page.getByRole('dialog').getByRole('button', { name: 'Archive client' }).click();
     await s.page.getByText('Status: archived').waitFor();
-    expect((await http(s.server.url, 'GET', `/api/v1/businesses/${urlKey}/clients/WALK-1`, { token: appToken })).status).toBe(404);
+    expect(
+      (await http(s.server.url, 'GET', `/api/v1/businesses/${urlKey}/clients/WALK-1`, { token: appToken })).status,
+    ).toBe(404);
     await s.page.getByRole('button', { name: 'Restore client' }).click();
     await s.page.getByRole('dialog').getByRole('button', { name: 'Restore client' }).click();
     await s.page.getByText('Status: active').waitFor();
-    expect((await http(s.server.url, 'GET', `/api/v1/businesses/${urlKey}/clients/WALK-1`, { token: appToken })).status).toBe(200);
+    expect(
+      (await http(s.server.url, 'GET', `/api/v1/businesses/${urlKey}/clients/WALK-1`, { token: appToken })).status,
+    ).toBe(200);
     expect(await activeElement(s.page)).toBe('BUTTON Archive client');
   });
 
@@ -272,17 +323,27 @@ describe.each(stores)('dashboard: what a new operator runs into (issue 26) [%s]'
     // The server's 429 and its Retry-After are tested in test/http/auth.limits.test.ts; here, what the page makes of them.
     const email = `locked-${randomBytes(3).toString('hex')}@example.com`;
     const other = await s.browser.newPage();
-    await other.route('**/authentication', (route) => route.fulfill({
-      status: 429, headers: { 'retry-after': '300', 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'TooManyRequests', message: 'Too many failed attempts; try again later', code: 429, data: { error: { code: 'TOO_MANY_REQUESTS' } } }),
-    }));
+    await other.route('**/authentication', (route) =>
+      route.fulfill({
+        status: 429,
+        headers: { 'retry-after': '300', 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'TooManyRequests',
+          message: 'Too many failed attempts; try again later',
+          code: 429,
+          data: { error: { code: 'TOO_MANY_REQUESTS' } },
+        }),
+      }),
+    );
     await other.goto(s.server.url);
     await other.getByLabel('E-mail').fill(email);
     await other.getByLabel('Password').fill('wrong');
     await other.getByRole('button', { name: 'Log in' }).click();
     const alert = other.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toMatch(/^Too many failed attempts\. Try again in 5 minutes \(at \d\d:\d\d( [AP]M)?\)\.$/);
+    expect(await alert.textContent()).toMatch(
+      /^Too many failed attempts\. Try again in 5 minutes \(at \d\d:\d\d( [AP]M)?\)\.$/,
+    );
     await other.close();
   });
 

@@ -4,7 +4,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardPublicDir } from '../../src/operator/dashboard/dashboard.routes.js';
-import { http, launchBrowser, openPage, screenshot, startServer, TEST_ADMIN, type RunningServer } from './helpers-browser.js';
+import {
+  http,
+  launchBrowser,
+  openPage,
+  screenshot,
+  startServer,
+  TEST_ADMIN,
+  type RunningServer,
+} from './helpers-browser.js';
 import { buildPipelines, EXPECTED_ALL, EXPECTED_LIVE, stripIds } from './helpers-pipelines.js';
 
 // One browser session walks through the dashboard the way an operator would; each step relies on
@@ -25,7 +33,10 @@ describe('operator dashboard in headless chromium', () => {
     server = await startServer();
     // One clear failure instead of a dozen timeouts when the app factory does not serve the page.
     const page0 = await fetch(`${server.url}/`);
-    if (page0.status !== 200) throw new Error(`GET / answered ${page0.status}: buildApp (src/app.ts) does not register the dashboard (dashboardFeature)`);
+    if (page0.status !== 200)
+      throw new Error(
+        `GET / answered ${page0.status}: buildApp (src/app.ts) does not register the dashboard (dashboardFeature)`,
+      );
     browser = await launchBrowser();
     ({ page, problems } = await openPage(browser));
   });
@@ -35,7 +46,8 @@ describe('operator dashboard in headless chromium', () => {
     console.log(`dashboard e2e: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 
-  const nav = (name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
+  const nav = (name: string) =>
+    page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
   const heading = (name: string) => page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
   const appRow = () => page.getByRole('table', { name: 'Apps' }).getByRole('row').filter({ hasText: appName });
 
@@ -43,13 +55,23 @@ describe('operator dashboard in headless chromium', () => {
     const index = await fetch(`${server.url}/`);
     expect(index.status).toBe(200);
     expect(index.headers.get('content-type')).toMatch(/^text\/html/);
-    const types: Record<string, RegExp> = { 'app.js': /^text\/javascript/, 'styles.css': /^text\/css/, 'favicon.svg': /^image\/svg\+xml/ };
+    const types: Record<string, RegExp> = {
+      'app.js': /^text\/javascript/,
+      'styles.css': /^text\/css/,
+      'favicon.svg': /^image\/svg\+xml/,
+    };
     for (const [file, type] of Object.entries(types)) {
       const response = await fetch(`${server.url}/assets/${file}`);
       expect(response.status, file).toBe(200);
       expect(response.headers.get('content-type'), file).toMatch(type);
     }
-    for (const path of ['/assets/missing.js', '/assets/../package.json', '/assets/%2e%2e/package.json', '/assets/..%2fdashboard.routes.ts', '/assets/']) {
+    for (const path of [
+      '/assets/missing.js',
+      '/assets/../package.json',
+      '/assets/%2e%2e/package.json',
+      '/assets/..%2fdashboard.routes.ts',
+      '/assets/',
+    ]) {
       const response = await http(server.url, 'GET', path);
       expect(response.status, path).toBe(404);
       expect(response.body.data.error.code, path).toBe('NOT_FOUND');
@@ -59,8 +81,12 @@ describe('operator dashboard in headless chromium', () => {
   it('finds the page files from the source tree and from the built dist/ tree', () => {
     const root = fileURLToPath(new URL('../../', import.meta.url));
     const expected = join(root, 'src', 'operator', 'dashboard', 'public');
-    expect(dashboardPublicDir(pathToFileURL(join(root, 'src/operator/dashboard/dashboard.routes.ts')).href)).toBe(expected);
-    expect(dashboardPublicDir(pathToFileURL(join(root, 'dist/operator/dashboard/dashboard.routes.js')).href)).toBe(expected);
+    expect(dashboardPublicDir(pathToFileURL(join(root, 'src/operator/dashboard/dashboard.routes.ts')).href)).toBe(
+      expected,
+    );
+    expect(dashboardPublicDir(pathToFileURL(join(root, 'dist/operator/dashboard/dashboard.routes.js')).href)).toBe(
+      expected,
+    );
   });
 
   it('refuses a wrong password, then logs in', async () => {
@@ -94,7 +120,9 @@ describe('operator dashboard in headless chromium', () => {
     await dialog.getByText('You will not see this again.').waitFor();
     appId = await dialog.getByLabel('App ID', { exact: true }).inputValue();
     appSecret = await dialog.getByLabel('App secret', { exact: true }).inputValue();
-    expect(await dialog.getByLabel('Private key (PEM)', { exact: true }).inputValue()).toContain('-----BEGIN PRIVATE KEY-----');
+    expect(await dialog.getByLabel('Private key (PEM)', { exact: true }).inputValue()).toContain(
+      '-----BEGIN PRIVATE KEY-----',
+    );
     expect(await dialog.getByRole('button', { name: 'Copy app secret' }).isVisible()).toBe(true);
     await screenshot(page, '03-app-created');
     await dialog.getByRole('button', { name: 'I have saved it, close' }).click();
@@ -111,10 +139,14 @@ describe('operator dashboard in headless chromium', () => {
     await dialog.getByText('You will not see this again.').waitFor();
     const rotated = await dialog.getByLabel('App secret', { exact: true }).inputValue();
     await dialog.getByRole('button', { name: 'I have saved it, close' }).click();
-    const old = await http(server.url, 'POST', '/authentication', { body: { strategy: 'app-secret', appId, appSecret } });
+    const old = await http(server.url, 'POST', '/authentication', {
+      body: { strategy: 'app-secret', appId, appSecret },
+    });
     expect(old.status).toBe(401);
     appSecret = rotated;
-    const issued = await http(server.url, 'POST', '/authentication', { body: { strategy: 'app-secret', appId, appSecret } });
+    const issued = await http(server.url, 'POST', '/authentication', {
+      body: { strategy: 'app-secret', appId, appSecret },
+    });
     expect(issued.status).toBe(200);
     appToken = issued.body.accessToken;
   });
@@ -123,7 +155,9 @@ describe('operator dashboard in headless chromium', () => {
     await nav('Pipelines');
     await heading('Pipelines');
     await page.getByRole('button', { name: '+ Add pipeline' }).click();
-    const stage = page.getByRole('group', { name: 'Pipeline 1', exact: true }).getByRole('group', { name: 'Stage 1', exact: true });
+    const stage = page
+      .getByRole('group', { name: 'Pipeline 1', exact: true })
+      .getByRole('group', { name: 'Stage 1', exact: true });
     await stage.getByLabel('Stage name').fill('New lead');
     await stage.getByLabel('Closure %').fill('150');
     await page.getByRole('button', { name: 'Save configuration' }).click();
@@ -143,7 +177,9 @@ describe('operator dashboard in headless chromium', () => {
     expect(await page.locator('.save-status').textContent()).toBe('All changes saved');
     await screenshot(page, '06-pipelines');
 
-    const all = await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/pipelines?includeArchived=true`, { token: appToken });
+    const all = await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/pipelines?includeArchived=true`, {
+      token: appToken,
+    });
     expect(all.status).toBe(200);
     expect(all.body.data).toHaveLength(1);
     expect(stripIds(all.body.data[0])).toEqual(EXPECTED_ALL);
@@ -153,7 +189,9 @@ describe('operator dashboard in headless chromium', () => {
     // A reload shows what the server stored, with every saved entry now carrying an id.
     await page.reload();
     await heading('Pipelines');
-    expect(await page.getByRole('group', { name: 'Pipeline 2', exact: true }).getByLabel('Pipeline name').inputValue()).toBe('Partnerships');
+    expect(
+      await page.getByRole('group', { name: 'Pipeline 2', exact: true }).getByLabel('Pipeline name').inputValue(),
+    ).toBe('Partnerships');
     expect(await page.getByText('Not saved yet').count()).toBe(0);
   });
 
@@ -179,10 +217,15 @@ describe('operator dashboard in headless chromium', () => {
     await page.getByRole('button', { name: 'Save custom fields' }).click();
     await page.getByText('Custom fields saved.').waitFor();
     await screenshot(page, '07-custom-fields');
-    const operatorToken = await page.evaluate(() => JSON.parse(sessionStorage.getItem('crmkit.session') ?? '{}').token as string);
-    const stored = await http(server.url, 'GET', `/admin/v1/businesses/${urlKey}/custom-fields`, { token: operatorToken });
+    const operatorToken = await page.evaluate(
+      () => JSON.parse(sessionStorage.getItem('crmkit.session') ?? '{}').token as string,
+    );
+    const stored = await http(server.url, 'GET', `/admin/v1/businesses/${urlKey}/custom-fields`, {
+      token: operatorToken,
+    });
     expect(stored.body.data.map((f: any) => [f.name, f.type, f.options ?? null])).toEqual([
-      ['Loyalty tier', 'SELECT', ['Gold', 'Silver']], ['Anniversary', 'DATE', null],
+      ['Loyalty tier', 'SELECT', ['Gold', 'Silver']],
+      ['Anniversary', 'DATE', null],
     ]);
   });
 
@@ -202,7 +245,14 @@ describe('operator dashboard in headless chromium', () => {
   it('looks up a client, shows its record and balance, archives it, and apps then get 404', async () => {
     const clientId = 'CUST/42 ü?';
     const created = await http(server.url, 'POST', `/api/v1/businesses/${urlKey}/clients`, {
-      token: appToken, body: { clientId, name: 'Meera Handlooms', email: 'accounts@meera.example', phone: '+91 98200 12345', city: 'Jaipur' },
+      token: appToken,
+      body: {
+        clientId,
+        name: 'Meera Handlooms',
+        email: 'accounts@meera.example',
+        phone: '+91 98200 12345',
+        city: 'Jaipur',
+      },
     });
     expect(created.status).toBe(201);
     await nav('Clients');
@@ -220,21 +270,32 @@ describe('operator dashboard in headless chromium', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Archive client' }).click();
     await page.getByText('Status: archived').waitFor();
     await screenshot(page, '09-client-archived');
-    const gone = await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/clients/${encodeURIComponent(clientId)}`, { token: appToken });
+    const gone = await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/clients/${encodeURIComponent(clientId)}`, {
+      token: appToken,
+    });
     expect(gone.status).toBe(404);
     expect(gone.body.data.error.code).toBe('CLIENT_NOT_FOUND');
   });
 
   it('deletes a client', async () => {
     const clientId = `del-${randomBytes(3).toString('hex')}`;
-    expect((await http(server.url, 'POST', `/api/v1/businesses/${urlKey}/clients`, { token: appToken, body: { clientId, name: 'Short-lived' } })).status).toBe(201);
+    expect(
+      (
+        await http(server.url, 'POST', `/api/v1/businesses/${urlKey}/clients`, {
+          token: appToken,
+          body: { clientId, name: 'Short-lived' },
+        })
+      ).status,
+    ).toBe(201);
     await page.getByLabel('Client ID').fill(clientId);
     await page.getByRole('button', { name: 'Look up' }).click();
     await page.getByRole('heading', { name: 'Short-lived' }).waitFor();
     await page.getByRole('button', { name: 'Delete client' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete client' }).click();
     await page.getByText('Status: deleted').waitFor();
-    expect((await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/clients/${clientId}`, { token: appToken })).status).toBe(404);
+    expect(
+      (await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/clients/${clientId}`, { token: appToken })).status,
+    ).toBe(404);
   });
 
   it('detaches the app: its token is refused on the business', async () => {
@@ -247,7 +308,10 @@ describe('operator dashboard in headless chromium', () => {
   });
 
   it('sends the operator back to log in when the session is no longer valid', async () => {
-    await page.evaluate((email) => sessionStorage.setItem('crmkit.session', JSON.stringify({ token: 'expired.token.value', email })), TEST_ADMIN.email);
+    await page.evaluate(
+      (email) => sessionStorage.setItem('crmkit.session', JSON.stringify({ token: 'expired.token.value', email })),
+      TEST_ADMIN.email,
+    );
     await nav('Businesses');
     await page.getByText('Your session has expired. Please log in again.').waitFor();
     expect(await page.getByLabel('E-mail').inputValue()).toBe(TEST_ADMIN.email);

@@ -9,7 +9,9 @@ describe('API reference page /docs in headless chromium', () => {
   const s = browserSession();
 
   it('renders every operation of the document, its errors and examples, with no console error or CSP violation', async () => {
-    const doc = (await http(s.server.url, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, { operationId: string }>> };
+    const doc = (await http(s.server.url, 'GET', '/openapi.json')).body as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
     await s.page.goto(`${s.server.url}/docs`);
     await s.page.getByRole('heading', { level: 1, name: 'crmkit API' }).waitFor();
     const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
@@ -56,7 +58,9 @@ describe('API reference page /docs in headless chromium', () => {
     const get = s.page.locator('#getBusiness');
     await get.getByText('Try it').click();
     const sent: string[] = [];
-    s.page.on('request', (request) => { if (request.url().includes('/admin/v1/businesses/')) sent.push(request.url()); });
+    s.page.on('request', (request) => {
+      if (request.url().includes('/admin/v1/businesses/')) sent.push(request.url());
+    });
     await get.getByRole('button', { name: 'Send' }).click();
     await get.locator('.try-output').filter({ hasText: 'Not sent: fill in urlKey, part of the path.' }).waitFor();
     expect(await get.locator('input[name="urlKey"]').getAttribute('aria-invalid')).toBe('true');
@@ -65,7 +69,9 @@ describe('API reference page /docs in headless chromium', () => {
 
   it('10: operations answered 405 are listed apart and marked; the text quotes no internal section numbers', async () => {
     const clientsNav = s.page.locator('.nav-group').filter({ hasText: 'Clients' }).first();
-    const items = await clientsNav.locator('li').evaluateAll((lis) => lis.map((li) => [li.className, li.textContent ?? '']));
+    const items = await clientsNav
+      .locator('li')
+      .evaluateAll((lis) => lis.map((li) => [li.className, li.textContent ?? '']));
     const refused = items.filter(([cls]) => cls === 'nav-refused');
     expect(refused.length).toBeGreaterThan(0);
     for (const [, text] of refused) expect(text).toContain('not supported, 405');
@@ -73,7 +79,9 @@ describe('API reference page /docs in headless chromium', () => {
     expect(items.findIndex(([cls]) => cls === 'nav-refused')).toBe(items.length - refused.length);
     // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText(), the text as rendered, not the DOM property.
     const text = await s.page.locator('main').innerText();
-    expect(text).not.toMatch(/service-interface|operator-interface|leads-interface|[Ss]ection \d|\(\d\.\d|see \d\.\d|decisions\.md/);
+    expect(text).not.toMatch(
+      /service-interface|operator-interface|leads-interface|[Ss]ection \d|\(\d\.\d|see \d\.\d|decisions\.md/,
+    );
   });
 
   it('3: the reference fits a 390 px screen; desktop and phone screenshots', async () => {

@@ -8,7 +8,13 @@ import { systemClock } from '../../src/deps.js';
 import { OperatorsService } from '../../src/operator/operators.service.js';
 import { openStore, type Store } from '../../src/storage/store.js';
 import type { Config } from '../../src/config.js';
-import { configFor, privatePostgresDatabase, TEST_ADMIN, type PrivateDatabase, type StoreName } from '../helpers/stores.js';
+import {
+  configFor,
+  privatePostgresDatabase,
+  TEST_ADMIN,
+  type PrivateDatabase,
+  type StoreName,
+} from '../helpers/stores.js';
 
 export { TEST_ADMIN };
 
@@ -23,29 +29,53 @@ export interface RunningServer {
 }
 
 /** The real app, in this process, on a random port, over a fresh SQLite data dir (or the test PostgreSQL database). */
-export async function startServer(storeName: StoreName = 'sqlite', overrides: Partial<Config> = {}): Promise<RunningServer> {
+export async function startServer(
+  storeName: StoreName = 'sqlite',
+  overrides: Partial<Config> = {},
+): Promise<RunningServer> {
   const config = configFor(storeName, overrides);
   const store = openStore(config);
   await store.migrate();
-  await new OperatorsService(store, systemClock.now, config.passwordHashCost).ensureFirstOperator(config.adminEmail, config.adminPassword);
+  await new OperatorsService(store, systemClock.now, config.passwordHashCost).ensureFirstOperator(
+    config.adminEmail,
+    config.adminPassword,
+  );
   const app = await buildApp({ config, store, clock: systemClock });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { url: address, app, store, async close() { await app.close(); await store.close(); } };
+  return {
+    url: address,
+    app,
+    store,
+    async close() {
+      await app.close();
+      await store.close();
+    },
+  };
 }
 
 /** Debian's chromium, headless, with nothing phoning home; never a downloaded browser. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
 /** Collects what the page reports as broken: console errors (CSP violations land here) and uncaught exceptions. */
 export function watchPageErrors(page: Page): string[] {
   const problems: string[] = [];
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   return problems;
 }
@@ -71,14 +101,27 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** JSON over fetch against the running server. */
-export async function http(url: string, method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
+export async function http(
+  url: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown } = {},
+): Promise<{ status: number; body: any }> {
   const headers: Record<string, string> = {};
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${url}${path}`, { method, headers, ...(options.body !== undefined && { body: JSON.stringify(options.body) }) });
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers,
+    ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
+  });
   const text = await response.text();
   let body: any = text;
-  try { body = text ? JSON.parse(text) : undefined; } catch { /* not JSON: keep the text */ }
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON: keep the text */
+  }
   return { status: response.status, body };
 }
 

@@ -26,11 +26,15 @@ export function fitsPhone(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const width = window.innerWidth;
     const out: string[] = [];
-    if (document.documentElement.scrollWidth > width) out.push(`document is ${document.documentElement.scrollWidth}px wide`);
+    if (document.documentElement.scrollWidth > width)
+      out.push(`document is ${document.documentElement.scrollWidth}px wide`);
     for (const el of document.querySelectorAll('button, input, select, a, code')) {
       const rect = el.getBoundingClientRect();
       if (rect.width === 0 || rect.height === 0) continue;
-      if (rect.left < -1 || rect.right > width + 1) out.push(`${el.tagName} “${(el.textContent ?? '').trim().slice(0, 30)}” spans ${Math.round(rect.left)}–${Math.round(rect.right)}px`);
+      if (rect.left < -1 || rect.right > width + 1)
+        out.push(
+          `${el.tagName} “${(el.textContent ?? '').trim().slice(0, 30)}” spans ${Math.round(rect.left)}–${Math.round(rect.right)}px`,
+        );
     }
     return out;
   });
@@ -62,9 +66,12 @@ export async function contrastOfBadges(page: Page): Promise<{ text: string; rati
   await page.evaluate(CONTRAST_SCRIPT);
   return page.evaluate(() => {
     const { ratio, background } = (window as any).__contrast;
-    return [...document.querySelectorAll('.badge')].filter((b) => (b as HTMLElement).offsetParent !== null).map((b) => ({
-      text: b.textContent ?? '', ratio: Math.round(ratio(getComputedStyle(b).color, background(b)) * 100) / 100,
-    }));
+    return [...document.querySelectorAll('.badge')]
+      .filter((b) => (b as HTMLElement).offsetParent !== null)
+      .map((b) => ({
+        text: b.textContent ?? '',
+        ratio: Math.round(ratio(getComputedStyle(b).color, background(b)) * 100) / 100,
+      }));
   });
 }
 

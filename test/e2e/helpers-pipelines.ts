@@ -46,7 +46,12 @@ export async function buildPipelines(page: Page): Promise<void> {
   const salesStages: StageInput[] = [
     { name: 'Qualified', state: 'OPEN', closure: '30', decay: '72', labels: 'hot, inbound' },
     { name: 'Won', state: 'CLOSED', closure: '100' },
-    { name: 'Lost', state: 'DROPPED', closure: '0', reasons: ['Too expensive', 'Chose a competitor', 'No budget (archived)'] },
+    {
+      name: 'Lost',
+      state: 'DROPPED',
+      closure: '0',
+      reasons: ['Too expensive', 'Chose a competitor', 'No budget (archived)'],
+    },
   ];
   for (const [i, stage] of salesStages.entries()) {
     await sales.getByRole('button', { name: '+ Add stage' }).click();
@@ -70,13 +75,22 @@ export async function buildPipelines(page: Page): Promise<void> {
   await group(partners, 'Stage 4').getByRole('button', { name: 'Archive stage' }).click();
 }
 
-const stage = (name: string, state: string, extra: Record<string, unknown> = {}) =>
-  ({ name, state, reasons: [], labels: [], isArchived: false, ...extra });
+const stage = (name: string, state: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  state,
+  reasons: [],
+  labels: [],
+  isArchived: false,
+  ...extra,
+});
 
 export const EXPECTED_ALL = {
   pipelines: [
     {
-      name: 'Sales', description: 'Inbound and outbound sales', isPrimary: true, isArchived: false,
+      name: 'Sales',
+      description: 'Inbound and outbound sales',
+      isPrimary: true,
+      isArchived: false,
       stages: [
         stage('New lead', 'NEW'),
         stage('Qualified', 'OPEN', { labels: ['hot', 'inbound'], closure: 30, decayThresholdHours: 72 }),
@@ -85,7 +99,9 @@ export const EXPECTED_ALL = {
       ],
     },
     {
-      name: 'Partnerships', isPrimary: false, isArchived: false,
+      name: 'Partnerships',
+      isPrimary: false,
+      isArchived: false,
       stages: [
         stage('Contacted', 'NEW'),
         stage('Negotiation', 'OPEN', { closure: 50, decayThresholdHours: 0 }),
@@ -105,7 +121,9 @@ export const EXPECTED_ALL = {
 export const EXPECTED_LIVE = {
   pipelines: EXPECTED_ALL.pipelines.map((p) => ({
     ...p,
-    stages: p.stages.filter((s) => !s.isArchived).map((s) => ({ ...s, reasons: s.reasons.filter((k) => k !== 'no-budget') })),
+    stages: p.stages
+      .filter((s) => !s.isArchived)
+      .map((s) => ({ ...s, reasons: s.reasons.filter((k) => k !== 'no-budget') })),
   })),
   stageReasons: EXPECTED_ALL.stageReasons.filter((r) => !r.isArchived),
 };
@@ -119,7 +137,8 @@ export function stripIds(config: any): unknown {
       return {
         ...pipeline,
         stages: stages.map(({ id: stageId, ...rest }: any) => {
-          if (typeof stageId !== 'string' || stageId === '') throw new Error(`stage without id: ${JSON.stringify(rest)}`);
+          if (typeof stageId !== 'string' || stageId === '')
+            throw new Error(`stage without id: ${JSON.stringify(rest)}`);
           return rest;
         }),
       };

@@ -39,16 +39,33 @@ describe('4.7 the invoice PDF shows every particular', () => {
     expect(pages).toHaveLength(1);
     expect(pngs).toHaveLength(1);
     for (const particular of [
-      'TAX INVOICE', 'Invoice No.: INV-0001', 'Invoice Date: 18 Jun 2021', 'Due Date: 18 Jul 2021',
-      'Place of Supply: Karnataka (29)', 'Reverse charge: No',
-      'Crème Software Pvt. Ltd.', '12, 2nd Cross, Indiranagar', `GSTIN: ${SELLER_IN.gstin}`, 'PAN: AABCC1234F',
-      'Zoë Traders', '45 MG Road', `GSTIN: ${BUYER_KA.gstin}`, 'State: Karnataka, Code: 29',
-      'Shipped To'.toUpperCase(), 'Zoë Traders Warehouse', 'Plot 7, KIADB Industrial Area',
+      'TAX INVOICE',
+      'Invoice No.: INV-0001',
+      'Invoice Date: 18 Jun 2021',
+      'Due Date: 18 Jul 2021',
+      'Place of Supply: Karnataka (29)',
+      'Reverse charge: No',
+      'Crème Software Pvt. Ltd.',
+      '12, 2nd Cross, Indiranagar',
+      `GSTIN: ${SELLER_IN.gstin}`,
+      'PAN: AABCC1234F',
+      'Zoë Traders',
+      '45 MG Road',
+      `GSTIN: ${BUYER_KA.gstin}`,
+      'State: Karnataka, Code: 29',
+      'Shipped To'.toUpperCase(),
+      'Zoë Traders Warehouse',
+      'Plot 7, KIADB Industrial Area',
       '1 Website maintenance 998314 2 100.00 200.00 9 18.00 9 18.00 236.00',
       '2 Cloud hosting (monthly) 998314 6 200.00 1,200.00 6 72.00 6 72.00 1,344.00',
-      'Total (INR) ₹1,580.00', 'Rupees One Thousand Five Hundred Eighty Only',
-      'Payment within 30 days by bank transfer.', 'For Crème Software Pvt. Ltd.', 'Authorised Signatory',
-      'Udyam Registration Number: UDYAM-KA-01-0000001', 'Phone: +919812345678', 'Amounts in INR',
+      'Total (INR) ₹1,580.00',
+      'Rupees One Thousand Five Hundred Eighty Only',
+      'Payment within 30 days by bank transfer.',
+      'For Crème Software Pvt. Ltd.',
+      'Authorised Signatory',
+      'Udyam Registration Number: UDYAM-KA-01-0000001',
+      'Phone: +919812345678',
+      'Amounts in INR',
     ]) {
       expect(text, particular).toContain(particular);
     }
@@ -75,7 +92,11 @@ describe('4.7 the invoice PDF shows every particular', () => {
   it('UTGST replaces SGST for a place of supply in a union territory without legislature', async () => {
     const invoice = example91();
     const chandigarh = { ...invoice.billedBy, gstState: '04', gstin: undefined };
-    const { text } = await rendered('utgst', { ...invoice, billedBy: chandigarh, billedTo: { ...BUYER_KA, gstState: '04' } });
+    const { text } = await rendered('utgst', {
+      ...invoice,
+      billedBy: chandigarh,
+      billedTo: { ...BUYER_KA, gstState: '04' },
+    });
     expect(text).toContain('Place of Supply: Chandigarh (04)');
     expect(text).toMatch(/UTGST 90\.00/);
     expect(text).not.toMatch(/\bSGST\b/);
@@ -93,10 +114,19 @@ describe('4.7 the invoice PDF shows every particular', () => {
   it('9.3 UAE: VAT, both charges with their signed amounts, words with the fraction, e-mail by its flag', async () => {
     const { text } = await rendered('9.3-uae-charges', example93());
     for (const particular of [
-      'TAX INVOICE', 'Gulf Façade Contracting LLC', 'TRN: 100123456700003', 'TRN: 100987654300003',
-      'Invoice Date: 17 Jun 2021', '1 Glass panel installation 3 1,250.00 3,750.00 5 187.50 3,937.50',
-      'Taxable Value 4,150.00', 'VAT 187.50', 'Early payment (2%) -86.75', 'Courier 25.00', 'Total (AED) AED 4,275.75',
-      'AED Four Thousand Two Hundred Seventy-Five and 75/100 Only', 'Email: ap@desertrose.example',
+      'TAX INVOICE',
+      'Gulf Façade Contracting LLC',
+      'TRN: 100123456700003',
+      'TRN: 100987654300003',
+      'Invoice Date: 17 Jun 2021',
+      '1 Glass panel installation 3 1,250.00 3,750.00 5 187.50 3,937.50',
+      'Taxable Value 4,150.00',
+      'VAT 187.50',
+      'Early payment (2%) -86.75',
+      'Courier 25.00',
+      'Total (AED) AED 4,275.75',
+      'AED Four Thousand Two Hundred Seventy-Five and 75/100 Only',
+      'Email: ap@desertrose.example',
     ]) {
       expect(text, particular).toContain(particular);
     }
@@ -107,7 +137,13 @@ describe('4.7 the invoice PDF shows every particular', () => {
     const invoice = saudiInvoice();
     const { text, logical, pngs } = await rendered('saudi-zatca', invoice);
     expect(logical).toContain(SAUDI_SELLER_NAME);
-    for (const particular of ['TAX INVOICE', 'VAT No.: 300000000000003', 'Commercial Registration Number: 4030000001', '١٬١٥٠٫٠٠', 'SAR One Thousand One Hundred Fifty Only']) {
+    for (const particular of [
+      'TAX INVOICE',
+      'VAT No.: 300000000000003',
+      'Commercial Registration Number: 4030000001',
+      '١٬١٥٠٫٠٠',
+      'SAR One Thousand One Hundred Fifty Only',
+    ]) {
       expect(text, particular).toContain(particular);
     }
     const [page] = pngs;
@@ -142,12 +178,17 @@ describe('4.7 a 500-item invoice breaks cleanly across pages', () => {
     const seen: number[] = [];
     pages.forEach((page, index) => {
       expect(page).toContain(`${LABELS.page} ${index + 1} ${LABELS.of} ${pages.length}`);
-      if (/\d+ Item \d+/.test(page)) expect(page, `page ${index + 1} header`).toMatch(/# Item HSN\/SAC Qty Rate Taxable Value IGST % IGST Total/);
-      for (const match of page.matchAll(/(?:^| )(\d+) Item (\d+)\b.*?998314 (\d) [\d,.]+ [\d,.]+ 18 [\d,.]+ ([\d,.]+)/g)) {
+      if (/\d+ Item \d+/.test(page))
+        expect(page, `page ${index + 1} header`).toMatch(/# Item HSN\/SAC Qty Rate Taxable Value IGST % IGST Total/);
+      for (const match of page.matchAll(
+        /(?:^| )(\d+) Item (\d+)\b.*?998314 (\d) [\d,.]+ [\d,.]+ 18 [\d,.]+ ([\d,.]+)/g,
+      )) {
         const [, row, named, , total] = match;
         expect(named).toBe(row);
         const item = invoice.items[Number(row) - 1];
-        expect(total, `row ${row}`).toBe(new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2 }).format(item?.total ?? -1));
+        expect(total, `row ${row}`).toBe(
+          new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2 }).format(item?.total ?? -1),
+        );
         seen.push(Number(row));
       }
     });
@@ -155,7 +196,9 @@ describe('4.7 a 500-item invoice breaks cleanly across pages', () => {
     // The totals, the words and the signatory share a page: a signature never stands alone.
     const closing = pages.find((page) => page.includes(LABELS.signatory)) ?? '';
     expect(closing).toContain('Total (INR) ₹10,58,678.81');
-    expect(closing).toContain('Rupees Ten Lakh Fifty-Eight Thousand Six Hundred Seventy-Eight and Eighty-One Paise Only');
+    expect(closing).toContain(
+      'Rupees Ten Lakh Fifty-Eight Thousand Six Hundred Seventy-Eight and Eighty-One Paise Only',
+    );
     expect(pages.at(-1)).toContain('Interest at 18% a year on late payment.');
   });
 });

@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableStores } from '../helpers/stores.js';
-import { http, launchBrowser, openPage, screenshot, startServer, TEST_ADMIN, type RunningServer } from './helpers-browser.js';
+import {
+  http,
+  launchBrowser,
+  openPage,
+  screenshot,
+  startServer,
+  TEST_ADMIN,
+  type RunningServer,
+} from './helpers-browser.js';
 
 // The leads side of the dashboard, walked through as an operator would, on each store: lead settings
 // (each page's field errors), a pipeline built on the page, leads created through the public API and
@@ -13,8 +21,12 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1360, height: 900 };
 
 let browser: Browser;
-beforeAll(async () => { browser = await launchBrowser(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
   let server: RunningServer;
@@ -29,20 +41,37 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
   beforeAll(async () => {
     server = await startServer(storeName);
     ({ page, problems } = await openPage(browser));
-    operator = (await http(server.url, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body.accessToken;
-    expect((await http(server.url, 'POST', '/admin/v1/businesses', { token: operator, body: { name: 'Asha Spices', country: 'IN', urlKey } })).status).toBe(201);
-    const app = (await http(server.url, 'POST', '/admin/v1/apps', { token: operator, body: { name: `Web ${urlKey}` } })).body.data;
-    expect((await http(server.url, 'PUT', `/admin/v1/apps/${app.appId}/businesses/${urlKey}`, { token: operator })).status).toBe(200);
-    appToken = (await http(server.url, 'POST', '/authentication', { body: { strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret } })).body.accessToken;
+    operator = (await http(server.url, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body
+      .accessToken;
+    expect(
+      (
+        await http(server.url, 'POST', '/admin/v1/businesses', {
+          token: operator,
+          body: { name: 'Asha Spices', country: 'IN', urlKey },
+        })
+      ).status,
+    ).toBe(201);
+    const app = (await http(server.url, 'POST', '/admin/v1/apps', { token: operator, body: { name: `Web ${urlKey}` } }))
+      .body.data;
+    expect(
+      (await http(server.url, 'PUT', `/admin/v1/apps/${app.appId}/businesses/${urlKey}`, { token: operator })).status,
+    ).toBe(200);
+    appToken = (
+      await http(server.url, 'POST', '/authentication', {
+        body: { strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret },
+      })
+    ).body.accessToken;
   });
   afterAll(async () => {
     await page?.close();
     await server?.close();
   });
 
-  const nav = (name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
+  const nav = (name: string) =>
+    page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
   const heading = (name: string) => page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
-  const tab = (name: string) => page.getByRole('group', { name: 'Lead settings sections' }).getByRole('button', { name, exact: true }).click();
+  const tab = (name: string) =>
+    page.getByRole('group', { name: 'Lead settings sections' }).getByRole('button', { name, exact: true }).click();
   const group = (scope: Page | Locator, name: string) => scope.getByRole('group', { name, exact: true });
   /** The page at desktop width and at 390 px; at 390 px nothing may stick out sideways. */
   async function both(name: string): Promise<void> {
@@ -54,11 +83,15 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     const outside = await page.evaluate(() => {
       const width = window.innerWidth;
       const out: string[] = [];
-      if (document.documentElement.scrollWidth > width) out.push(`document is ${document.documentElement.scrollWidth}px wide`);
+      if (document.documentElement.scrollWidth > width)
+        out.push(`document is ${document.documentElement.scrollWidth}px wide`);
       for (const el of document.querySelectorAll('button, input, select, textarea, a, code')) {
         const rect = el.getBoundingClientRect();
         if (rect.width === 0 || el.closest('.board')) continue;
-        if (rect.left < -1 || rect.right > width + 1) out.push(`${el.tagName} “${(el.textContent ?? '').trim().slice(0, 30)}” spans ${Math.round(rect.left)}-${Math.round(rect.right)}px`);
+        if (rect.left < -1 || rect.right > width + 1)
+          out.push(
+            `${el.tagName} “${(el.textContent ?? '').trim().slice(0, 30)}” spans ${Math.round(rect.left)}-${Math.round(rect.right)}px`,
+          );
       }
       return out;
     });
@@ -70,7 +103,11 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
   async function expectFieldError(row: Locator, label: string, save: string): Promise<void> {
     await page.getByRole('button', { name: save }).click();
     const control = row.getByLabel(label, { exact: true });
-    await row.locator('.field').filter({ has: page.getByLabel(label, { exact: true }) }).locator('.field-error').waitFor();
+    await row
+      .locator('.field')
+      .filter({ has: page.getByLabel(label, { exact: true }) })
+      .locator('.field-error')
+      .waitFor();
     expect(await control.getAttribute('aria-invalid')).toBe('true');
     await page.getByRole('alert').first().waitFor();
   }
@@ -144,8 +181,12 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     await row.getByLabel('Options').fill('Spices, Textiles');
     await page.getByRole('button', { name: 'Save fields' }).click();
     await page.getByText('Lead custom fields saved.').waitFor();
-    const stored = await http(server.url, 'GET', `/admin/v1/businesses/${urlKey}/lead-custom-fields`, { token: operator });
-    expect(stored.body.data.map((f: any) => [f.name, f.type, f.options])).toEqual([['Product line', 'SELECT', ['Spices', 'Textiles']]]);
+    const stored = await http(server.url, 'GET', `/admin/v1/businesses/${urlKey}/lead-custom-fields`, {
+      token: operator,
+    });
+    expect(stored.body.data.map((f: any) => [f.name, f.type, f.options])).toEqual([
+      ['Product line', 'SELECT', ['Spices', 'Textiles']],
+    ]);
     await both('24-lead-custom-fields');
   });
 
@@ -161,7 +202,9 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     await zone.fill('Asia/Dubai');
     await page.getByRole('button', { name: 'Save time zone' }).click();
     await page.getByText('Time zone saved.').waitFor();
-    expect((await http(server.url, 'GET', `/admin/v1/businesses/${urlKey}`, { token: operator })).body.data.timeZone).toBe('Asia/Dubai');
+    expect(
+      (await http(server.url, 'GET', `/admin/v1/businesses/${urlKey}`, { token: operator })).body.data.timeZone,
+    ).toBe('Asia/Dubai');
   });
 
   it('builds a pipeline on the page: four live stages, reasons on "Lost", one archived stage', async () => {
@@ -175,7 +218,13 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     await page.getByRole('button', { name: '+ Add pipeline' }).click();
     const sales = group(page, 'Pipeline 1');
     await sales.getByLabel('Pipeline name').fill('Sales');
-    const stages: [string, string, string[]][] = [['New lead', 'NEW', []], ['Qualified', 'OPEN', []], ['Won', 'CLOSED', []], ['Lost', 'DROPPED', ['Too expensive', 'No budget']], ['Old review', 'OPEN', []]];
+    const stages: [string, string, string[]][] = [
+      ['New lead', 'NEW', []],
+      ['Qualified', 'OPEN', []],
+      ['Won', 'CLOSED', []],
+      ['Lost', 'DROPPED', ['Too expensive', 'No budget']],
+      ['Old review', 'OPEN', []],
+    ];
     for (const [i, [name, state, reasons]] of stages.entries()) {
       if (i > 0) await sales.getByRole('button', { name: '+ Add stage' }).click();
       const stage = group(sales, `Stage ${i + 1}`);
@@ -191,21 +240,44 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
   it('shows leads created through the public API on the board, with counts and budget sums', async () => {
     const create = async (externalId: string, body: Record<string, unknown>) => {
       const r = await http(server.url, 'POST', `/api/v1/businesses/${urlKey}/leads`, {
-        token: appToken, body: { externalId, pipeline: 'Sales', stage: 'New lead', contact: { name: 'Buyer' }, ...body },
+        token: appToken,
+        body: { externalId, pipeline: 'Sales', stage: 'New lead', contact: { name: 'Buyer' }, ...body },
       });
       expect(r.status, JSON.stringify(r.body)).toBe(201);
       leadIds[externalId] = r.body.data.leadId;
     };
-    await create('L-1', { customer: { name: 'Meera Handlooms' }, subject: 'Saffron for Diwali', budget: { amount: 120000 }, assignedTo: 'ravi@example.com', tags: ['VIP'], leadSource: 'TRADE_FAIR' });
+    await create('L-1', {
+      customer: { name: 'Meera Handlooms' },
+      subject: 'Saffron for Diwali',
+      budget: { amount: 120000 },
+      assignedTo: 'ravi@example.com',
+      tags: ['VIP'],
+      leadSource: 'TRADE_FAIR',
+    });
     await create('L-2', { customer: { name: 'Kiran Stores' }, budget: { amount: 30000 }, tags: ['Export'] });
-    await create('L-3', { customer: { name: 'Anil Traders' }, subject: 'Cardamom, 200 kg', stage: 'Qualified', assignedTo: 'priya@example.com', budget: { amount: 5000 } });
+    await create('L-3', {
+      customer: { name: 'Anil Traders' },
+      subject: 'Cardamom, 200 kg',
+      stage: 'Qualified',
+      assignedTo: 'priya@example.com',
+      budget: { amount: 5000 },
+    });
     // A follow-up date cannot be set in the past: the day passing is simulated in the store.
-    await create('L-4', { customer: { name: 'Old Mill' }, subject: 'Chilli samples', followUpDate: new Date(Date.now() + 86_400_000 * 3).toISOString().slice(0, 10) });
-    await server.store.leads.db.updateTable('leads').set({ follow_up_date: '2020-01-15' }).where('lead_id', '=', leadIds['L-4']!).execute();
+    await create('L-4', {
+      customer: { name: 'Old Mill' },
+      subject: 'Chilli samples',
+      followUpDate: new Date(Date.now() + 86_400_000 * 3).toISOString().slice(0, 10),
+    });
+    await server.store.leads.db
+      .updateTable('leads')
+      .set({ follow_up_date: '2020-01-15' })
+      .where('lead_id', '=', leadIds['L-4']!)
+      .execute();
 
     await nav('Leads');
     await heading('Leads');
-    const column = (name: string) => page.getByRole('region', { name: 'Leads board' }).getByRole('region', { name, exact: true });
+    const column = (name: string) =>
+      page.getByRole('region', { name: 'Leads board' }).getByRole('region', { name, exact: true });
     await column('New lead').getByRole('article', { name: 'Saffron for Diwali' }).waitFor();
     expect(await page.locator('.column-head h2').allTextContents()).toEqual(['New lead', 'Qualified', 'Won', 'Lost']);
     expect(await column('New lead').locator('.count').textContent()).toBe('3');
@@ -215,7 +287,9 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     expect(await saffron.textContent()).toContain('Ravi Kumar');
     expect(await saffron.textContent()).toContain('VIP');
     expect(await column('New lead').getByRole('article', { name: 'Kiran Stores' }).count()).toBe(1);
-    expect(await column('New lead').getByRole('article', { name: 'Chilli samples' }).locator('.badge-danger').textContent()).toContain('Overdue');
+    expect(
+      await column('New lead').getByRole('article', { name: 'Chilli samples' }).locator('.badge-danger').textContent(),
+    ).toContain('Overdue');
     await page.getByLabel('Show archived stages').check();
     await page.locator('.column.is-archived .column-head h2', { hasText: 'Old review' }).waitFor();
     await page.getByLabel('Show archived stages').uncheck();
@@ -234,7 +308,9 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     await expect.poll(async () => (await cards()).join('|'), { timeout: 10_000 }).toMatch(/^[^|]*Kiran Stores[^|]*$/);
     await page.getByLabel('Tag', { exact: true }).selectOption('');
     await page.getByLabel('Search').fill('saffron');
-    await expect.poll(async () => (await cards()).join('|'), { timeout: 10_000 }).toMatch(/^[^|]*Saffron for Diwali[^|]*$/);
+    await expect
+      .poll(async () => (await cards()).join('|'), { timeout: 10_000 })
+      .toMatch(/^[^|]*Saffron for Diwali[^|]*$/);
     await page.getByLabel('Search').fill('');
     await expect.poll(async () => (await cards()).length, { timeout: 10_000 }).toBe(4);
   });
@@ -244,7 +320,9 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     await column('New lead').getByRole('article', { name: 'Kiran Stores' }).dragTo(column('Qualified'));
     await page.getByText('“Kiran Stores” moved to Qualified.').waitFor();
     await column('Qualified').getByRole('article', { name: 'Kiran Stores' }).waitFor();
-    const stored = await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/leads/${leadIds['L-2']}`, { token: appToken });
+    const stored = await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/leads/${leadIds['L-2']}`, {
+      token: appToken,
+    });
     expect(stored.body.data).toMatchObject({ stage: 'Qualified', status: 'OPEN' });
   });
 
@@ -254,7 +332,9 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     await page.keyboard.press('Enter');
     const chooser = page.getByRole('dialog', { name: 'Move to stage' });
     await chooser.waitFor();
-    expect(await chooser.getByRole('radio', { name: /New lead/ }).evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await chooser.getByRole('radio', { name: /New lead/ }).evaluate((el) => el === document.activeElement)).toBe(
+      true,
+    );
     for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowDown');
     expect(await chooser.getByRole('radio', { name: /Lost/ }).isChecked()).toBe(true);
     await page.keyboard.press('Tab');
@@ -270,10 +350,18 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.getByText('“Saffron for Diwali” moved to Lost.').waitFor();
-    const stored = await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/leads/${leadIds['L-1']}`, { token: appToken });
-    expect(stored.body.data).toMatchObject({ stage: 'Lost', status: 'DROPPED', stageReasons: ['Too expensive', 'No budget'] });
+    const stored = await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/leads/${leadIds['L-1']}`, {
+      token: appToken,
+    });
+    expect(stored.body.data).toMatchObject({
+      stage: 'Lost',
+      status: 'DROPPED',
+      stageReasons: ['Too expensive', 'No budget'],
+    });
     // Focus comes back to the moved card's menu, so keyboard work goes on from there.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), { timeout: 10_000 }).toBe('Move Saffron for Diwali');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), { timeout: 10_000 })
+      .toBe('Move Saffron for Diwali');
   });
 
   it('edits a lead on its page and shows the activity entries', async () => {
@@ -282,7 +370,11 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     await page.getByRole('listitem').filter({ hasText: 'Created' }).first().waitFor();
     await page.getByLabel('Budget amount').fill('-5');
     await page.getByRole('button', { name: 'Save lead' }).click();
-    await page.locator('.field').filter({ has: page.getByLabel('Budget amount') }).locator('.field-error').waitFor();
+    await page
+      .locator('.field')
+      .filter({ has: page.getByLabel('Budget amount') })
+      .locator('.field-error')
+      .waitFor();
     await page.getByLabel('Budget amount').fill('7500');
     await page.getByLabel('Subject').fill('Cardamom, 300 kg');
     await page.getByLabel('Stage', { exact: true }).selectOption('Won');
@@ -295,12 +387,19 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     await page.getByLabel('Kind', { exact: true }).selectOption('addInternalNotes');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.locator('.timeline').getByText('Sent the quote by e-mail.').waitFor();
-    const stored = await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/leads/${leadIds['L-3']}`, { token: appToken });
-    expect(stored.body.data).toMatchObject({ subject: 'Cardamom, 300 kg', stage: 'Won', budget: { amount: 7500 }, customFields: { 'Product line': 'Spices' } });
+    const stored = await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/leads/${leadIds['L-3']}`, {
+      token: appToken,
+    });
+    expect(stored.body.data).toMatchObject({
+      subject: 'Cardamom, 300 kg',
+      stage: 'Won',
+      budget: { amount: 7500 },
+      customFields: { 'Product line': 'Spices' },
+    });
     await both('28-lead-detail');
   });
 
-  it('lists the clients, searches them, and shows a client\'s leads', async () => {
+  it("lists the clients, searches them, and shows a client's leads", async () => {
     await nav('Client list');
     await heading('Client list');
     await page.locator('.client-row').first().waitFor();
@@ -309,7 +408,10 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(() => page.locator('.client-row').count(), { timeout: 10_000 }).toBe(1);
     await page.getByRole('button', { name: 'Leads of Meera Handlooms' }).click();
-    await page.getByRole('list', { name: 'Leads of Meera Handlooms' }).getByRole('link', { name: 'Saffron for Diwali' }).waitFor();
+    await page
+      .getByRole('list', { name: 'Leads of Meera Handlooms' })
+      .getByRole('link', { name: 'Saffron for Diwali' })
+      .waitFor();
     await both('29-client-list');
     await page.getByLabel('Search clients').fill('nobody-like-this');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -322,7 +424,10 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     await page.getByRole('button', { name: 'Remove lead' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Remove lead' }).click();
     await heading('Leads');
-    expect((await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/leads/${leadIds['L-4']}`, { token: appToken })).status).toBe(404);
+    expect(
+      (await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/leads/${leadIds['L-4']}`, { token: appToken }))
+        .status,
+    ).toBe(404);
   });
 
   it('creates a lead on the board: a missing customer is shown on its field, then the lead appears', async () => {
@@ -334,13 +439,29 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     await form.getByLabel('Budget amount (optional)').fill('2500');
     await form.getByLabel('Assigned to').selectOption('ravi@example.com');
     await form.getByRole('button', { name: 'Create lead' }).click();
-    await form.locator('.field').filter({ has: page.getByLabel('Customer name') }).locator('.field-error').waitFor();
+    await form
+      .locator('.field')
+      .filter({ has: page.getByLabel('Customer name') })
+      .locator('.field-error')
+      .waitFor();
     if (shots) await screenshot(page, '30-new-lead-error');
     await form.getByLabel('Customer name').fill('Lakshmi Foods');
     await form.getByRole('button', { name: 'Create lead' }).click();
-    await page.getByRole('region', { name: 'Qualified', exact: true }).getByRole('article', { name: 'Turmeric, trial order' }).waitFor();
-    const listed = await http(server.url, 'GET', `/admin/v1/businesses/${urlKey}/leads?q=turmeric`, { token: operator });
-    expect(listed.body.data[0].items).toEqual([expect.objectContaining({ source: 'DASHBOARD', stage: 'Qualified', assignedTo: 'ravi@example.com', budget: { amount: 2500, currency: 'INR' } })]);
+    await page
+      .getByRole('region', { name: 'Qualified', exact: true })
+      .getByRole('article', { name: 'Turmeric, trial order' })
+      .waitFor();
+    const listed = await http(server.url, 'GET', `/admin/v1/businesses/${urlKey}/leads?q=turmeric`, {
+      token: operator,
+    });
+    expect(listed.body.data[0].items).toEqual([
+      expect.objectContaining({
+        source: 'DASHBOARD',
+        stage: 'Qualified',
+        assignedTo: 'ravi@example.com',
+        budget: { amount: 2500, currency: 'INR' },
+      }),
+    ]);
     expect(listed.body.data[0].items[0].externalId).toBeUndefined();
   });
 

@@ -19,14 +19,30 @@ export interface TestApp {
 }
 
 /** A real app on a real store (a fresh SQLite folder, or the shared PostgreSQL test database). */
-export async function createTestApp(storeName: StoreName, overrides: Partial<Config> = {}, clock: Clock = systemClock): Promise<TestApp> {
+export async function createTestApp(
+  storeName: StoreName,
+  overrides: Partial<Config> = {},
+  clock: Clock = systemClock,
+): Promise<TestApp> {
   const config = configFor(storeName, overrides);
   const store = openStore(config);
   await store.migrate();
-  await new OperatorsService(store, clock.now, config.passwordHashCost).ensureFirstOperator(config.adminEmail, config.adminPassword);
+  await new OperatorsService(store, clock.now, config.passwordHashCost).ensureFirstOperator(
+    config.adminEmail,
+    config.adminPassword,
+  );
   const app = await buildApp({ config, store, clock });
   await app.ready();
-  return { app, store, config, storeName, async close() { await app.close(); await store.close(); } };
+  return {
+    app,
+    store,
+    config,
+    storeName,
+    async close() {
+      await app.close();
+      await store.close();
+    },
+  };
 }
 
 const stores = await availableStores();
@@ -35,7 +51,12 @@ const stores = await availableStores();
  * Runs a suite once per available store, each with its own app. The callback receives a getter,
  * since the app exists only once `beforeAll` has run.
  */
-export function describeEachStore(title: string, suite: (ctx: () => TestApp) => void, overrides: Partial<Config> = {}, options: { ownDatabase?: boolean } = {}): void {
+export function describeEachStore(
+  title: string,
+  suite: (ctx: () => TestApp) => void,
+  overrides: Partial<Config> = {},
+  options: { ownDatabase?: boolean } = {},
+): void {
   describe.each(stores)(`${title} [%s]`, (storeName) => {
     let testApp: TestApp | undefined;
     let own: PrivateDatabase | undefined;
@@ -63,7 +84,12 @@ export interface JsonResponse {
 }
 
 /** inject() with JSON in and out. */
-export async function call(app: FastifyInstance, method: InjectOptions['method'], url: string, options: { token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {}): Promise<JsonResponse> {
+export async function call(
+  app: FastifyInstance,
+  method: InjectOptions['method'],
+  url: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string>; rawBody?: string } = {},
+): Promise<JsonResponse> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let payload: string | undefined;

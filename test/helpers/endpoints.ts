@@ -17,21 +17,40 @@ export interface Endpoint {
 }
 
 export const CLIENT_BODY = {
-  clientId: 'fuzz-client', name: 'Fuzz Client', email: 'fuzz@example.com', phone: '+91 98765-43210', gstin: '27AAPFU0939F1ZV',
-  country: 'IN', state: 'Maharashtra', isVendor: true,
+  clientId: 'fuzz-client',
+  name: 'Fuzz Client',
+  email: 'fuzz@example.com',
+  phone: '+91 98765-43210',
+  gstin: '27AAPFU0939F1ZV',
+  country: 'IN',
+  state: 'Maharashtra',
+  isVendor: true,
   bankAccounts: [{ bankAccountName: 'Main', bankAccountNumber: '1234567890', isPrimary: true }],
   shippingDetails: [{ name: 'Warehouse', city: 'Pune', country: 'IN', customHeaders: [{ label: 'Dock', value: '4' }] }],
   additionalIds: [{ label: 'UDY', value: 'UDYAM-MH-01-0000001', showInInvoice: true }],
 };
 
 const PIPELINES_BODY = {
-  pipelines: [{ name: 'Sales', isPrimary: true, stages: [{ name: 'New', state: 'NEW', reasons: ['cold'], closure: 10, decayThresholdHours: 72 }] }],
+  pipelines: [
+    {
+      name: 'Sales',
+      isPrimary: true,
+      stages: [{ name: 'New', state: 'NEW', reasons: ['cold'], closure: 10, decayThresholdHours: 72 }],
+    },
+  ],
   stageReasons: [{ key: 'cold', label: 'Went cold' }],
 };
 
 const LEAD_BODY = {
-  externalId: 'fuzz-lead', customer: { name: 'Fuzz Co', phone: '+91 98765-43210' }, contact: { name: 'Fuzz Person', email: 'fuzz@example.com' },
-  pipeline: 'Sales', stage: 'New', subject: 'Fuzz', budget: { amount: 10 }, tags: [], customFields: {},
+  externalId: 'fuzz-lead',
+  customer: { name: 'Fuzz Co', phone: '+91 98765-43210' },
+  contact: { name: 'Fuzz Person', email: 'fuzz@example.com' },
+  pipeline: 'Sales',
+  stage: 'New',
+  subject: 'Fuzz',
+  budget: { amount: 10 },
+  tags: [],
+  customFields: {},
 };
 const LEAD_PATCH = { subject: 'Edited', stage: 'New', addComments: { body: ['A note'], clientRequestId: 'fuzz' } };
 
@@ -46,7 +65,12 @@ const BODIES: Record<string, unknown> = {
   'PATCH /api/v1/businesses/:urlKey/leads/:leadId': LEAD_PATCH,
   'POST /admin/v1/businesses/:urlKey/leads': { ...LEAD_BODY, externalId: undefined },
   'PATCH /admin/v1/businesses/:urlKey/leads/:leadId': LEAD_PATCH,
-  'PUT /admin/v1/businesses/:urlKey/lead-sources': { sources: [{ key: 'WEBSITE', label: 'Website' }, { key: 'FAIR', label: 'Trade fair' }] },
+  'PUT /admin/v1/businesses/:urlKey/lead-sources': {
+    sources: [
+      { key: 'WEBSITE', label: 'Website' },
+      { key: 'FAIR', label: 'Trade fair' },
+    ],
+  },
   'PUT /admin/v1/businesses/:urlKey/tags': { tags: [{ name: 'Hot' }, { name: 'VIP', isArchived: false }] },
   'PUT /admin/v1/businesses/:urlKey/members': { members: [{ email: 'asha@example.com', name: 'Asha' }] },
   'PUT /admin/v1/businesses/:urlKey/lead-custom-fields': { fields: [{ name: 'Team size', type: 'NUMBER' }] },
@@ -57,13 +81,26 @@ const BODIES: Record<string, unknown> = {
   'POST /admin/v1/apps/:appId/rotate-key': {},
   'POST /admin/v1/operators': { email: 'fuzz-operator@example.com', password: 'fuzz-operator-password' },
   // Never the real password: a fuzzed change must not end the suite's own operator session.
-  'POST /admin/v1/operators/me/password': { currentPassword: 'not-the-operator-password', newPassword: 'fuzz new password' },
+  'POST /admin/v1/operators/me/password': {
+    currentPassword: 'not-the-operator-password',
+    newPassword: 'fuzz new password',
+  },
   'PUT /admin/v1/businesses/:urlKey/pipelines': PIPELINES_BODY,
-  'PUT /admin/v1/businesses/:urlKey/custom-fields': { fields: [{ name: 'Tier', type: 'SELECT', options: ['Gold', 'Silver'] }, { name: 'Since', type: 'DATE' }] },
+  'PUT /admin/v1/businesses/:urlKey/custom-fields': {
+    fields: [
+      { name: 'Tier', type: 'SELECT', options: ['Gold', 'Silver'] },
+      { name: 'Since', type: 'DATE' },
+    ],
+  },
   'POST /admin/v1/businesses/:urlKey/clients': { name: 'Walk-in', source: 'DASHBOARD', email: 'walkin@example.com' },
   'POST /admin/v1/businesses/:urlKey/clients/:clientId/documents': { type: 'invoice', amount: 1250.5 },
   // Disabled: a fuzzed endpoint never receives anything (example.com is reserved in any case).
-  'POST /admin/v1/businesses/:urlKey/webhooks': { url: 'https://hooks.example.com/fuzz', eventTypes: ['client.created'], enabled: false, description: 'fuzz' },
+  'POST /admin/v1/businesses/:urlKey/webhooks': {
+    url: 'https://hooks.example.com/fuzz',
+    eventTypes: ['client.created'],
+    enabled: false,
+    description: 'fuzz',
+  },
   'PATCH /admin/v1/businesses/:urlKey/webhooks/:endpointId': { eventTypes: ['client.archived'], enabled: false },
   'POST /admin/v1/businesses/:urlKey/webhooks/:endpointId/rotate-secret': {},
   'POST /admin/v1/businesses/:urlKey/webhooks/:endpointId/test': {},
@@ -74,12 +111,14 @@ function exampleBody(op: { body?: { examples?: Record<string, { value: unknown }
   return Object.values(op.body?.examples ?? {})[0]?.value;
 }
 
-export const ENDPOINTS: Endpoint[] = FEATURES.flatMap((feature) => feature.sections).flatMap((section) => section.operations).map((op) => {
-  const method = op.method.toUpperCase();
-  const key = `${method} ${op.path}`;
-  const body = key in BODIES ? BODIES[key] : exampleBody(op);
-  return { method, path: op.path, guard: op.refusal ? 'refused' : op.guard, ...(body !== undefined && { body }) };
-});
+export const ENDPOINTS: Endpoint[] = FEATURES.flatMap((feature) => feature.sections)
+  .flatMap((section) => section.operations)
+  .map((op) => {
+    const method = op.method.toUpperCase();
+    const key = `${method} ${op.path}`;
+    const body = key in BODIES ? BODIES[key] : exampleBody(op);
+    return { method, path: op.path, guard: op.refusal ? 'refused' : op.guard, ...(body !== undefined && { body }) };
+  });
 
 const stale = Object.keys(BODIES).filter((key) => !ENDPOINTS.some((e) => `${e.method} ${e.path}` === key));
 if (stale.length > 0) throw new Error(`endpoints.ts: bodies for operations that do not exist: ${stale.join(', ')}`);

@@ -95,7 +95,8 @@ export function expectSafeAnswer(answer: Answer, sent: SentLog, context: string)
 /** The own property names of the built-in prototypes, to compare before and after a run. */
 export function prototypeSnapshot(): string {
   return [Object.prototype, Array.prototype, Function.prototype, String.prototype]
-    .map((proto) => Object.getOwnPropertyNames(proto).sort().join(',')).join('|');
+    .map((proto) => Object.getOwnPropertyNames(proto).sort().join(','))
+    .join('|');
 }
 
 export function expectNoPollution(before: string): void {
@@ -113,10 +114,16 @@ export interface RawRequest {
 }
 
 /** inject() with the answer kept as text, and the request recorded as sent. */
-export async function sendRaw(app: FastifyInstance, request: RawRequest, sent?: SentLog): Promise<Answer & { json: any }> {
+export async function sendRaw(
+  app: FastifyInstance,
+  request: RawRequest,
+  sent?: SentLog,
+): Promise<Answer & { json: any }> {
   sent?.add(request.url, request.payload, ...Object.values(request.headers ?? {}));
   const response = await app.inject({
-    method: request.method as never, url: request.url, headers: request.headers ?? {},
+    method: request.method as never,
+    url: request.url,
+    headers: request.headers ?? {},
     ...(request.payload !== undefined && { payload: request.payload }),
     ...(request.remoteAddress && { remoteAddress: request.remoteAddress }),
   });
@@ -126,5 +133,11 @@ export async function sendRaw(app: FastifyInstance, request: RawRequest, sent?: 
   } catch {
     json = undefined;
   }
-  return { status: response.statusCode, head: request.method === 'HEAD', contentType: String(response.headers['content-type'] ?? ''), text: response.body, json };
+  return {
+    status: response.statusCode,
+    head: request.method === 'HEAD',
+    contentType: String(response.headers['content-type'] ?? ''),
+    text: response.body,
+    json,
+  };
 }

@@ -40,12 +40,17 @@ interface ThingsContext {
 
 /** The table the route writes; made by the test, in either dialect. */
 export async function createDocumentsTable(store: Store): Promise<void> {
-  await sql`create table if not exists idem_test_documents (document_id text primary key, url_key text not null, thing_id text not null, name text not null)`
-    .execute(store.leads.db);
+  await sql`create table if not exists idem_test_documents (document_id text primary key, url_key text not null, thing_id text not null, name text not null)`.execute(
+    store.leads.db,
+  );
 }
 
 export async function countDocuments(store: Store, urlKey: string, thingId: string): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*) as n from idem_test_documents where url_key = ${urlKey} and thing_id = ${thingId}`.execute(store.leads.db);
+  const { rows } = await sql<{
+    n: number;
+  }>`select count(*) as n from idem_test_documents where url_key = ${urlKey} and thing_id = ${thingId}`.execute(
+    store.leads.db,
+  );
   return Number(rows[0]!.n);
 }
 
@@ -56,46 +61,64 @@ function validate(body: unknown, now: number): Body & { name: string } {
     throw AppError.fromFieldErrors([{ field: 'name', message: 'name is required', code: 'INVALID_FIELD_VALUE' }]);
   }
   if (typeof b.notAfter === 'number' && now > b.notAfter) {
-    throw AppError.fromFieldErrors([{ field: 'notAfter', message: 'notAfter has passed', code: 'INVALID_FIELD_VALUE' }]);
+    throw AppError.fromFieldErrors([
+      { field: 'notAfter', message: 'notAfter has passed', code: 'INVALID_FIELD_VALUE' },
+    ]);
   }
   return b as Body & { name: string };
 }
 
 const operation = operationsOf<ThingsContext>();
 
-const create = (path: string, operationId: string, guard: 'app' | 'operator' = 'app') => operation({
-  method: 'post', path, operationId, guard, idempotencyKey: true, summary: 'Test route: create a document',
-  pathParams: { urlKey: 'The business.', thingId: 'A thing.' },
-  handler: ({ db, clock }) => async (request, reply) => {
-    const body = validate(request.body, clock.now());
-    const params = request.params as { urlKey: string; thingId: string };
-    if (typeof body.holdMs === 'number') await new Promise((r) => setTimeout(r, body.holdMs as number));
-    if (body.readOnly) return { echo: body.name };
-    // `number` is decided inside the transaction, as an invoice number is: kept through `assigned`.
-    const document = { documentId: randomBytes(12).toString('hex'), thingId: params.thingId, number: 0, name: body.name, createdAt: clock.now() };
-    const answer = idempotentAnswer(request.idempotencyClaim, 201, document);
-    const assigned = await db.transaction().execute(async (trx) => {
-      await sql`insert into idem_test_documents (document_id, url_key, thing_id, name)
+const create = (path: string, operationId: string, guard: 'app' | 'operator' = 'app') =>
+  operation({
+    method: 'post',
+    path,
+    operationId,
+    guard,
+    idempotencyKey: true,
+    summary: 'Test route: create a document',
+    pathParams: { urlKey: 'The business.', thingId: 'A thing.' },
+    handler:
+      ({ db, clock }) =>
+      async (request, reply) => {
+        const body = validate(request.body, clock.now());
+        const params = request.params as { urlKey: string; thingId: string };
+        if (typeof body.holdMs === 'number') await new Promise((r) => setTimeout(r, body.holdMs as number));
+        if (body.readOnly) return { echo: body.name };
+        // `number` is decided inside the transaction, as an invoice number is: kept through `assigned`.
+        const document = {
+          documentId: randomBytes(12).toString('hex'),
+          thingId: params.thingId,
+          number: 0,
+          name: body.name,
+          createdAt: clock.now(),
+        };
+        const answer = idempotentAnswer(request.idempotencyClaim, 201, document);
+        const assigned = await db.transaction().execute(async (trx) => {
+          await sql`insert into idem_test_documents (document_id, url_key, thing_id, name)
         values (${document.documentId}, ${params.urlKey}, ${params.thingId}, ${body.name})`.execute(trx);
-      const { rows } = await sql<{ n: number }>`select count(*) as n from idem_test_documents
+          const { rows } = await sql<{ n: number }>`select count(*) as n from idem_test_documents
         where url_key = ${params.urlKey} and thing_id = ${params.thingId}`.execute(trx);
-      const decided = { number: Number(rows[0]!.n) };
-      await keepIdempotentAnswer(trx, answer, decided);
-      // A refusal decided inside the transaction (as PAYMENT_EXCEEDS_DUE is): nothing is written, the key is released.
-      if (body.refuse) throw new AppError('IDEMPOTENCY_CONFLICT', 'refused inside the transaction');
-      return decided;
-    });
-    // A process that dies after its commit, before it answers.
-    if (body.crashAfterCommit) process.kill(process.pid, 'SIGKILL');
-    reply.code(201);
-    return withAssigned(document, assigned);
-  },
-});
+          const decided = { number: Number(rows[0]!.n) };
+          await keepIdempotentAnswer(trx, answer, decided);
+          // A refusal decided inside the transaction (as PAYMENT_EXCEEDS_DUE is): nothing is written, the key is released.
+          if (body.refuse) throw new AppError('IDEMPOTENCY_CONFLICT', 'refused inside the transaction');
+          return decided;
+        });
+        // A process that dies after its commit, before it answers.
+        if (body.crashAfterCommit) process.kill(process.pid, 'SIGKILL');
+        reply.code(201);
+        return withAssigned(document, assigned);
+      },
+  });
 
 const thingsSection: ApiSection<ThingsContext> = {
   tag: { name: 'Idempotency test', description: 'Tests only.' },
   operations: [
-    create(THINGS, 'idemTestCreate'), create(THINGS_ALIAS, 'idemTestCreateAlias'), create(ADMIN_THINGS, 'idemTestCreateOperator', 'operator'),
+    create(THINGS, 'idemTestCreate'),
+    create(THINGS_ALIAS, 'idemTestCreateAlias'),
+    create(ADMIN_THINGS, 'idemTestCreateOperator', 'operator'),
   ],
 };
 
@@ -109,7 +132,10 @@ export async function appWithThings(config: Config, clock: Clock = systemClock) 
   const store = openStore(config);
   await store.migrate();
   await createDocumentsTable(store);
-  await new OperatorsService(store, clock.now, config.passwordHashCost).ensureFirstOperator(config.adminEmail, config.adminPassword);
+  await new OperatorsService(store, clock.now, config.passwordHashCost).ensureFirstOperator(
+    config.adminEmail,
+    config.adminPassword,
+  );
   const app = await buildApp({ config, store, clock }, [...FEATURES, thingsFeature]);
   return { app, store };
 }

@@ -10,5 +10,8 @@ const config = loadConfig();
 const { app, store } = await appWithThings(config);
 await app.listen({ port: config.port, host: config.host });
 process.on('SIGTERM', () => {
-  void app.close().then(() => store.close()).then(() => process.exit(0));
+  void app
+    .close()
+    .then(() => store.close())
+    .then(() => process.exit(0));
 });

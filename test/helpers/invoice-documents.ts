@@ -10,7 +10,13 @@ import { gstinCheckCharacter } from '../../src/validation/tax-ids.js';
 
 const gstin = (first14: string) => first14 + gstinCheckCharacter(first14);
 /** Sums of money numbers through minor units, as the API adds them: never float addition. */
-const add = (...values: number[]) => Number(minorUnitsToDecimal(values.reduce((sum, v) => sum + toMinorUnits(v, 2), 0n), 2));
+const add = (...values: number[]) =>
+  Number(
+    minorUnitsToDecimal(
+      values.reduce((sum, v) => sum + toMinorUnits(v, 2), 0n),
+      2,
+    ),
+  );
 const vendorShape = { discount: { discountType: 'PERCENTAGE' }, images: [] };
 
 export const SELLER_IN: InvoiceParty = {
@@ -42,12 +48,31 @@ export const BUYER_KA: InvoiceParty = {
   additionalIds: [{ label: 'UDY', value: 'UDYAM-KA-01-0000001', showInInvoice: true }],
 };
 
-function indianItem(name: string, rate: number, quantity: number, gstRate: number, m: Record<'amount' | 'igst' | 'cgst' | 'sgst', number>, igst: boolean): InvoiceItem {
+function indianItem(
+  name: string,
+  rate: number,
+  quantity: number,
+  gstRate: number,
+  m: Record<'amount' | 'igst' | 'cgst' | 'sgst', number>,
+  igst: boolean,
+): InvoiceItem {
   const total = igst ? add(m.amount, m.igst) : add(m.amount, m.cgst, m.sgst);
-  return { name, rate, quantity, gstRate, subTotal: m.amount, ...m, total, hsn: '998314', ...vendorShape } as InvoiceItem;
+  return {
+    name,
+    rate,
+    quantity,
+    gstRate,
+    subTotal: m.amount,
+    ...m,
+    total,
+    hsn: '998314',
+    ...vendorShape,
+  } as InvoiceItem;
 }
 
-function base(number: string): Omit<InvoiceAnswer, 'billedBy' | 'billedTo' | 'items' | 'finalTotal' | 'taxType' | 'currency' | 'locale'> {
+function base(
+  number: string,
+): Omit<InvoiceAnswer, 'billedBy' | 'billedTo' | 'items' | 'finalTotal' | 'taxType' | 'currency' | 'locale'> {
   return {
     invoiceNumber: number,
     invoiceDate: '2021-06-17T18:30:00.000Z',
@@ -55,7 +80,12 @@ function base(number: string): Omit<InvoiceAnswer, 'billedBy' | 'billedTo' | 'it
     billType: 'INVOICE',
     status: 'UNPAID',
     additionalCharges: [],
-    terms: [{ label: 'Payment', terms: ['Payment within 30 days by bank transfer.', 'Interest at 18% a year on late payment.'] }],
+    terms: [
+      {
+        label: 'Payment',
+        terms: ['Payment within 30 days by bank transfer.', 'Interest at 18% a year on late payment.'],
+      },
+    ],
   };
 }
 
@@ -69,7 +99,14 @@ export function example91(): InvoiceAnswer {
     igst: false,
     billedBy: SELLER_IN,
     billedTo: BUYER_KA,
-    shippedTo: { name: 'Zoë Traders Warehouse', country: 'IN', street: 'Plot 7, KIADB Industrial Area', city: 'Hassan', pincode: '573201', gstState: '29' },
+    shippedTo: {
+      name: 'Zoë Traders Warehouse',
+      country: 'IN',
+      street: 'Plot 7, KIADB Industrial Area',
+      city: 'Hassan',
+      pincode: '573201',
+      gstState: '29',
+    },
     items: [
       indianItem('Website maintenance', 100, 2, 18, { amount: 200, igst: 36, cgst: 18, sgst: 18 }, false),
       indianItem('Cloud hosting (monthly)', 200, 6, 12, { amount: 1200, igst: 144, cgst: 72, sgst: 72 }, false),
@@ -84,9 +121,17 @@ export function example91(): InvoiceAnswer {
 export function example92(): InvoiceAnswer {
   const invoice = example91();
   const billedTo: InvoiceParty = {
-    name: 'Élan Retail LLP', country: 'IN', street: '221 Linking Road, Bandra West', city: 'Mumbai', pincode: '400050',
-    gstState: '27', gstin: '27AAPFU0939F1ZV', phone: '+912226543210', phoneShowInInvoice: false,
-    email: 'billing@elan.example', emailShowInInvoice: false,
+    name: 'Élan Retail LLP',
+    country: 'IN',
+    street: '221 Linking Road, Bandra West',
+    city: 'Mumbai',
+    pincode: '400050',
+    gstState: '27',
+    gstin: '27AAPFU0939F1ZV',
+    phone: '+912226543210',
+    phoneShowInInvoice: false,
+    email: 'billing@elan.example',
+    emailShowInInvoice: false,
   };
   const items = invoice.items.map((item) => ({ ...item, total: add(item.amount, item.igst ?? 0) }));
   const { shippedTo: _, ...rest } = invoice;
@@ -100,14 +145,47 @@ export function example93(): InvoiceAnswer {
     currency: 'AED',
     locale: 'en-AE',
     taxType: 'UAE',
-    billedBy: { name: 'Gulf Façade Contracting LLC', country: 'AE', street: 'Office 1204, Bay Square 3, Business Bay', city: 'Dubai', trnNumber: '100123456700003' },
+    billedBy: {
+      name: 'Gulf Façade Contracting LLC',
+      country: 'AE',
+      street: 'Office 1204, Bay Square 3, Business Bay',
+      city: 'Dubai',
+      trnNumber: '100123456700003',
+    },
     billedTo: {
-      name: 'Desert Rose Hotels', country: 'AE', street: 'Al Maryah Island', city: 'Abu Dhabi', trnNumber: '100987654300003',
-      phone: '+97124440000', phoneShowInInvoice: false, email: 'ap@desertrose.example', emailShowInInvoice: true,
+      name: 'Desert Rose Hotels',
+      country: 'AE',
+      street: 'Al Maryah Island',
+      city: 'Abu Dhabi',
+      trnNumber: '100987654300003',
+      phone: '+97124440000',
+      phoneShowInInvoice: false,
+      email: 'ap@desertrose.example',
+      emailShowInInvoice: true,
     },
     items: [
-      { name: 'Glass panel installation', rate: 1250, quantity: 3, taxRate: 5, subTotal: 3750, amount: 3750, tax: 187.5, total: 3937.5, ...vendorShape } as InvoiceItem,
-      { name: 'Site survey (zero-rated)', rate: 400, quantity: 1, taxRate: 0, subTotal: 400, amount: 400, tax: 0, total: 400, ...vendorShape } as InvoiceItem,
+      {
+        name: 'Glass panel installation',
+        rate: 1250,
+        quantity: 3,
+        taxRate: 5,
+        subTotal: 3750,
+        amount: 3750,
+        tax: 187.5,
+        total: 3937.5,
+        ...vendorShape,
+      } as InvoiceItem,
+      {
+        name: 'Site survey (zero-rated)',
+        rate: 400,
+        quantity: 1,
+        taxRate: 0,
+        subTotal: 400,
+        amount: 400,
+        tax: 0,
+        total: 400,
+        ...vendorShape,
+      } as InvoiceItem,
     ],
     additionalCharges: [
       { label: 'Early payment', type: 'PERCENTAGE', amount: 2, multiplier: -1, appliedAmount: -86.75 },
@@ -135,13 +213,32 @@ export function saudiInvoice(): InvoiceAnswer {
     currency: 'SAR',
     locale: 'ar-SA',
     taxType: 'SAUDI',
-    billedBy: { name: SAUDI_SELLER_NAME, country: 'SA', street: 'طريق الملك فهد', city: 'Riyadh', vatNumber: '300000000000003' },
+    billedBy: {
+      name: SAUDI_SELLER_NAME,
+      country: 'SA',
+      street: 'طريق الملك فهد',
+      city: 'Riyadh',
+      vatNumber: '300000000000003',
+    },
     billedTo: {
-      name: 'Red Sea Logistics Co.', country: 'SA', city: 'Jeddah', vatNumber: '311111111111113',
+      name: 'Red Sea Logistics Co.',
+      country: 'SA',
+      city: 'Jeddah',
+      vatNumber: '311111111111113',
       additionalIds: [{ label: 'CRN', value: '4030000001', showInInvoice: false, useForEInvoice: true }],
     },
     items: [
-      { name: 'Freight handling', rate: 500, quantity: 2, taxRate: 15, subTotal: 1000, amount: 1000, tax: 150, total: 1150, ...vendorShape } as InvoiceItem,
+      {
+        name: 'Freight handling',
+        rate: 500,
+        quantity: 2,
+        taxRate: 15,
+        subTotal: 1000,
+        amount: 1000,
+        tax: 150,
+        total: 1150,
+        ...vendorShape,
+      } as InvoiceItem,
     ],
     finalTotal: { subTotal: 1000, amount: 1000, tax: 150, discount: 0, charges: 0, total: 1150 },
     zatcaQr: zatcaReference([SAUDI_SELLER_NAME, '300000000000003', '2021-06-17T18:30:00Z', '1150.00', '150.00']),
@@ -164,12 +261,35 @@ export function manyItems(count: number): InvoiceAnswer {
     const igstMinor = roundDiv(amountMinor * 18n, 100n);
     amount += amountMinor;
     igst += igstMinor;
-    const m = { amount: money(amountMinor), igst: money(igstMinor), cgst: money(roundDiv(amountMinor * 9n, 100n)), sgst: money(roundDiv(amountMinor * 9n, 100n)) };
-    const name = i % 50 === 7 ? `Item ${i + 1}: annual support contract covering installation, configuration, on-site training and two visits` : `Item ${i + 1} spare part`;
+    const m = {
+      amount: money(amountMinor),
+      igst: money(igstMinor),
+      cgst: money(roundDiv(amountMinor * 9n, 100n)),
+      sgst: money(roundDiv(amountMinor * 9n, 100n)),
+    };
+    const name =
+      i % 50 === 7
+        ? `Item ${i + 1}: annual support contract covering installation, configuration, on-site training and two visits`
+        : `Item ${i + 1} spare part`;
     return indianItem(name, money(rateMinor), quantity, 18, m, true);
   });
-  const finalTotal = { subTotal: money(amount), amount: money(amount), igst: money(igst), cgst: 0, sgst: 0, discount: 0, charges: 0, total: money(amount + igst) };
-  return { ...invoice, invoiceNumber: `INV-${String(count).padStart(4, '0')}`, items, finalTotal, amountDue: finalTotal.total };
+  const finalTotal = {
+    subTotal: money(amount),
+    amount: money(amount),
+    igst: money(igst),
+    cgst: 0,
+    sgst: 0,
+    discount: 0,
+    charges: 0,
+    total: money(amount + igst),
+  };
+  return {
+    ...invoice,
+    invoiceNumber: `INV-${String(count).padStart(4, '0')}`,
+    items,
+    finalTotal,
+    amountDue: finalTotal.total,
+  };
 }
 
 export const fiveHundredItems = () => manyItems(500);

@@ -8,6 +8,9 @@ const b64 = (text: string) => Buffer.from(text).toString('base64url');
  */
 export function rawEs256(headerJson: string, payloadJson: string, privateKeyPem: string): string {
   const input = `${b64(headerJson)}.${b64(payloadJson)}`;
-  const signature = sign('sha256', Buffer.from(input), { key: createPrivateKey(privateKeyPem), dsaEncoding: 'ieee-p1363' });
+  const signature = sign('sha256', Buffer.from(input), {
+    key: createPrivateKey(privateKeyPem),
+    dsaEncoding: 'ieee-p1363',
+  });
   return `${input}.${signature.toString('base64url')}`;
 }

@@ -19,20 +19,42 @@ export async function seedListTenant(ctx: TestApp): Promise<ListTenant> {
   const t = await seedTenant(ctx.app);
   const config = await put(ctx, t, 'pipelines', {
     pipelines: [
-      { name: 'Sales', isPrimary: true, stages: [{ name: 'New', state: 'NEW' }, { name: 'Talking', state: 'OPEN' }, { name: 'Won', state: 'CLOSED' }, { name: 'Lost', state: 'DROPPED' }] },
-      { name: 'Partners', stages: [{ name: 'New', state: 'NEW' }, { name: 'Signed', state: 'CLOSED' }] },
+      {
+        name: 'Sales',
+        isPrimary: true,
+        stages: [
+          { name: 'New', state: 'NEW' },
+          { name: 'Talking', state: 'OPEN' },
+          { name: 'Won', state: 'CLOSED' },
+          { name: 'Lost', state: 'DROPPED' },
+        ],
+      },
+      {
+        name: 'Partners',
+        stages: [
+          { name: 'New', state: 'NEW' },
+          { name: 'Signed', state: 'CLOSED' },
+        ],
+      },
       { name: 'Legacy', isArchived: true, stages: [{ name: 'Old', state: 'OPEN' }] },
     ],
     stageReasons: [],
   });
   const pipelines: ListTenant['pipelines'] = {};
-  for (const p of config[0].pipelines) pipelines[p.name] = { id: p.id, stages: Object.fromEntries(p.stages.map((s: any) => [s.name, s.id])) };
+  for (const p of config[0].pipelines)
+    pipelines[p.name] = { id: p.id, stages: Object.fromEntries(p.stages.map((s: any) => [s.name, s.id])) };
   await put(ctx, t, 'tags', { tags: [{ name: 'VIP' }, { name: 'Hot' }, { name: 'Old', isArchived: true }] });
-  await put(ctx, t, 'members', { members: [{ email: 'asha@x.in', name: 'Asha' }, { email: 'bo@x.in', name: 'Bo', isArchived: true }] });
+  await put(ctx, t, 'members', {
+    members: [
+      { email: 'asha@x.in', name: 'Asha' },
+      { email: 'bo@x.in', name: 'Bo', isArchived: true },
+    ],
+  });
   // Member ids are not in any answer (members are known by e-mail): read from the store.
   const settings = (await ctx.store.leadSettings.get(t.urlKey))!;
   return {
-    ...t, pipelines,
+    ...t,
+    pipelines,
     tags: Object.fromEntries(settings.tags.map((tag) => [tag.name, tag.id])),
     members: Object.fromEntries(settings.members.map((m) => [m.email, m.id])),
   };
@@ -48,16 +70,71 @@ export const T0 = Date.UTC(2026, 0, 10, 12);
 export function sixLeads(t: ListTenant): Record<string, LeadSpec> {
   const sales = t.pipelines.Sales!;
   return {
-    L1: { leadId: 'ld_a1', pipelineId: sales.id, stageId: sales.stages.New!, tagIds: [t.tags.VIP!], leadSourceKey: 'WEBSITE', assigneeId: t.members['asha@x.in']!,
-      followUpDate: '2026-12-01', budget: { amount: 5000, currency: 'INR' }, subject: 'Café renovation', details: 'Needs espresso machines',
-      customerName: 'Zeta Foods', clientId: 'zeta', contactId: 'ct_ravi', contactName: 'Ravi Kumar', contactEmail: 'ravi@zeta.in', contactPhone: '+919812345678', createdAt: T0 },
-    L2: { leadId: 'ld_b2', pipelineId: sales.id, stageId: sales.stages.Talking!, tagIds: [t.tags.Hot!], leadSourceKey: 'REFERRAL',
-      subject: 'Website redesign', details: 'Renovation of the cafe website', customerName: 'Omega Ltd', createdAt: T0 + DAY },
-    L3: { leadId: 'ld_c3', pipelineId: t.pipelines.Partners!.id, stageId: t.pipelines.Partners!.stages.Signed!, tagIds: [t.tags.VIP!, t.tags.Hot!], leadSourceKey: 'EMAIL',
-      assigneeId: t.members['bo@x.in']!, followUpDate: '2026-11-30', budget: { amount: 100, currency: 'INR' }, subject: 'Partner deal', createdAt: T0 + 2 * DAY },
-    L4: { leadId: 'ld_d4', pipelineId: t.pipelines.Legacy!.id, stageId: t.pipelines.Legacy!.stages.Old!, tagIds: [t.tags.Old!], createdAt: T0 + 3 * DAY },
-    L5: { leadId: 'ld_e5', removed: true, pipelineId: sales.id, stageId: sales.stages.New!, subject: 'Café removed', createdAt: T0 + 4 * DAY },
-    L6: { leadId: 'ld_f6', pipelineId: sales.id, stageId: sales.stages.Won!, budget: { amount: 900, currency: 'INR' }, followUpDate: '2026-12-05', createdAt: T0 },
+    L1: {
+      leadId: 'ld_a1',
+      pipelineId: sales.id,
+      stageId: sales.stages.New!,
+      tagIds: [t.tags.VIP!],
+      leadSourceKey: 'WEBSITE',
+      assigneeId: t.members['asha@x.in']!,
+      followUpDate: '2026-12-01',
+      budget: { amount: 5000, currency: 'INR' },
+      subject: 'Café renovation',
+      details: 'Needs espresso machines',
+      customerName: 'Zeta Foods',
+      clientId: 'zeta',
+      contactId: 'ct_ravi',
+      contactName: 'Ravi Kumar',
+      contactEmail: 'ravi@zeta.in',
+      contactPhone: '+919812345678',
+      createdAt: T0,
+    },
+    L2: {
+      leadId: 'ld_b2',
+      pipelineId: sales.id,
+      stageId: sales.stages.Talking!,
+      tagIds: [t.tags.Hot!],
+      leadSourceKey: 'REFERRAL',
+      subject: 'Website redesign',
+      details: 'Renovation of the cafe website',
+      customerName: 'Omega Ltd',
+      createdAt: T0 + DAY,
+    },
+    L3: {
+      leadId: 'ld_c3',
+      pipelineId: t.pipelines.Partners!.id,
+      stageId: t.pipelines.Partners!.stages.Signed!,
+      tagIds: [t.tags.VIP!, t.tags.Hot!],
+      leadSourceKey: 'EMAIL',
+      assigneeId: t.members['bo@x.in']!,
+      followUpDate: '2026-11-30',
+      budget: { amount: 100, currency: 'INR' },
+      subject: 'Partner deal',
+      createdAt: T0 + 2 * DAY,
+    },
+    L4: {
+      leadId: 'ld_d4',
+      pipelineId: t.pipelines.Legacy!.id,
+      stageId: t.pipelines.Legacy!.stages.Old!,
+      tagIds: [t.tags.Old!],
+      createdAt: T0 + 3 * DAY,
+    },
+    L5: {
+      leadId: 'ld_e5',
+      removed: true,
+      pipelineId: sales.id,
+      stageId: sales.stages.New!,
+      subject: 'Café removed',
+      createdAt: T0 + 4 * DAY,
+    },
+    L6: {
+      leadId: 'ld_f6',
+      pipelineId: sales.id,
+      stageId: sales.stages.Won!,
+      budget: { amount: 900, currency: 'INR' },
+      followUpDate: '2026-12-05',
+      createdAt: T0,
+    },
   };
 }
 
@@ -67,6 +144,10 @@ export async function seedSixLeads(ctx: TestApp, t: ListTenant): Promise<Record<
   const specs = sixLeads(t);
   const ids: Record<string, string> = {};
   for (const [name, spec] of Object.entries(specs)) ids[name] = `${spec.leadId}_${suffix}`;
-  await insertLeads(ctx.store, t.urlKey, Object.entries(specs).map(([name, spec]) => ({ ...spec, leadId: ids[name]!, externalId: `ext-${name}-${suffix}` })));
+  await insertLeads(
+    ctx.store,
+    t.urlKey,
+    Object.entries(specs).map(([name, spec]) => ({ ...spec, leadId: ids[name]!, externalId: `ext-${name}-${suffix}` })),
+  );
   return ids;
 }

@@ -34,15 +34,45 @@ export function storedLead(spec: LeadSpec): StoredLead {
   const now = Date.now();
   const leadId = spec.leadId ?? newLeadId();
   const data: LeadData = {
-    customer: { clientId: spec.clientId ?? `lead-${leadId}`, name: spec.customerName ?? 'Acme Traders', country: 'IN', phone: null, address: null, city: null, state: null, pincode: null },
-    contact: { contactId: spec.contactId ?? `ct_${leadId}`, name: spec.contactName ?? 'Asha Rao', email: spec.contactEmail ?? null, phone: spec.contactPhone ?? null, country: 'IN', designation: null },
-    subject: spec.subject ?? null, details: spec.details ?? null, budget: spec.budget ?? null,
-    reasonKeys: [], tagIds: spec.tagIds ?? [], customFields: {},
+    customer: {
+      clientId: spec.clientId ?? `lead-${leadId}`,
+      name: spec.customerName ?? 'Acme Traders',
+      country: 'IN',
+      phone: null,
+      address: null,
+      city: null,
+      state: null,
+      pincode: null,
+    },
+    contact: {
+      contactId: spec.contactId ?? `ct_${leadId}`,
+      name: spec.contactName ?? 'Asha Rao',
+      email: spec.contactEmail ?? null,
+      phone: spec.contactPhone ?? null,
+      country: 'IN',
+      designation: null,
+    },
+    subject: spec.subject ?? null,
+    details: spec.details ?? null,
+    budget: spec.budget ?? null,
+    reasonKeys: [],
+    tagIds: spec.tagIds ?? [],
+    customFields: {},
   };
   return {
-    leadId, externalId: spec.externalId === undefined ? `ext-${leadId}` : spec.externalId, removed: spec.removed ?? false, source: 'API',
-    pipelineId: spec.pipelineId, stageId: spec.stageId, leadSourceKey: spec.leadSourceKey ?? null, assigneeId: spec.assigneeId ?? null,
-    followUpDate: spec.followUpDate ?? null, data, version: 1, createdAt: spec.createdAt ?? now, updatedAt: spec.updatedAt ?? spec.createdAt ?? now,
+    leadId,
+    externalId: spec.externalId === undefined ? `ext-${leadId}` : spec.externalId,
+    removed: spec.removed ?? false,
+    source: 'API',
+    pipelineId: spec.pipelineId,
+    stageId: spec.stageId,
+    leadSourceKey: spec.leadSourceKey ?? null,
+    assigneeId: spec.assigneeId ?? null,
+    followUpDate: spec.followUpDate ?? null,
+    data,
+    version: 1,
+    createdAt: spec.createdAt ?? now,
+    updatedAt: spec.updatedAt ?? spec.createdAt ?? now,
   };
 }
 
@@ -52,14 +82,31 @@ export function storedLead(spec: LeadSpec): StoredLead {
  */
 export async function insertLeads(store: Store, urlKey: string, specs: LeadSpec[]): Promise<StoredLead[]> {
   const db = store.leads.db;
-  const business = await db.selectFrom('businesses').select('id').where('url_key', '=', urlKey).executeTakeFirstOrThrow();
+  const business = await db
+    .selectFrom('businesses')
+    .select('id')
+    .where('url_key', '=', urlKey)
+    .executeTakeFirstOrThrow();
   const leads = specs.map(storedLead);
   for (const lead of leads) {
-    const row = await db.insertInto('leads').values({
-      business_pk: business.id, lead_id: lead.leadId, external_id: lead.externalId, removed: lead.removed ? 1 : 0, source: lead.source,
-      ...leadColumns(lead), create_request: null, version: 1, created_at: lead.createdAt, updated_at: lead.updatedAt,
-    }).returning('id').executeTakeFirstOrThrow();
-    for (const tagId of lead.data.tagIds) await db.insertInto('lead_tags').values({ lead_pk: row.id, business_pk: business.id, tag_id: tagId }).execute();
+    const row = await db
+      .insertInto('leads')
+      .values({
+        business_pk: business.id,
+        lead_id: lead.leadId,
+        external_id: lead.externalId,
+        removed: lead.removed ? 1 : 0,
+        source: lead.source,
+        ...leadColumns(lead),
+        create_request: null,
+        version: 1,
+        created_at: lead.createdAt,
+        updated_at: lead.updatedAt,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const tagId of lead.data.tagIds)
+      await db.insertInto('lead_tags').values({ lead_pk: row.id, business_pk: business.id, tag_id: tagId }).execute();
   }
   await syncSettled(store, urlKey);
   return leads;
@@ -74,7 +121,9 @@ export async function syncSettled(store: Store, urlKey: string, timeoutMs = 30_0
   if (store.kind !== 'postgres') return;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { rows: [row] } = await sql<{ settled: boolean }>`select coalesce(max(sync_pos) < sync_horizon(), true) as settled from leads
+    const {
+      rows: [row],
+    } = await sql<{ settled: boolean }>`select coalesce(max(sync_pos) < sync_horizon(), true) as settled from leads
       where business_pk = (select id from businesses where url_key = ${urlKey})`.execute(store.leads.db);
     if (row?.settled) return;
     if (Date.now() > deadline) throw new Error(`the sync horizon did not pass ${urlKey}'s writes in ${timeoutMs} ms`);

@@ -16,8 +16,16 @@ export type OpenApiDocument = {
   components: { schemas: Record<string, JsonSchema> };
   tags: { name: string }[];
 };
-export type MediaObject = { schema?: JsonSchema; example?: unknown; examples?: Record<string, { summary?: string; value: unknown }> };
-export type ResponseObject = { description: string; content?: Record<string, MediaObject>; headers?: Record<string, unknown> };
+export type MediaObject = {
+  schema?: JsonSchema;
+  example?: unknown;
+  examples?: Record<string, { summary?: string; value: unknown }>;
+};
+export type ResponseObject = {
+  description: string;
+  content?: Record<string, MediaObject>;
+  headers?: Record<string, unknown>;
+};
 export type OperationObject = {
   operationId: string;
   tags: string[];
@@ -31,7 +39,8 @@ export const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 export function operationsOf(doc: OpenApiDocument): { path: string; method: string; op: OperationObject }[] {
   return Object.entries(doc.paths).flatMap(([path, item]) =>
-    METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method]! })));
+    METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method]! })),
+  );
 }
 
 function rewriteRefs(value: unknown): unknown {
@@ -39,7 +48,10 @@ function rewriteRefs(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(value)) {
-    out[key] = key === '$ref' && typeof member === 'string' ? member.replace('#/components/schemas/', `${ROOT}#/$defs/`) : rewriteRefs(member);
+    out[key] =
+      key === '$ref' && typeof member === 'string'
+        ? member.replace('#/components/schemas/', `${ROOT}#/$defs/`)
+        : rewriteRefs(member);
   }
   return out;
 }
@@ -110,11 +122,14 @@ export class Conformance {
     if (!template || !op) return null;
     const where = `${method.toUpperCase()} ${template} answered ${answer.status}`;
     const response = op.responses[String(answer.status)];
-    if (!response) return `${where}, which the document does not list (it lists ${Object.keys(op.responses).join(', ')})`;
+    if (!response)
+      return `${where}, which the document does not list (it lists ${Object.keys(op.responses).join(', ')})`;
     const type = String(answer.headers['content-type'] ?? '');
     const media = response.content?.['application/json'];
     if (!type.startsWith('application/json') || !media?.schema) return null;
     const errors = this.checker.check(media.schema, answer.body);
-    return errors ? `${where} with a body that does not fit the documented schema:\n${errors}\n${JSON.stringify(answer.body).slice(0, 2000)}` : null;
+    return errors
+      ? `${where} with a body that does not fit the documented schema:\n${errors}\n${JSON.stringify(answer.body).slice(0, 2000)}`
+      : null;
   }
 }

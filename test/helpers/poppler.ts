@@ -39,16 +39,27 @@ export function readPdf(name: string, pdf: Buffer, dpi = 100): ReadPdf {
   const file = join(ARTIFACTS, `${name}.pdf`);
   writeFileSync(file, pdf);
   execFileSync('pdftoppm', ['-r', String(dpi), '-png', file, join(ARTIFACTS, name)]);
-  const text = (mode: string[]) => execFileSync('pdftotext', [...mode, '-enc', 'UTF-8', file, '-'], { maxBuffer: 1 << 26 }).toString('utf8');
-  const pages = text(['-raw']).split('\f').filter((page) => page.trim() !== '').map(normalise);
-  const pngs = readdirSync(ARTIFACTS).filter((f) => f.startsWith(`${name}-`) && f.endsWith('.png')).sort().map((f) => join(ARTIFACTS, f));
+  const text = (mode: string[]) =>
+    execFileSync('pdftotext', [...mode, '-enc', 'UTF-8', file, '-'], { maxBuffer: 1 << 26 }).toString('utf8');
+  const pages = text(['-raw'])
+    .split('\f')
+    .filter((page) => page.trim() !== '')
+    .map(normalise);
+  const pngs = readdirSync(ARTIFACTS)
+    .filter((f) => f.startsWith(`${name}-`) && f.endsWith('.png'))
+    .sort()
+    .map((f) => join(ARTIFACTS, f));
   return { pages, text: pages.join('\n'), logical: normalise(text([])), pngs };
 }
 
 /** The text of the first QR code found on a rendered page, or null. */
 export function decodeQr(pngFile: string): string | null {
   const png = PNG.sync.read(readFileSync(pngFile));
-  const found = jsQR(new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.byteLength), png.width, png.height);
+  const found = jsQR(
+    new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.byteLength),
+    png.width,
+    png.height,
+  );
   return found ? found.data : null;
 }
 

@@ -17,7 +17,9 @@ export function freePort(): Promise<number> {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -26,7 +28,10 @@ export function freePort(): Promise<number> {
  * Starts `src/main.ts` (or `entry`, a test's own server script) as a real server process (through tsx)
  * and waits until /healthz answers.
  */
-export async function spawnServer(env: Record<string, string>, options: { timeoutMs?: number; entry?: string } = {}): Promise<ServerProcess> {
+export async function spawnServer(
+  env: Record<string, string>,
+  options: { timeoutMs?: number; entry?: string } = {},
+): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', options.entry ?? 'src/main.ts'], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...withDirectUrl(env), PORT: String(port), HOST: '127.0.0.1' },
@@ -58,11 +63,20 @@ export async function spawnServer(env: Record<string, string>, options: { timeou
   return { url, child, output: () => output, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
 }
 
-export async function http(url: string, method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
+export async function http(
+  url: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown } = {},
+): Promise<{ status: number; body: any }> {
   const headers: Record<string, string> = {};
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${url}${path}`, { method, headers, ...(options.body !== undefined && { body: JSON.stringify(options.body) }) });
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers,
+    ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
+  });
   const text = await response.text();
   let body: any = text;
   try {
@@ -77,7 +91,12 @@ export async function http(url: string, method: string, path: string, options: {
  * docs/pipelines.md "Caching and freshness": after a change through `a`, `a` sees it at once and `b` within `limitMs`
  * (polled every 10 ms). Answers b's delay; throws naming which process was late.
  */
-export async function seenBy(a: ServerProcess, b: ServerProcess, probe: (server: ServerProcess) => Promise<boolean>, limitMs = 1000): Promise<number> {
+export async function seenBy(
+  a: ServerProcess,
+  b: ServerProcess,
+  probe: (server: ServerProcess) => Promise<boolean>,
+  limitMs = 1000,
+): Promise<number> {
   const started = performance.now();
   if (!(await probe(a))) throw new Error('the process that made the change does not see it at once');
   while (performance.now() - started < limitMs) {

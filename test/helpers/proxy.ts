@@ -38,7 +38,11 @@ export interface ProxyOptions {
   addHeaders?: Record<string, string>;
 }
 
-export async function startProxy(target: string, plan: (request: SeenRequest, index: number) => Fault = () => 'pass', options: ProxyOptions = {}): Promise<Proxy> {
+export async function startProxy(
+  target: string,
+  plan: (request: SeenRequest, index: number) => Fault = () => 'pass',
+  options: ProxyOptions = {},
+): Promise<Proxy> {
   const { port = 0, addHeaders = {} } = options;
   const seen: SeenRequest[] = [];
   const server: Server = createServer(async (request, response) => {
@@ -46,14 +50,23 @@ export async function startProxy(target: string, plan: (request: SeenRequest, in
     seen.push(entry);
     const fault = plan(entry, seen.length - 1);
     if (fault === 'reset') return void request.socket.destroy();
-    if (fault === 'unavailable') return void response.writeHead(503, { 'content-type': 'application/json' }).end('{"status":"unavailable"}');
+    if (fault === 'unavailable')
+      return void response.writeHead(503, { 'content-type': 'application/json' }).end('{"status":"unavailable"}');
     const body = await readAll(request);
-    const passed = Object.entries(request.headers).filter(([k]) => k !== 'host' && k !== 'connection' && k !== 'content-length');
-    const headers = { ...Object.fromEntries(passed) as Record<string, string>, ...addHeaders };
-    const answer = await fetch(`${target}${entry.path}`, { method: entry.method, headers, ...(body.length > 0 && { body: body.toString('utf8') }) });
+    const passed = Object.entries(request.headers).filter(
+      ([k]) => k !== 'host' && k !== 'connection' && k !== 'content-length',
+    );
+    const headers = { ...(Object.fromEntries(passed) as Record<string, string>), ...addHeaders };
+    const answer = await fetch(`${target}${entry.path}`, {
+      method: entry.method,
+      headers,
+      ...(body.length > 0 && { body: body.toString('utf8') }),
+    });
     const text = await answer.text();
     if (fault === 'lose-answer') return void request.socket.destroy();
-    response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(text);
+    response
+      .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
+      .end(text);
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const address = server.address();
@@ -62,9 +75,10 @@ export async function startProxy(target: string, plan: (request: SeenRequest, in
     url,
     seen,
     count: (method, pathPart) => seen.filter((r) => r.method === method && r.path.includes(pathPart)).length,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

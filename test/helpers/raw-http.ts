@@ -14,7 +14,11 @@ export interface RawExchange extends Answer {
  * Writes bytes exactly as given on a fresh connection (nothing a client library would tidy up), then
  * reads until the server closes or `waitMs` passes, and parses the first answer in it.
  */
-export function rawExchange(port: number, chunks: (string | Buffer)[], options: { waitMs?: number; gapMs?: number } = {}): Promise<RawExchange> {
+export function rawExchange(
+  port: number,
+  chunks: (string | Buffer)[],
+  options: { waitMs?: number; gapMs?: number } = {},
+): Promise<RawExchange> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
@@ -64,6 +68,13 @@ function parse(raw: string, closed: boolean, elapsedMs: number): RawExchange {
 
 /** A minimal well-formed request, for the checks after a hostile run. */
 export function plainRequest(method: string, path: string, headers: Record<string, string> = {}, body = ''): string {
-  const all = { host: '127.0.0.1', connection: 'close', ...(body && { 'content-length': String(Buffer.byteLength(body)) }), ...headers };
-  return `${method} ${path} HTTP/1.1\r\n${Object.entries(all).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${body}`;
+  const all = {
+    host: '127.0.0.1',
+    connection: 'close',
+    ...(body && { 'content-length': String(Buffer.byteLength(body)) }),
+    ...headers,
+  };
+  return `${method} ${path} HTTP/1.1\r\n${Object.entries(all)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\r\n')}\r\n\r\n${body}`;
 }

@@ -24,11 +24,21 @@ export interface Tenant {
 }
 
 /** A business of its own, with an app attached and a token: every test seeds one, nothing is truncated. */
-export async function seedTenant(app: FastifyInstance, business: { country?: string; customFieldsEnabled?: boolean; currency?: string } = {}): Promise<Tenant> {
+export async function seedTenant(
+  app: FastifyInstance,
+  business: { country?: string; customFieldsEnabled?: boolean; currency?: string } = {},
+): Promise<Tenant> {
   const operator = await operatorToken(app);
   const urlKey = randomKey('biz');
   const created = await call(app, 'POST', '/admin/v1/businesses', {
-    token: operator, body: { name: `Business ${urlKey}`, country: business.country ?? 'IN', urlKey, ...(business.currency && { currency: business.currency }), ...(business.customFieldsEnabled !== undefined && { customFieldsEnabled: business.customFieldsEnabled }) },
+    token: operator,
+    body: {
+      name: `Business ${urlKey}`,
+      country: business.country ?? 'IN',
+      urlKey,
+      ...(business.currency && { currency: business.currency }),
+      ...(business.customFieldsEnabled !== undefined && { customFieldsEnabled: business.customFieldsEnabled }),
+    },
   });
   if (created.status !== 201) throw new Error(`business create failed: ${JSON.stringify(created.body)}`);
   const newApp = await createApp(app, operator);
@@ -57,7 +67,15 @@ export async function selfSignedToken(
   options: { alg?: string; header?: Record<string, unknown> } = {},
 ): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  const payload: Record<string, unknown> = { appId: tenant.appId, iss: tenant.appId, aud: tenant.audience, sub: 'AppAuth', iat: now, exp: now + 3600, ...claims };
+  const payload: Record<string, unknown> = {
+    appId: tenant.appId,
+    iss: tenant.appId,
+    aud: tenant.audience,
+    sub: 'AppAuth',
+    iat: now,
+    exp: now + 3600,
+    ...claims,
+  };
   for (const key of Object.keys(payload)) if (payload[key] === undefined) delete payload[key];
   const key = await importPKCS8(tenant.privateKeyPem, 'ES256');
   return new SignJWT(payload).setProtectedHeader({ alg: options.alg ?? 'ES256', ...options.header }).sign(key);

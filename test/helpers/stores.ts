@@ -56,7 +56,8 @@ export async function availableStores(): Promise<StoreName[]> {
     throw new Error(`PostgreSQL is unreachable at ${POSTGRES_URL} and TEST_STORES=postgres`);
   }
   if (await postgresReachable) return ['sqlite', 'postgres'];
-  if (process.env.CI === 'true') throw new Error(`PostgreSQL is unreachable at ${POSTGRES_URL} and CI=true: refusing to skip`);
+  if (process.env.CI === 'true')
+    throw new Error(`PostgreSQL is unreachable at ${POSTGRES_URL} and CI=true: refusing to skip`);
   console.warn(`\n*** PostgreSQL unreachable at ${POSTGRES_URL}: SKIPPING the PostgreSQL half of the suite ***\n`);
   return ['sqlite'];
 }
@@ -68,7 +69,8 @@ export function tempDataDir(): string {
 export const TEST_ADMIN = { email: 'operator@crmkit.test', password: 'operator-password-for-tests' };
 
 export function configFor(store: StoreName, overrides: Partial<Config> = {}): Config {
-  const databaseUrl = overrides.databaseUrl !== undefined ? overrides.databaseUrl : store === 'postgres' ? POSTGRES_URL : null;
+  const databaseUrl =
+    overrides.databaseUrl !== undefined ? overrides.databaseUrl : store === 'postgres' ? POSTGRES_URL : null;
   return testConfig({
     databaseDirectUrl: databaseUrl ? directUrlOf(databaseUrl) : null,
     port: 0,

@@ -39,7 +39,8 @@ export class WebhookReceiver {
         if (this.hang) return;
         const body = Buffer.concat(chunks).toString('utf8');
         const headers = {
-          'webhook-id': String(request.headers['webhook-id']), 'webhook-timestamp': String(request.headers['webhook-timestamp']),
+          'webhook-id': String(request.headers['webhook-id']),
+          'webhook-timestamp': String(request.headers['webhook-timestamp']),
           'webhook-signature': String(request.headers['webhook-signature']),
         };
         const verifiedWith = this.secrets.filter((secret) => {
@@ -53,7 +54,15 @@ export class WebhookReceiver {
         if (this.answer >= 200 && this.answer < 300) {
           if (verifiedWith.length === 0) this.unverified.push(body);
           const parsed = JSON.parse(body) as { type: string; data: unknown };
-          this.received.push({ id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'], body, type: parsed.type, data: parsed.data, verifiedWith });
+          this.received.push({
+            id: headers['webhook-id'],
+            timestamp: headers['webhook-timestamp'],
+            signature: headers['webhook-signature'],
+            body,
+            type: parsed.type,
+            data: parsed.data,
+            verifiedWith,
+          });
         }
         response.writeHead(this.answer).end();
       });
@@ -76,7 +85,10 @@ export class WebhookReceiver {
   async until(predicate: (received: Received[]) => boolean, timeoutMs = 15_000): Promise<Received[]> {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(this.received)) {
-      if (Date.now() > deadline) throw new Error(`receiver: condition not met in ${timeoutMs} ms; got ${this.received.length}: ${this.received.map((r) => r.type).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `receiver: condition not met in ${timeoutMs} ms; got ${this.received.length}: ${this.received.map((r) => r.type).join(', ')}`,
+        );
       await new Promise((r) => setTimeout(r, 25));
     }
     return this.received;

@@ -14,9 +14,13 @@ let listed = false;
 
 /** `METHOD /template` of every documented write that can succeed (405 and 501 aliases are no write paths). */
 export function documentedWrites(doc: OpenApiDocument): string[] {
-  return Object.entries(doc.paths).flatMap(([template, item]) => Object.entries(item)
-    .filter(([method, op]) => WRITES.includes(method) && Object.keys(op.responses).some((status) => status.startsWith('2')))
-    .map(([method]) => `${method.toUpperCase()} ${template}`));
+  return Object.entries(doc.paths).flatMap(([template, item]) =>
+    Object.entries(item)
+      .filter(
+        ([method, op]) => WRITES.includes(method) && Object.keys(op.responses).some((status) => status.startsWith('2')),
+      )
+      .map(([method]) => `${method.toUpperCase()} ${template}`),
+  );
 }
 
 export function recordWrite(doc: OpenApiDocument, template: string | undefined, method: string, status: number): void {

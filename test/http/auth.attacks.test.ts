@@ -21,58 +21,175 @@ type Make = (ctx: { t: Tenant; other: Tenant; now: number; jku: string; kid: str
 
 const claims = (t: Tenant, now: number, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ appId: t.appId, iss: t.appId, aud: t.audience, sub: 'AppAuth', iat: now, exp: now + 600, ...extra });
-const signed = (t: Tenant, now: number, extra: Record<string, unknown>) => selfSignedToken(t, { iat: now, exp: now + 600, ...extra });
+const signed = (t: Tenant, now: number, extra: Record<string, unknown>) =>
+  selfSignedToken(t, { iat: now, exp: now + 600, ...extra });
 
 const CASES: [string, Make, Verdict][] = [
-  ['skew: exp 59 s ago is within the 60 s allowance', ({ t, now }) => signed(t, now, { iat: now - 600, exp: now - 59 }), 200],
+  [
+    'skew: exp 59 s ago is within the 60 s allowance',
+    ({ t, now }) => signed(t, now, { iat: now - 600, exp: now - 59 }),
+    200,
+  ],
   ['skew: exp 60 s ago is not', ({ t, now }) => signed(t, now, { iat: now - 600, exp: now - 60 }), 401],
-  ['skew: iat 60 s ahead is within the allowance', ({ t, now }) => signed(t, now, { iat: now + 60, exp: now + 600 }), 200],
+  [
+    'skew: iat 60 s ahead is within the allowance',
+    ({ t, now }) => signed(t, now, { iat: now + 60, exp: now + 600 }),
+    200,
+  ],
   ['skew: iat 61 s ahead is not', ({ t, now }) => signed(t, now, { iat: now + 61, exp: now + 600 }), 401],
   ['skew: nbf 60 s ahead is within the allowance', ({ t, now }) => signed(t, now, { nbf: now + 60 }), 200],
   ['skew: nbf 61 s ahead is not', ({ t, now }) => signed(t, now, { nbf: now + 61 }), 401],
-  ['lifetime: exp - iat of exactly 86,400 s is allowed', ({ t, now }) => signed(t, now, { iat: now - 100, exp: now - 100 + DAY }), 200],
-  ['lifetime: exp - iat of 86,401 s is not, though iat is in the past', ({ t, now }) => signed(t, now, { iat: now - 100, exp: now - 99 + DAY }), 401],
-  ['lifetime: no skew is added to it (iat 60 s ahead, exp one day and a second later)', ({ t, now }) => signed(t, now, { iat: now + 60, exp: now + 61 + DAY }), 401],
+  [
+    'lifetime: exp - iat of exactly 86,400 s is allowed',
+    ({ t, now }) => signed(t, now, { iat: now - 100, exp: now - 100 + DAY }),
+    200,
+  ],
+  [
+    'lifetime: exp - iat of 86,401 s is not, though iat is in the past',
+    ({ t, now }) => signed(t, now, { iat: now - 100, exp: now - 99 + DAY }),
+    401,
+  ],
+  [
+    'lifetime: no skew is added to it (iat 60 s ahead, exp one day and a second later)',
+    ({ t, now }) => signed(t, now, { iat: now + 60, exp: now + 61 + DAY }),
+    401,
+  ],
   ['lifetime: exp equal to iat is refused', ({ t, now }) => signed(t, now, { iat: now, exp: now }), 401],
-  ['header: kid naming anything is ignored (the app\'s own key signs: accepted)', ({ t, now }) => selfSignedToken(t, { iat: now, exp: now + 600 }, { header: { kid: '../../signing_keys/0' } }), 200],
-  ['header: jku is never fetched (own key: accepted, and no request reached the URL)', ({ t, now, jku }) => selfSignedToken(t, { iat: now, exp: now + 600 }, { header: { jku } }), 200],
-  ['header: jku pointing at an attacker key set does not help a foreign key', ({ t, now, jku }) => selfSignedToken({ ...t, privateKeyPem: foreignKey() }, { iat: now, exp: now + 600 }, { header: { jku } }), 401],
-  ['header: x5u pointing at an attacker certificate does not help a foreign key', ({ t, now, jku }) => selfSignedToken({ ...t, privateKeyPem: foreignKey() }, { iat: now, exp: now + 600 }, { header: { x5u: jku } }), 401],
-  ['header: the kid of the service\'s own signing key does not make a foreign ES256 key count', ({ t, now, kid }) => selfSignedToken({ ...t, privateKeyPem: foreignKey() }, { iat: now, exp: now + 600 }, { header: { kid } }), 401],
-  ['header: a crit extension the service does not know is refused', ({ t, now }) => rawEs256('{"alg":"ES256","crit":["x-must"],"x-must":true}', claims(t, now), t.privateKeyPem), 401],
-  ['header: alg ES384 with a P-384 key is refused', ({ t, now }) => {
-    const key = generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey;
-    return new SignJWT(JSON.parse(claims(t, now))).setProtectedHeader({ alg: 'ES384' }).sign(key);
-  }, 401],
-  ['claims: appId as a number is refused', ({ t, now }) => rawEs256('{"alg":"ES256"}', claims(t, now, { appId: 12345 }), t.privateKeyPem), 401],
-  ['claims: appId as a list holding the app id is refused', ({ t, now }) => rawEs256('{"alg":"ES256"}', claims(t, now, { appId: [t.appId] }), t.privateKeyPem), 401],
-  ['claims: iss as a list holding the app id is refused', ({ t, now }) => rawEs256('{"alg":"ES256"}', claims(t, now, { iss: [t.appId] }), t.privateKeyPem), 401],
-  ['claims: sub as a list holding AppAuth is refused', ({ t, now }) => rawEs256('{"alg":"ES256"}', claims(t, now, { sub: ['AppAuth'] }), t.privateKeyPem), 401],
-  ['claims: exp as a string is refused', ({ t, now }) => rawEs256('{"alg":"ES256"}', claims(t, now, { exp: String(now + 600) }), t.privateKeyPem), 401],
-  ['claims: iat as a string is refused', ({ t, now }) => rawEs256('{"alg":"ES256"}', claims(t, now, { iat: String(now) }), t.privateKeyPem), 401],
-  ['claims: aud as a list holding the audience is accepted (RFC 7519 4.1.3)', ({ t, now }) => signed(t, now, { aud: ['someone-else', t.audience] }), 200],
-  ['claims: aud as a list without the audience is refused', ({ t, now }) => signed(t, now, { aud: ['someone-else'] }), 401],
+  [
+    "header: kid naming anything is ignored (the app's own key signs: accepted)",
+    ({ t, now }) => selfSignedToken(t, { iat: now, exp: now + 600 }, { header: { kid: '../../signing_keys/0' } }),
+    200,
+  ],
+  [
+    'header: jku is never fetched (own key: accepted, and no request reached the URL)',
+    ({ t, now, jku }) => selfSignedToken(t, { iat: now, exp: now + 600 }, { header: { jku } }),
+    200,
+  ],
+  [
+    'header: jku pointing at an attacker key set does not help a foreign key',
+    ({ t, now, jku }) =>
+      selfSignedToken({ ...t, privateKeyPem: foreignKey() }, { iat: now, exp: now + 600 }, { header: { jku } }),
+    401,
+  ],
+  [
+    'header: x5u pointing at an attacker certificate does not help a foreign key',
+    ({ t, now, jku }) =>
+      selfSignedToken({ ...t, privateKeyPem: foreignKey() }, { iat: now, exp: now + 600 }, { header: { x5u: jku } }),
+    401,
+  ],
+  [
+    "header: the kid of the service's own signing key does not make a foreign ES256 key count",
+    ({ t, now, kid }) =>
+      selfSignedToken({ ...t, privateKeyPem: foreignKey() }, { iat: now, exp: now + 600 }, { header: { kid } }),
+    401,
+  ],
+  [
+    'header: a crit extension the service does not know is refused',
+    ({ t, now }) => rawEs256('{"alg":"ES256","crit":["x-must"],"x-must":true}', claims(t, now), t.privateKeyPem),
+    401,
+  ],
+  [
+    'header: alg ES384 with a P-384 key is refused',
+    ({ t, now }) => {
+      const key = generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey;
+      return new SignJWT(JSON.parse(claims(t, now))).setProtectedHeader({ alg: 'ES384' }).sign(key);
+    },
+    401,
+  ],
+  [
+    'claims: appId as a number is refused',
+    ({ t, now }) => rawEs256('{"alg":"ES256"}', claims(t, now, { appId: 12345 }), t.privateKeyPem),
+    401,
+  ],
+  [
+    'claims: appId as a list holding the app id is refused',
+    ({ t, now }) => rawEs256('{"alg":"ES256"}', claims(t, now, { appId: [t.appId] }), t.privateKeyPem),
+    401,
+  ],
+  [
+    'claims: iss as a list holding the app id is refused',
+    ({ t, now }) => rawEs256('{"alg":"ES256"}', claims(t, now, { iss: [t.appId] }), t.privateKeyPem),
+    401,
+  ],
+  [
+    'claims: sub as a list holding AppAuth is refused',
+    ({ t, now }) => rawEs256('{"alg":"ES256"}', claims(t, now, { sub: ['AppAuth'] }), t.privateKeyPem),
+    401,
+  ],
+  [
+    'claims: exp as a string is refused',
+    ({ t, now }) => rawEs256('{"alg":"ES256"}', claims(t, now, { exp: String(now + 600) }), t.privateKeyPem),
+    401,
+  ],
+  [
+    'claims: iat as a string is refused',
+    ({ t, now }) => rawEs256('{"alg":"ES256"}', claims(t, now, { iat: String(now) }), t.privateKeyPem),
+    401,
+  ],
+  [
+    'claims: aud as a list holding the audience is accepted (RFC 7519 4.1.3)',
+    ({ t, now }) => signed(t, now, { aud: ['someone-else', t.audience] }),
+    200,
+  ],
+  [
+    'claims: aud as a list without the audience is refused',
+    ({ t, now }) => signed(t, now, { aud: ['someone-else'] }),
+    401,
+  ],
   ['claims: aud as an empty list is refused', ({ t, now }) => signed(t, now, { aud: [] }), 401],
-  ['claims: a repeated appId counts as its last value (RFC 7519 4): last one wrong, refused', ({ t, now }) =>
-    rawEs256('{"alg":"ES256"}', repeatedAppId(t, now, t.appId, 'app_someone_else'), t.privateKeyPem), 401],
-  ['claims: a repeated appId counts as its last value: last one right, accepted (the app signed it)', ({ t, now }) =>
-    rawEs256('{"alg":"ES256"}', repeatedAppId(t, now, 'app_someone_else', t.appId), t.privateKeyPem), 200],
-  ['keys: a token of app X signed with app Y\'s real key (iss and appId X) is refused', ({ t, other, now }) => selfSignedToken({ ...t, privateKeyPem: other.privateKeyPem }, { iat: now, exp: now + 600 }), 401],
-  ['keys: app Y\'s own valid token on app X\'s business is 403', ({ other, now }) => signed(other, now, {}), 403],
-  ['keys: Y\'s key with iss Y but appId X is refused', ({ t, other, now }) => selfSignedToken(other, { appId: t.appId, iat: now, exp: now + 600 }), 401],
-  ['forgery: an HS256 app token (typ app) with the service\'s real kid but a guessed key is refused', ({ t, now, kid }) =>
-    new SignJWT({ appId: t.appId, sv: 1, typ: 'app', iss: 'crmkit', aud: t.audience, sub: 'AppAuth', iat: now, exp: now + 600 })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid }).sign(createSecretKey(Buffer.alloc(32, 1))), 401],
+  [
+    'claims: a repeated appId counts as its last value (RFC 7519 4): last one wrong, refused',
+    ({ t, now }) => rawEs256('{"alg":"ES256"}', repeatedAppId(t, now, t.appId, 'app_someone_else'), t.privateKeyPem),
+    401,
+  ],
+  [
+    'claims: a repeated appId counts as its last value: last one right, accepted (the app signed it)',
+    ({ t, now }) => rawEs256('{"alg":"ES256"}', repeatedAppId(t, now, 'app_someone_else', t.appId), t.privateKeyPem),
+    200,
+  ],
+  [
+    "keys: a token of app X signed with app Y's real key (iss and appId X) is refused",
+    ({ t, other, now }) => selfSignedToken({ ...t, privateKeyPem: other.privateKeyPem }, { iat: now, exp: now + 600 }),
+    401,
+  ],
+  ["keys: app Y's own valid token on app X's business is 403", ({ other, now }) => signed(other, now, {}), 403],
+  [
+    "keys: Y's key with iss Y but appId X is refused",
+    ({ t, other, now }) => selfSignedToken(other, { appId: t.appId, iat: now, exp: now + 600 }),
+    401,
+  ],
+  [
+    "forgery: an HS256 app token (typ app) with the service's real kid but a guessed key is refused",
+    ({ t, now, kid }) =>
+      new SignJWT({
+        appId: t.appId,
+        sv: 1,
+        typ: 'app',
+        iss: 'crmkit',
+        aud: t.audience,
+        sub: 'AppAuth',
+        iat: now,
+        exp: now + 600,
+      })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid })
+        .sign(createSecretKey(Buffer.alloc(32, 1))),
+    401,
+  ],
   ['forgery: an operator session token presented as an app token is refused', ({ t }) => t.operator, 401],
 ];
 
 /** Payload text with `appId` twice, as no JSON serialiser would write it. */
 function repeatedAppId(t: Tenant, now: number, first: string, last: string): string {
-  return `{"appId":${JSON.stringify(first)},"appId":${JSON.stringify(last)},${claims(t, now).slice(1).replace(/"appId":"[^"]*",/, '')}`;
+  return `{"appId":${JSON.stringify(first)},"appId":${JSON.stringify(last)},${claims(t, now)
+    .slice(1)
+    .replace(/"appId":"[^"]*",/, '')}`;
 }
 
 function foreignKey(): string {
-  return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+  return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+    type: 'pkcs8',
+    format: 'pem',
+  }) as string;
 }
 
 describe.each(stores)('5 token attacks, on a clock that stands still [%s]', (storeName) => {
@@ -103,7 +220,8 @@ describe.each(stores)('5 token attacks, on a clock that stands still [%s]', (sto
   });
 
   const pipelines = (token: string) => call(t.app, 'GET', `/api/v1/businesses/${tenant.urlKey}/pipelines`, { token });
-  const validate = (token: string, strategy = 'app-iss-app-token') => call(t.app, 'POST', '/authentication', { token, body: { strategy } });
+  const validate = (token: string, strategy = 'app-iss-app-token') =>
+    call(t.app, 'POST', '/authentication', { token, body: { strategy } });
 
   it.each(CASES)('%s', async (_name, make, verdict) => {
     const token = await make({ t: tenant, other, now, jku, kid });
@@ -139,8 +257,10 @@ describe.each(stores)('5 rotation and detachment, per token kind [%s]', (storeNa
     t = await createTestApp(storeName);
   });
   afterAll(async () => t?.close());
-  const pipelines = (tenant: Tenant, token: string) => call(t.app, 'GET', `/api/v1/businesses/${tenant.urlKey}/pipelines`, { token });
-  const admin = (tenant: Tenant, method: string, path: string) => call(t.app, method as never, `/admin/v1/apps/${tenant.appId}${path}`, { token: tenant.operator });
+  const pipelines = (tenant: Tenant, token: string) =>
+    call(t.app, 'GET', `/api/v1/businesses/${tenant.urlKey}/pipelines`, { token });
+  const admin = (tenant: Tenant, method: string, path: string) =>
+    call(t.app, method as never, `/admin/v1/apps/${tenant.appId}${path}`, { token: tenant.operator });
 
   it('rotating the key leaves issued tokens working (it concerns self-signed tokens only)', async () => {
     const tenant = await seedTenant(t.app);
@@ -156,7 +276,7 @@ describe.each(stores)('5 rotation and detachment, per token kind [%s]', (storeNa
     expect((await pipelines(tenant, tenant.token)).status).toBe(401);
   });
 
-  it('a detached app\'s tokens of both kinds get 403 there, and work again once it is attached again', async () => {
+  it("a detached app's tokens of both kinds get 403 there, and work again once it is attached again", async () => {
     const tenant = await seedTenant(t.app);
     const selfSigned = await selfSignedToken(tenant);
     expect((await admin(tenant, 'DELETE', `/businesses/${tenant.urlKey}`)).status).toBe(200);
@@ -168,15 +288,23 @@ describe.each(stores)('5 rotation and detachment, per token kind [%s]', (storeNa
   it('a detached app can still have its tokens validated: attachment decides access to a business, not identity', async () => {
     const tenant = await seedTenant(t.app);
     expect((await admin(tenant, 'DELETE', `/businesses/${tenant.urlKey}`)).status).toBe(200);
-    expect((await call(t.app, 'POST', '/authentication', { token: tenant.token, body: { strategy: 'app-token' } })).status).toBe(200);
+    expect(
+      (await call(t.app, 'POST', '/authentication', { token: tenant.token, body: { strategy: 'app-token' } })).status,
+    ).toBe(200);
   });
 
   it('header oddities: a lower-case scheme is accepted (schemes ignore case); a tab, padding or a comma list is no token', async () => {
     const tenant = await seedTenant(t.app);
     const other = await createApp(t.app, tenant.operator);
-    const send = (authorization: string) => call(t.app, 'GET', `/api/v1/businesses/${tenant.urlKey}/pipelines`, { headers: { authorization } });
+    const send = (authorization: string) =>
+      call(t.app, 'GET', `/api/v1/businesses/${tenant.urlKey}/pipelines`, { headers: { authorization } });
     expect((await send(`bearer ${tenant.token}`)).status).toBe(200);
-    for (const header of [`Bearer\t${tenant.token}`, `Bearer ${tenant.token}=`, `Bearer ${tenant.token},${other.appId}`, `Bearer "${tenant.token}"`]) {
+    for (const header of [
+      `Bearer\t${tenant.token}`,
+      `Bearer ${tenant.token}=`,
+      `Bearer ${tenant.token},${other.appId}`,
+      `Bearer "${tenant.token}"`,
+    ]) {
       expect((await send(header)).status, header.slice(0, 12)).toBe(401);
     }
   });

@@ -20,15 +20,21 @@ describe.each(stores)('abuse limits on POST /authentication [%s]', (storeName) =
   let tenant: Tenant;
 
   beforeAll(async () => {
-    t = await createTestApp(storeName, { authFailureLimit: LIMIT, authFailureWindowSeconds: WINDOW_SECONDS, trustProxy: true }, clock);
+    t = await createTestApp(
+      storeName,
+      { authFailureLimit: LIMIT, authFailureWindowSeconds: WINDOW_SECONDS, trustProxy: true },
+      clock,
+    );
     tenant = await seedTenant(t.app);
   });
   afterAll(async () => t?.close());
 
   const signIn = (body: Record<string, string>, forwardedFor: string) =>
     call(t.app, 'POST', '/authentication', { body, headers: { 'x-forwarded-for': forwardedFor } });
-  const secret = (appSecret: string, address: string, appId = tenant.appId) => signIn({ strategy: 'app-secret', appId, appSecret }, address);
-  const login = (password: string, address: string) => signIn({ strategy: 'local', email: TEST_ADMIN.email, password }, address);
+  const secret = (appSecret: string, address: string, appId = tenant.appId) =>
+    signIn({ strategy: 'app-secret', appId, appSecret }, address);
+  const login = (password: string, address: string) =>
+    signIn({ strategy: 'local', email: TEST_ADMIN.email, password }, address);
 
   async function fail(times: number, attempt: () => Promise<JsonResponse>): Promise<void> {
     for (let i = 0; i < times; i++) expect((await attempt()).status, `failure ${i + 1}`).toBe(401);
@@ -37,7 +43,11 @@ describe.each(stores)('abuse limits on POST /authentication [%s]', (storeName) =
   function expectTooMany(r: JsonResponse, retryAfter = WINDOW_SECONDS): void {
     expect(r.status).toBe(429);
     expectEnvelope(r.body, 429);
-    expect(r.body).toMatchObject({ name: 'TooManyRequests', className: 'too-many-requests', data: { error: { code: 'TOO_MANY_REQUESTS' } } });
+    expect(r.body).toMatchObject({
+      name: 'TooManyRequests',
+      className: 'too-many-requests',
+      data: { error: { code: 'TOO_MANY_REQUESTS' } },
+    });
     expect(r.headers['retry-after']).toBe(String(retryAfter));
   }
 
@@ -130,12 +140,16 @@ describe.each(stores)('abuse limits with TRUST_PROXY=false [%s]', (storeName) =>
   });
   afterAll(async () => t?.close());
 
-  it('X-Forwarded-For is ignored: failures count for the connection\'s own address whatever the header says', async () => {
+  it("X-Forwarded-For is ignored: failures count for the connection's own address whatever the header says", async () => {
     const remoteAddress = randomAddress();
-    const attempt = (appSecret: string) => t.app.inject({
-      method: 'POST', url: '/authentication', remoteAddress, headers: { 'x-forwarded-for': randomAddress() },
-      payload: { strategy: 'app-secret', appId: tenant.appId, appSecret },
-    });
+    const attempt = (appSecret: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/authentication',
+        remoteAddress,
+        headers: { 'x-forwarded-for': randomAddress() },
+        payload: { strategy: 'app-secret', appId: tenant.appId, appSecret },
+      });
     for (let i = 0; i < LIMIT; i++) expect((await attempt('wrong')).statusCode).toBe(401);
     expect((await attempt(tenant.appSecret)).statusCode).toBe(429);
   });
@@ -156,10 +170,13 @@ describe.each(stores)('abuse limits when the store fails [%s]', (storeName) => {
     const saved = { hit: limits.hit, peek: limits.peek, release: limits.release };
     Object.assign(limits, { hit: broken, peek: broken, release: broken });
     try {
-      const attempt = (appSecret: string) => call(t.app, 'POST', '/authentication', { body: { strategy: 'app-secret', appId: tenant.appId, appSecret } });
+      const attempt = (appSecret: string) =>
+        call(t.app, 'POST', '/authentication', { body: { strategy: 'app-secret', appId: tenant.appId, appSecret } });
       for (let i = 0; i < LIMIT + 2; i++) expect((await attempt('wrong')).status).toBe(401);
       expect((await attempt(tenant.appSecret)).status).toBe(200);
-      expect((await call(t.app, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).status).toBe(200);
+      expect(
+        (await call(t.app, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).status,
+      ).toBe(200);
     } finally {
       Object.assign(limits, saved);
     }

@@ -25,11 +25,16 @@ const ROWS: Row[] = [
   ['UIN', 'IN', { gstin: GSTIN.UIN }, { gstState: '07', panNumber: null }],
   ['NRI GSTIN', 'IN', { gstin: GSTIN.NRI }, { gstState: '07', panNumber: null }],
   ['OIDAR GSTIN', 'IN', { gstin: GSTIN.OIDAR }, { gstState: '99', panNumber: null }],
-  ['sent PAN and state kept, no cross-check', 'IN', { gstin: GSTIN.REGULAR_COMPANY, panNumber: 'ZZZZZ9999Z', gstState: '07' }, { gstState: '07', panNumber: 'ZZZZZ9999Z' }],
+  [
+    'sent PAN and state kept, no cross-check',
+    'IN',
+    { gstin: GSTIN.REGULAR_COMPANY, panNumber: 'ZZZZZ9999Z', gstState: '07' },
+    { gstState: '07', panNumber: 'ZZZZZ9999Z' },
+  ],
   // clientType
   ['PAN holder P: INDIVIDUAL', 'IN', { panNumber: 'ABCPE1234F' }, { clientType: 'INDIVIDUAL' }],
   ['PAN holder C: COMPANY', 'IN', { panNumber: 'AAACB1234C' }, { clientType: 'COMPANY' }],
-  ['PAN from a person\'s GSTIN: INDIVIDUAL', 'IN', { gstin: GSTIN.REGULAR_PERSON }, { clientType: 'INDIVIDUAL' }],
+  ["PAN from a person's GSTIN: INDIVIDUAL", 'IN', { gstin: GSTIN.REGULAR_PERSON }, { clientType: 'INDIVIDUAL' }],
   ['Malaysian TIN IG: INDIVIDUAL', 'SA', { country: 'MY', tinNumber: 'IG12345678901' }, { clientType: 'INDIVIDUAL' }],
   ['Malaysian TIN C: COMPANY', 'SA', { country: 'MY', tinNumber: 'C1234567890' }, { clientType: 'COMPANY' }],
   ['GSTIN without a PAN: COMPANY', 'IN', { gstin: GSTIN.UIN }, { clientType: 'COMPANY' }],
@@ -54,7 +59,12 @@ const ROWS: Row[] = [
   ['AE: TRN is VATR', 'AE', { trnNumber: TRN }, { taxPayerType: 'VATR' }],
   ['AE: foreign client with a TRN is VATR', 'AE', { country: 'GB', trnNumber: TRN }, { taxPayerType: 'VATR' }],
   ['AE: UAE client without TRN is VATNR', 'AE', {}, { taxPayerType: 'VATNR' }],
-  ['AE: GCC client with a VAT number is GCCVATR', 'AE', { country: 'SA', vatNumber: '300000000000003' }, { taxPayerType: 'GCCVATR' }],
+  [
+    'AE: GCC client with a VAT number is GCCVATR',
+    'AE',
+    { country: 'SA', vatNumber: '300000000000003' },
+    { taxPayerType: 'GCCVATR' },
+  ],
   ['AE: GCC client without a VAT number is GCCVATNR', 'AE', { country: 'OM' }, { taxPayerType: 'GCCVATNR' }],
   ['AE: client outside the GCC is NGCC', 'AE', { country: 'IN' }, { taxPayerType: 'NGCC' }],
   ['AE: sent taxPayerType kept', 'AE', { taxPayerType: 'VATRDZ' }, { taxPayerType: 'VATRDZ' }],
@@ -71,14 +81,20 @@ describeEachStore('docs/derivation.md: every row through POST, read back by GET'
   it.each(ROWS)('%s', async (_row, business, patch, expected) => {
     const t = tenants[business];
     const clientId = randomKey('derive');
-    const created = await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body: { clientId, name: 'Derived', ...patch } });
+    const created = await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, {
+      token: t.token,
+      body: { clientId, name: 'Derived', ...patch },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const read = await call(ctx().app, 'GET', `/api/v1/businesses/${t.urlKey}/clients/${clientId}`, { token: t.token });
     for (const answer of [created.body.data, read.body.data]) {
       expect(Object.fromEntries(Object.keys(expected).map((key) => [key, answer[key]]))).toEqual(expected);
     }
     // Restating what was derived is an identical retry (4.4 rule 2).
-    const restated = await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body: { clientId, name: 'Derived', ...patch, ...expected } });
+    const restated = await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, {
+      token: t.token,
+      body: { clientId, name: 'Derived', ...patch, ...expected },
+    });
     expect(restated.status).toBe(201);
     expect(restated.body.data.idempotent).toBe(true);
   });

@@ -19,7 +19,8 @@ describeEachStore('2.4-2.8 client field rules', (ctx) => {
     ]);
   });
 
-  const post = (t: Tenant, body: unknown) => call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body });
+  const post = (t: Tenant, body: unknown) =>
+    call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body });
   const client = (extra: Body = {}): Body => ({ clientId: randomKey('f'), name: 'Field Test', ...extra });
 
   async function accepted(t: Tenant, extra: Body) {
@@ -41,7 +42,14 @@ describeEachStore('2.4-2.8 client field rules', (ctx) => {
   }
 
   const limits: [string, number][] = [
-    ['name', 500], ['alias', 500], ['street', 2500], ['building', 500], ['city', 500], ['district', 500], ['pincode', 20], ['vatNumber', 500],
+    ['name', 500],
+    ['alias', 500],
+    ['street', 2500],
+    ['building', 500],
+    ['city', 500],
+    ['district', 500],
+    ['pincode', 20],
+    ['vatNumber', 500],
   ];
   it.each(limits)('%s: at its limit of %i characters accepted, one more rejected', async (field, max) => {
     await accepted(india, { [field]: s(max) });
@@ -115,20 +123,25 @@ describeEachStore('2.4-2.8 client field rules', (ctx) => {
   });
 
   it('panNumber: 10 alphanumeric characters, as 2.4 says (not only the AAAAA9999A shape)', async () => {
-    for (const pan of ['ABCDE12345', '1234567890', 'abcpe1234f']) expect((await accepted(india, { panNumber: pan })).panNumber).toBe(pan);
-    for (const pan of ['ABCDE1234', 'ABCDE123456', 'ABCDE-1234']) await rejected(india, client({ panNumber: pan }), 'panNumber');
+    for (const pan of ['ABCDE12345', '1234567890', 'abcpe1234f'])
+      expect((await accepted(india, { panNumber: pan })).panNumber).toBe(pan);
+    for (const pan of ['ABCDE1234', 'ABCDE123456', 'ABCDE-1234'])
+      await rejected(india, client({ panNumber: pan }), 'panNumber');
   });
 
   it('UAE TRN, Malaysian TIN and SST formats', async () => {
     await accepted(uae, { trnNumber: '100123456700003' });
-    for (const trn of ['200123456700003', '10012345670000', '1001234567000031']) await rejected(uae, client({ trnNumber: trn }), 'trnNumber');
+    for (const trn of ['200123456700003', '10012345670000', '1001234567000031'])
+      await rejected(uae, client({ trnNumber: trn }), 'trnNumber');
     await accepted(india, { tinNumber: 'C2584563222' });
     await accepted(india, { tinNumber: s(10, 'A') });
     await accepted(india, { tinNumber: s(15, '9') });
-    for (const tin of [s(9, 'A'), s(16, 'A'), 'c2584563222']) await rejected(india, client({ tinNumber: tin }), 'tinNumber');
+    for (const tin of [s(9, 'A'), s(16, 'A'), 'c2584563222'])
+      await rejected(india, client({ tinNumber: tin }), 'tinNumber');
     await accepted(india, { sstNumber: 'W10-1808-32000123' });
     await accepted(india, { sstNumber: 'ABC-1808-32000123' });
-    for (const sst of ['W10-1808-3200012', 'A1B-1808-32000123', 'ABC18083200012']) await rejected(india, client({ sstNumber: sst }), 'sstNumber');
+    for (const sst of ['W10-1808-3200012', 'A1B-1808-32000123', 'ABC18083200012'])
+      await rejected(india, client({ sstNumber: sst }), 'sstNumber');
   });
 
   it('taxPayerType follows the business country; rejected outside IN and AE', async () => {
@@ -142,20 +155,47 @@ describeEachStore('2.4-2.8 client field rules', (ctx) => {
   it('vatLabel defaults to "VAT Number"; unset scalars are null; unset lists empty', async () => {
     const c = await accepted(india, {});
     expect(c.vatLabel).toBe('VAT Number');
-    for (const key of ['alias', 'email', 'phone', 'trnNumber', 'tinNumber', 'sstNumber', 'vatNumber', 'street', 'gstin']) expect(c[key], key).toBeNull();
+    for (const key of [
+      'alias',
+      'email',
+      'phone',
+      'trnNumber',
+      'tinNumber',
+      'sstNumber',
+      'vatNumber',
+      'street',
+      'gstin',
+    ])
+      expect(c[key], key).toBeNull();
     expect(c.additionalIds).toEqual([]);
     expect(c.shippingDetails).toEqual([]);
     expect(c.bankAccounts).toEqual([]);
     expect(c.customFields).toEqual({});
     expect(c.source).toBe('API');
     expect(c.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(Object.keys(c.balance).sort()).toEqual(['creditConsumed', 'creditNote', 'currency', 'debitNote', 'expenditure', 'expenditurePayment', 'invoice', 'invoicePayment', 'paymentReceipt', 'proforma', 'proformaPayment', 'salesOrder'].sort());
+    expect(Object.keys(c.balance).sort()).toEqual(
+      [
+        'creditConsumed',
+        'creditNote',
+        'currency',
+        'debitNote',
+        'expenditure',
+        'expenditurePayment',
+        'invoice',
+        'invoicePayment',
+        'paymentReceipt',
+        'proforma',
+        'proformaPayment',
+        'salesOrder',
+      ].sort(),
+    );
     expect(c.balance.currency).toBe('INR');
   });
 
   it('name errors are INVALID_FIELD: unknown key, server-owned key, wrong type, non-object body', async () => {
     await rejected(india, client({ colour: 'red' }), 'colour', 'INVALID_FIELD');
-    for (const owned of ['source', 'createdAt', 'updatedAt', 'balance', 'idempotent']) await rejected(india, client({ [owned]: 'x' }), owned, 'INVALID_FIELD');
+    for (const owned of ['source', 'createdAt', 'updatedAt', 'balance', 'idempotent'])
+      await rejected(india, client({ [owned]: 'x' }), owned, 'INVALID_FIELD');
     await rejected(india, client({ name: 42 }), 'name', 'INVALID_FIELD');
     await rejected(india, client({ isVendor: 'yes' }), 'isVendor', 'INVALID_FIELD');
     await rejected(india, client({ dueInDays: '30' }), 'dueInDays', 'INVALID_FIELD');
@@ -169,62 +209,157 @@ describeEachStore('2.4-2.8 client field rules', (ctx) => {
   it('NUL and lone surrogates are rejected', async () => {
     await rejected(india, client({ alias: 'a\u0000b' }), 'alias');
     const raw = `{"clientId":"${randomKey()}","name":"x","alias":"\\ud800"}`;
-    const r = await call(ctx().app, 'POST', `/api/v1/businesses/${india.urlKey}/clients`, { token: india.token, rawBody: raw, headers: { 'content-type': 'application/json' } });
+    const r = await call(ctx().app, 'POST', `/api/v1/businesses/${india.urlKey}/clients`, {
+      token: india.token,
+      rawBody: raw,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(r.status).toBe(400);
     expect(r.body.data.error.code).toBe('INVALID_FIELD_VALUE');
   });
 
   it('several failures: every one listed in body order, the first in data.error', async () => {
-    const body = await rejected(india, { clientId: randomKey(), name: 'x', email: 'bad', colour: 1, phone: 'zz', shippingDetails: [{ name: 'a' }, { gstin: 'bad' }] }, 'email');
+    const body = await rejected(
+      india,
+      {
+        clientId: randomKey(),
+        name: 'x',
+        email: 'bad',
+        colour: 1,
+        phone: 'zz',
+        shippingDetails: [{ name: 'a' }, { gstin: 'bad' }],
+      },
+      'email',
+    );
     expect(body.data.error.errors.map((e: { field: string; code: string }) => [e.field, e.code])).toEqual([
-      ['email', 'INVALID_FIELD_VALUE'], ['colour', 'INVALID_FIELD'], ['phone', 'INVALID_FIELD_VALUE'], ['shippingDetails[1].gstin', 'INVALID_FIELD_VALUE'],
+      ['email', 'INVALID_FIELD_VALUE'],
+      ['colour', 'INVALID_FIELD'],
+      ['phone', 'INVALID_FIELD_VALUE'],
+      ['shippingDetails[1].gstin', 'INVALID_FIELD_VALUE'],
     ]);
     expect(body.data.error.message).toBe(body.data.error.errors[0].message);
     expect(JSON.stringify(body)).not.toMatch(/business_pk|client_id|_pk\b|select |stack/i);
   });
 
   it('bank accounts: sortCode only for GB/IE, type, country, currency, lengths', async () => {
-    const c = await accepted(india, { bankAccounts: [{ bankCountry: 'GB', sortCode: '12-34-56', bankAccountType: 'CURRENT', bankCurrency: 'GBP' }] });
+    const c = await accepted(india, {
+      bankAccounts: [{ bankCountry: 'GB', sortCode: '12-34-56', bankAccountType: 'CURRENT', bankCurrency: 'GBP' }],
+    });
     expect(c.bankAccounts[0]).toMatchObject({ sortCode: '12-34-56', isPrimary: false });
     await accepted(india, { bankAccounts: [{ bankCountry: 'IE', sortCode: '123456' }] });
-    await rejected(india, client({ bankAccounts: [{ bankCountry: 'IN', sortCode: '12-34-56' }] }), 'bankAccounts[0].sortCode');
-    await rejected(india, client({ bankAccounts: [{ bankCountry: 'GB', sortCode: '12-3456' }] }), 'bankAccounts[0].sortCode');
-    await rejected(india, client({ bankAccounts: [{ bankAccountType: 'CHECKING' }] }), 'bankAccounts[0].bankAccountType');
+    await rejected(
+      india,
+      client({ bankAccounts: [{ bankCountry: 'IN', sortCode: '12-34-56' }] }),
+      'bankAccounts[0].sortCode',
+    );
+    await rejected(
+      india,
+      client({ bankAccounts: [{ bankCountry: 'GB', sortCode: '12-3456' }] }),
+      'bankAccounts[0].sortCode',
+    );
+    await rejected(
+      india,
+      client({ bankAccounts: [{ bankAccountType: 'CHECKING' }] }),
+      'bankAccounts[0].bankAccountType',
+    );
     await rejected(india, client({ bankAccounts: [{ bankCurrency: 'ABC' }] }), 'bankAccounts[0].bankCurrency');
     await rejected(india, client({ bankAccounts: [{ bankCountry: 'XX' }] }), 'bankAccounts[0].bankCountry');
     await accepted(india, { bankAccounts: [{ bankAccountNumber: s(2500) }] });
-    await rejected(india, client({ bankAccounts: [{ bankAccountNumber: s(2501) }] }), 'bankAccounts[0].bankAccountNumber');
+    await rejected(
+      india,
+      client({ bankAccounts: [{ bankAccountNumber: s(2501) }] }),
+      'bankAccounts[0].bankAccountNumber',
+    );
     await rejected(india, client({ bankAccounts: [{ iban: s(501) }] }), 'bankAccounts[0].iban');
     await rejected(india, client({ bankAccounts: [{ pin: '1' }] }), 'bankAccounts[0].pin', 'INVALID_FIELD');
   });
 
-  it('shipping details: members validated like the client\'s, nothing derived, unknown keys by path', async () => {
-    const c = await accepted(india, { shippingDetails: [{ name: 'Depot', gstin: '27AAPFU0939F1ZV', customHeaders: [{ label: 'Dock', value: '4' }] }] });
-    expect(c.shippingDetails[0]).toMatchObject({ name: 'Depot', gstin: '27AAPFU0939F1ZV', gstState: null, additionalIds: [] });
+  it("shipping details: members validated like the client's, nothing derived, unknown keys by path", async () => {
+    const c = await accepted(india, {
+      shippingDetails: [{ name: 'Depot', gstin: '27AAPFU0939F1ZV', customHeaders: [{ label: 'Dock', value: '4' }] }],
+    });
+    expect(c.shippingDetails[0]).toMatchObject({
+      name: 'Depot',
+      gstin: '27AAPFU0939F1ZV',
+      gstState: null,
+      additionalIds: [],
+    });
     expect(c.shippingDetails[0].panNumber).toBeUndefined();
     await rejected(india, client({ shippingDetails: [{ foo: 1 }] }), 'shippingDetails[0].foo', 'INVALID_FIELD');
     await rejected(india, client({ shippingDetails: [{ country: 'XX' }] }), 'shippingDetails[0].country');
     await rejected(india, client({ shippingDetails: [{ taxId: s(501) }] }), 'shippingDetails[0].taxId');
     await accepted(india, { shippingDetails: [{ taxPayerType: 'anything at all' }] });
-    await rejected(india, client({ shippingDetails: [{ customHeaders: [{ label: s(501), value: 'x' }] }] }), 'shippingDetails[0].customHeaders[0].label');
-    await rejected(india, client({ shippingDetails: [{ additionalIds: [{ label: 'NAT', value: '1' }] }] }), 'shippingDetails[0].additionalIds[0].label');
+    await rejected(
+      india,
+      client({ shippingDetails: [{ customHeaders: [{ label: s(501), value: 'x' }] }] }),
+      'shippingDetails[0].customHeaders[0].label',
+    );
+    await rejected(
+      india,
+      client({ shippingDetails: [{ additionalIds: [{ label: 'NAT', value: '1' }] }] }),
+      'shippingDetails[0].additionalIds[0].label',
+    );
   });
 
   it('additional ids: codes per country, scope, formats, duplicates, useForEInvoice on the first only', async () => {
     await accepted(india, { additionalIds: [{ label: 'UDY', value: 'UDYAM-MH-01-0000001' }] });
-    await rejected(india, client({ additionalIds: [{ label: 'UDY', value: 'UDYAM-MH-1-0000001' }] }), 'additionalIds[0].value');
+    await rejected(
+      india,
+      client({ additionalIds: [{ label: 'UDY', value: 'UDYAM-MH-1-0000001' }] }),
+      'additionalIds[0].value',
+    );
     await rejected(india, client({ additionalIds: [{ label: 'IEC', value: 'ABCDE12345' }] }), 'additionalIds[0].label');
-    await accepted(india, { isVendor: true, additionalIds: [{ label: 'IEC', value: 'ABCDE12345' }, { label: 'LUT', value: 'AB123456789012C' }] });
-    await rejected(india, client({ isVendor: true, additionalIds: [{ label: 'LUT', value: 'AB12345678901C' }] }), 'additionalIds[0].value');
+    await accepted(india, {
+      isVendor: true,
+      additionalIds: [
+        { label: 'IEC', value: 'ABCDE12345' },
+        { label: 'LUT', value: 'AB123456789012C' },
+      ],
+    });
+    await rejected(
+      india,
+      client({ isVendor: true, additionalIds: [{ label: 'LUT', value: 'AB12345678901C' }] }),
+      'additionalIds[0].value',
+    );
     await rejected(india, client({ additionalIds: [{ label: 'NAT', value: '1' }] }), 'additionalIds[0].label');
-    await rejected(india, client({ additionalIds: [{ label: 'UDY', value: 'UDYAM-MH-01-0000001' }, { label: 'UDY', value: 'UDYAM-MH-01-0000002' }] }), 'additionalIds[1].label');
+    await rejected(
+      india,
+      client({
+        additionalIds: [
+          { label: 'UDY', value: 'UDYAM-MH-01-0000001' },
+          { label: 'UDY', value: 'UDYAM-MH-01-0000002' },
+        ],
+      }),
+      'additionalIds[1].label',
+    );
     await rejected(india, client({ additionalIds: [{ label: 'UDY' }] }), 'additionalIds[0].value');
-    await rejected(saudi, client({ isClient: false, isVendor: true, additionalIds: [{ label: 'NAT', value: '1' }] }), 'additionalIds[0].label');
-    const sa = await accepted(saudi, { additionalIds: [{ label: 'NAT', value: '1', useForEInvoice: true }, { label: 'CRN', value: '2', useForEInvoice: true }, { label: 'OTH', value: '3' }] });
+    await rejected(
+      saudi,
+      client({ isClient: false, isVendor: true, additionalIds: [{ label: 'NAT', value: '1' }] }),
+      'additionalIds[0].label',
+    );
+    const sa = await accepted(saudi, {
+      additionalIds: [
+        { label: 'NAT', value: '1', useForEInvoice: true },
+        { label: 'CRN', value: '2', useForEInvoice: true },
+        { label: 'OTH', value: '3' },
+      ],
+    });
     expect(sa.additionalIds.map((a: { useForEInvoice: boolean }) => a.useForEInvoice)).toEqual([true, false, false]);
     await accepted(saudi, { isClient: false, isVendor: true, additionalIds: [{ label: 'HQ', value: '3000' }] });
-    await accepted(india, { country: 'MY', additionalIds: [{ label: 'BRN', value: '2020' }, { label: 'NRIC', value: '1' }, { label: 'PASSPORT', value: 'P1' }] });
-    await rejected(india, client({ country: 'DE', additionalIds: [{ label: 'UDY', value: 'UDYAM-MH-01-0000001' }] }), 'additionalIds[0].label');
+    await accepted(india, {
+      country: 'MY',
+      additionalIds: [
+        { label: 'BRN', value: '2020' },
+        { label: 'NRIC', value: '1' },
+        { label: 'PASSPORT', value: 'P1' },
+      ],
+    });
+    await rejected(
+      india,
+      client({ country: 'DE', additionalIds: [{ label: 'UDY', value: 'UDYAM-MH-01-0000001' }] }),
+      'additionalIds[0].label',
+    );
   });
 
   it('custom fields: not enabled → CUSTOM_FIELDS_NOT_ENABLED', async () => {
@@ -234,21 +369,39 @@ describeEachStore('2.4-2.8 client field rules', (ctx) => {
   it('custom fields: by display name, unknown names together, values per type, rename keeps values', async () => {
     const t = await seedTenant(ctx().app, { country: 'IN', customFieldsEnabled: true });
     const fields = [
-      { name: 'Region', type: 'TEXT' }, { name: 'Score', type: 'NUMBER' }, { name: 'Since', type: 'DATE' },
-      { name: 'VIP', type: 'BOOLEAN' }, { name: 'Tier', type: 'SELECT', options: ['Gold', 'Silver'] }, { name: 'Old', type: 'TEXT', isArchived: true },
+      { name: 'Region', type: 'TEXT' },
+      { name: 'Score', type: 'NUMBER' },
+      { name: 'Since', type: 'DATE' },
+      { name: 'VIP', type: 'BOOLEAN' },
+      { name: 'Tier', type: 'SELECT', options: ['Gold', 'Silver'] },
+      { name: 'Old', type: 'TEXT', isArchived: true },
     ];
-    const put = await call(ctx().app, 'PUT', `/admin/v1/businesses/${t.urlKey}/custom-fields`, { token: t.operator, body: { fields } });
+    const put = await call(ctx().app, 'PUT', `/admin/v1/businesses/${t.urlKey}/custom-fields`, {
+      token: t.operator,
+      body: { fields },
+    });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     const values = { Region: 'West', Score: 7.5, Since: '2024-02-29', VIP: true, Tier: 'Gold' };
     const c = await accepted(t, { customFields: values });
     expect(c.customFields).toEqual(values);
     expect(JSON.stringify(c)).not.toContain('cf_');
 
-    const unknown = await rejected(t, client({ customFields: { Nope: 1, Old: 'x', Region: 'ok' } }), 'customFields', 'INVALID_CUSTOM_FIELD');
+    const unknown = await rejected(
+      t,
+      client({ customFields: { Nope: 1, Old: 'x', Region: 'ok' } }),
+      'customFields',
+      'INVALID_CUSTOM_FIELD',
+    );
     expect(unknown.data.error.errors).toHaveLength(1);
     expect(unknown.data.error.message).toMatch(/Nope/);
     expect(unknown.data.error.message).toMatch(/Old/);
-    for (const [name, bad] of [['Score', '7'], ['Since', '2023-02-29'], ['VIP', 'true'], ['Tier', 'Bronze'], ['Region', 5]] as const) {
+    for (const [name, bad] of [
+      ['Score', '7'],
+      ['Since', '2023-02-29'],
+      ['VIP', 'true'],
+      ['Tier', 'Bronze'],
+      ['Region', 5],
+    ] as const) {
       const r = await post(t, client({ customFields: { [name]: bad } }));
       expect(r.status, name).toBe(400);
       expect(r.body.data.error.code).toBe('INVALID_CUSTOM_FIELD_VALUE');
@@ -256,24 +409,48 @@ describeEachStore('2.4-2.8 client field rules', (ctx) => {
 
     const defs = put.body.data as { id: string; name: string }[];
     const renamed = defs.map((d) => (d.name === 'Region' ? { ...d, name: 'Zone' } : d));
-    expect((await call(ctx().app, 'PUT', `/admin/v1/businesses/${t.urlKey}/custom-fields`, { token: t.operator, body: { fields: renamed } })).status).toBe(200);
-    const fetched = await call(ctx().app, 'GET', `/api/v1/businesses/${t.urlKey}/clients/${c.clientId}`, { token: t.token });
+    expect(
+      (
+        await call(ctx().app, 'PUT', `/admin/v1/businesses/${t.urlKey}/custom-fields`, {
+          token: t.operator,
+          body: { fields: renamed },
+        })
+      ).status,
+    ).toBe(200);
+    const fetched = await call(ctx().app, 'GET', `/api/v1/businesses/${t.urlKey}/clients/${c.clientId}`, {
+      token: t.token,
+    });
     expect(fetched.body.data.customFields.Zone).toBe('West');
     expect(fetched.body.data.customFields.Region).toBeUndefined();
-    const retry = await post(t, { clientId: c.clientId, name: 'Field Test', customFields: { ...values, Region: undefined, Zone: 'West' } });
+    const retry = await post(t, {
+      clientId: c.clientId,
+      name: 'Field Test',
+      customFields: { ...values, Region: undefined, Zone: 'West' },
+    });
     expect(retry.status, JSON.stringify(retry.body)).toBe(201);
     expect(retry.body.data.idempotent).toBe(true);
   });
 
   it('custom fields turned off: the stored values take no part, so a retry without them is identical (issue 27)', async () => {
     const t = await seedTenant(ctx().app, { country: 'IN', customFieldsEnabled: true });
-    const put = await call(ctx().app, 'PUT', `/admin/v1/businesses/${t.urlKey}/custom-fields`, { token: t.operator, body: { fields: [{ name: 'Region', type: 'TEXT' }] } });
+    const put = await call(ctx().app, 'PUT', `/admin/v1/businesses/${t.urlKey}/custom-fields`, {
+      token: t.operator,
+      body: { fields: [{ name: 'Region', type: 'TEXT' }] },
+    });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     const c = await accepted(t, { customFields: { Region: 'West' } });
-    const off = await call(ctx().app, 'PATCH', `/admin/v1/businesses/${t.urlKey}`, { token: t.operator, body: { customFieldsEnabled: false } });
+    const off = await call(ctx().app, 'PATCH', `/admin/v1/businesses/${t.urlKey}`, {
+      token: t.operator,
+      body: { customFieldsEnabled: false },
+    });
     expect(off.status, JSON.stringify(off.body)).toBe(200);
     // The same body still names a custom field: refused as a request (400), never a conflict.
-    await rejected(t, { clientId: c.clientId, name: 'Field Test', customFields: { Region: 'West' } }, 'customFields', 'CUSTOM_FIELDS_NOT_ENABLED');
+    await rejected(
+      t,
+      { clientId: c.clientId, name: 'Field Test', customFields: { Region: 'West' } },
+      'customFields',
+      'CUSTOM_FIELDS_NOT_ENABLED',
+    );
     const retry = await post(t, { clientId: c.clientId, name: 'Field Test' });
     expect(retry.status, JSON.stringify(retry.body)).toBe(201);
     expect(retry.body.data.idempotent).toBe(true);
@@ -291,7 +468,10 @@ describeEachStore('4.5 get client and 4.6 unsupported operations', (ctx) => {
 
   it('a clientId with spaces, slashes, ?, #, % and unicode is found through its percent-encoded path', async () => {
     for (const clientId of ['with space', 'a/b/c', 'what?x=1', 'hash#tag', '100%', 'ग्राहक-१', '😀'.repeat(128)]) {
-      const created = await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body: { clientId, name: 'Odd id' } });
+      const created = await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, {
+        token: t.token,
+        body: { clientId, name: 'Odd id' },
+      });
       expect(created.status, clientId).toBe(201);
       const fetched = await call(ctx().app, 'GET', path(clientId), { token: t.token });
       expect(fetched.status, clientId).toBe(200);
@@ -305,26 +485,38 @@ describeEachStore('4.5 get client and 4.6 unsupported operations', (ctx) => {
     expect(r.body.data.error.code).toBe('INVALID_QUERY_FIELD');
   });
 
-  it('404 bodies are identical for never-existed, archived, deleted and another business\'s client', async () => {
+  it("404 bodies are identical for never-existed, archived, deleted and another business's client", async () => {
     const other = await seedTenant(ctx().app);
     const mk = async (tenant: Tenant) => {
       const clientId = randomKey('g');
-      await call(ctx().app, 'POST', `/api/v1/businesses/${tenant.urlKey}/clients`, { token: tenant.token, body: { clientId, name: 'x' } });
+      await call(ctx().app, 'POST', `/api/v1/businesses/${tenant.urlKey}/clients`, {
+        token: tenant.token,
+        body: { clientId, name: 'x' },
+      });
       return clientId;
     };
     const archived = await mk(t);
-    await call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/clients/${archived}/archive`, { token: t.operator });
+    await call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/clients/${archived}/archive`, {
+      token: t.operator,
+    });
     const deleted = await mk(t);
     await call(ctx().app, 'DELETE', `/admin/v1/businesses/${t.urlKey}/clients/${deleted}`, { token: t.operator });
     const elsewhere = await mk(other);
-    const bodies = await Promise.all(['never-existed', archived, deleted, elsewhere].map((id) => call(ctx().app, 'GET', path(id), { token: t.token })));
+    const bodies = await Promise.all(
+      ['never-existed', archived, deleted, elsewhere].map((id) => call(ctx().app, 'GET', path(id), { token: t.token })),
+    );
     for (const b of bodies) expect(b.status).toBe(404);
     expect(new Set(bodies.map((b) => JSON.stringify(b.body))).size).toBe(1);
     expect(bodies[0]!.body.data.error.code).toBe('CLIENT_NOT_FOUND');
   });
 
   it('405 with the status alone for GET on the collection and PATCH/PUT/DELETE on a client, before auth', async () => {
-    for (const [method, url] of [['GET', `/api/v1/businesses/${t.urlKey}/clients`], ['PATCH', path('x')], ['PUT', path('x')], ['DELETE', path('x')]] as const) {
+    for (const [method, url] of [
+      ['GET', `/api/v1/businesses/${t.urlKey}/clients`],
+      ['PATCH', path('x')],
+      ['PUT', path('x')],
+      ['DELETE', path('x')],
+    ] as const) {
       const r = await call(ctx().app, method, url);
       expect(r.status, `${method} ${url}`).toBe(405);
       expect(r.body.data?.error?.code).toBeUndefined();
@@ -332,34 +524,64 @@ describeEachStore('4.5 get client and 4.6 unsupported operations', (ctx) => {
   });
 
   it('operator: dashboard-created clients have their own source, no clientId, and never merge', async () => {
-    const r = await call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/clients`, { token: t.operator, body: { name: 'Walk-in', source: 'INVOICE', email: 'walk@in.example' } });
+    const r = await call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/clients`, {
+      token: t.operator,
+      body: { name: 'Walk-in', source: 'INVOICE', email: 'walk@in.example' },
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body.data).toMatchObject({ clientId: null, source: 'INVOICE', name: 'Walk-in' });
-    const bad = await call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/clients`, { token: t.operator, body: { name: 'x', source: 'API' } });
+    const bad = await call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/clients`, {
+      token: t.operator,
+      body: { name: 'x', source: 'API' },
+    });
     expect(bad.status).toBe(400);
-    const withId = await call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/clients`, { token: t.operator, body: { name: 'x', source: 'INVOICE', clientId: 'c1' } });
+    const withId = await call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/clients`, {
+      token: t.operator,
+      body: { name: 'x', source: 'INVOICE', clientId: 'c1' },
+    });
     expect(withId.status).toBe(400);
   });
 
   it('operator: documents add to balance members; balance.currency is the business currency', async () => {
     const clientId = randomKey('bal');
-    await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body: { clientId, name: 'Bal' } });
-    const add = (type: string, amount: unknown) => call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/clients/${clientId}/documents`, { token: t.operator, body: { type, amount } });
+    await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, {
+      token: t.token,
+      body: { clientId, name: 'Bal' },
+    });
+    const add = (type: string, amount: unknown) =>
+      call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/clients/${clientId}/documents`, {
+        token: t.operator,
+        body: { type, amount },
+      });
     expect((await add('invoice', 100.1)).status).toBe(201);
     expect((await add('invoice', 0.2)).status).toBe(201);
     expect((await add('paymentReceipt', 50)).status).toBe(201);
     expect((await add('bogus', 1)).status).toBe(400);
     expect((await add('invoice', '1')).status).toBe(400);
     const fetched = await call(ctx().app, 'GET', path(clientId), { token: t.token });
-    expect(fetched.body.data.balance).toMatchObject({ invoice: 100.3, paymentReceipt: 50, proforma: 0, currency: 'INR' });
-    const op = await call(ctx().app, 'GET', `/admin/v1/businesses/${t.urlKey}/clients/${clientId}`, { token: t.operator });
+    expect(fetched.body.data.balance).toMatchObject({
+      invoice: 100.3,
+      paymentReceipt: 50,
+      proforma: 0,
+      currency: 'INR',
+    });
+    const op = await call(ctx().app, 'GET', `/admin/v1/businesses/${t.urlKey}/clients/${clientId}`, {
+      token: t.operator,
+    });
     expect(op.body.data.status).toBe('active');
   });
 
   it('operator: a document amount is rounded to 4 decimals from its exact decimal, half away from zero', async () => {
     const clientId = randomKey('bal');
-    await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body: { clientId, name: 'Bal' } });
-    const add = (type: string, amount: number) => call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/clients/${clientId}/documents`, { token: t.operator, body: { type, amount } });
+    await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, {
+      token: t.token,
+      body: { clientId, name: 'Bal' },
+    });
+    const add = (type: string, amount: number) =>
+      call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/clients/${clientId}/documents`, {
+        token: t.operator,
+        body: { type, amount },
+      });
     // In binary floating point 1.00005 * 10000 is 10000.499999999998 and -0.00005 * 10000 rounds to -0.
     expect((await add('invoice', 1.00005)).body.data.balance.invoice).toBe(1.0001);
     expect((await add('proforma', -0.00005)).body.data.balance.proforma).toBe(-0.0001);

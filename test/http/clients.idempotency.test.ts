@@ -25,12 +25,23 @@ const full = (clientId: string) => ({
   city: 'Pune',
   state: 'Maharashtra',
   country: 'IN',
-  additionalIds: [
-    { label: 'UDY', value: 'UDYAM-MH-01-0000001', showInInvoice: true },
-  ],
+  additionalIds: [{ label: 'UDY', value: 'UDYAM-MH-01-0000001', showInInvoice: true }],
   shippingDetails: [
-    { name: 'Warehouse A', city: 'Pune', country: 'IN' } as { name: string; city: string; country: string; customHeaders?: { label: string; value: string }[] },
-    { name: 'Warehouse B', city: 'Mumbai', country: 'IN', customHeaders: [{ label: 'Dock', value: '4' }, { label: 'Gate', value: 'B' }] },
+    { name: 'Warehouse A', city: 'Pune', country: 'IN' } as {
+      name: string;
+      city: string;
+      country: string;
+      customHeaders?: { label: string; value: string }[];
+    },
+    {
+      name: 'Warehouse B',
+      city: 'Mumbai',
+      country: 'IN',
+      customHeaders: [
+        { label: 'Dock', value: '4' },
+        { label: 'Gate', value: 'B' },
+      ],
+    },
   ],
   bankAccounts: [
     { bankAccountName: 'HDFC', bankAccountNumber: '0001', ifscCode: 'HDFC0000001', isPrimary: true },
@@ -86,7 +97,12 @@ describeEachStore('4.4 client idempotency', (ctx) => {
     const body = full(randomKey('c'));
     const first = await createdWith(body);
     await expectIdentical(first, { ...body, gstState: first.gstState, panNumber: first.panNumber });
-    await expectIdentical(first, { ...body, locale: first.locale, clientType: first.clientType, taxPayerType: first.taxPayerType });
+    await expectIdentical(first, {
+      ...body,
+      locale: first.locale,
+      clientType: first.clientType,
+      taxPayerType: first.taxPayerType,
+    });
   });
 
   it('omitting a field whose stored value is its default, or sending the default, is identical', async () => {
@@ -104,9 +120,14 @@ describeEachStore('4.4 client idempotency', (ctx) => {
   it('reordered additionalIds, shippingDetails, bankAccounts and nested customHeaders are identical', async () => {
     const body = full(randomKey('c'));
     const first = await createdWith({ ...body, additionalIds: [{ label: 'UDY', value: 'UDYAM-MH-01-0000001' }] });
-    const shipping = [...body.shippingDetails].reverse().map((s) => (s.customHeaders ? { ...s, customHeaders: [...s.customHeaders].reverse() } : s));
+    const shipping = [...body.shippingDetails]
+      .reverse()
+      .map((s) => (s.customHeaders ? { ...s, customHeaders: [...s.customHeaders].reverse() } : s));
     await expectIdentical(first, {
-      ...body, additionalIds: [{ label: 'UDY', value: 'UDYAM-MH-01-0000001' }], shippingDetails: shipping, bankAccounts: [...body.bankAccounts].reverse(),
+      ...body,
+      additionalIds: [{ label: 'UDY', value: 'UDYAM-MH-01-0000001' }],
+      shippingDetails: shipping,
+      bankAccounts: [...body.bankAccounts].reverse(),
     });
   });
 
@@ -150,9 +171,10 @@ describeEachStore('4.4 client idempotency', (ctx) => {
       const body = { clientId: randomKey('c'), name: `To ${action}` };
       await createdWith(body);
       const path = `/admin/v1/businesses/${t.urlKey}/clients/${encodeURIComponent(body.clientId)}`;
-      const done = action === 'archive'
-        ? await call(ctx().app, 'POST', `${path}/archive`, { token: t.operator })
-        : await call(ctx().app, 'DELETE', path, { token: t.operator });
+      const done =
+        action === 'archive'
+          ? await call(ctx().app, 'POST', `${path}/archive`, { token: t.operator })
+          : await call(ctx().app, 'DELETE', path, { token: t.operator });
       expect(done.status).toBe(200);
       const again = await create(ctx(), t, body);
       expect(again.status).toBe(409);
@@ -185,7 +207,10 @@ describeEachStore('4.4 client idempotency', (ctx) => {
   it('balance, source and timestamps are never compared: a retry after a document is still identical', async () => {
     const body = { clientId: randomKey('c'), name: 'Balance Co' };
     await createdWith(body);
-    const doc = await call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/clients/${body.clientId}/documents`, { token: t.operator, body: { type: 'invoice', amount: 100.5 } });
+    const doc = await call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/clients/${body.clientId}/documents`, {
+      token: t.operator,
+      body: { type: 'invoice', amount: 100.5 },
+    });
     expect(doc.status).toBe(201);
     const r = await create(ctx(), t, body);
     expect(r.status).toBe(201);
@@ -200,9 +225,11 @@ describeEachStore('4.4 client idempotency', (ctx) => {
     expect(results.filter((r) => r.body.data.idempotent !== true)).toHaveLength(1);
   });
 
-  it('concurrent creates with different details: each 201 carries the winner\'s details, or 409', async () => {
+  it("concurrent creates with different details: each 201 carries the winner's details, or 409", async () => {
     const clientId = randomKey('c');
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => create(ctx(), t, { clientId, name: `Name ${i % 4}` })));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => create(ctx(), t, { clientId, name: `Name ${i % 4}` })),
+    );
     const stored = (await get(ctx(), t, clientId)).body.data;
     for (const r of results) {
       if (r.status === 201) expect(r.body.data.name).toBe(stored.name);

@@ -24,32 +24,55 @@ describeEachStore('7 one envelope for every error', (ctx) => {
   });
 
   it('malformed JSON and non-object bodies: 400 INVALID_FIELD', async () => {
-    const bad = await call(ctx().app, 'POST', clients(), { token: t.token, rawBody: '{"clientId": ', headers: { 'content-type': 'application/json' } });
+    const bad = await call(ctx().app, 'POST', clients(), {
+      token: t.token,
+      rawBody: '{"clientId": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expectEnvelope(bad.body, 400, 'INVALID_FIELD');
     for (const raw of ['[]', '"text"', '42', 'null']) {
-      const r = await call(ctx().app, 'POST', clients(), { token: t.token, rawBody: raw, headers: { 'content-type': 'application/json' } });
+      const r = await call(ctx().app, 'POST', clients(), {
+        token: t.token,
+        rawBody: raw,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(r.status, raw).toBe(400);
       expectEnvelope(r.body, 400, 'INVALID_FIELD');
     }
   });
 
   it('a body without application/json: 415 UNSUPPORTED_MEDIA_TYPE', async () => {
-    const r = await call(ctx().app, 'POST', clients(), { token: t.token, rawBody: 'clientId=1', headers: { 'content-type': 'text/plain' } });
+    const r = await call(ctx().app, 'POST', clients(), {
+      token: t.token,
+      rawBody: 'clientId=1',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(r.status).toBe(415);
     expectEnvelope(r.body, 415, 'UNSUPPORTED_MEDIA_TYPE');
-    const xml = await call(ctx().app, 'POST', clients(), { token: t.token, rawBody: '<a/>', headers: { 'content-type': 'application/xml' } });
+    const xml = await call(ctx().app, 'POST', clients(), {
+      token: t.token,
+      rawBody: '<a/>',
+      headers: { 'content-type': 'application/xml' },
+    });
     expect(xml.status).toBe(415);
   });
 
   it('an oversize body: 413 PAYLOAD_TOO_LARGE', async () => {
-    const r = await call(ctx().app, 'POST', clients(), { token: t.token, body: { clientId: randomKey(), name: 'x', alias: 'a'.repeat(ctx().config.bodyLimitBytes) } });
+    const r = await call(ctx().app, 'POST', clients(), {
+      token: t.token,
+      body: { clientId: randomKey(), name: 'x', alias: 'a'.repeat(ctx().config.bodyLimitBytes) },
+    });
     expect(r.status).toBe(413);
     expectEnvelope(r.body, 413, 'PAYLOAD_TOO_LARGE');
   });
 
   it('prototype keys in a body are refused, and nothing is polluted', async () => {
-    const r = await call(ctx().app, 'POST', clients(), { token: t.token, rawBody: `{"clientId":"${randomKey()}","name":"x","__proto__":{"polluted":true}}`, headers: { 'content-type': 'application/json' } });
+    const r = await call(ctx().app, 'POST', clients(), {
+      token: t.token,
+      rawBody: `{"clientId":"${randomKey()}","name":"x","__proto__":{"polluted":true}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(r.status).toBe(400);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -57,7 +80,14 @@ describeEachStore('7 one envelope for every error', (ctx) => {
   it('401: NotAuthenticated with data holding only a message', async () => {
     const r = await call(ctx().app, 'GET', `${clients()}/x`);
     expect(r.status).toBe(401);
-    expect(r.body).toEqual({ name: 'NotAuthenticated', message: expect.any(String), code: 401, className: 'not-authenticated', data: { message: r.body.message }, errors: {} });
+    expect(r.body).toEqual({
+      name: 'NotAuthenticated',
+      message: expect.any(String),
+      code: 401,
+      className: 'not-authenticated',
+      data: { message: r.body.message },
+      errors: {},
+    });
   });
 
   it('every answer carries a request id and security headers', async () => {

@@ -33,23 +33,40 @@ describe.each(stores)('4.2 Idempotency-Key [%s]', (storeName) => {
     await own?.drop();
   });
 
-  const path = (thingId: string, tenant = t, prefix = '/api/v1') => `${prefix}/businesses/${tenant.urlKey}/idem-things/${thingId}/documents`;
+  const path = (thingId: string, tenant = t, prefix = '/api/v1') =>
+    `${prefix}/businesses/${tenant.urlKey}/idem-things/${thingId}/documents`;
 
-  async function post(thingId: string, key: string | string[] | undefined, body: unknown, options: { tenant?: Tenant; token?: string; prefix?: string; rawBody?: string } = {}) {
+  async function post(
+    thingId: string,
+    key: string | string[] | undefined,
+    body: unknown,
+    options: { tenant?: Tenant; token?: string; prefix?: string; rawBody?: string } = {},
+  ) {
     const headers: Record<string, string | string[]> = { 'content-type': 'application/json' };
     if (key !== undefined) headers['idempotency-key'] = key;
     const response = await app.inject({
-      method: 'POST', url: path(thingId, options.tenant, options.prefix), headers: { ...headers, authorization: `Bearer ${options.token ?? (options.tenant ?? t).token}` },
+      method: 'POST',
+      url: path(thingId, options.tenant, options.prefix),
+      headers: { ...headers, authorization: `Bearer ${options.token ?? (options.tenant ?? t).token}` },
       payload: options.rawBody ?? JSON.stringify(body),
     });
-    return { status: response.statusCode, text: response.body, body: JSON.parse(response.body), headers: response.headers };
+    return {
+      status: response.statusCode,
+      text: response.body,
+      body: JSON.parse(response.body),
+      headers: response.headers,
+    };
   }
 
   const documents = (thingId: string, tenant = t) => countDocuments(store, tenant.urlKey, thingId);
 
   describe('rule 1: the header', () => {
     it.each([
-      ['empty', ''], ['empty quotes', '""'], ['256 characters', 'k'.repeat(256)], ['a non-ASCII character', 'clé-1'], ['a tab inside', 'a\tb'],
+      ['empty', ''],
+      ['empty quotes', '""'],
+      ['256 characters', 'k'.repeat(256)],
+      ['a non-ASCII character', 'clé-1'],
+      ['a tab inside', 'a\tb'],
     ])('%s: 400 INVALID_IDEMPOTENCY_KEY, before the body is read', async (_label, key) => {
       const response = await post(randomKey('thing'), key, { nothing: true });
       expect(response.status).toBe(400);
@@ -82,13 +99,17 @@ describe.each(stores)('4.2 Idempotency-Key [%s]', (storeName) => {
       expect((await post(thingId, key, { name: 'A' })).status).toBe(201);
       const operator = await operatorToken(app);
       const other = await createApp(app, operator);
-      expect((await call(app, 'PUT', `/admin/v1/apps/${other.appId}/businesses/${t.urlKey}`, { token: operator })).status).toBe(200);
+      expect(
+        (await call(app, 'PUT', `/admin/v1/apps/${other.appId}/businesses/${t.urlKey}`, { token: operator })).status,
+      ).toBe(200);
       const otherToken = await appSecretToken(app, other.appId, other.appSecret);
       const byOtherApp = await post(thingId, key, { name: 'A' }, { token: otherToken });
       expect(byOtherApp.status).toBe(201);
       expect(byOtherApp.headers['idempotent-replayed']).toBeUndefined();
       const t2 = await seedTenant(app);
-      expect((await call(app, 'PUT', `/admin/v1/apps/${t.appId}/businesses/${t2.urlKey}`, { token: operator })).status).toBe(200);
+      expect(
+        (await call(app, 'PUT', `/admin/v1/apps/${t.appId}/businesses/${t2.urlKey}`, { token: operator })).status,
+      ).toBe(200);
       const otherBusiness = await post(thingId, key, { name: 'A' }, { tenant: t2, token: t.token });
       expect(otherBusiness.status).toBe(201);
       expect(otherBusiness.headers['idempotent-replayed']).toBeUndefined();
@@ -96,7 +117,7 @@ describe.each(stores)('4.2 Idempotency-Key [%s]', (storeName) => {
       expect(await documents(thingId, t2)).toBe(1);
     });
 
-    it('scope: an operator\'s key is the operator\'s: the same key from an app of the business is another key', async () => {
+    it("scope: an operator's key is the operator's: the same key from an app of the business is another key", async () => {
       const thingId = randomKey('thing');
       const key = randomKey('key');
       const operator = await operatorToken(app);
@@ -123,12 +144,18 @@ describe.each(stores)('4.2 Idempotency-Key [%s]', (storeName) => {
       const key = randomKey('key');
       const first = await post(thingId, key, undefined, { rawBody: '{"name":"A","extra":{"q":18,"list":[1,2]}}' });
       expect(first.status).toBe(201);
-      for (const rawBody of ['{ "extra" : { "list" : [ 1 , 2.0 ], "q" : 18.0 } ,\n "name" : "A" }', '{"extra":{"q":1.8e1,"list":[1e0,2]},"name":"A"}']) {
+      for (const rawBody of [
+        '{ "extra" : { "list" : [ 1 , 2.0 ], "q" : 18.0 } ,\n "name" : "A" }',
+        '{"extra":{"q":1.8e1,"list":[1e0,2]},"name":"A"}',
+      ]) {
         const retry = await post(thingId, key, undefined, { rawBody });
         expect(retry.status, rawBody).toBe(201);
         expect(retry.text).toBe(first.text);
       }
-      const alias = await post(thingId, key, undefined, { rawBody: '{"name":"A","extra":{"q":18,"list":[1,2]}}', prefix: '' });
+      const alias = await post(thingId, key, undefined, {
+        rawBody: '{"name":"A","extra":{"q":18,"list":[1,2]}}',
+        prefix: '',
+      });
       expect(alias.status).toBe(201);
       expect(alias.headers['idempotent-replayed']).toBe('true');
       expect(await documents(thingId)).toBe(1);
@@ -138,7 +165,11 @@ describe.each(stores)('4.2 Idempotency-Key [%s]', (storeName) => {
       const thingId = randomKey('thing');
       const key = randomKey('key');
       expect((await post(thingId, key, { name: 'A', list: [1, 2], n: 18 })).status).toBe(201);
-      for (const [other, body] of [[randomKey('thing'), { name: 'A', list: [1, 2], n: 18 }], [thingId, { name: 'A', list: [2, 1], n: 18 }], [thingId, { name: 'A', list: [1, 2], n: 18.5 }]] as const) {
+      for (const [other, body] of [
+        [randomKey('thing'), { name: 'A', list: [1, 2], n: 18 }],
+        [thingId, { name: 'A', list: [2, 1], n: 18 }],
+        [thingId, { name: 'A', list: [1, 2], n: 18.5 }],
+      ] as const) {
         const retry = await post(other, key, body);
         expect(retry.status).toBe(409);
         expect(retry.body.data.error.code).toBe('IDEMPOTENCY_CONFLICT');
@@ -255,7 +286,9 @@ describe.each(stores)('4.2 Idempotency-Key [%s]', (storeName) => {
     it('20 concurrent requests with one key: one document; one original answer, the rest replays or IN_PROGRESS', async () => {
       const thingId = randomKey('thing');
       const key = randomKey('key');
-      const answers = await Promise.all(Array.from({ length: 20 }, () => post(thingId, key, { name: 'A', holdMs: 30 })));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => post(thingId, key, { name: 'A', holdMs: 30 })),
+      );
       const originals = answers.filter((a) => a.status === 201 && a.headers['idempotent-replayed'] === undefined);
       expect(originals).toHaveLength(1);
       for (const a of answers) {
@@ -285,8 +318,13 @@ describe.each(stores)('4.2 Idempotency-Key [%s]', (storeName) => {
       expect(again.headers['idempotent-replayed']).toBeUndefined();
       expect(await documents(thingId)).toBe(3);
       // The claim above pruned every key first used more than 24 hours before it: `untouched` too, which no request named again.
-      const rows = async (k: string) => (await sql<{ n: number }>`select count(*) as n from idempotency_keys
-        where business_pk = (select id from businesses where url_key = ${t.urlKey}) and key = ${k}`.execute(store.leads.db)).rows[0]!.n;
+      const rows = async (k: string) =>
+        (
+          await sql<{ n: number }>`select count(*) as n from idempotency_keys
+        where business_pk = (select id from businesses where url_key = ${t.urlKey}) and key = ${k}`.execute(
+            store.leads.db,
+          )
+        ).rows[0]!.n;
       await expect.poll(async () => Number(await rows(untouched)), { timeout: 5000 }).toBe(0);
       expect(Number(await rows(key))).toBe(1);
       t.token = fresh;

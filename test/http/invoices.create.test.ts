@@ -2,7 +2,14 @@
 // @module-tag pooled
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore } from '../helpers/app.js';
-import { buyer, createInvoice, firstError, seedInvoiceTenant, VENDOR_ITEMS, type InvoiceTenant } from '../helpers/invoices.js';
+import {
+  buyer,
+  createInvoice,
+  firstError,
+  seedInvoiceTenant,
+  VENDOR_ITEMS,
+  type InvoiceTenant,
+} from '../helpers/invoices.js';
 
 describeEachStore('4.1 POST invoices', (ctx) => {
   let t: InvoiceTenant;
@@ -11,21 +18,54 @@ describeEachStore('4.1 POST invoices', (ctx) => {
   });
   const post = (body: unknown, path = t.invoices) => call(ctx().app, 'POST', path, { token: t.token, body });
 
-  it('9.1 the vendor\'s intra-state example: items, finalTotal 1580, igst false, a new client, GET answers the same', async () => {
+  it("9.1 the vendor's intra-state example: items, finalTotal 1580, igst false, a new client, GET answers the same", async () => {
     const invoice = await createInvoice(ctx(), t);
     expect(invoice._id).toMatch(/^[0-9a-f]{24}$/);
-    expect(invoice).toMatchObject({ billType: 'INVOICE', taxType: 'INDIA', igst: false, currency: 'INR', status: 'UNPAID', invoiceTitle: 'Invoice', amountPaid: 0, amountDue: 1580 });
-    expect(invoice.finalTotal).toEqual({ subTotal: 1400, amount: 1400, igst: 180, cgst: 90, sgst: 90, discount: 0, charges: 0, total: 1580 });
-    expect(invoice.items[0]).toMatchObject({ name: 'one', rate: 100, quantity: 2, gstRate: 18, subTotal: 200, amount: 200, igst: 36, cgst: 18, sgst: 18, total: 236 });
+    expect(invoice).toMatchObject({
+      billType: 'INVOICE',
+      taxType: 'INDIA',
+      igst: false,
+      currency: 'INR',
+      status: 'UNPAID',
+      invoiceTitle: 'Invoice',
+      amountPaid: 0,
+      amountDue: 1580,
+    });
+    expect(invoice.finalTotal).toEqual({
+      subTotal: 1400,
+      amount: 1400,
+      igst: 180,
+      cgst: 90,
+      sgst: 90,
+      discount: 0,
+      charges: 0,
+      total: 1580,
+    });
+    expect(invoice.items[0]).toMatchObject({
+      name: 'one',
+      rate: 100,
+      quantity: 2,
+      gstRate: 18,
+      subTotal: 200,
+      amount: 200,
+      igst: 36,
+      cgst: 18,
+      sgst: 18,
+      total: 236,
+    });
     expect(invoice.items[1]).toMatchObject({ subTotal: 1200, igst: 144, cgst: 72, sgst: 72, total: 1344 });
     expect(invoice.items[0]).not.toHaveProperty('tax');
     expect(invoice.client).toBe(`invoice-${invoice._id}`);
     expect(invoice.share.link).toMatch(/\/share\/invoices\/[A-Za-z0-9_-]{43}$/);
-    expect(invoice.share.pdf).toBe(`${ctx().config.publicUrl ?? `http://${ctx().config.host}:${ctx().config.port}`}${t.invoices}/${invoice._id}/pdf`);
+    expect(invoice.share.pdf).toBe(
+      `${ctx().config.publicUrl ?? `http://${ctx().config.host}:${ctx().config.port}`}${t.invoices}/${invoice._id}/pdf`,
+    );
     const read = await call(ctx().app, 'GET', `${t.invoices}/${invoice._id}`, { token: t.token });
     expect(read.status).toBe(200);
     expect(read.body).toEqual(invoice);
-    const client = await call(ctx().app, 'GET', `/api/v1/businesses/${t.urlKey}/clients/${invoice.client}`, { token: t.token });
+    const client = await call(ctx().app, 'GET', `/api/v1/businesses/${t.urlKey}/clients/${invoice.client}`, {
+      token: t.token,
+    });
     expect(client.status).toBe(200);
     expect(client.body.data).toMatchObject({ name: 'Asha Traders', country: 'IN', source: 'INVOICE', gstState: '29' });
     expect(client.body.data.balance).toMatchObject({ invoice: 1580, invoicePayment: 0 });
@@ -39,9 +79,17 @@ describeEachStore('4.1 POST invoices', (ctx) => {
   });
 
   it('9.4 rounding: exact decimals, R once per member, cgst from T / 2', async () => {
-    const items = [{ name: 'A', rate: 0.1, quantity: 3, gstRate: 18 }, { name: 'B', rate: 1.005, quantity: 1, gstRate: 18 }, { name: 'C', rate: 13.25, quantity: 1, gstRate: 18 }];
+    const items = [
+      { name: 'A', rate: 0.1, quantity: 3, gstRate: 18 },
+      { name: 'B', rate: 1.005, quantity: 1, gstRate: 18 },
+      { name: 'C', rate: 13.25, quantity: 1, gstRate: 18 },
+    ];
     const intra = await createInvoice(ctx(), t, { items });
-    expect(intra.items.map((i: any) => [i.subTotal, i.igst, i.cgst, i.total])).toEqual([[0.3, 0.05, 0.03, 0.36], [1.01, 0.18, 0.09, 1.19], [13.25, 2.39, 1.19, 15.63]]);
+    expect(intra.items.map((i: any) => [i.subTotal, i.igst, i.cgst, i.total])).toEqual([
+      [0.3, 0.05, 0.03, 0.36],
+      [1.01, 0.18, 0.09, 1.19],
+      [13.25, 2.39, 1.19, 15.63],
+    ]);
     expect(intra.finalTotal).toMatchObject({ subTotal: 14.56, igst: 2.62, cgst: 1.31, sgst: 1.31, total: 17.18 });
     const inter = await createInvoice(ctx(), t, { items, billedTo: buyer({ gstState: '27' }) });
     expect(inter.items.map((i: any) => i.total)).toEqual([0.35, 1.19, 15.64]);
@@ -52,7 +100,10 @@ describeEachStore('4.1 POST invoices', (ctx) => {
     const own = await seedInvoiceTenant(ctx());
     const first = await createInvoice(ctx(), own);
     expect(first.invoiceNumber).toBe('INV-0001');
-    const bad = await call(ctx().app, 'POST', own.invoices, { token: own.token, body: { billedTo: buyer(), items: [] } });
+    const bad = await call(ctx().app, 'POST', own.invoices, {
+      token: own.token,
+      body: { billedTo: buyer(), items: [] },
+    });
     expect(bad.status).toBe(400);
     expect((await createInvoice(ctx(), own)).invoiceNumber).toBe('INV-0002');
     expect((await createInvoice(ctx(), own, { invoiceNumber: ' 2024/ABC-07/X ' })).invoiceNumber).toBe('2024/ABC-07/X');
@@ -64,7 +115,11 @@ describeEachStore('4.1 POST invoices', (ctx) => {
   it('4.1 the same number with the same details is idempotent; other details 409 with existingInvoiceId; an invalid body 400', async () => {
     const number = `N-${Date.now()}`;
     const first = await createInvoice(ctx(), t, { invoiceNumber: number });
-    const again = await post({ invoiceNumber: number, billedTo: buyer({ name: ' Asha Traders ' }), items: VENDOR_ITEMS.map((i) => ({ ...i, taxRate: i.gstRate, gstRate: undefined })) });
+    const again = await post({
+      invoiceNumber: number,
+      billedTo: buyer({ name: ' Asha Traders ' }),
+      items: VENDOR_ITEMS.map((i) => ({ ...i, taxRate: i.gstRate, gstRate: undefined })),
+    });
     expect(again.status).toBe(201);
     expect(again.body).toEqual({ ...first, idempotent: true });
     const other = await post({ invoiceNumber: number, billedTo: buyer(), items: [VENDOR_ITEMS[0]] });
@@ -79,10 +134,18 @@ describeEachStore('4.1 POST invoices', (ctx) => {
     const a = await createInvoice(ctx(), t, { billedTo: buyer({ name }) });
     const b = await createInvoice(ctx(), t, { billedTo: buyer({ name: `  ${name.toUpperCase()} ` }) });
     expect(b.client).toBe(a.client);
-    const made = await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body: { clientId: `c-${name}`, name: 'Client One', country: 'IN', gstState: '27', dueInDays: 10 } });
+    const made = await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, {
+      token: t.token,
+      body: { clientId: `c-${name}`, name: 'Client One', country: 'IN', gstState: '27', dueInDays: 10 },
+    });
     expect(made.status).toBe(201);
     const linked = await createInvoice(ctx(), t, { billedTo: { clientId: `c-${name}` }, invoiceDate: '2026-01-05' });
-    expect(linked).toMatchObject({ client: `c-${name}`, igst: true, invoiceDate: '2026-01-04T18:30:00.000Z', dueDate: '2026-01-14T18:30:00.000Z' });
+    expect(linked).toMatchObject({
+      client: `c-${name}`,
+      igst: true,
+      invoiceDate: '2026-01-04T18:30:00.000Z',
+      dueDate: '2026-01-14T18:30:00.000Z',
+    });
     expect(linked.billedTo).toMatchObject({ name: 'Client One', gstState: '27' });
     const missing = await post({ billedTo: { clientId: 'nobody' }, items: VENDOR_ITEMS });
     expect(missing.status).toBe(400);
@@ -90,10 +153,21 @@ describeEachStore('4.1 POST invoices', (ctx) => {
   });
 
   it('4.1 every failure in one 400, first in body order leading', async () => {
-    const r = await post({ items: [{ name: 'x', rate: 1, quantity: 1, gstRate: 17, discount: 5 }], billedTo: { country: 'IN' }, currency: 'XAU', nickname: 1 });
+    const r = await post({
+      items: [{ name: 'x', rate: 1, quantity: 1, gstRate: 17, discount: 5 }],
+      billedTo: { country: 'IN' },
+      currency: 'XAU',
+      nickname: 1,
+    });
     expect(r.status).toBe(400);
     const fields = firstError(r).errors!.map((e) => `${e.field}:${e.code}`);
-    expect(fields).toEqual(['items[0].discount:INVALID_FIELD', 'items[0].gstRate:INVALID_TAX_RATE', 'billedTo.name:INVALID_FIELD_VALUE', 'currency:INVALID_FIELD_VALUE', 'nickname:INVALID_FIELD']);
+    expect(fields).toEqual([
+      'items[0].discount:INVALID_FIELD',
+      'items[0].gstRate:INVALID_TAX_RATE',
+      'billedTo.name:INVALID_FIELD_VALUE',
+      'currency:INVALID_FIELD_VALUE',
+      'nickname:INVALID_FIELD',
+    ]);
     expect(firstError(r).code).toBe('INVALID_FIELD');
   });
 

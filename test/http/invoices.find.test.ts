@@ -8,7 +8,11 @@ describeEachStore('4.3 GET invoices: find', (ctx) => {
   const made: any[] = [];
   beforeAll(async () => {
     t = await seedInvoiceTenant(ctx());
-    for (const [number, date, name] of [['B-2', '2026-01-10', 'Uno'], ['a-1', '2026-01-05', 'Dos'], ['C-3', '2026-01-20', 'Uno']] as const) {
+    for (const [number, date, name] of [
+      ['B-2', '2026-01-10', 'Uno'],
+      ['a-1', '2026-01-05', 'Dos'],
+      ['C-3', '2026-01-20', 'Uno'],
+    ] as const) {
       made.push(await createInvoice(ctx(), t, { invoiceNumber: number, invoiceDate: date, billedTo: buyer({ name }) }));
     }
     const canceled = await call(ctx().app, 'POST', `${t.invoices}/${made[1]._id}/cancel`, { token: t.token });
@@ -49,7 +53,9 @@ describeEachStore('4.3 GET invoices: find', (ctx) => {
     expect(numbers(await find('?invoiceNumber=B-2'))).toEqual(['B-2']);
     expect(numbers(await find('?invoiceDate[$gte]=2026-01-06&invoiceDate[$lte]=2026-01-10'))).toEqual(['B-2']);
     expect(firstError(await find('?status=OPEN')).code).toBe('INVALID_QUERY_VALUE');
-    expect(firstError(await find('?invoiceDate[$gte]=2026-02-01&invoiceDate[$lte]=2026-01-01')).code).toBe('INVALID_QUERY_VALUE');
+    expect(firstError(await find('?invoiceDate[$gte]=2026-02-01&invoiceDate[$lte]=2026-01-01')).code).toBe(
+      'INVALID_QUERY_VALUE',
+    );
   });
 
   it('other parameters INVALID_QUERY_FIELD; other operators or a repeated parameter INVALID_QUERY_VALUE', async () => {
@@ -80,7 +86,7 @@ describeEachStore('4.3 sync: updatedAtFrom and after, in change order', (ctx) =>
   async function walk(query: string, done: (seen: any[]) => boolean): Promise<{ seen: any[]; last: string }> {
     const seen: any[] = [];
     let last = query;
-    for (const deadline = Date.now() + 20_000; !done(seen) && Date.now() < deadline;) {
+    for (const deadline = Date.now() + 20_000; !done(seen) && Date.now() < deadline; ) {
       const page = await find(last);
       expect(page.body.total).toBeNull();
       seen.push(...page.body.data);
@@ -98,7 +104,10 @@ describeEachStore('4.3 sync: updatedAtFrom and after, in change order', (ctx) =>
     expect(first.body).toMatchObject({ total: null, limit: 2 });
     const all = await walk('?updatedAtFrom=2000-01-01&$limit=2', (seen) => seen.length >= 3);
     expect(all.seen.map((i) => i._id)).toEqual(made.map((i) => i._id));
-    expect((await call(ctx().app, 'POST', `${t.invoices}/${made[0]._id}/payments`, { token: t.token, body: { amount: 1 } })).status).toBe(201);
+    expect(
+      (await call(ctx().app, 'POST', `${t.invoices}/${made[0]._id}/payments`, { token: t.token, body: { amount: 1 } }))
+        .status,
+    ).toBe(201);
     const later = await walk(all.last, (seen) => seen.some((i) => i._id === made[0]._id));
     // The last page is read again from its own cursor: the paid invoice comes after it, once, as it is now.
     expect(later.seen.filter((i) => i._id === made[0]._id).map((i) => i.amountPaid)).toEqual([1]);

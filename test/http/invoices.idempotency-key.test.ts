@@ -9,7 +9,8 @@ describeEachStore('4.2 Idempotency-Key on POST invoices and payments', (ctx) => 
   beforeAll(async () => {
     t = await seedInvoiceTenant(ctx());
   });
-  const post = (path: string, body: unknown, key: string) => call(ctx().app, 'POST', path, { token: t.token, body, headers: { 'idempotency-key': key } });
+  const post = (path: string, body: unknown, key: string) =>
+    call(ctx().app, 'POST', path, { token: t.token, body, headers: { 'idempotency-key': key } });
 
   it('a create without a number replays its answer (same status and body, Idempotent-Replayed), and stores one invoice', async () => {
     const key = randomKey('k');

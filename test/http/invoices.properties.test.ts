@@ -13,7 +13,11 @@ import { seedInvoiceTenant, type InvoiceTenant } from '../helpers/invoices.js';
 const GST_RATES_E2 = [0n, 10n, 25n, 100n, 150n, 300n, 500n, 600n, 750n, 1200n, 1800n, 2800n, 4000n]; // percent × 100
 const roundDiv = (n: bigint, d: bigint) => (n * 2n + d) / (2n * d); // half away from zero, n ≥ 0
 
-interface Line { priceE6: bigint; qtyE6: bigint; rateE2: bigint }
+interface Line {
+  priceE6: bigint;
+  qtyE6: bigint;
+  rateE2: bigint;
+}
 
 function referenceTotal(lines: Line[], interState: boolean, discountE2: bigint): bigint {
   let running = 0n;
@@ -49,15 +53,30 @@ describeEachStore('2.3, 2.4, 3.4 random invoices total to the paisa (fast-check,
   });
 
   it(`random items, rates, states and discounts (seed ${FUZZ_SEED})`, async () => {
-    await fc.assert(fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 5 }), fc.boolean(), fc.bigInt({ min: 0n, max: 10000n }), async (lines, interState, discountE2) => {
-      const body = {
-        billedTo: { name: 'Property Buyer', country: 'IN', gstState: interState ? '27' : '29' },
-        items: lines.map((l, i) => ({ name: `i${i}`, rate: Number(decimalText(l.priceE6, 6)), quantity: Number(decimalText(l.qtyE6, 6)), gstRate: Number(decimalText(l.rateE2, 2)) })),
-        additionalCharges: [{ label: 'Discount', type: 'PERCENTAGE', amount: Number(decimalText(discountE2, 2)), multiplier: -1 }],
-      };
-      const r = await call(ctx().app, 'POST', t.invoices, { token: t.token, body });
-      expect(r.status, JSON.stringify(r.body)).toBe(201);
-      expect(paiseOf(r.body.finalTotal.total)).toBe(referenceTotal(lines, interState, discountE2));
-    }), { seed: FUZZ_SEED, numRuns: 25 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(line, { minLength: 1, maxLength: 5 }),
+        fc.boolean(),
+        fc.bigInt({ min: 0n, max: 10000n }),
+        async (lines, interState, discountE2) => {
+          const body = {
+            billedTo: { name: 'Property Buyer', country: 'IN', gstState: interState ? '27' : '29' },
+            items: lines.map((l, i) => ({
+              name: `i${i}`,
+              rate: Number(decimalText(l.priceE6, 6)),
+              quantity: Number(decimalText(l.qtyE6, 6)),
+              gstRate: Number(decimalText(l.rateE2, 2)),
+            })),
+            additionalCharges: [
+              { label: 'Discount', type: 'PERCENTAGE', amount: Number(decimalText(discountE2, 2)), multiplier: -1 },
+            ],
+          };
+          const r = await call(ctx().app, 'POST', t.invoices, { token: t.token, body });
+          expect(r.status, JSON.stringify(r.body)).toBe(201);
+          expect(paiseOf(r.body.finalTotal.total)).toBe(referenceTotal(lines, interState, discountE2));
+        },
+      ),
+      { seed: FUZZ_SEED, numRuns: 25 },
+    );
   }, 120_000);
 });

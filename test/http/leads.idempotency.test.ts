@@ -8,9 +8,21 @@ async function counts(ctx: TestApp, urlKey: string) {
   const db = ctx.store.leads.db;
   const business = db.selectFrom('businesses').select('id').where('url_key', '=', urlKey);
   const [clients, contacts, leads] = await Promise.all([
-    db.selectFrom('clients').select((eb) => eb.fn.countAll().as('n')).where('business_pk', '=', business).executeTakeFirstOrThrow(),
-    db.selectFrom('contacts').select((eb) => eb.fn.countAll().as('n')).where('business_pk', '=', business).executeTakeFirstOrThrow(),
-    db.selectFrom('leads').select((eb) => eb.fn.countAll().as('n')).where('business_pk', '=', business).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('clients')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('business_pk', '=', business)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('contacts')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('business_pk', '=', business)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('leads')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('business_pk', '=', business)
+      .executeTakeFirstOrThrow(),
   ]);
   return { clients: Number(clients.n), contacts: Number(contacts.n), leads: Number(leads.n) };
 }
@@ -23,7 +35,13 @@ describeEachStore('4.1 idempotent create', (ctx) => {
   const post = (body: unknown) => call(ctx().app, 'POST', t.leads, { token: t.token, body });
 
   it('4.1 the same externalId and details: 201 with the lead, idempotent: true, nothing created', async () => {
-    const body = minimalLead({ tags: ['Hot', 'VIP'], budget: { amount: 10 }, leadSource: 'WEBSITE', stage: 'Won', stageReasons: ['Price'] });
+    const body = minimalLead({
+      tags: ['Hot', 'VIP'],
+      budget: { amount: 10 },
+      leadSource: 'WEBSITE',
+      stage: 'Won',
+      stageReasons: ['Price'],
+    });
     const first = await post(body);
     expect(first.status).toBe(201);
     expect(first.body.data.idempotent).toBeUndefined();
@@ -37,15 +55,29 @@ describeEachStore('4.1 idempotent create', (ctx) => {
   it('4.1 normalised comparison: trimming, case, phone format, defaults, names by what they resolve to, tags as a set', async () => {
     const externalId = newExternalId();
     const first = await post({
-      externalId, customer: { name: 'Asha Traders', phone: '+91 98200-00000' }, contact: { name: 'Asha', email: 'asha@example.com' },
-      pipeline: 'Sales', stage: 'New', tags: ['Hot', 'VIP'], leadSource: 'WEBSITE', assignedTo: 'asha@example.com', budget: { amount: 5 },
+      externalId,
+      customer: { name: 'Asha Traders', phone: '+91 98200-00000' },
+      contact: { name: 'Asha', email: 'asha@example.com' },
+      pipeline: 'Sales',
+      stage: 'New',
+      tags: ['Hot', 'VIP'],
+      leadSource: 'WEBSITE',
+      assignedTo: 'asha@example.com',
+      budget: { amount: 5 },
     });
     expect(first.status).toBe(201);
     const before = await counts(ctx(), t.urlKey);
     const retry = await post({
-      externalId: ` ${externalId} `, customer: { name: ' Asha Traders ', phone: '(91) 9820000000', country: 'in' },
-      contact: { name: 'Asha', email: 'ASHA@example.com', country: 'IN' }, pipeline: 'Sales ', stage: 'New', tags: ['vip', 'hot', 'HOT'],
-      leadSource: 'Website', assignedTo: 'Asha@Example.com', budget: { amount: 5.0, currency: 'inr' }, subject: null,
+      externalId: ` ${externalId} `,
+      customer: { name: ' Asha Traders ', phone: '(91) 9820000000', country: 'in' },
+      contact: { name: 'Asha', email: 'ASHA@example.com', country: 'IN' },
+      pipeline: 'Sales ',
+      stage: 'New',
+      tags: ['vip', 'hot', 'HOT'],
+      leadSource: 'Website',
+      assignedTo: 'Asha@Example.com',
+      budget: { amount: 5.0, currency: 'inr' },
+      subject: null,
     });
     expect(retry.status).toBe(201);
     expect(retry.body.data.idempotent).toBe(true);
@@ -53,10 +85,13 @@ describeEachStore('4.1 idempotent create', (ctx) => {
     expect(await counts(ctx(), t.urlKey)).toEqual(before);
   });
 
-  it('4.1 the lead as it is now: edits since the create are in the retry\'s answer', async () => {
+  it("4.1 the lead as it is now: edits since the create are in the retry's answer", async () => {
     const body = minimalLead();
     const first = await post(body);
-    const patched = await call(ctx().app, 'PATCH', `${t.leads}/${first.body.data.leadId}`, { token: t.token, body: { subject: 'Edited' } });
+    const patched = await call(ctx().app, 'PATCH', `${t.leads}/${first.body.data.leadId}`, {
+      token: t.token,
+      body: { subject: 'Edited' },
+    });
     expect(patched.status).toBe(200);
     const again = await post(body);
     expect(again.body.data).toEqual({ ...patched.body.data, idempotent: true });
@@ -73,7 +108,10 @@ describeEachStore('4.1 idempotent create', (ctx) => {
     const first = await post(body);
     const conflict = await post({ ...body, ...change });
     expect(conflict.status).toBe(409);
-    expect(conflict.body.data.error).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT', existingLeadId: first.body.data.leadId });
+    expect(conflict.body.data.error).toMatchObject({
+      code: 'IDEMPOTENCY_CONFLICT',
+      existingLeadId: first.body.data.leadId,
+    });
     const now = await call(ctx().app, 'GET', `${t.leads}/${first.body.data.leadId}`, { token: t.token });
     expect(now.body.data).toEqual(first.body.data);
   });
@@ -120,7 +158,8 @@ describeEachStore('4.1 idempotent create', (ctx) => {
 
   describe('issue 34: retries that always resolve', () => {
     const FIELDS = [
-      { id: 'lf_size', name: 'Team size', type: 'NUMBER' }, { id: 'lf_tier', name: 'Tier', type: 'SELECT', options: ['Gold', 'Silver'] },
+      { id: 'lf_size', name: 'Team size', type: 'NUMBER' },
+      { id: 'lf_tier', name: 'Tier', type: 'SELECT', options: ['Gold', 'Silver'] },
       { id: 'lf_gone', name: 'Legacy', type: 'TEXT', isArchived: true },
     ];
     const retryAfter = async (change: (own: LeadTenant) => Promise<void>) => {
@@ -136,33 +175,66 @@ describeEachStore('4.1 idempotent create', (ctx) => {
     it('4.1 a retry after a custom field it used was archived: 201 idempotent (that value takes no part)', async () => {
       const { own, body, first, again } = await retryAfter(async (own) => {
         const fields = FIELDS.map((f) => (f.id === 'lf_tier' ? { ...f, isArchived: true } : f));
-        expect((await call(ctx().app, 'PUT', `/admin/v1/businesses/${own.urlKey}/lead-custom-fields`, { token: own.operator, body: { fields } })).status).toBe(200);
+        expect(
+          (
+            await call(ctx().app, 'PUT', `/admin/v1/businesses/${own.urlKey}/lead-custom-fields`, {
+              token: own.operator,
+              body: { fields },
+            })
+          ).status,
+        ).toBe(200);
       });
       expect(again.status, JSON.stringify(again.body)).toBe(201);
       expect(again.body.data).toMatchObject({ leadId: first.leadId, idempotent: true });
       // Still a conflict when what remains differs, and still a 400 for a new externalId.
-      const changed = await call(ctx().app, 'POST', own.leads, { token: own.token, body: { ...body, customFields: { 'Team size': 13, Tier: 'Gold' } } });
+      const changed = await call(ctx().app, 'POST', own.leads, {
+        token: own.token,
+        body: { ...body, customFields: { 'Team size': 13, Tier: 'Gold' } },
+      });
       expect(changed.body.data.error).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT', existingLeadId: first.leadId });
-      const fresh = await call(ctx().app, 'POST', own.leads, { token: own.token, body: { ...body, externalId: newExternalId() } });
+      const fresh = await call(ctx().app, 'POST', own.leads, {
+        token: own.token,
+        body: { ...body, externalId: newExternalId() },
+      });
       expect(fresh.status).toBe(400);
       expect(failure(fresh.body).code).toBe('INVALID_CUSTOM_FIELD');
     });
 
     it('4.1 a retry after custom fields were turned off: 201 idempotent; a new create is still refused', async () => {
       const { own, body, first, again } = await retryAfter(async (own) => {
-        expect((await call(ctx().app, 'PATCH', `/admin/v1/businesses/${own.urlKey}`, { token: own.operator, body: { customFieldsEnabled: false } })).status).toBe(200);
+        expect(
+          (
+            await call(ctx().app, 'PATCH', `/admin/v1/businesses/${own.urlKey}`, {
+              token: own.operator,
+              body: { customFieldsEnabled: false },
+            })
+          ).status,
+        ).toBe(200);
       });
       expect(again.status, JSON.stringify(again.body)).toBe(201);
       expect(again.body.data).toMatchObject({ leadId: first.leadId, idempotent: true });
-      const fresh = await call(ctx().app, 'POST', own.leads, { token: own.token, body: { ...body, externalId: newExternalId() } });
+      const fresh = await call(ctx().app, 'POST', own.leads, {
+        token: own.token,
+        body: { ...body, externalId: newExternalId() },
+      });
       expect(fresh.status).toBe(400);
       expect(failure(fresh.body).code).toBe('CUSTOM_FIELDS_NOT_ENABLED');
     });
 
     it('4.1 with a linked customer.clientId, country "IN" sent equals country omitted, both ways', async () => {
       const clientId = `c-in-${newExternalId()}`;
-      expect((await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body: { clientId, name: 'Client IN' } })).status).toBe(201);
-      for (const [sent, retried] of [[{}, { country: 'IN' }], [{ country: 'IN' }, {}]]) {
+      expect(
+        (
+          await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, {
+            token: t.token,
+            body: { clientId, name: 'Client IN' },
+          })
+        ).status,
+      ).toBe(201);
+      for (const [sent, retried] of [
+        [{}, { country: 'IN' }],
+        [{ country: 'IN' }, {}],
+      ]) {
         const body = minimalLead({ customer: { clientId, ...sent } });
         expect((await post(body)).status).toBe(201);
         const again = await post({ ...body, customer: { clientId, ...retried } });

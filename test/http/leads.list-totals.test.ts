@@ -9,10 +9,25 @@ import { minimalLead, seedLeadTenant, type LeadTenant } from '../helpers/leads.j
  * moves, and removes: each check compares it with the leads the same list actually returns, and with
  * a total that is still counted from the leads (a filter the counts do not cover).
  */
-const FILTERS = ['', 'pipeline=Sales', 'pipeline=Partners', 'pipeline=Sales&stage=New', 'pipeline=Sales&stage=Won',
-  'pipeline=Partners&stage=Intro', 'status=NEW', 'status=OPEN', 'status=CLOSED', 'status=NEW,CLOSED', 'pipeline=Sales&status=CLOSED',
-  'leadSource=Website', 'assignedTo=asha@example.com', 'assignedTo=UNASSIGNED', 'assignedTo=UNASSIGNED,asha@example.com',
-  'followUpDate=none', 'pipeline=Sales&leadSource=Website&assignedTo=UNASSIGNED&followUpDate=none'];
+const FILTERS = [
+  '',
+  'pipeline=Sales',
+  'pipeline=Partners',
+  'pipeline=Sales&stage=New',
+  'pipeline=Sales&stage=Won',
+  'pipeline=Partners&stage=Intro',
+  'status=NEW',
+  'status=OPEN',
+  'status=CLOSED',
+  'status=NEW,CLOSED',
+  'pipeline=Sales&status=CLOSED',
+  'leadSource=Website',
+  'assignedTo=asha@example.com',
+  'assignedTo=UNASSIGNED',
+  'assignedTo=UNASSIGNED,asha@example.com',
+  'followUpDate=none',
+  'pipeline=Sales&leadSource=Website&assignedTo=UNASSIGNED&followUpDate=none',
+];
 
 describeEachStore('GET /leads totals from live counts', (ctx) => {
   let t: LeadTenant;
@@ -33,11 +48,15 @@ describeEachStore('GET /leads totals from live counts', (ctx) => {
     expect((await list('')).total).toBe(expectedAll);
     expect((await list('createdAtFrom=2000-01-01')).total).toBe(expectedAll);
   };
-  const create = (body: Record<string, unknown>) => call(ctx().app, 'POST', t.leads, { token: t.token, body: minimalLead(body) });
-  const patch = (leadId: string, body: Record<string, unknown>) => call(ctx().app, 'PATCH', `${t.leads}/${leadId}`, { token: t.token, body });
+  const create = (body: Record<string, unknown>) =>
+    call(ctx().app, 'POST', t.leads, { token: t.token, body: minimalLead(body) });
+  const patch = (leadId: string, body: Record<string, unknown>) =>
+    call(ctx().app, 'PATCH', `${t.leads}/${leadId}`, { token: t.token, body });
 
   it('concurrent creates, identical retries among them, are each counted once', async () => {
-    const bodies = Array.from({ length: 24 }, (_, i) => minimalLead(i % 3 === 0 ? { pipeline: 'Partners', stage: 'Intro' } : {}));
+    const bodies = Array.from({ length: 24 }, (_, i) =>
+      minimalLead(i % 3 === 0 ? { pipeline: 'Partners', stage: 'Intro' } : {}),
+    );
     const sent = [...bodies, ...bodies.slice(0, 8)];
     const answers = await Promise.all(sent.map((body) => call(ctx().app, 'POST', t.leads, { token: t.token, body })));
     expect(answers.map((a) => a.status).filter((s) => s !== 201 && s !== 200)).toEqual([]);
@@ -55,16 +74,24 @@ describeEachStore('GET /leads totals from live counts', (ctx) => {
       ...Array.from({ length: 4 }, () => create({ stage: 'Won', stageReasons: ['Price'] })),
     ];
     const answers = await Promise.all(moves);
-    expect(answers.map((a) => a.status).filter((s) => s !== 200 && s !== 201), JSON.stringify(answers.map((a) => a.body))).toEqual([]);
+    expect(
+      answers.map((a) => a.status).filter((s) => s !== 200 && s !== 201),
+      JSON.stringify(answers.map((a) => a.body)),
+    ).toEqual([]);
     await expectExact(28);
     expect((await list('pipeline=Sales&stage=Won')).total).toBe(10);
     expect((await list('pipeline=Partners')).total).toBe(8);
     // Source, assignee and follow-up date set, changed and cleared, concurrently.
     const edits = await Promise.all([
-      ...sales.slice(0, 5).map((id) => patch(id, { leadSource: 'Website', assignedTo: 'asha@example.com', followUpDate: '2099-01-31' })),
+      ...sales
+        .slice(0, 5)
+        .map((id) => patch(id, { leadSource: 'Website', assignedTo: 'asha@example.com', followUpDate: '2099-01-31' })),
       ...partners.slice(4, 7).map((id) => patch(id, { assignedTo: 'asha@example.com' })),
     ]);
-    expect(edits.map((a) => a.status).filter((s) => s !== 200), JSON.stringify(edits.map((a) => a.body))).toEqual([]);
+    expect(
+      edits.map((a) => a.status).filter((s) => s !== 200),
+      JSON.stringify(edits.map((a) => a.body)),
+    ).toEqual([]);
     await expectExact(28);
     expect((await list('assignedTo=asha@example.com')).total).toBe(8);
     expect((await patch(sales[1]!, { assignedTo: null, followUpDate: null })).status).toBe(200);
@@ -97,15 +124,32 @@ describeEachStore('GET /leads totals from live counts', (ctx) => {
     const path = `/admin/v1/businesses/${other.urlKey}/pipelines`;
     const withoutIntro = async () => {
       const current = (await call(ctx().app, 'GET', path, { token: other.operator })).body.data[0];
-      const pipelines = current.pipelines.map((p: any) => (p.name === 'Partners' ? { ...p, stages: p.stages.filter((s: any) => s.name !== 'Intro') } : p));
+      const pipelines = current.pipelines.map((p: any) =>
+        p.name === 'Partners' ? { ...p, stages: p.stages.filter((s: any) => s.name !== 'Intro') } : p,
+      );
       return call(ctx().app, 'PUT', path, { token: other.operator, body: { ...current, pipelines } });
     };
-    const moved = await call(ctx().app, 'POST', other.leads, { token: other.token, body: minimalLead({ pipeline: 'Partners', stage: 'Intro' }) });
-    const removed = await call(ctx().app, 'POST', other.leads, { token: other.token, body: minimalLead({ pipeline: 'Partners', stage: 'Intro' }) });
+    const moved = await call(ctx().app, 'POST', other.leads, {
+      token: other.token,
+      body: minimalLead({ pipeline: 'Partners', stage: 'Intro' }),
+    });
+    const removed = await call(ctx().app, 'POST', other.leads, {
+      token: other.token,
+      body: minimalLead({ pipeline: 'Partners', stage: 'Intro' }),
+    });
     expect((await withoutIntro()).status).toBe(400);
-    expect((await call(ctx().app, 'PATCH', `${other.leads}/${moved.body.data.leadId}`, { token: other.token, body: { pipeline: 'Sales', stage: 'New' } })).status).toBe(200);
+    expect(
+      (
+        await call(ctx().app, 'PATCH', `${other.leads}/${moved.body.data.leadId}`, {
+          token: other.token,
+          body: { pipeline: 'Sales', stage: 'New' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await withoutIntro()).status).toBe(400);
-    expect((await call(ctx().app, 'DELETE', `${other.admin}/${removed.body.data.leadId}`, { token: other.operator })).status).toBe(200);
+    expect(
+      (await call(ctx().app, 'DELETE', `${other.admin}/${removed.body.data.leadId}`, { token: other.operator })).status,
+    ).toBe(200);
     expect((await withoutIntro()).status).toBe(200);
   });
 
@@ -125,12 +169,16 @@ describeEachStore('GET /leads totals from live counts', (ctx) => {
       }
       expect((await tagged('tags=VIP')).total).toBe(vip);
     };
-    const answers = await Promise.all([['VIP'], ['VIP', 'hot'], ['hot'], [], ['VIP'], ['vip', 'HOT']].map((tags) =>
-      call(ctx().app, 'POST', own.leads, { token: own.token, body: minimalLead({ tags }) })));
+    const answers = await Promise.all(
+      [['VIP'], ['VIP', 'hot'], ['hot'], [], ['VIP'], ['vip', 'HOT']].map((tags) =>
+        call(ctx().app, 'POST', own.leads, { token: own.token, body: minimalLead({ tags }) }),
+      ),
+    );
     expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201, 201, 201]);
     const ids = answers.map((a) => a.body.data.leadId as string);
     await exact(4);
-    const edit = (leadId: string, tags: string[]) => call(ctx().app, 'PATCH', `${own.leads}/${leadId}`, { token: own.token, body: { tags } });
+    const edit = (leadId: string, tags: string[]) =>
+      call(ctx().app, 'PATCH', `${own.leads}/${leadId}`, { token: own.token, body: { tags } });
     expect((await edit(ids[0]!, ['hot'])).status).toBe(200);
     await exact(3);
     expect((await edit(ids[3]!, ['VIP', 'hot'])).status).toBe(200);

@@ -15,9 +15,25 @@ describeEachStore('GET /leads over leads written through the interface', (ctx) =
   const made: Record<string, any> = {};
   beforeAll(async () => {
     t = await seedLeadTenant(ctx());
-    made.one = await createLead(ctx(), t, { subject: 'Rénovation du café', customer: { name: 'Zoë Exports' }, contact: { name: 'Élodie Martin', email: 'Elodie@Zoe.fr' }, tags: ['VIP'], budget: { amount: 1200 } });
-    made.two = await createLead(ctx(), t, { details: 'Solar panels for the warehouse', stage: 'Qualified', assignedTo: 'asha@example.com', followUpDate: '2099-01-31' });
-    made.three = await createLead(ctx(), t, { pipeline: 'Partners', stage: 'Intro', leadSource: 'Website', tags: ['hot', 'vip'] });
+    made.one = await createLead(ctx(), t, {
+      subject: 'Rénovation du café',
+      customer: { name: 'Zoë Exports' },
+      contact: { name: 'Élodie Martin', email: 'Elodie@Zoe.fr' },
+      tags: ['VIP'],
+      budget: { amount: 1200 },
+    });
+    made.two = await createLead(ctx(), t, {
+      details: 'Solar panels for the warehouse',
+      stage: 'Qualified',
+      assignedTo: 'asha@example.com',
+      followUpDate: '2099-01-31',
+    });
+    made.three = await createLead(ctx(), t, {
+      pipeline: 'Partners',
+      stage: 'Intro',
+      leadSource: 'Website',
+      tags: ['hot', 'vip'],
+    });
   });
   const list = async (query: string) => {
     const answer = await call(ctx().app, 'GET', `${t.leads}?${query}`, { token: t.token });
@@ -57,14 +73,19 @@ describeEachStore('GET /leads over leads written through the interface', (ctx) =
     expect(first.nextCursor).toBeNull();
     const last = first.items[2];
     const cursor = await list('updatedAtFrom=2000-01-01&$limit=2');
-    const edited = await call(ctx().app, 'PATCH', `${t.leads}/${made.one.leadId}`, { token: t.token, body: { subject: 'Kitchen refit', stage: 'Won', stageReasons: ['Price'] } });
+    const edited = await call(ctx().app, 'PATCH', `${t.leads}/${made.one.leadId}`, {
+      token: t.token,
+      body: { subject: 'Kitchen refit', stage: 'Won', stageReasons: ['Price'] },
+    });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
     expect(await ids('q=renovation')).toEqual([]);
     expect(await ids('q=kitchen')).toEqual([made.one.leadId]);
     expect(await ids('status=CLOSED')).toEqual([made.one.leadId]);
     await syncSettled(ctx().store, t.urlKey);
     const next = await list(`after=${encodeURIComponent(cursor.nextCursor)}&$limit=5`);
-    expect(next.items.map((lead: any) => lead.leadId)).toEqual([last.leadId, made.one.leadId].filter((id, i, all) => all.indexOf(id) === i));
+    expect(next.items.map((lead: any) => lead.leadId)).toEqual(
+      [last.leadId, made.one.leadId].filter((id, i, all) => all.indexOf(id) === i),
+    );
   });
 
   it('a lead removed by an operator leaves every list and search', async () => {

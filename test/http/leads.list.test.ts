@@ -11,8 +11,10 @@ describeEachStore('GET /leads: filters and paging', (ctx) => {
     t = await seedListTenant(ctx());
     ids = await seedSixLeads(ctx(), t);
   });
-  const get = (query: string, token = t.token, urlKey = t.urlKey) => call(ctx().app, 'GET', `/api/v1/businesses/${urlKey}/leads${query ? `?${query}` : ''}`, { token });
-  const names = (items: { leadId: string }[]) => items.map((item) => Object.keys(ids).find((k) => ids[k] === item.leadId) ?? item.leadId);
+  const get = (query: string, token = t.token, urlKey = t.urlKey) =>
+    call(ctx().app, 'GET', `/api/v1/businesses/${urlKey}/leads${query ? `?${query}` : ''}`, { token });
+  const names = (items: { leadId: string }[]) =>
+    items.map((item) => Object.keys(ids).find((k) => ids[k] === item.leadId) ?? item.leadId);
   const listed = async (query: string) => {
     const answer = await get(query);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
@@ -32,7 +34,15 @@ describeEachStore('GET /leads: filters and paging', (ctx) => {
     const page = answer.body.data[0];
     expect({ total: page.total, limit: page.limit, skip: page.skip }).toEqual({ total: 5, limit: 10, skip: 0 });
     expect(names(page.items)).toEqual(['L4', 'L3', 'L2', 'L6', 'L1']);
-    expect(page.items[4]).toMatchObject({ leadId: ids.L1, pipeline: 'Sales', stage: 'New', status: 'NEW', tags: ['VIP'], assignedTo: 'asha@x.in', leadSource: 'WEBSITE' });
+    expect(page.items[4]).toMatchObject({
+      leadId: ids.L1,
+      pipeline: 'Sales',
+      stage: 'New',
+      status: 'NEW',
+      tags: ['VIP'],
+      assignedTo: 'asha@x.in',
+      leadSource: 'WEBSITE',
+    });
     expect(page.items[0]).toMatchObject({ pipeline: 'Legacy', stage: 'Old', tags: ['Old'] });
   });
 
@@ -90,7 +100,11 @@ describeEachStore('GET /leads: filters and paging', (ctx) => {
       expect(await listed('pipeline=Sales&stage=UNSTAGED,New')).toEqual(['L2', 'L1']);
       expect(await listed('pipeline=Partners&stage=UNSTAGED')).toEqual([]);
     } finally {
-      await db.updateTable('leads').set({ stage_id: t.pipelines.Sales!.stages.Talking! }).where('lead_id', '=', ids.L2!).execute();
+      await db
+        .updateTable('leads')
+        .set({ stage_id: t.pipelines.Sales!.stages.Talking! })
+        .where('lead_id', '=', ids.L2!)
+        .execute();
     }
   });
 
@@ -109,14 +123,20 @@ describeEachStore('GET /leads: filters and paging', (ctx) => {
 
   it('every unresolved name of one request in one 400, the first parameter leading', async () => {
     const error = await refused('tags=Cold&pipeline=Nowhere&assignedTo=x@y.in&leadSource=FAX', 'INVALID_TAG');
-    expect(error.errors.map((e: any) => e.code)).toEqual(['INVALID_TAG', 'INVALID_PIPELINE', 'INVALID_ASSIGNEE', 'INVALID_LEAD_SOURCE']);
+    expect(error.errors.map((e: any) => e.code)).toEqual([
+      'INVALID_TAG',
+      'INVALID_PIPELINE',
+      'INVALID_ASSIGNEE',
+      'INVALID_LEAD_SOURCE',
+    ]);
   });
 
-  it.each([
-    ['status=WON'], ['status=NEW,LOST'], ['pipeline='], ['tags=VIP,'],
-  ])('%s is INVALID_QUERY_VALUE', async (query) => {
-    await refused(query, 'INVALID_QUERY_VALUE');
-  });
+  it.each([['status=WON'], ['status=NEW,LOST'], ['pipeline='], ['tags=VIP,']])(
+    '%s is INVALID_QUERY_VALUE',
+    async (query) => {
+      await refused(query, 'INVALID_QUERY_VALUE');
+    },
+  );
 
   it.each([
     ['externalId=ext-L1-', ['L1']],
@@ -152,9 +172,16 @@ describeEachStore('GET /leads: filters and paging', (ctx) => {
   });
 
   it.each([
-    ['createdAtFrom=yesterday'], ['createdAtFrom=2026-02-30'], ['createdAtTo=2026-01-11T25:00:00Z'],
-    ['createdAtFrom=2026-01-12&createdAtTo=2026-01-11'], ['followUpDateFrom=12/01/2026'], ['followUpDate=2026-12-01'],
-    ['followUpDate=none&followUpDateFrom=2026-01-01'], ['budgetMin=ten'], ['budgetMin=5&budgetMax=4'], ['budgetMax=1e3'],
+    ['createdAtFrom=yesterday'],
+    ['createdAtFrom=2026-02-30'],
+    ['createdAtTo=2026-01-11T25:00:00Z'],
+    ['createdAtFrom=2026-01-12&createdAtTo=2026-01-11'],
+    ['followUpDateFrom=12/01/2026'],
+    ['followUpDate=2026-12-01'],
+    ['followUpDate=none&followUpDateFrom=2026-01-01'],
+    ['budgetMin=ten'],
+    ['budgetMin=5&budgetMax=4'],
+    ['budgetMax=1e3'],
   ])('malformed or crossed bound %s is INVALID_QUERY_VALUE', async (query) => {
     await refused(query, 'INVALID_QUERY_VALUE');
   });
@@ -172,18 +199,30 @@ describeEachStore('GET /leads: filters and paging', (ctx) => {
   });
 
   it.each([
-    ['$sort[subject]=1', 'INVALID_QUERY_FIELD'], ['$sort[createdAt]=asc', 'INVALID_QUERY_VALUE'], ['$sort[createdAt]=0', 'INVALID_QUERY_VALUE'],
-    ['$sort=createdAt', 'INVALID_QUERY_VALUE'], ['$sort[createdAt]=1&$sort[createdAt]=-1', 'INVALID_QUERY_VALUE'],
+    ['$sort[subject]=1', 'INVALID_QUERY_FIELD'],
+    ['$sort[createdAt]=asc', 'INVALID_QUERY_VALUE'],
+    ['$sort[createdAt]=0', 'INVALID_QUERY_VALUE'],
+    ['$sort=createdAt', 'INVALID_QUERY_VALUE'],
+    ['$sort[createdAt]=1&$sort[createdAt]=-1', 'INVALID_QUERY_VALUE'],
   ])('%s is %s', async (query, code) => {
     await refused(query, code);
   });
 
   it.each([
-    ['business=other', 'INVALID_QUERY_FIELD'], ['isRemoved=true', 'INVALID_QUERY_FIELD'], ['removed=1', 'INVALID_QUERY_FIELD'],
-    ['$select[]=leadId', 'INVALID_QUERY_FIELD'], ['externalId[$ne]=x', 'INVALID_QUERY_VALUE'], ['pipeline[$nin][]=Sales', 'INVALID_QUERY_VALUE'],
-    ['pipeline[$ne]=Sales', 'INVALID_QUERY_VALUE'], ['createdAtFrom[$gt]=2026-01-01', 'INVALID_QUERY_VALUE'],
-    ['externalId=a&externalId=b', 'INVALID_QUERY_VALUE'], ['pipeline=Sales&pipeline=Partners', 'INVALID_QUERY_VALUE'],
-    ['pipeline=Sales&pipeline[$in][]=Partners', 'INVALID_QUERY_VALUE'], ['pipeline[$in][]=Sales&pipeline=Partners', 'INVALID_QUERY_VALUE'], ['$limit=1&$limit=2', 'INVALID_QUERY_VALUE'], ['q=a&q=b', 'INVALID_QUERY_VALUE'],
+    ['business=other', 'INVALID_QUERY_FIELD'],
+    ['isRemoved=true', 'INVALID_QUERY_FIELD'],
+    ['removed=1', 'INVALID_QUERY_FIELD'],
+    ['$select[]=leadId', 'INVALID_QUERY_FIELD'],
+    ['externalId[$ne]=x', 'INVALID_QUERY_VALUE'],
+    ['pipeline[$nin][]=Sales', 'INVALID_QUERY_VALUE'],
+    ['pipeline[$ne]=Sales', 'INVALID_QUERY_VALUE'],
+    ['createdAtFrom[$gt]=2026-01-01', 'INVALID_QUERY_VALUE'],
+    ['externalId=a&externalId=b', 'INVALID_QUERY_VALUE'],
+    ['pipeline=Sales&pipeline=Partners', 'INVALID_QUERY_VALUE'],
+    ['pipeline=Sales&pipeline[$in][]=Partners', 'INVALID_QUERY_VALUE'],
+    ['pipeline[$in][]=Sales&pipeline=Partners', 'INVALID_QUERY_VALUE'],
+    ['$limit=1&$limit=2', 'INVALID_QUERY_VALUE'],
+    ['q=a&q=b', 'INVALID_QUERY_VALUE'],
   ])('query safety: %s is %s', async (query, code) => {
     await refused(query, code);
   });
@@ -198,18 +237,25 @@ describeEachStore('GET /leads: filters and paging', (ctx) => {
     const other = await seedListTenant(ctx());
     const theirs = await get('', other.token, other.urlKey);
     expect(theirs.body.data[0]).toMatchObject({ items: [], total: 0 });
-    expect((await get(`externalId=ext-L1-${t.urlKey.slice(-6)}`, other.token, other.urlKey)).body.data[0].items).toEqual([]);
+    expect(
+      (await get(`externalId=ext-L1-${t.urlKey.slice(-6)}`, other.token, other.urlKey)).body.data[0].items,
+    ).toEqual([]);
     expect((await get('', other.token, t.urlKey)).status).toBe(403);
   });
 
   it('the operator list: the same filters and shapes; an unknown business is 404 BUSINESS_NOT_FOUND', async () => {
-    const answer = await call(ctx().app, 'GET', `/admin/v1/businesses/${t.urlKey}/leads?pipeline=Sales&$limit=2`, { token: t.operator });
+    const answer = await call(ctx().app, 'GET', `/admin/v1/businesses/${t.urlKey}/leads?pipeline=Sales&$limit=2`, {
+      token: t.operator,
+    });
     expect(answer.status).toBe(200);
     expect(names(answer.body.data[0].items)).toEqual(['L2', 'L6']);
     expect(answer.body.data[0].total).toBe(3);
     const missing = await call(ctx().app, 'GET', '/admin/v1/businesses/no-such-business/leads', { token: t.operator });
     expect(missing.status).toBe(404);
     expect(missing.body.data.error.code).toBe('BUSINESS_NOT_FOUND');
-    expect((await call(ctx().app, 'GET', `/admin/v1/businesses/${t.urlKey}/leads?tags=Nope`, { token: t.operator })).body.data.error.code).toBe('INVALID_TAG');
+    expect(
+      (await call(ctx().app, 'GET', `/admin/v1/businesses/${t.urlKey}/leads?tags=Nope`, { token: t.operator })).body
+        .data.error.code,
+    ).toBe('INVALID_TAG');
   });
 });

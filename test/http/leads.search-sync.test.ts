@@ -11,8 +11,10 @@ describeEachStore('GET /leads: free text and sync', (ctx) => {
     t = await seedListTenant(ctx());
     ids = await seedSixLeads(ctx(), t);
   });
-  const get = (query: string, urlKey = t.urlKey, token = t.token) => call(ctx().app, 'GET', `/api/v1/businesses/${urlKey}/leads?${query}`, { token });
-  const names = (items: { leadId: string }[]) => items.map((item) => Object.keys(ids).find((k) => ids[k] === item.leadId) ?? item.leadId);
+  const get = (query: string, urlKey = t.urlKey, token = t.token) =>
+    call(ctx().app, 'GET', `/api/v1/businesses/${urlKey}/leads?${query}`, { token });
+  const names = (items: { leadId: string }[]) =>
+    items.map((item) => Object.keys(ids).find((k) => ids[k] === item.leadId) ?? item.leadId);
   const listed = async (query: string) => {
     const answer = await get(query);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
@@ -49,12 +51,20 @@ describeEachStore('GET /leads: free text and sync', (ctx) => {
 
   it('relevance ties fall back to $sort, then createdAt descending', async () => {
     const own = await seedListTenant(ctx());
-    const leads = await insertLeads(ctx().store, own.urlKey, [1, 2, 3].map((n) => ({
-      pipelineId: own.pipelines.Sales!.id, stageId: own.pipelines.Sales!.stages.New!, subject: 'Zymurgy kit',
-      budget: { amount: 10 * (4 - n), currency: 'INR' }, createdAt: T0 + n * 1000,
-    })));
+    const leads = await insertLeads(
+      ctx().store,
+      own.urlKey,
+      [1, 2, 3].map((n) => ({
+        pipelineId: own.pipelines.Sales!.id,
+        stageId: own.pipelines.Sales!.stages.New!,
+        subject: 'Zymurgy kit',
+        budget: { amount: 10 * (4 - n), currency: 'INR' },
+        createdAt: T0 + n * 1000,
+      })),
+    );
     const [one, two, three] = leads.map((l) => l.leadId);
-    const order = async (query: string) => ((await get(query, own.urlKey, own.token)).body.data[0].items as { leadId: string }[]).map((i) => i.leadId);
+    const order = async (query: string) =>
+      ((await get(query, own.urlKey, own.token)).body.data[0].items as { leadId: string }[]).map((i) => i.leadId);
     expect(await order('q=zymurgy')).toEqual([three, two, one]);
     expect(await order('q=zymurgy&$sort[budget.amount]=1')).toEqual([three, two, one]);
     expect(await order('q=zymurgy&$sort[budget.amount]=-1')).toEqual([one, two, three]);
@@ -62,7 +72,13 @@ describeEachStore('GET /leads: free text and sync', (ctx) => {
     expect(page.body.data[0]).toMatchObject({ total: 3, items: [{ leadId: two }] });
   });
 
-  it.each([['q='], ['q=!!!'], ['subject=%20'], [`q=${Array.from({ length: 11 }, (_, i) => `w${i}`).join('+')}`], [`q=${'x'.repeat(501)}`]])('%s is INVALID_QUERY_VALUE', async (query) => {
+  it.each([
+    ['q='],
+    ['q=!!!'],
+    ['subject=%20'],
+    [`q=${Array.from({ length: 11 }, (_, i) => `w${i}`).join('+')}`],
+    [`q=${'x'.repeat(501)}`],
+  ])('%s is INVALID_QUERY_VALUE', async (query) => {
     const answer = await get(query);
     expect(answer.status).toBe(400);
     expect(answer.body.data.error.code).toBe('INVALID_QUERY_VALUE');
@@ -87,13 +103,20 @@ describeEachStore('GET /leads: free text and sync', (ctx) => {
   });
 
   it('sync: updatedAtFrom bounds the start; filters still apply', async () => {
-    expect(await listed(`updatedAtFrom=${new Date(T0 + DAY).toISOString()}&pipeline=Sales,Partners`)).toEqual(['L2', 'L3']);
+    expect(await listed(`updatedAtFrom=${new Date(T0 + DAY).toISOString()}&pipeline=Sales,Partners`)).toEqual([
+      'L2',
+      'L3',
+    ]);
   });
 
   it('sync: a lead edited while a sync runs comes again on a later page', async () => {
     const first = await get('updatedAtFrom=2026-01-01&$limit=2&pipeline=Sales,Partners,Legacy');
     expect(names(first.body.data[0].items)).toEqual(['L1', 'L6']);
-    await ctx().store.leads.db.updateTable('leads').set({ updated_at: Date.now(), subject: 'Café renovation, phase 2' }).where('lead_id', '=', ids.L1!).execute();
+    await ctx()
+      .store.leads.db.updateTable('leads')
+      .set({ updated_at: Date.now(), subject: 'Café renovation, phase 2' })
+      .where('lead_id', '=', ids.L1!)
+      .execute();
     await syncSettled(ctx().store, t.urlKey);
     const rest: string[] = [];
     let cursor: string | null = first.body.data[0].nextCursor;
@@ -117,7 +140,15 @@ describeEachStore('GET /leads: free text and sync', (ctx) => {
 
   it('a malformed or foreign cursor is INVALID_QUERY_VALUE', async () => {
     const other = await seedListTenant(ctx());
-    await insertLeads(ctx().store, other.urlKey, [1, 2].map((n) => ({ pipelineId: other.pipelines.Sales!.id, stageId: other.pipelines.Sales!.stages.New! , createdAt: T0 + n })));
+    await insertLeads(
+      ctx().store,
+      other.urlKey,
+      [1, 2].map((n) => ({
+        pipelineId: other.pipelines.Sales!.id,
+        stageId: other.pipelines.Sales!.stages.New!,
+        createdAt: T0 + n,
+      })),
+    );
     const theirs = await get('updatedAtFrom=2026-01-01&$limit=1', other.urlKey, other.token);
     const foreign = theirs.body.data[0].nextCursor as string;
     expect(typeof foreign).toBe('string');

@@ -21,7 +21,11 @@ describeEachStore('GET /leads: free-text words and relevance', (ctx) => {
     await create('both', { subject: 'Quokka yarrow', details: 'nothing else' });
     await create('split', { subject: 'Quokka survey', details: 'Yarrow seeds' });
     await create('details', { subject: 'Garden', details: 'Quokka and yarrow' });
-    await create('names', { subject: 'Fencing', customer: { name: 'Quokka Yarrow Farms' }, contact: { name: 'Ana Lima', email: 'ana@quokkayarrow.in' } });
+    await create('names', {
+      subject: 'Fencing',
+      customer: { name: 'Quokka Yarrow Farms' },
+      contact: { name: 'Ana Lima', email: 'ana@quokkayarrow.in' },
+    });
     await create('accents', { subject: 'Séance Ålborg Çay', contact: { name: 'Zoë Núñez' } });
     await create('long', { subject: 'Long brief', details: `${'lorem ipsum dolor '.repeat(550)}zephyrine` });
   });
@@ -62,7 +66,8 @@ describeEachStore('GET /leads: free-text words and relevance', (ctx) => {
   });
 
   it('accents and case are ignored on both sides', async () => {
-    for (const query of ['q=seance', 'q=SÉANCE', 'q=alborg', 'q=ÅLBORG cay', 'q=zoe nunez', 'q=Núñ']) expect(await named(query), query).toEqual(['accents']);
+    for (const query of ['q=seance', 'q=SÉANCE', 'q=alborg', 'q=ÅLBORG cay', 'q=zoe nunez', 'q=Núñ'])
+      expect(await named(query), query).toEqual(['accents']);
   });
 
   it('a word deep in a 10,000-character details is found', async () => {
@@ -73,13 +78,19 @@ describeEachStore('GET /leads: free-text words and relevance', (ctx) => {
   it('an edited subject is found by its new word and no longer by its old one; the other fields keep theirs', async () => {
     const own = await createLead(ctx(), t, { subject: 'Marmalade order', details: 'Bitter oranges' });
     expect(await named('q=marmalade')).toEqual([own.leadId]);
-    const edited = await call(ctx().app, 'PATCH', `${t.leads}/${own.leadId}`, { token: t.token, body: { subject: 'Chutney order' } });
+    const edited = await call(ctx().app, 'PATCH', `${t.leads}/${own.leadId}`, {
+      token: t.token,
+      body: { subject: 'Chutney order' },
+    });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
     expect(await named('q=marmalade')).toEqual([]);
     expect(await named('q=chutney')).toEqual([own.leadId]);
     expect(await named('q=chutney oranges')).toEqual([own.leadId]);
     // A word moving from the subject to the details keeps the lead, at the details' weight.
-    await call(ctx().app, 'PATCH', `${t.leads}/${own.leadId}`, { token: t.token, body: { subject: 'Order', details: 'Chutney, bitter oranges' } });
+    await call(ctx().app, 'PATCH', `${t.leads}/${own.leadId}`, {
+      token: t.token,
+      body: { subject: 'Order', details: 'Chutney, bitter oranges' },
+    });
     expect(await named('subject=chutney')).toEqual([]);
     expect(await named('details=chutney')).toEqual([own.leadId]);
   });
@@ -94,7 +105,11 @@ describeEachStore('GET /leads: free-text words and relevance', (ctx) => {
   });
 
   it('a page past the last match is empty and still says the total, alone or with another filter', async () => {
-    for (const query of ['q=quokka&$skip=10', 'q=quokka&pipeline=Sales&$skip=10', 'q=quokka&$sort[updatedAt]=1&$skip=4']) {
+    for (const query of [
+      'q=quokka&$skip=10',
+      'q=quokka&pipeline=Sales&$skip=10',
+      'q=quokka&$sort[updatedAt]=1&$skip=4',
+    ]) {
       expect(await list(query), query).toMatchObject({ items: [], total: 4 });
     }
     expect(await list('q=quokka&pipeline=Sales&$limit=1')).toMatchObject({ total: 4 });
@@ -103,18 +118,36 @@ describeEachStore('GET /leads: free-text words and relevance', (ctx) => {
 
   it('equal relevance and createdAt: leadId descending decides, across the edge of a page', async () => {
     // Written straight to the store: the interface stamps its own createdAt.
-    const place = await ctx().store.leads.db.selectFrom('leads').select(['pipeline_id', 'stage_id']).where('lead_id', '=', made.both!).executeTakeFirstOrThrow();
+    const place = await ctx()
+      .store.leads.db.selectFrom('leads')
+      .select(['pipeline_id', 'stage_id'])
+      .where('lead_id', '=', made.both!)
+      .executeTakeFirstOrThrow();
     const at = Date.UTC(2026, 2, 1);
     const ids = ['ld_tie_b', 'ld_tie_c', 'ld_tie_a'].map((id) => `${id}_${t.urlKey.slice(-6)}`);
-    const stored = await insertLeads(ctx().store, t.urlKey, ids.map((leadId) => ({ leadId, pipelineId: place.pipeline_id, stageId: place.stage_id, subject: 'Wombat twins', createdAt: at })));
+    const stored = await insertLeads(
+      ctx().store,
+      t.urlKey,
+      ids.map((leadId) => ({
+        leadId,
+        pipelineId: place.pipeline_id,
+        stageId: place.stage_id,
+        subject: 'Wombat twins',
+        createdAt: at,
+      })),
+    );
     expect(stored.length).toBe(3);
     const expected = [...ids].sort().reverse();
     // With an updatedAt sort (equal here too) the page of one word's best class is walked in updatedAt order.
     for (const sort of ['', '&$sort[createdAt]=1', '&$sort[updatedAt]=-1', '&$sort[updatedAt]=1']) {
       const pages = [];
-      for (let skip = 0; skip < 3; skip += 1) pages.push(...(await list(`q=wombat&$limit=1&$skip=${skip}${sort}`)).items.map((item) => item.leadId));
+      for (let skip = 0; skip < 3; skip += 1)
+        pages.push(...(await list(`q=wombat&$limit=1&$skip=${skip}${sort}`)).items.map((item) => item.leadId));
       expect(pages, sort).toEqual(expected);
-      expect((await list(`q=wombat&$limit=2${sort}`)).items.map((item) => item.leadId), sort).toEqual(expected.slice(0, 2));
+      expect(
+        (await list(`q=wombat&$limit=2${sort}`)).items.map((item) => item.leadId),
+        sort,
+      ).toEqual(expected.slice(0, 2));
     }
   });
 
@@ -122,7 +155,11 @@ describeEachStore('GET /leads: free-text words and relevance', (ctx) => {
     // One word's best class is walked along the sort's index (leads with a value only); the page edge
     // falls on ties (same value, then createdAt descending, then leadId descending), and leads without
     // a value come last in both directions (docs/decisions.md "Lead lists"), answered by the join.
-    const place = await ctx().store.leads.db.selectFrom('leads').select(['pipeline_id', 'stage_id']).where('lead_id', '=', made.both!).executeTakeFirstOrThrow();
+    const place = await ctx()
+      .store.leads.db.selectFrom('leads')
+      .select(['pipeline_id', 'stage_id'])
+      .where('lead_id', '=', made.both!)
+      .executeTakeFirstOrThrow();
     const day = Date.UTC(2026, 3, 1);
     const specs = [
       { key: 'a', followUpDate: '2026-05-02', amount: 300, createdAt: day, updatedAt: day + 5 },
@@ -134,21 +171,38 @@ describeEachStore('GET /leads: free-text words and relevance', (ctx) => {
       { key: 'g', followUpDate: null, amount: 200, createdAt: day, updatedAt: day + 5 },
       { key: 'h', followUpDate: null, amount: null, createdAt: day, updatedAt: day + 9 },
     ].map((spec) => ({ ...spec, leadId: `ld_numbat_${spec.key}_${t.urlKey.slice(-6)}` }));
-    const stored = await insertLeads(ctx().store, t.urlKey, specs.map((spec) => ({ leadId: spec.leadId, pipelineId: place.pipeline_id, stageId: place.stage_id,
-      subject: 'Numbat survey', followUpDate: spec.followUpDate, budget: spec.amount === null ? null : { amount: spec.amount, currency: 'EUR' },
-      createdAt: spec.createdAt, updatedAt: spec.updatedAt })));
+    const stored = await insertLeads(
+      ctx().store,
+      t.urlKey,
+      specs.map((spec) => ({
+        leadId: spec.leadId,
+        pipelineId: place.pipeline_id,
+        stageId: place.stage_id,
+        subject: 'Numbat survey',
+        followUpDate: spec.followUpDate,
+        budget: spec.amount === null ? null : { amount: spec.amount, currency: 'EUR' },
+        createdAt: spec.createdAt,
+        updatedAt: spec.updatedAt,
+      })),
+    );
     expect(stored.length).toBe(specs.length);
-    const value = { followUpDate: (s: (typeof specs)[number]) => s.followUpDate, 'budget.amount': (s: (typeof specs)[number]) => s.amount, updatedAt: (s: (typeof specs)[number]) => s.updatedAt };
+    const value = {
+      followUpDate: (s: (typeof specs)[number]) => s.followUpDate,
+      'budget.amount': (s: (typeof specs)[number]) => s.amount,
+      updatedAt: (s: (typeof specs)[number]) => s.updatedAt,
+    };
     for (const field of ['followUpDate', 'budget.amount', 'updatedAt'] as const) {
       for (const direction of [1, -1]) {
         const sort = `&$sort[${field}]=${direction}`;
-        const expected = [...specs].sort((x, y) => {
-          const [vx, vy] = [value[field](x), value[field](y)];
-          if ((vx === null) !== (vy === null)) return vx === null ? 1 : -1;
-          if (vx !== null && vy !== null && vx !== vy) return (vx < vy ? -1 : 1) * direction;
-          if (x.createdAt !== y.createdAt) return y.createdAt - x.createdAt;
-          return x.leadId < y.leadId ? 1 : -1;
-        }).map((spec) => spec.leadId);
+        const expected = [...specs]
+          .sort((x, y) => {
+            const [vx, vy] = [value[field](x), value[field](y)];
+            if ((vx === null) !== (vy === null)) return vx === null ? 1 : -1;
+            if (vx !== null && vy !== null && vx !== vy) return (vx < vy ? -1 : 1) * direction;
+            if (x.createdAt !== y.createdAt) return y.createdAt - x.createdAt;
+            return x.leadId < y.leadId ? 1 : -1;
+          })
+          .map((spec) => spec.leadId);
         for (const limit of [1, 2, 3]) {
           const pages: string[] = [];
           for (let skip = 0; skip < specs.length; skip += limit) {
@@ -166,7 +220,7 @@ describeEachStore('GET /leads: free-text words and relevance', (ctx) => {
     for (const sort of ['', '&$sort[createdAt]=1', '&$sort[updatedAt]=-1']) {
       const whole = await named(`q=quokka${sort}`);
       const pages = [];
-      for (let skip = 0; skip < 4; skip += 1) pages.push(...await named(`q=quokka&$limit=1&$skip=${skip}${sort}`));
+      for (let skip = 0; skip < 4; skip += 1) pages.push(...(await named(`q=quokka&$limit=1&$skip=${skip}${sort}`)));
       expect(pages, sort).toEqual(whole);
     }
     // One stored word sorted by updatedAt: pages its best class holds are walked, the others joined.

@@ -11,12 +11,20 @@ import { sumExistingBudgets } from '../../src/storage/migrations/020-lead-budget
  * and each count against the list's own total. Amounts are chosen so that a float sum would be wrong
  * (0.1 + 0.2) and a sum in ten-thousandths passes 2^53 (three budgets of 10^13).
  */
-interface Modelled { leadId: string; stage: string; amount?: string; currency?: string; assignee?: string; tags: string[]; subject: string }
+interface Modelled {
+  leadId: string;
+  stage: string;
+  amount?: string;
+  currency?: string;
+  assignee?: string;
+  tags: string[];
+  subject: string;
+}
 
 /** The reference: a decimal string's ten-thousandths, written without the code under test. */
 function tenThousandths(text: string): bigint {
   const [whole, fraction = ''] = text.split('.');
-  return BigInt(whole!) * 10000n + BigInt((`${fraction}0000`).slice(0, 4));
+  return BigInt(whole!) * 10000n + BigInt(`${fraction}0000`.slice(0, 4));
 }
 function decimal(units: bigint): string {
   const fraction = (units % 10000n).toString().padStart(4, '0').replace(/0+$/, '');
@@ -28,16 +36,27 @@ describeEachStore('lead stage totals (issue 39)', (ctx) => {
   const model: Modelled[] = [];
   const totalsPath = () => `/admin/v1/businesses/${t.urlKey}/lead-stage-totals`;
   const totals = async (query: string) => {
-    const answer = await call(ctx().app, 'GET', `${totalsPath()}?pipeline=Sales${query ? `&${query}` : ''}`, { token: t.operator });
+    const answer = await call(ctx().app, 'GET', `${totalsPath()}?pipeline=Sales${query ? `&${query}` : ''}`, {
+      token: t.operator,
+    });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    return answer.body.data[0] as { pipeline: string; stages: { name: string; count: number; budgets: { currency: string; amount: string }[] }[] };
+    return answer.body.data[0] as {
+      pipeline: string;
+      stages: { name: string; count: number; budgets: { currency: string; amount: string }[] }[];
+    };
   };
   /** What the model says a stage holds for the leads `keep` picks. */
   const expected = (stage: string, keep: (lead: Modelled) => boolean) => {
     const leads = model.filter((lead) => lead.stage === stage && keep(lead));
     const sums = new Map<string, bigint>();
-    for (const lead of leads) if (lead.amount) sums.set(lead.currency!, (sums.get(lead.currency!) ?? 0n) + tenThousandths(lead.amount));
-    return { count: leads.length, budgets: [...sums].sort(([a], [b]) => a.localeCompare(b)).map(([currency, units]) => ({ currency, amount: decimal(units) })) };
+    for (const lead of leads)
+      if (lead.amount) sums.set(lead.currency!, (sums.get(lead.currency!) ?? 0n) + tenThousandths(lead.amount));
+    return {
+      count: leads.length,
+      budgets: [...sums]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([currency, units]) => ({ currency, amount: decimal(units) })),
+    };
   };
   const FILTERS: [string, (lead: Modelled) => boolean][] = [
     ['', () => true],
@@ -52,11 +71,15 @@ describeEachStore('lead stage totals (issue 39)', (ctx) => {
     for (const [query, keep] of FILTERS) {
       const answer = await totals(query);
       for (const stage of answer.stages) {
-        const want = ['New', 'Qualified', 'Old step', 'Won', 'Lost'].includes(stage.name) ? expected(stage.name, keep) : { count: 0, budgets: [] };
+        const want = ['New', 'Qualified', 'Old step', 'Won', 'Lost'].includes(stage.name)
+          ? expected(stage.name, keep)
+          : { count: 0, budgets: [] };
         expect({ count: stage.count, budgets: stage.budgets }, `${query} ${stage.name}`).toEqual(want);
       }
       // The count is the list's total for the same filter and stage.
-      const list = await call(ctx().app, 'GET', `${t.admin}?pipeline=Sales&stage=New${query ? `&${query}` : ''}`, { token: t.operator });
+      const list = await call(ctx().app, 'GET', `${t.admin}?pipeline=Sales&stage=New${query ? `&${query}` : ''}`, {
+        token: t.operator,
+      });
       expect(list.body.data[0].total, query).toBe(answer.stages.find((s) => s.name === 'New')!.count);
     }
   };
@@ -64,15 +87,27 @@ describeEachStore('lead stage totals (issue 39)', (ctx) => {
     const answer = await call(ctx().app, 'POST', t.leads, { token: t.token, body: minimalLead(body) });
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     const budget = body.budget as { amount: number; currency?: string } | undefined;
-    model.push({ leadId: answer.body.data.leadId, stage: String(body.stage ?? 'New'), tags: (body.tags as string[]) ?? [], subject: String(body.subject ?? ''),
-      ...(budget && { amount: String(budget.amount), currency: budget.currency ?? 'INR' }), ...(body.assignedTo ? { assignee: String(body.assignedTo) } : {}), ...extra });
+    model.push({
+      leadId: answer.body.data.leadId,
+      stage: String(body.stage ?? 'New'),
+      tags: (body.tags as string[]) ?? [],
+      subject: String(body.subject ?? ''),
+      ...(budget && { amount: String(budget.amount), currency: budget.currency ?? 'INR' }),
+      ...(body.assignedTo ? { assignee: String(body.assignedTo) } : {}),
+      ...extra,
+    });
   };
 
   beforeAll(async () => {
     t = await seedLeadTenant(ctx());
     await create({ budget: { amount: 0.1 }, subject: 'Wind turbine parts', tags: ['Hot'] });
     await create({ budget: { amount: 0.2 }, assignedTo: 'asha@example.com' });
-    for (let i = 0; i < 3; i += 1) await create({ budget: { amount: 10 ** 13 }, tags: i === 0 ? ['Hot'] : [], subject: i === 1 ? 'turbine blades' : 'Blades' });
+    for (let i = 0; i < 3; i += 1)
+      await create({
+        budget: { amount: 10 ** 13 },
+        tags: i === 0 ? ['Hot'] : [],
+        subject: i === 1 ? 'turbine blades' : 'Blades',
+      });
     await create({ budget: { amount: 1234.5678, currency: 'usd' }, assignedTo: 'asha@example.com' });
     await create({ subject: 'No budget turbine' });
     await create({ stage: 'Won', stageReasons: ['Price'], budget: { amount: 99.99, currency: 'AED' } });
@@ -84,7 +119,13 @@ describeEachStore('lead stage totals (issue 39)', (ctx) => {
     const all = await totals('');
     expect(all.pipeline).toBe('Sales');
     expect(all.stages.map((s) => s.name)).toEqual(['New', 'Qualified', 'Old step', 'Won', 'Lost']);
-    expect(all.stages[0]).toMatchObject({ count: 7, budgets: [{ currency: 'INR', amount: '30000000000000.3' }, { currency: 'USD', amount: '1234.5678' }] });
+    expect(all.stages[0]).toMatchObject({
+      count: 7,
+      budgets: [
+        { currency: 'INR', amount: '30000000000000.3' },
+        { currency: 'USD', amount: '1234.5678' },
+      ],
+    });
     await expectModel();
   });
 
@@ -110,11 +151,17 @@ describeEachStore('lead stage totals (issue 39)', (ctx) => {
     await expectModel();
   });
 
-  it('what the triggers keep equals the migration\'s sum of the leads as they are', async () => {
+  it("what the triggers keep equals the migration's sum of the leads as they are", async () => {
     const db = ctx().store.leads.db;
-    const read = async () => (await sql<Record<string, unknown>>`select pipeline_id, stage_id, lead_source_key, assignee_id, no_follow_up, currency,
-      sum(live) as live, sum(units_hi) as hi, sum(units_lo) as lo from lead_budget_sums group by 1, 2, 3, 4, 5, 6 having sum(live) <> 0 order by 1, 2, 3, 4, 5, 6`
-      .execute(db)).rows.map((row) => Object.values(row).map(String).join('|'));
+    const read = async () =>
+      (
+        await sql<
+          Record<string, unknown>
+        >`select pipeline_id, stage_id, lead_source_key, assignee_id, no_follow_up, currency,
+      sum(live) as live, sum(units_hi) as hi, sum(units_lo) as lo from lead_budget_sums group by 1, 2, 3, 4, 5, 6 having sum(live) <> 0 order by 1, 2, 3, 4, 5, 6`.execute(
+          db,
+        )
+      ).rows.map((row) => Object.values(row).map(String).join('|'));
     const kept = await read();
     await sql`delete from lead_budget_sums`.execute(db);
     await sumExistingBudgets(db as never, ctx().store.kind);
@@ -124,14 +171,21 @@ describeEachStore('lead stage totals (issue 39)', (ctx) => {
 
   describe('refusals', () => {
     const status = async (query: string, token = t.operator, urlKey = t.urlKey) => {
-      const answer = await call(ctx().app, 'GET', `/admin/v1/businesses/${urlKey}/lead-stage-totals${query}`, { token });
+      const answer = await call(ctx().app, 'GET', `/admin/v1/businesses/${urlKey}/lead-stage-totals${query}`, {
+        token,
+      });
       return [answer.status, answer.body?.data?.error?.code];
     };
     it.each([
-      ['?pipeline=Sales,Partners', 'INVALID_PIPELINE'], ['?pipeline=Nope', 'INVALID_PIPELINE'],
-      ['?pipeline=Sales&$limit=5', 'INVALID_QUERY_FIELD'], ['?pipeline=Sales&stage=New', 'INVALID_QUERY_FIELD'],
-      ['?pipeline=Sales&$sort[createdAt]=1', 'INVALID_QUERY_FIELD'], ['?pipeline=Sales&after=x', 'INVALID_QUERY_FIELD'],
-      ['?pipeline=Sales&tags=Nope', 'INVALID_TAG'], ['?pipeline=Sales&status=WHATEVER', 'INVALID_QUERY_VALUE'], ['?pipeline=Sales&business=x', 'INVALID_QUERY_FIELD'],
+      ['?pipeline=Sales,Partners', 'INVALID_PIPELINE'],
+      ['?pipeline=Nope', 'INVALID_PIPELINE'],
+      ['?pipeline=Sales&$limit=5', 'INVALID_QUERY_FIELD'],
+      ['?pipeline=Sales&stage=New', 'INVALID_QUERY_FIELD'],
+      ['?pipeline=Sales&$sort[createdAt]=1', 'INVALID_QUERY_FIELD'],
+      ['?pipeline=Sales&after=x', 'INVALID_QUERY_FIELD'],
+      ['?pipeline=Sales&tags=Nope', 'INVALID_TAG'],
+      ['?pipeline=Sales&status=WHATEVER', 'INVALID_QUERY_VALUE'],
+      ['?pipeline=Sales&business=x', 'INVALID_QUERY_FIELD'],
     ])('%s → 400 %s', async (query, code) => {
       expect(await status(query)).toEqual([400, code]);
     });
@@ -140,8 +194,13 @@ describeEachStore('lead stage totals (issue 39)', (ctx) => {
       expect(answer.body.data[0].pipeline).toBe('Sales');
       expect(answer.body.data[0].stages[0].count).toBeGreaterThan(0);
       const empty = await seedLeadTenant(ctx());
-      await call(ctx().app, 'PUT', `/admin/v1/businesses/${empty.urlKey}/pipelines`, { token: empty.operator, body: { pipelines: [], stageReasons: [] } });
-      const none = await call(ctx().app, 'GET', `/admin/v1/businesses/${empty.urlKey}/lead-stage-totals`, { token: empty.operator });
+      await call(ctx().app, 'PUT', `/admin/v1/businesses/${empty.urlKey}/pipelines`, {
+        token: empty.operator,
+        body: { pipelines: [], stageReasons: [] },
+      });
+      const none = await call(ctx().app, 'GET', `/admin/v1/businesses/${empty.urlKey}/lead-stage-totals`, {
+        token: empty.operator,
+      });
       expect(none.body.data).toEqual([{ pipeline: null, stages: [] }]);
     });
     it('an unknown business is 404, an app token 401', async () => {

@@ -33,15 +33,37 @@ describeEachStore('OpenAPI: every operation answers as documented', (ctx) => {
     // Sales with New and Won, reason "Good price", the tag hot), apart from the pipelines examples.
     lt = await seedTenant(ctx().app, { customFieldsEnabled: true });
     const admin = `/admin/v1/businesses/${lt.urlKey}`;
-    const pipelines = { pipelines: [{ name: 'Sales', isPrimary: true, stages: [{ name: 'New', state: 'NEW' }, { name: 'Won', state: 'CLOSED', reasons: ['price'] }] }], stageReasons: [{ key: 'price', label: 'Good price' }] };
-    expect((await call(ctx().app, 'PUT', `${admin}/pipelines`, { token: lt.operator, body: pipelines })).status).toBe(200);
-    expect((await call(ctx().app, 'PUT', `${admin}/tags`, { token: lt.operator, body: { tags: [{ name: 'hot' }] } })).status).toBe(200);
+    const pipelines = {
+      pipelines: [
+        {
+          name: 'Sales',
+          isPrimary: true,
+          stages: [
+            { name: 'New', state: 'NEW' },
+            { name: 'Won', state: 'CLOSED', reasons: ['price'] },
+          ],
+        },
+      ],
+      stageReasons: [{ key: 'price', label: 'Good price' }],
+    };
+    expect((await call(ctx().app, 'PUT', `${admin}/pipelines`, { token: lt.operator, body: pipelines })).status).toBe(
+      200,
+    );
+    expect(
+      (await call(ctx().app, 'PUT', `${admin}/tags`, { token: lt.operator, body: { tags: [{ name: 'hot' }] } })).status,
+    ).toBe(200);
   });
   let lt: Tenant;
   const tenantFor = (path: string) => (/\/leads\b/.test(path) ? lt : t);
 
   async function newLead(): Promise<string> {
-    const body = { externalId: randomKey('l'), customer: { name: 'Tour' }, contact: { name: 'Guide' }, pipeline: 'Sales', stage: 'New' };
+    const body = {
+      externalId: randomKey('l'),
+      customer: { name: 'Tour' },
+      contact: { name: 'Guide' },
+      pipeline: 'Sales',
+      stage: 'New',
+    };
     const created = await call(ctx().app, 'POST', `/api/v1/businesses/${lt.urlKey}/leads`, { token: lt.token, body });
     expect(created.status).toBe(201);
     return created.body.data.leadId;
@@ -49,7 +71,10 @@ describeEachStore('OpenAPI: every operation answers as documented', (ctx) => {
 
   async function newClient(): Promise<string> {
     const clientId = randomKey('c');
-    const created = await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body: { clientId, name: 'Tour' } });
+    const created = await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, {
+      token: t.token,
+      body: { clientId, name: 'Tour' },
+    });
     expect(created.status).toBe(201);
     return clientId;
   }
@@ -57,41 +82,67 @@ describeEachStore('OpenAPI: every operation answers as documented', (ctx) => {
   /** An invoice of the app's business (section 9.1's example), and a payment on the last one made. */
   let invoiceId = '';
   async function newInvoice(): Promise<string> {
-    const body = { billedBy: { gstState: '29' }, billedTo: { name: 'Tour buyer', country: 'IN', gstState: '29' }, items: [{ name: 'one', rate: 100, quantity: 2, gstRate: 18 }] };
+    const body = {
+      billedBy: { gstState: '29' },
+      billedTo: { name: 'Tour buyer', country: 'IN', gstState: '29' },
+      items: [{ name: 'one', rate: 100, quantity: 2, gstRate: 18 }],
+    };
     const created = await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/invoices`, { token: t.token, body });
     expect(created.status).toBe(201);
     invoiceId = created.body._id;
     return invoiceId;
   }
   async function newPayment(): Promise<string> {
-    return (await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/invoices/${invoiceId}/payments`, { token: t.token, body: { amount: 1 } })).body._id;
+    return (
+      await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/invoices/${invoiceId}/payments`, {
+        token: t.token,
+        body: { amount: 1 },
+      })
+    ).body._id;
   }
 
   /** A disabled webhook endpoint (nothing is sent), and the id of a test event queued for it. */
   let endpointId = '';
   async function newEndpoint(): Promise<string> {
-    const created = await call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/webhooks`, { token: t.operator, body: { url: 'https://hooks.example.com/tour', eventTypes: ['client.created'], enabled: false } });
+    const created = await call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/webhooks`, {
+      token: t.operator,
+      body: { url: 'https://hooks.example.com/tour', eventTypes: ['client.created'], enabled: false },
+    });
     endpointId = created.body.data.id;
     return endpointId;
   }
   async function queuedEvent(): Promise<string> {
-    return (await call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/webhooks/${endpointId}/test`, { token: t.operator })).body.data.eventId;
+    return (
+      await call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/webhooks/${endpointId}/test`, {
+        token: t.operator,
+      })
+    ).body.data.eventId;
   }
 
   /** A concrete request for an operation: its parameters filled from a fresh fixture, its first body example. */
   async function requestFor(path: string, op: OperationObject, example?: unknown) {
     let url = path;
     for (const name of (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name)) {
-      const value = name === 'urlKey' ? tenantFor(path).urlKey
-        : name === 'clientId' ? await newClient()
-        : name === 'appId' ? (await createApp(ctx().app, t.operator)).appId
-        : name === 'leadId' ? await newLead()
-        : name === 'endpointId' ? await newEndpoint()
-        : name === 'eventId' ? await queuedEvent()
-        : name === 'invoiceId' ? await newInvoice()
-        : name === 'paymentId' ? await newPayment()
-        : name === 'file' ? FILES[path]!
-        : 'pl_anything';
+      const value =
+        name === 'urlKey'
+          ? tenantFor(path).urlKey
+          : name === 'clientId'
+            ? await newClient()
+            : name === 'appId'
+              ? (await createApp(ctx().app, t.operator)).appId
+              : name === 'leadId'
+                ? await newLead()
+                : name === 'endpointId'
+                  ? await newEndpoint()
+                  : name === 'eventId'
+                    ? await queuedEvent()
+                    : name === 'invoiceId'
+                      ? await newInvoice()
+                      : name === 'paymentId'
+                        ? await newPayment()
+                        : name === 'file'
+                          ? FILES[path]!
+                          : 'pl_anything';
       url = url.replace(`{${name}}`, encodeURIComponent(value));
     }
     const scheme = Object.keys(op.security?.find((s) => Object.keys(s).length > 0) ?? {})[0];
@@ -104,13 +155,16 @@ describeEachStore('OpenAPI: every operation answers as documented', (ctx) => {
 
   async function ownOperator(example: Body): Promise<{ token: string; body: Body }> {
     const account = { email: `${randomKey('op')}@example.com`, password: 'own password of the tour' };
-    expect((await call(ctx().app, 'POST', '/admin/v1/operators', { token: t.operator, body: account })).status).toBe(201);
+    expect((await call(ctx().app, 'POST', '/admin/v1/operators', { token: t.operator, body: account })).status).toBe(
+      201,
+    );
     const login = await call(ctx().app, 'POST', '/authentication', { body: { strategy: 'local', ...account } });
     return { token: login.body.accessToken, body: { ...example, currentPassword: account.password } };
   }
 
   // The vendor's e-invoicing routes answer 501 whatever is sent (invoices-interface 4.8).
-  const successOf = (op: OperationObject) => Number(Object.keys(op.responses).find((s) => s.startsWith('2')) ?? (op.responses['501'] ? '501' : '405'));
+  const successOf = (op: OperationObject) =>
+    Number(Object.keys(op.responses).find((s) => s.startsWith('2')) ?? (op.responses['501'] ? '501' : '405'));
 
   it('every operation, called as its first example shows, answers its documented success (or its 405)', async () => {
     const answered: string[] = [];
@@ -135,7 +189,10 @@ describeEachStore('OpenAPI: every operation answers as documented', (ctx) => {
     };
     for (const [name, example] of Object.entries(op.requestBody!.content['application/json']!.examples!)) {
       const body = { ...(example.value as Body), ...real[name] };
-      const response = await call(ctx().app, 'POST', '/authentication', { body, ...(name === 'appToken' && { token: t.token }) });
+      const response = await call(ctx().app, 'POST', '/authentication', {
+        body,
+        ...(name === 'appToken' && { token: t.token }),
+      });
       expect(response.status, `${name}: ${JSON.stringify(response.body)}`).toBe(200);
     }
   });
@@ -149,12 +206,17 @@ describeEachStore('OpenAPI: every operation answers as documented', (ctx) => {
     expect(created.status).toBe(201);
     const documented = (op.responses['201']!.content!['application/json']!.example as { data: Body }).data;
     const stamps = { clientId: body.clientId, createdAt: expect.any(String), updatedAt: expect.any(String) };
-    expect(created.body.data).toEqual({ ...documented, ...stamps, balance: { ...(documented.balance as Body), currency: created.body.data.balance.currency } });
+    expect(created.body.data).toEqual({
+      ...documented,
+      ...stamps,
+      balance: { ...(documented.balance as Body), currency: created.body.data.balance.currency },
+    });
     const retried = await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body });
     expect(retried.body.data.idempotent).toBe(true);
   });
 
-  const resolve = (schema: Schema): Schema => (schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()] as Schema : schema);
+  const resolve = (schema: Schema): Schema =>
+    schema.$ref ? (doc.components.schemas[schema.$ref.split('/').pop()] as Schema) : schema;
   const types = (schema: Schema): string[] => [schema.type ?? []].flat();
 
   /** A value of the member's JSON type (its first enum value or const where it has one). */
@@ -164,15 +226,30 @@ describeEachStore('OpenAPI: every operation answers as documented', (ctx) => {
     if (schema.const !== undefined) return schema.const;
     if (schema.enum) return schema.enum[0];
     const type = types(schema)[0];
-    return type === 'integer' || type === 'number' ? 1 : type === 'boolean' ? true : type === 'array' ? [] : type === 'object' ? {} : 'x';
+    return type === 'integer' || type === 'number'
+      ? 1
+      : type === 'boolean'
+        ? true
+        : type === 'array'
+          ? []
+          : type === 'object'
+            ? {}
+            : 'x';
   }
 
   /** Members that need another in the same request (a lead PATCH's pipeline needs stage: INVALID_FIELD otherwise). */
   const COMPANIONS: Record<string, Body> = { pipeline: { stage: 'x' } };
 
   /** Bodies that each set one documented member (nested list entries too), with the path errors would name. */
-  function memberProbes(schema: Schema, prefix: Body = {}, at = '', wrap = (entry: Body) => entry): { path: string; body: Body }[] {
-    const probes: { path: string; body: Body }[] = [{ path: `${at}zzUnknown`, body: wrap({ ...prefix, zzUnknown: 1 }) }];
+  function memberProbes(
+    schema: Schema,
+    prefix: Body = {},
+    at = '',
+    wrap = (entry: Body) => entry,
+  ): { path: string; body: Body }[] {
+    const probes: { path: string; body: Body }[] = [
+      { path: `${at}zzUnknown`, body: wrap({ ...prefix, zzUnknown: 1 }) },
+    ];
     for (const [name, raw] of Object.entries(resolve(schema).properties ?? {}) as [string, Schema][]) {
       if (name in prefix) continue;
       probes.push({ path: `${at}${name}`, body: wrap({ ...prefix, ...COMPANIONS[name], [name]: sample(raw) }) });
@@ -196,7 +273,9 @@ describeEachStore('OpenAPI: every operation answers as documented', (ctx) => {
           const { url, token } = await requestFor(path, op);
           const response = await call(ctx().app, method.toUpperCase() as never, url, { token, body: probe.body });
           const error = response.body?.data?.error;
-          const nameErrors = [...(error?.errors ?? [error])].filter((e) => e?.code === 'INVALID_FIELD' && e.field === probe.path);
+          const nameErrors = [...(error?.errors ?? [error])].filter(
+            (e) => e?.code === 'INVALID_FIELD' && e.field === probe.path,
+          );
           const where = `${method} ${path} ${JSON.stringify(probe.body)} → ${response.status} ${JSON.stringify(error)}`;
           if (probe.path.endsWith('zzUnknown')) expect(nameErrors.length, where).toBe(1);
           else expect(nameErrors, where).toEqual([]);

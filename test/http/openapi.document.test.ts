@@ -26,7 +26,9 @@ function documentedCodes(op: OperationObject): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [status, response] of Object.entries(op.responses)) {
     const examples = response.content?.['application/json']?.examples ?? {};
-    const codes = Object.values(examples).map((e) => (e.value as { data?: { error?: { code?: string } } }).data?.error?.code).filter((c): c is string => !!c);
+    const codes = Object.values(examples)
+      .map((e) => (e.value as { data?: { error?: { code?: string } } }).data?.error?.code)
+      .filter((c): c is string => !!c);
     if (codes.length > 0) out[status] = codes.sort();
   }
   return out;
@@ -39,12 +41,34 @@ const ANY = ['HEADERS_TOO_LARGE', 'SERVICE_ERROR'] as const;
 /** The error codes (docs/decisions.md "Foundation") of the public interface, where each can come from. */
 const PUBLIC_ERRORS: [string, string, ErrorCode[], number[]][] = [
   ['post', '/authentication', [...BODY, ...ANY, 'INVALID_FIELD_VALUE', 'TOO_MANY_REQUESTS'], [401]],
-  ['get', '/api/v1/businesses/{urlKey}/pipelines', [...ANY, 'INVALID_QUERY_FIELD', 'INVALID_QUERY_VALUE', 'PERMISSION_DENIED'], [401]],
-  ['post', '/api/v1/businesses/{urlKey}/clients', [
-    ...BODY, 'INVALID_FIELD_VALUE', 'INVALID_QUERY_FIELD', 'CUSTOM_FIELDS_NOT_ENABLED', 'INVALID_CUSTOM_FIELD', 'INVALID_CUSTOM_FIELD_VALUE',
-    'PERMISSION_DENIED', 'IDEMPOTENCY_CONFLICT', ...ANY,
-  ], [401]],
-  ['get', '/api/v1/businesses/{urlKey}/clients/{clientId}', [...ANY, 'INVALID_QUERY_FIELD', 'PERMISSION_DENIED', 'CLIENT_NOT_FOUND'], [401]],
+  [
+    'get',
+    '/api/v1/businesses/{urlKey}/pipelines',
+    [...ANY, 'INVALID_QUERY_FIELD', 'INVALID_QUERY_VALUE', 'PERMISSION_DENIED'],
+    [401],
+  ],
+  [
+    'post',
+    '/api/v1/businesses/{urlKey}/clients',
+    [
+      ...BODY,
+      'INVALID_FIELD_VALUE',
+      'INVALID_QUERY_FIELD',
+      'CUSTOM_FIELDS_NOT_ENABLED',
+      'INVALID_CUSTOM_FIELD',
+      'INVALID_CUSTOM_FIELD_VALUE',
+      'PERMISSION_DENIED',
+      'IDEMPOTENCY_CONFLICT',
+      ...ANY,
+    ],
+    [401],
+  ],
+  [
+    'get',
+    '/api/v1/businesses/{urlKey}/clients/{clientId}',
+    [...ANY, 'INVALID_QUERY_FIELD', 'PERMISSION_DENIED', 'CLIENT_NOT_FOUND'],
+    [401],
+  ],
   ['post', '/api/v1/businesses/{urlKey}/pipelines', ['METHOD_NOT_ALLOWED'], []],
   ['get', '/api/v1/businesses/{urlKey}/pipelines/{pipelineId}', ['METHOD_NOT_ALLOWED'], []],
   ['get', '/api/v1/businesses/{urlKey}/clients', [], [405]],
@@ -64,7 +88,9 @@ describeEachStore('OpenAPI document', (ctx) => {
     expect(first.headers['content-type']).toMatch(/^application\/json/);
     expect(first.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(first.headers['x-content-type-options']).toBe('nosniff');
-    const again = await call(ctx().app, 'GET', '/openapi.json', { headers: { 'if-none-match': String(first.headers.etag) } });
+    const again = await call(ctx().app, 'GET', '/openapi.json', {
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
     expect(again.status).toBe(304);
   });
 
@@ -83,10 +109,15 @@ describeEachStore('OpenAPI document', (ctx) => {
     for (const { path, method, op } of operationsOf(doc)) {
       const media = [
         ...Object.values(op.requestBody?.content ?? {}).map((m) => ['request', m] as const),
-        ...Object.entries(op.responses).flatMap(([status, r]) => Object.values(r.content ?? {}).map((m) => [status, m] as const)),
+        ...Object.entries(op.responses).flatMap(([status, r]) =>
+          Object.values(r.content ?? {}).map((m) => [status, m] as const),
+        ),
       ];
       for (const [where, m] of media) {
-        const values = [...(m.example !== undefined ? [m.example] : []), ...Object.values(m.examples ?? {}).map((e) => e.value)];
+        const values = [
+          ...(m.example !== undefined ? [m.example] : []),
+          ...Object.values(m.examples ?? {}).map((e) => e.value),
+        ];
         for (const value of values) {
           examples += 1;
           expect(checker.check(m.schema!, value), `${method.toUpperCase()} ${path} ${where}`).toBeNull();
@@ -97,7 +128,9 @@ describeEachStore('OpenAPI document', (ctx) => {
   });
 
   it('every route the server answers is in paths with its method, and every operation is a route', () => {
-    const routes = [...registered].filter((entry) => !entry.startsWith('HEAD ') || !registered.has(entry.replace('HEAD', 'GET')));
+    const routes = [...registered].filter(
+      (entry) => !entry.startsWith('HEAD ') || !registered.has(entry.replace('HEAD', 'GET')),
+    );
     const documented = operationsOf(doc).map(({ path, method }) => `${method.toUpperCase()} ${path}`);
     expect(routes.map(asDocumented).sort()).toEqual([...new Set(documented)].sort());
     expect(routes.length).toBeGreaterThan(40);
@@ -108,7 +141,8 @@ describeEachStore('OpenAPI document', (ctx) => {
     for (const { path, method, op } of operationsOf(doc)) {
       for (const [status, codes] of Object.entries(documentedCodes(op))) {
         for (const code of codes) {
-          const expected = status === '400' && BODY_ERROR_CODES.has(code as ErrorCode) ? 400 : ERROR_STATUS[code as ErrorCode];
+          const expected =
+            status === '400' && BODY_ERROR_CODES.has(code as ErrorCode) ? 400 : ERROR_STATUS[code as ErrorCode];
           expect(expected, `${method} ${path} ${code}`).toBe(Number(status));
           seen.add(code);
         }
@@ -120,18 +154,27 @@ describeEachStore('OpenAPI document', (ctx) => {
     expect([...seen].sort()).toEqual(Object.keys(ERROR_STATUS).sort());
   });
 
-  it.each(PUBLIC_ERRORS)('%s %s documents exactly the codes it can answer, each with an example', (method, path, codes, bare) => {
-    const op = doc.paths[path]![method]!;
-    const byStatus: Record<string, string[]> = {};
-    for (const code of codes) (byStatus[ERROR_STATUS[code]] ??= []).push(code);
-    for (const list of Object.values(byStatus)) list.sort();
-    expect(documentedCodes(op)).toEqual(byStatus);
-    for (const status of bare) {
-      const example = Object.values(op.responses[status]!.content!['application/json']!.examples!)[0]!.value as { data: object };
-      expect(example.data).toEqual({ message: expect.any(String) });
-    }
-    expect(Object.keys(op.responses).filter((s) => s >= '400').sort()).toEqual([...Object.keys(byStatus), ...bare.map(String)].sort());
-  });
+  it.each(PUBLIC_ERRORS)(
+    '%s %s documents exactly the codes it can answer, each with an example',
+    (method, path, codes, bare) => {
+      const op = doc.paths[path]![method]!;
+      const byStatus: Record<string, string[]> = {};
+      for (const code of codes) (byStatus[ERROR_STATUS[code]] ??= []).push(code);
+      for (const list of Object.values(byStatus)) list.sort();
+      expect(documentedCodes(op)).toEqual(byStatus);
+      for (const status of bare) {
+        const example = Object.values(op.responses[status]!.content!['application/json']!.examples!)[0]!.value as {
+          data: object;
+        };
+        expect(example.data).toEqual({ message: expect.any(String) });
+      }
+      expect(
+        Object.keys(op.responses)
+          .filter((s) => s >= '400')
+          .sort(),
+      ).toEqual([...Object.keys(byStatus), ...bare.map(String)].sort());
+    },
+  );
 
   it('every operation has an operationId of its own, a tag that is declared, and a summary', () => {
     const ids = operationsOf(doc).map(({ op }) => op.operationId);

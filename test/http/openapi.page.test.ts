@@ -17,9 +17,12 @@ describeEachStore('API reference page /docs', (ctx) => {
 
   it('serves every file the page refers to, and 404 NOT_FOUND for any other', async () => {
     const html = String((await call(ctx().app, 'GET', '/docs')).body);
-    const files = [...html.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1]!).filter((f) => f !== '/docs' && f !== '/openapi.json');
+    const files = [...html.matchAll(/(?:src|href)="(\/[^"]+)"/g)]
+      .map((m) => m[1]!)
+      .filter((f) => f !== '/docs' && f !== '/openapi.json');
     expect(files).toEqual(expect.arrayContaining(['/docs/docs.js', '/docs/docs.css']));
-    for (const file of [...files, '/docs/schema-view.js', '/docs/try-it.js']) expect((await call(ctx().app, 'GET', file)).status, file).toBe(200);
+    for (const file of [...files, '/docs/schema-view.js', '/docs/try-it.js'])
+      expect((await call(ctx().app, 'GET', file)).status, file).toBe(200);
     const js = await call(ctx().app, 'GET', '/docs/docs.js');
     expect(js.headers['content-type']).toMatch(/^text\/javascript/);
     expect(String(js.body)).not.toMatch(/https?:\/\/(?!json-schema\.org)/);

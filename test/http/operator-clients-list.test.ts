@@ -9,8 +9,16 @@ describeEachStore('operator client list (GET /admin/v1/businesses/:urlKey/client
   beforeAll(async () => {
     t = await seedTenant(ctx().app);
     // Created one after the other, so newest-first order is Zoë, 50%…, Meera, Anil.
-    for (const [clientId, name] of [['CUST-1', 'Anil Traders'], ['CUST-2', 'Meera Handlooms'], ['PCT', '50% Off_Store'], ['ZOE', 'Zoë Exports']]) {
-      const created = await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body: { clientId, name, city: 'Jaipur' } });
+    for (const [clientId, name] of [
+      ['CUST-1', 'Anil Traders'],
+      ['CUST-2', 'Meera Handlooms'],
+      ['PCT', '50% Off_Store'],
+      ['ZOE', 'Zoë Exports'],
+    ]) {
+      const created = await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, {
+        token: t.token,
+        body: { clientId, name, city: 'Jaipur' },
+      });
       expect(created.status).toBe(201);
       await new Promise((resolve) => setTimeout(resolve, 3));
     }
@@ -24,14 +32,32 @@ describeEachStore('operator client list (GET /admin/v1/businesses/:urlKey/client
     const page = first.body.data[0];
     expect(page).toMatchObject({ total: 4, limit: 3, skip: 0 });
     expect(page.items.map((c: any) => c.clientId)).toEqual(['ZOE', 'PCT', 'CUST-2']);
-    expect(Object.keys(page.items[0]).sort()).toEqual(['city', 'clientId', 'country', 'createdAt', 'email', 'name', 'phone', 'source', 'status', 'updatedAt']);
-    expect(page.items[0]).toMatchObject({ name: 'Zoë Exports', city: 'Jaipur', status: 'active', source: 'API', email: null });
+    expect(Object.keys(page.items[0]).sort()).toEqual([
+      'city',
+      'clientId',
+      'country',
+      'createdAt',
+      'email',
+      'name',
+      'phone',
+      'source',
+      'status',
+      'updatedAt',
+    ]);
+    expect(page.items[0]).toMatchObject({
+      name: 'Zoë Exports',
+      city: 'Jaipur',
+      status: 'active',
+      source: 'API',
+      email: null,
+    });
     const second = await get('?$limit=3&$skip=3');
     expect(second.body.data[0].items.map((c: any) => c.clientId)).toEqual(['CUST-1']);
   });
 
   it('searches by name or clientId, ignoring case, wildcards taken literally', async () => {
-    const ids = async (q: string) => (await get(`?q=${encodeURIComponent(q)}`)).body.data[0].items.map((c: any) => c.clientId);
+    const ids = async (q: string) =>
+      (await get(`?q=${encodeURIComponent(q)}`)).body.data[0].items.map((c: any) => c.clientId);
     expect(await ids('meera')).toEqual(['CUST-2']);
     expect(await ids('cust-')).toEqual(['CUST-2', 'CUST-1']);
     expect(await ids('50%')).toEqual(['PCT']);
@@ -43,23 +69,42 @@ describeEachStore('operator client list (GET /admin/v1/businesses/:urlKey/client
 
   it('shows archived, deleted and dashboard clients with their status', async () => {
     const tenant = await seedTenant(ctx().app);
-    await call(ctx().app, 'POST', `/api/v1/businesses/${tenant.urlKey}/clients`, { token: tenant.token, body: { clientId: 'OLD', name: 'Old Co' } });
+    await call(ctx().app, 'POST', `/api/v1/businesses/${tenant.urlKey}/clients`, {
+      token: tenant.token,
+      body: { clientId: 'OLD', name: 'Old Co' },
+    });
     expect((await call(ctx().app, 'POST', `${list(tenant)}/OLD/archive`, { token: tenant.operator })).status).toBe(200);
-    expect((await call(ctx().app, 'POST', list(tenant), { token: tenant.operator, body: { source: 'INVOICE', name: 'Walk-in' } })).status).toBe(201);
+    expect(
+      (
+        await call(ctx().app, 'POST', list(tenant), {
+          token: tenant.operator,
+          body: { source: 'INVOICE', name: 'Walk-in' },
+        })
+      ).status,
+    ).toBe(201);
     const items = (await get('', tenant)).body.data[0].items;
-    expect(items.map((c: any) => [c.clientId, c.name, c.status, c.source])).toEqual([[null, 'Walk-in', 'active', 'INVOICE'], ['OLD', 'Old Co', 'archived', 'API']]);
+    expect(items.map((c: any) => [c.clientId, c.name, c.status, c.source])).toEqual([
+      [null, 'Walk-in', 'active', 'INVOICE'],
+      ['OLD', 'Old Co', 'archived', 'API'],
+    ]);
   });
 
-  it('never shows another business\'s clients', async () => {
+  it("never shows another business's clients", async () => {
     const other = await seedTenant(ctx().app);
     const page = (await get('?q=cust', other)).body.data[0];
     expect(page).toEqual({ items: [], total: 0, limit: 20, skip: 0 });
   });
 
   it.each([
-    ['$limit=0', 'INVALID_PAGINATION_LIMIT'], ['$limit=51', 'INVALID_PAGINATION_LIMIT'], ['$limit=ten', 'INVALID_PAGINATION_LIMIT'],
-    ['$skip=-1', 'INVALID_PAGINATION_SKIP'], ['$skip=100001', 'INVALID_PAGINATION_SKIP'], ['status=active', 'INVALID_QUERY_FIELD'],
-    ['q=a&q=b', 'INVALID_QUERY_VALUE'], [`q=${'x'.repeat(201)}`, 'INVALID_QUERY_VALUE'], ['q[$ne]=x', 'INVALID_QUERY_FIELD'],
+    ['$limit=0', 'INVALID_PAGINATION_LIMIT'],
+    ['$limit=51', 'INVALID_PAGINATION_LIMIT'],
+    ['$limit=ten', 'INVALID_PAGINATION_LIMIT'],
+    ['$skip=-1', 'INVALID_PAGINATION_SKIP'],
+    ['$skip=100001', 'INVALID_PAGINATION_SKIP'],
+    ['status=active', 'INVALID_QUERY_FIELD'],
+    ['q=a&q=b', 'INVALID_QUERY_VALUE'],
+    [`q=${'x'.repeat(201)}`, 'INVALID_QUERY_VALUE'],
+    ['q[$ne]=x', 'INVALID_QUERY_FIELD'],
   ])('400 for %s', async (query, code) => {
     const r = await get(`?${query}`);
     expect(r.status).toBe(400);
@@ -67,7 +112,10 @@ describeEachStore('operator client list (GET /admin/v1/businesses/:urlKey/client
   });
 
   it('404 for an unknown business, 401 without an operator session', async () => {
-    expect((await call(ctx().app, 'GET', '/admin/v1/businesses/no-such-business/clients', { token: t.operator })).body.data.error.code).toBe('BUSINESS_NOT_FOUND');
+    expect(
+      (await call(ctx().app, 'GET', '/admin/v1/businesses/no-such-business/clients', { token: t.operator })).body.data
+        .error.code,
+    ).toBe('BUSINESS_NOT_FOUND');
     expect((await call(ctx().app, 'GET', list(t), { token: t.token })).status).toBe(401);
   });
 });

@@ -32,8 +32,15 @@ describeEachStore('ops: security headers, request ids, no-store, version', (ctx)
     ['401 business endpoint without a token', () => call(ctx().app, 'GET', '/api/v1/businesses/nope/pipelines')],
     ['401 operator endpoint without a token', () => call(ctx().app, 'GET', '/admin/v1/apps')],
     ['404 unknown route', () => call(ctx().app, 'GET', '/no/such/route')],
-    ['400 bad JSON', () => call(ctx().app, 'POST', '/authentication', { rawBody: '{', headers: { 'content-type': 'application/json' } })],
-    ['415 wrong media type', () => call(ctx().app, 'POST', '/authentication', { rawBody: 'x', headers: { 'content-type': 'text/csv' } })],
+    [
+      '400 bad JSON',
+      () =>
+        call(ctx().app, 'POST', '/authentication', { rawBody: '{', headers: { 'content-type': 'application/json' } }),
+    ],
+    [
+      '415 wrong media type',
+      () => call(ctx().app, 'POST', '/authentication', { rawBody: 'x', headers: { 'content-type': 'text/csv' } }),
+    ],
     ['/ (the dashboard page)', () => call(ctx().app, 'GET', '/')],
     ['/docs (the reference page)', () => call(ctx().app, 'GET', '/docs')],
     ['200 /openapi.json', () => call(ctx().app, 'GET', '/openapi.json')],
@@ -83,7 +90,9 @@ describeEachStore('ops: security headers, request ids, no-store, version', (ctx)
 
   it('business answers are not cached either', async () => {
     const tenant = await seedTenant(ctx().app);
-    const response = await call(ctx().app, 'GET', `/api/v1/businesses/${tenant.urlKey}/pipelines`, { token: tenant.token });
+    const response = await call(ctx().app, 'GET', `/api/v1/businesses/${tenant.urlKey}/pipelines`, {
+      token: tenant.token,
+    });
     expect(response.headers['cache-control']).toBe('no-store');
   });
 
@@ -101,7 +110,12 @@ describeEachStore('ops: security headers, request ids, no-store, version', (ctx)
   it('/healthz reports the build version and the schema version; /readyz says ready', async () => {
     const health = await call(ctx().app, 'GET', '/healthz');
     expect(health.status).toBe(200);
-    expect(health.body).toEqual({ status: 'ok', version: packageVersion, schema: SCHEMA_VERSION, store: ctx().storeName });
+    expect(health.body).toEqual({
+      status: 'ok',
+      version: packageVersion,
+      schema: SCHEMA_VERSION,
+      store: ctx().storeName,
+    });
     const ready = await call(ctx().app, 'GET', '/readyz');
     expect(ready).toMatchObject({ status: 200, body: { status: 'ready' } });
   });

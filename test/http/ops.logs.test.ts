@@ -18,7 +18,10 @@ async function loggedApp(storeName: (typeof stores)[number]) {
   const logger = createLogger(config, { write: (line: string) => void lines.push(line) });
   const store: Store = openStore(config);
   await store.migrate();
-  await new OperatorsService(store, Date.now, config.passwordHashCost).ensureFirstOperator(config.adminEmail, config.adminPassword);
+  await new OperatorsService(store, Date.now, config.passwordHashCost).ensureFirstOperator(
+    config.adminEmail,
+    config.adminPassword,
+  );
   const app: FastifyInstance = await buildApp({ config, store, clock: systemClock, logger });
   await app.ready();
   return { app, store, lines, logger };
@@ -32,13 +35,22 @@ describe.each(stores)('ops: log hygiene [%s]', (storeName) => {
   beforeAll(async () => {
     ctx = await loggedApp(storeName);
     const { app } = ctx;
-    const track = <T extends { headers: Record<string, unknown> }>(response: T) => (requestIds.push(String(response.headers['x-request-id'])), response);
+    const track = <T extends { headers: Record<string, unknown> }>(response: T) => (
+      requestIds.push(String(response.headers['x-request-id'])), response
+    );
     const tenant = await seedTenant(app);
     Object.assign(secrets, {
-      operatorPassword: TEST_ADMIN.password, operatorToken: tenant.operator, appSecret: tenant.appSecret,
-      privateKey: tenant.privateKeyPem.split('\n')[1]!, appToken: tenant.token,
+      operatorPassword: TEST_ADMIN.password,
+      operatorToken: tenant.operator,
+      appSecret: tenant.appSecret,
+      privateKey: tenant.privateKeyPem.split('\n')[1]!,
+      appToken: tenant.token,
     });
-    const wrong = track(await call(app, 'POST', '/authentication', { body: { strategy: 'local', email: TEST_ADMIN.email, password: 'wrong-password-marker' } }));
+    const wrong = track(
+      await call(app, 'POST', '/authentication', {
+        body: { strategy: 'local', email: TEST_ADMIN.email, password: 'wrong-password-marker' },
+      }),
+    );
     expect(wrong.status).toBe(401);
     secrets.wrongPassword = 'wrong-password-marker';
     const selfSigned = await selfSignedToken(tenant);
@@ -46,17 +58,43 @@ describe.each(stores)('ops: log hygiene [%s]', (storeName) => {
     track(await call(app, 'POST', '/authentication', { token: selfSigned, body: { strategy: 'app-iss-app-token' } }));
     track(await call(app, 'POST', '/authentication', { token: tenant.token, body: { strategy: 'app-token' } }));
     secrets.newOperatorPassword = `pw-${randomKey()}`;
-    track(await call(app, 'POST', '/admin/v1/operators', { token: tenant.operator, body: { email: `${randomKey()}@example.com`, password: secrets.newOperatorPassword } }));
-    const rotated = track(await call(app, 'POST', `/admin/v1/apps/${tenant.appId}/rotate-secret`, { token: tenant.operator }));
+    track(
+      await call(app, 'POST', '/admin/v1/operators', {
+        token: tenant.operator,
+        body: { email: `${randomKey()}@example.com`, password: secrets.newOperatorPassword },
+      }),
+    );
+    const rotated = track(
+      await call(app, 'POST', `/admin/v1/apps/${tenant.appId}/rotate-secret`, { token: tenant.operator }),
+    );
     secrets.rotatedSecret = rotated.body.data.appSecret;
     secrets.clientBody = `BodyMarker ${randomKey()}`;
-    const created = track(await call(app, 'POST', `/api/v1/businesses/${tenant.urlKey}/clients`, { token: tenant.token, body: { clientId: randomKey('c'), name: secrets.clientBody } }));
+    const created = track(
+      await call(app, 'POST', `/api/v1/businesses/${tenant.urlKey}/clients`, {
+        token: tenant.token,
+        body: { clientId: randomKey('c'), name: secrets.clientBody },
+      }),
+    );
     expect(created.status).toBe(401); // the rotation invalidated the token: still a request worth logging
-    const fresh = track(await call(app, 'POST', '/authentication', { body: { strategy: 'app-secret', appId: tenant.appId, appSecret: secrets.rotatedSecret } }));
+    const fresh = track(
+      await call(app, 'POST', '/authentication', {
+        body: { strategy: 'app-secret', appId: tenant.appId, appSecret: secrets.rotatedSecret },
+      }),
+    );
     secrets.freshToken = fresh.body.accessToken;
-    const ok = track(await call(app, 'POST', `/api/v1/businesses/${tenant.urlKey}/clients`, { token: secrets.freshToken, body: { clientId: randomKey('c'), name: secrets.clientBody } }));
+    const ok = track(
+      await call(app, 'POST', `/api/v1/businesses/${tenant.urlKey}/clients`, {
+        token: secrets.freshToken,
+        body: { clientId: randomKey('c'), name: secrets.clientBody },
+      }),
+    );
     expect(ok.status).toBe(201);
-    track(await call(app, 'POST', `/api/v1/businesses/${tenant.urlKey}/clients`, { token: secrets.freshToken, body: { clientId: 'x', name: secrets.clientBody, bogusKeyMarker: 1 } }));
+    track(
+      await call(app, 'POST', `/api/v1/businesses/${tenant.urlKey}/clients`, {
+        token: secrets.freshToken,
+        body: { clientId: 'x', name: secrets.clientBody, bogusKeyMarker: 1 },
+      }),
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -88,10 +126,16 @@ describe.each(stores)('ops: log hygiene [%s]', (storeName) => {
   });
 
   it('redaction holds for anything a future log line might carry', () => {
-    ctx.logger.info({
-      req: { headers: { authorization: 'Bearer leak-me-1' } }, body: { name: 'leak-me-2' },
-      app: { appSecret: 'leak-me-3', privateKeyPem: 'leak-me-4' }, password: 'leak-me-5', accessToken: 'leak-me-6',
-    }, 'careless line');
+    ctx.logger.info(
+      {
+        req: { headers: { authorization: 'Bearer leak-me-1' } },
+        body: { name: 'leak-me-2' },
+        app: { appSecret: 'leak-me-3', privateKeyPem: 'leak-me-4' },
+        password: 'leak-me-5',
+        accessToken: 'leak-me-6',
+      },
+      'careless line',
+    );
     const last = ctx.lines[ctx.lines.length - 1]!;
     expect(last).toContain('careless line');
     expect(last).not.toMatch(/leak-me/);

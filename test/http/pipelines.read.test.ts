@@ -9,7 +9,9 @@ const adminPath = (t: Tenant) => `/admin/v1/businesses/${t.urlKey}/pipelines`;
 const CONFIG = {
   pipelines: [
     {
-      name: 'Sales', description: 'Main funnel', isPrimary: true,
+      name: 'Sales',
+      description: 'Main funnel',
+      isPrimary: true,
       stages: [
         { name: 'New', state: 'NEW', reasons: [], labels: ['hot', 'inbound'], closure: 0, decayThresholdHours: 0 },
         { name: 'Old step', state: 'OPEN', isArchived: true, closure: 10 },
@@ -68,13 +70,22 @@ describeEachStore('4.2 GET pipelines', (ctx) => {
     expect(JSON.stringify(live.body)).not.toContain('Live inside archived');
     const all = await call(ctx().app, 'GET', publicPath(t, '?includeArchived=true'), { token: t.token });
     const retired = all.body.data[0].pipelines[2];
-    expect(retired).toMatchObject({ name: 'Retired', isArchived: true, stages: [{ name: 'Live inside archived', isArchived: false }] });
+    expect(retired).toMatchObject({
+      name: 'Retired',
+      isArchived: true,
+      stages: [{ name: 'Live inside archived', isArchived: false }],
+    });
   });
 
   it('2.2 an archived stage between two live ones keeps its position with includeArchived=true', async () => {
     const r = await call(ctx().app, 'GET', publicPath(t, '?includeArchived=true'), { token: t.token });
     const stages = r.body.data[0].pipelines[0].stages;
-    expect(stages.map((s: any) => [s.name, s.isArchived])).toEqual([['New', false], ['Old step', true], ['Won', false], ['Lost', false]]);
+    expect(stages.map((s: any) => [s.name, s.isArchived])).toEqual([
+      ['New', false],
+      ['Old step', true],
+      ['Won', false],
+      ['Lost', false],
+    ]);
   });
 
   it('decisions: a live stage listing a reason archived in the catalog omits its key unless includeArchived=true', async () => {
@@ -97,9 +108,25 @@ describeEachStore('4.2 GET pipelines', (ctx) => {
     expect(Object.keys(sales)).toEqual(['id', 'name', 'description', 'isPrimary', 'isArchived', 'stages']);
     expect(Object.keys(second)).toEqual(['id', 'name', 'isPrimary', 'isArchived', 'stages']);
     expect(sales.stages[0]).toEqual({
-      id: expect.any(String), name: 'New', state: 'NEW', reasons: [], labels: ['hot', 'inbound'], closure: 0, decayThresholdHours: 0, isArchived: false,
+      id: expect.any(String),
+      name: 'New',
+      state: 'NEW',
+      reasons: [],
+      labels: ['hot', 'inbound'],
+      closure: 0,
+      decayThresholdHours: 0,
+      isArchived: false,
     });
-    expect(Object.keys(sales.stages[0])).toEqual(['id', 'name', 'state', 'reasons', 'labels', 'closure', 'decayThresholdHours', 'isArchived']);
+    expect(Object.keys(sales.stages[0])).toEqual([
+      'id',
+      'name',
+      'state',
+      'reasons',
+      'labels',
+      'closure',
+      'decayThresholdHours',
+      'isArchived',
+    ]);
     expect(Object.keys(sales.stages[3])).toEqual(['id', 'name', 'state', 'reasons', 'labels', 'isArchived']);
     expect(Object.keys(r.body.data[0].stageReasons[0])).toEqual(['key', 'label', 'isArchived']);
     expect(second).toMatchObject({ isPrimary: false, isArchived: false });
@@ -108,7 +135,13 @@ describeEachStore('4.2 GET pipelines', (ctx) => {
   // Issue 39: the operator's stages also say whether they require a reason (docs/decisions.md "Required reasons").
   it('operator PUT and GET answer the includeArchived=true public shape, each stage with requiresReason', async () => {
     const all = await call(ctx().app, 'GET', publicPath(t, '?includeArchived=true'), { token: t.token });
-    const withFlag = (config: any) => ({ ...config, pipelines: config.pipelines.map((p: any) => ({ ...p, stages: p.stages.map((s: any) => ({ ...s, requiresReason: false })) })) });
+    const withFlag = (config: any) => ({
+      ...config,
+      pipelines: config.pipelines.map((p: any) => ({
+        ...p,
+        stages: p.stages.map((s: any) => ({ ...s, requiresReason: false })),
+      })),
+    });
     expect(stored).toEqual(withFlag(all.body.data[0]));
     const adminGet = await call(ctx().app, 'GET', adminPath(t), { token: t.operator });
     expect(adminGet.status).toBe(200);
@@ -116,7 +149,11 @@ describeEachStore('4.2 GET pipelines', (ctx) => {
   });
 
   it.each([
-    ['?includeArchived=yes'], ['?includeArchived=TRUE'], ['?includeArchived=1'], ['?includeArchived='], ['?includeArchived'],
+    ['?includeArchived=yes'],
+    ['?includeArchived=TRUE'],
+    ['?includeArchived=1'],
+    ['?includeArchived='],
+    ['?includeArchived'],
     ['?includeArchived=true&includeArchived=false'],
   ])('4.2 %s gives 400 INVALID_QUERY_VALUE', async (query) => {
     const r = await call(ctx().app, 'GET', publicPath(t, query), { token: t.token });
@@ -124,15 +161,21 @@ describeEachStore('4.2 GET pipelines', (ctx) => {
     expect(r.body.data.error.code).toBe('INVALID_QUERY_VALUE');
   });
 
-  it.each([['?$limit=10'], ['?$skip=0'], ['?$sort[name]=1'], ['?foo=bar'], ['?includeArchived=true&$limit=5'], ['?includearchived=true']])(
-    '4.2 %s gives 400 INVALID_QUERY_FIELD', async (query) => {
-      const r = await call(ctx().app, 'GET', publicPath(t, query), { token: t.token });
-      expect(r.status).toBe(400);
-      expect(r.body.data.error.code).toBe('INVALID_QUERY_FIELD');
-      expect(r.body).toMatchObject({ name: 'BadRequest', code: 400, className: 'bad-request', errors: {} });
-    });
+  it.each([
+    ['?$limit=10'],
+    ['?$skip=0'],
+    ['?$sort[name]=1'],
+    ['?foo=bar'],
+    ['?includeArchived=true&$limit=5'],
+    ['?includearchived=true'],
+  ])('4.2 %s gives 400 INVALID_QUERY_FIELD', async (query) => {
+    const r = await call(ctx().app, 'GET', publicPath(t, query), { token: t.token });
+    expect(r.status).toBe(400);
+    expect(r.body.data.error.code).toBe('INVALID_QUERY_FIELD');
+    expect(r.body).toMatchObject({ name: 'BadRequest', code: 400, className: 'bad-request', errors: {} });
+  });
 
-  it('tenancy: the app of business A gets 403 PERMISSION_DENIED on business B, and B\'s configuration never leaks', async () => {
+  it("tenancy: the app of business A gets 403 PERMISSION_DENIED on business B, and B's configuration never leaks", async () => {
     const other = await seedTenant(ctx().app);
     const r = await call(ctx().app, 'GET', publicPath(t), { token: other.token });
     expect(r.status).toBe(403);

@@ -8,7 +8,13 @@ const publicPath = (t: Tenant) => `/api/v1/businesses/${t.urlKey}/pipelines?incl
 
 const stage = (name: string, extra: Record<string, unknown> = {}) => ({ name, state: 'OPEN', ...extra });
 const valid = () => ({
-  pipelines: [{ name: 'Sales', isPrimary: true, stages: [stage('New', { state: 'NEW' }), stage('Won', { state: 'CLOSED', reasons: ['price'] })] }],
+  pipelines: [
+    {
+      name: 'Sales',
+      isPrimary: true,
+      stages: [stage('New', { state: 'NEW' }), stage('Won', { state: 'CLOSED', reasons: ['price'] })],
+    },
+  ],
   stageReasons: [{ key: 'price', label: 'Price' }],
 });
 
@@ -27,30 +33,120 @@ const INVALID: Case[] = [
   ['stages missing', (b) => delete b.pipelines[0].stages, 'pipelines[0].stages', 'INVALID_FIELD_VALUE'],
   ['pipeline name missing', (b) => delete b.pipelines[0].name, 'pipelines[0].name', 'INVALID_FIELD_VALUE'],
   ['pipeline name blank', (b) => (b.pipelines[0].name = '   '), 'pipelines[0].name', 'INVALID_FIELD_VALUE'],
-  ['pipeline name too long', (b) => (b.pipelines[0].name = 'x'.repeat(201)), 'pipelines[0].name', 'INVALID_FIELD_VALUE'],
+  [
+    'pipeline name too long',
+    (b) => (b.pipelines[0].name = 'x'.repeat(201)),
+    'pipelines[0].name',
+    'INVALID_FIELD_VALUE',
+  ],
   ['pipeline name a number', (b) => (b.pipelines[0].name = 5), 'pipelines[0].name', 'INVALID_FIELD'],
   ['pipeline name with NUL', (b) => (b.pipelines[0].name = 'a\u0000b'), 'pipelines[0].name', 'INVALID_FIELD_VALUE'],
-  ['description too long', (b) => (b.pipelines[0].description = 'd'.repeat(2001)), 'pipelines[0].description', 'INVALID_FIELD_VALUE'],
+  [
+    'description too long',
+    (b) => (b.pipelines[0].description = 'd'.repeat(2001)),
+    'pipelines[0].description',
+    'INVALID_FIELD_VALUE',
+  ],
   ['isPrimary as text', (b) => (b.pipelines[0].isPrimary = 'true'), 'pipelines[0].isPrimary', 'INVALID_FIELD'],
-  ['two primary pipelines', (b) => b.pipelines.push({ name: 'Other', isPrimary: true, stages: [] }), 'pipelines[1].isPrimary', 'INVALID_FIELD_VALUE'],
-  ['stage name missing', (b) => delete b.pipelines[0].stages[0].name, 'pipelines[0].stages[0].name', 'INVALID_FIELD_VALUE'],
-  ['stage state missing', (b) => delete b.pipelines[0].stages[0].state, 'pipelines[0].stages[0].state', 'INVALID_FIELD_VALUE'],
-  ['stage state outside the vocabulary', (b) => (b.pipelines[0].stages[0].state = 'WON'), 'pipelines[0].stages[0].state', 'INVALID_FIELD_VALUE'],
-  ['stage state in lower case', (b) => (b.pipelines[0].stages[0].state = 'open'), 'pipelines[0].stages[0].state', 'INVALID_FIELD_VALUE'],
-  ['reason key not in the catalog', (b) => (b.pipelines[0].stages[1].reasons = ['price', 'nope']), 'pipelines[0].stages[1].reasons[1]', 'INVALID_FIELD_VALUE'],
-  ['reason listed twice by a stage', (b) => (b.pipelines[0].stages[1].reasons = ['price', 'price']), 'pipelines[0].stages[1].reasons[1]', 'INVALID_FIELD_VALUE'],
-  ['reasons not an array', (b) => (b.pipelines[0].stages[1].reasons = 'price'), 'pipelines[0].stages[1].reasons', 'INVALID_FIELD'],
-  ['a label that is not a string', (b) => (b.pipelines[0].stages[0].labels = ['ok', 3]), 'pipelines[0].stages[0].labels[1]', 'INVALID_FIELD'],
-  ['closure above 100', (b) => (b.pipelines[0].stages[0].closure = 101), 'pipelines[0].stages[0].closure', 'INVALID_FIELD_VALUE'],
-  ['closure below 0', (b) => (b.pipelines[0].stages[0].closure = -1), 'pipelines[0].stages[0].closure', 'INVALID_FIELD_VALUE'],
-  ['closure as text', (b) => (b.pipelines[0].stages[0].closure = '30'), 'pipelines[0].stages[0].closure', 'INVALID_FIELD'],
-  ['negative decayThresholdHours', (b) => (b.pipelines[0].stages[0].decayThresholdHours = -0.5), 'pipelines[0].stages[0].decayThresholdHours', 'INVALID_FIELD_VALUE'],
-  ['stage isArchived as number', (b) => (b.pipelines[0].stages[0].isArchived = 1), 'pipelines[0].stages[0].isArchived', 'INVALID_FIELD'],
-  ['duplicate stage-reason key', (b) => b.stageReasons.push({ key: 'price', label: 'Again' }), 'stageReasons[1].key', 'INVALID_FIELD_VALUE'],
+  [
+    'two primary pipelines',
+    (b) => b.pipelines.push({ name: 'Other', isPrimary: true, stages: [] }),
+    'pipelines[1].isPrimary',
+    'INVALID_FIELD_VALUE',
+  ],
+  [
+    'stage name missing',
+    (b) => delete b.pipelines[0].stages[0].name,
+    'pipelines[0].stages[0].name',
+    'INVALID_FIELD_VALUE',
+  ],
+  [
+    'stage state missing',
+    (b) => delete b.pipelines[0].stages[0].state,
+    'pipelines[0].stages[0].state',
+    'INVALID_FIELD_VALUE',
+  ],
+  [
+    'stage state outside the vocabulary',
+    (b) => (b.pipelines[0].stages[0].state = 'WON'),
+    'pipelines[0].stages[0].state',
+    'INVALID_FIELD_VALUE',
+  ],
+  [
+    'stage state in lower case',
+    (b) => (b.pipelines[0].stages[0].state = 'open'),
+    'pipelines[0].stages[0].state',
+    'INVALID_FIELD_VALUE',
+  ],
+  [
+    'reason key not in the catalog',
+    (b) => (b.pipelines[0].stages[1].reasons = ['price', 'nope']),
+    'pipelines[0].stages[1].reasons[1]',
+    'INVALID_FIELD_VALUE',
+  ],
+  [
+    'reason listed twice by a stage',
+    (b) => (b.pipelines[0].stages[1].reasons = ['price', 'price']),
+    'pipelines[0].stages[1].reasons[1]',
+    'INVALID_FIELD_VALUE',
+  ],
+  [
+    'reasons not an array',
+    (b) => (b.pipelines[0].stages[1].reasons = 'price'),
+    'pipelines[0].stages[1].reasons',
+    'INVALID_FIELD',
+  ],
+  [
+    'a label that is not a string',
+    (b) => (b.pipelines[0].stages[0].labels = ['ok', 3]),
+    'pipelines[0].stages[0].labels[1]',
+    'INVALID_FIELD',
+  ],
+  [
+    'closure above 100',
+    (b) => (b.pipelines[0].stages[0].closure = 101),
+    'pipelines[0].stages[0].closure',
+    'INVALID_FIELD_VALUE',
+  ],
+  [
+    'closure below 0',
+    (b) => (b.pipelines[0].stages[0].closure = -1),
+    'pipelines[0].stages[0].closure',
+    'INVALID_FIELD_VALUE',
+  ],
+  [
+    'closure as text',
+    (b) => (b.pipelines[0].stages[0].closure = '30'),
+    'pipelines[0].stages[0].closure',
+    'INVALID_FIELD',
+  ],
+  [
+    'negative decayThresholdHours',
+    (b) => (b.pipelines[0].stages[0].decayThresholdHours = -0.5),
+    'pipelines[0].stages[0].decayThresholdHours',
+    'INVALID_FIELD_VALUE',
+  ],
+  [
+    'stage isArchived as number',
+    (b) => (b.pipelines[0].stages[0].isArchived = 1),
+    'pipelines[0].stages[0].isArchived',
+    'INVALID_FIELD',
+  ],
+  [
+    'duplicate stage-reason key',
+    (b) => b.stageReasons.push({ key: 'price', label: 'Again' }),
+    'stageReasons[1].key',
+    'INVALID_FIELD_VALUE',
+  ],
   ['reason key blank', (b) => (b.stageReasons[0].key = ' '), 'stageReasons[0].key', 'INVALID_FIELD_VALUE'],
   ['reason label missing', (b) => delete b.stageReasons[0].label, 'stageReasons[0].label', 'INVALID_FIELD_VALUE'],
   ['unknown pipeline id', (b) => (b.pipelines[0].id = 'pl_madeup'), 'pipelines[0].id', 'INVALID_FIELD_VALUE'],
-  ['unknown stage id', (b) => (b.pipelines[0].stages[0].id = 'st_madeup'), 'pipelines[0].stages[0].id', 'INVALID_FIELD_VALUE'],
+  [
+    'unknown stage id',
+    (b) => (b.pipelines[0].stages[0].id = 'st_madeup'),
+    'pipelines[0].stages[0].id',
+    'INVALID_FIELD_VALUE',
+  ],
   ['id as a number', (b) => (b.pipelines[0].id = 7), 'pipelines[0].id', 'INVALID_FIELD'],
 ];
 
@@ -59,7 +155,8 @@ describeEachStore('operator PUT /admin/v1/businesses/:urlKey/pipelines', (ctx) =
   beforeAll(async () => {
     t = await seedTenant(ctx().app);
   });
-  const put = (tenant: Tenant, body: unknown) => call(ctx().app, 'PUT', adminPath(tenant), { token: tenant.operator, body });
+  const put = (tenant: Tenant, body: unknown) =>
+    call(ctx().app, 'PUT', adminPath(tenant), { token: tenant.operator, body });
 
   it.each(INVALID)('400: %s', async (_name, breakIt, field, code) => {
     const body = valid();
@@ -89,9 +186,16 @@ describeEachStore('operator PUT /admin/v1/businesses/:urlKey/pipelines', (ctx) =
     const r = await put(t, body);
     expect(r.status).toBe(400);
     expect(r.body.data.error.errors.map((e: any) => e.field)).toEqual([
-      'pipelines[0].stages[0].foo', 'pipelines[0].stages[1].state', 'pipelines[0].stages[1].reasons[0]', 'stageReasons[1].key',
+      'pipelines[0].stages[0].foo',
+      'pipelines[0].stages[1].state',
+      'pipelines[0].stages[1].reasons[0]',
+      'stageReasons[1].key',
     ]);
-    expect(r.body.data.error).toMatchObject({ code: 'INVALID_FIELD', status: 400, message: r.body.data.error.errors[0].message });
+    expect(r.body.data.error).toMatchObject({
+      code: 'INVALID_FIELD',
+      status: 400,
+      message: r.body.data.error.errors[0].message,
+    });
     const after = await call(ctx().app, 'GET', publicPath(t), { token: t.token });
     expect(after.body).toEqual(before.body);
   });
@@ -104,7 +208,14 @@ describeEachStore('operator PUT /admin/v1/businesses/:urlKey/pipelines', (ctx) =
     const second = await put(tenant, {
       pipelines: [
         { name: 'Fresh', stages: [{ name: 'Start', state: 'NEW' }] },
-        { id: pipeline.id, name: 'Sales renamed', stages: [{ id: wonStage.id, name: 'Won!', state: 'CLOSED' }, { id: newStage.id, name: 'New', state: 'NEW' }] },
+        {
+          id: pipeline.id,
+          name: 'Sales renamed',
+          stages: [
+            { id: wonStage.id, name: 'Won!', state: 'CLOSED' },
+            { id: newStage.id, name: 'New', state: 'NEW' },
+          ],
+        },
       ],
       stageReasons: [],
     });
@@ -127,7 +238,9 @@ describeEachStore('operator PUT /admin/v1/businesses/:urlKey/pipelines', (ctx) =
     expect((await put(tenant, { pipelines: [], stageReasons: [] })).status).toBe(200);
     const r = await put(tenant, { pipelines: [{ id: oldId, name: 'Back', stages: [] }], stageReasons: [] });
     expect(r.status).toBe(400);
-    expect(r.body.data.error.errors).toEqual([{ field: 'pipelines[0].id', code: 'INVALID_FIELD_VALUE', message: expect.any(String) }]);
+    expect(r.body.data.error.errors).toEqual([
+      { field: 'pipelines[0].id', code: 'INVALID_FIELD_VALUE', message: expect.any(String) },
+    ]);
   });
 
   it('an id of another business is INVALID_FIELD_VALUE, and so is a pipeline id used for a stage', async () => {
@@ -143,14 +256,19 @@ describeEachStore('operator PUT /admin/v1/businesses/:urlKey/pipelines', (ctx) =
     });
     expect(r.status).toBe(400);
     expect(r.body.data.error.errors.map((e: any) => [e.field, e.code])).toEqual([
-      ['pipelines[0].id', 'INVALID_FIELD_VALUE'], ['pipelines[0].stages[0].id', 'INVALID_FIELD_VALUE'], ['pipelines[1].stages[0].id', 'INVALID_FIELD_VALUE'],
+      ['pipelines[0].id', 'INVALID_FIELD_VALUE'],
+      ['pipelines[0].stages[0].id', 'INVALID_FIELD_VALUE'],
+      ['pipelines[1].stages[0].id', 'INVALID_FIELD_VALUE'],
     ]);
   });
 
   it('the same id twice is INVALID_FIELD_VALUE', async () => {
     const own = (await put(t, valid())).body.data[0].pipelines[0];
     const r = await put(t, {
-      pipelines: [{ id: own.id, name: 'A', stages: [{ id: own.stages[0].id, name: 'S', state: 'NEW' }] }, { id: own.id, name: 'B', stages: [{ id: own.stages[0].id, name: 'T', state: 'NEW' }] }],
+      pipelines: [
+        { id: own.id, name: 'A', stages: [{ id: own.stages[0].id, name: 'S', state: 'NEW' }] },
+        { id: own.id, name: 'B', stages: [{ id: own.stages[0].id, name: 'T', state: 'NEW' }] },
+      ],
       stageReasons: [],
     });
     expect(r.status).toBe(400);
@@ -159,7 +277,17 @@ describeEachStore('operator PUT /admin/v1/businesses/:urlKey/pipelines', (ctx) =
 
   it('accepts the documented extremes: closure 0 and 100, decayThresholdHours 0, null as "not set", an empty configuration', async () => {
     const r = await put(t, {
-      pipelines: [{ name: ' Trimmed ', description: null, isPrimary: null, stages: [stage('A', { closure: 0, decayThresholdHours: 0 }), stage('B', { closure: 100, decayThresholdHours: null, labels: null })] }],
+      pipelines: [
+        {
+          name: ' Trimmed ',
+          description: null,
+          isPrimary: null,
+          stages: [
+            stage('A', { closure: 0, decayThresholdHours: 0 }),
+            stage('B', { closure: 100, decayThresholdHours: null, labels: null }),
+          ],
+        },
+      ],
       stageReasons: [],
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -168,13 +296,18 @@ describeEachStore('operator PUT /admin/v1/businesses/:urlKey/pipelines', (ctx) =
     expect(a).toMatchObject({ closure: 0, decayThresholdHours: 0 });
     expect(b.closure).toBe(100);
     expect('decayThresholdHours' in b).toBe(false);
-    expect((await put(t, { pipelines: [], stageReasons: [] })).body.data).toEqual([{ pipelines: [], stageReasons: [] }]);
+    expect((await put(t, { pipelines: [], stageReasons: [] })).body.data).toEqual([
+      { pipelines: [], stageReasons: [] },
+    ]);
   });
 
   it('unknown business: 404 BUSINESS_NOT_FOUND on PUT and GET', async () => {
     const urlKey = randomKey('none');
     for (const method of ['PUT', 'GET'] as const) {
-      const r = await call(ctx().app, method, adminPath(urlKey), { token: t.operator, ...(method === 'PUT' && { body: valid() }) });
+      const r = await call(ctx().app, method, adminPath(urlKey), {
+        token: t.operator,
+        ...(method === 'PUT' && { body: valid() }),
+      });
       expect(r.status).toBe(404);
       expect(r.body.data.error.code).toBe('BUSINESS_NOT_FOUND');
     }
@@ -190,16 +323,26 @@ describeEachStore('operator PUT /admin/v1/businesses/:urlKey/pipelines', (ctx) =
     expect((await put(tenant, valid())).status).toBe(200);
     // Read from the store: other suites share the PostgreSQL audit log, so a page could miss it.
     const entries = await ctx().store.data.listAudit(1000, 0);
-    expect(entries).toContainEqual(expect.objectContaining({ action: 'pipelines.replace', businessUrlKey: tenant.urlKey, operatorEmail: expect.stringContaining('@') }));
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        action: 'pipelines.replace',
+        businessUrlKey: tenant.urlKey,
+        operatorEmail: expect.stringContaining('@'),
+      }),
+    );
   });
 
   it('a change is visible on the very next public GET of this process (the cache is dropped)', async () => {
     const tenant = await seedTenant(ctx().app);
     await put(tenant, valid());
-    expect((await call(ctx().app, 'GET', publicPath(tenant), { token: tenant.token })).body.data[0].pipelines[0].name).toBe('Sales');
+    expect(
+      (await call(ctx().app, 'GET', publicPath(tenant), { token: tenant.token })).body.data[0].pipelines[0].name,
+    ).toBe('Sales');
     const body: any = valid();
     body.pipelines[0].name = 'Changed';
     await put(tenant, body);
-    expect((await call(ctx().app, 'GET', publicPath(tenant), { token: tenant.token })).body.data[0].pipelines[0].name).toBe('Changed');
+    expect(
+      (await call(ctx().app, 'GET', publicPath(tenant), { token: tenant.token })).body.data[0].pipelines[0].name,
+    ).toBe('Changed');
   });
 });

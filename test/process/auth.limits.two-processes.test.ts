@@ -9,9 +9,15 @@ const LIMIT = 3;
 
 async function signIn(server: ServerProcess, body: Record<string, string>, address: string) {
   const response = await fetch(`${server.url}/authentication`, {
-    method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': address }, body: JSON.stringify(body),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+    body: JSON.stringify(body),
   });
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() as any };
+  return {
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    body: (await response.json()) as any,
+  };
 }
 
 describe.runIf(stores.includes('postgres'))('abuse limits hold across processes sharing PostgreSQL', () => {
@@ -21,18 +27,24 @@ describe.runIf(stores.includes('postgres'))('abuse limits hold across processes 
 
   beforeAll(async () => {
     const env = {
-      DATABASE_URL: POSTGRES_URL, ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password,
-      AUTH_FAILURE_LIMIT: String(LIMIT), AUTH_FAILURE_WINDOW_SECONDS: '300', TRUST_PROXY: 'true',
+      DATABASE_URL: POSTGRES_URL,
+      ADMIN_EMAIL: TEST_ADMIN.email,
+      ADMIN_PASSWORD: TEST_ADMIN.password,
+      AUTH_FAILURE_LIMIT: String(LIMIT),
+      AUTH_FAILURE_WINDOW_SECONDS: '300',
+      TRUST_PROXY: 'true',
     };
     [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
     const operator = (await signIn(a, { strategy: 'local', ...TEST_ADMIN }, randomAddress())).body.accessToken;
-    app = (await http(b.url, 'POST', '/admin/v1/apps', { token: operator, body: { name: 'limits across processes' } })).body.data;
+    app = (await http(b.url, 'POST', '/admin/v1/apps', { token: operator, body: { name: 'limits across processes' } }))
+      .body.data;
   }, 60_000);
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
   });
 
-  const secret = (server: ServerProcess, appSecret: string, address: string) => signIn(server, { strategy: 'app-secret', appId: app.appId, appSecret }, address);
+  const secret = (server: ServerProcess, appSecret: string, address: string) =>
+    signIn(server, { strategy: 'app-secret', appId: app.appId, appSecret }, address);
 
   it('failures counted by one process lock the caller out of the other', async () => {
     const address = randomAddress();
@@ -57,7 +69,9 @@ describe.runIf(stores.includes('postgres'))('abuse limits hold across processes 
 
   it(`concurrent guesses spread over both processes: exactly ${LIMIT} are checked, the rest get 429`, async () => {
     const address = randomAddress();
-    const guesses = Array.from({ length: LIMIT * 4 }, (_, i) => signIn(i % 2 ? a : b, { strategy: 'local', email: TEST_ADMIN.email, password: 'wrong-password' }, address));
+    const guesses = Array.from({ length: LIMIT * 4 }, (_, i) =>
+      signIn(i % 2 ? a : b, { strategy: 'local', email: TEST_ADMIN.email, password: 'wrong-password' }, address),
+    );
     const statuses = (await Promise.all(guesses)).map((r) => r.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(LIMIT);
     expect(statuses.filter((s) => s === 429)).toHaveLength(LIMIT * 3);

@@ -49,8 +49,16 @@ describe('the bench counts what must fail a scenario', () => {
   let spec: LoadSpec;
   beforeAll(async () => {
     server = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const port = await new Promise<string>((resolve) => server.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim())));
-    spec = { url: `http://127.0.0.1:${port}`, method: 'GET', path: '/', headers: {}, expect: { status: 200, text: '"ok"' } };
+    const port = await new Promise<string>((resolve) =>
+      server.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim())),
+    );
+    spec = {
+      url: `http://127.0.0.1:${port}`,
+      method: 'GET',
+      path: '/',
+      headers: {},
+      expect: { status: 200, text: '"ok"' },
+    };
   });
   afterAll(() => {
     server.kill();
@@ -83,23 +91,36 @@ describe('the bench counts what must fail a scenario', () => {
   it('each request takes the next of the given paths', async () => {
     const paths = ['/path/1', '/path/2', '/path/3', '/path/4'];
     expect(failed(runWrk({ ...spec, path: paths[0]!, paths }, { seconds: 1, connections: 2 }))).toBe(false);
-    expect(JSON.parse((await checkOnce({ ...spec, path: '/paths', expect: { status: 200 } })).toString())).toEqual(paths);
+    expect(JSON.parse((await checkOnce({ ...spec, path: '/paths', expect: { status: 200 } })).toString())).toEqual(
+      paths,
+    );
   });
 
   it('a cycle gives each record the next body in turn, across runs and checks', async () => {
     const paths = Array.from({ length: 20 }, (_, i) => `/move/${i}`);
-    const moves: LoadSpec = { ...spec, method: 'PATCH', path: paths[0]!, paths, cycle: { bodies: ['A', 'B'], next: 0 }, expect: { status: 200 } };
+    const moves: LoadSpec = {
+      ...spec,
+      method: 'PATCH',
+      path: paths[0]!,
+      paths,
+      cycle: { bodies: ['A', 'B'], next: 0 },
+      expect: { status: 200 },
+    };
     for (let run = 0; run < 2; run++) {
       const figures = runWrk(moves, { seconds: 1, connections: 5 });
       expect(failed(figures), figures.sample).toBe(false);
       await checkOnce(moves);
     }
     expect(moves.cycle!.next).toBeGreaterThan(paths.length);
-    expect(JSON.parse((await checkOnce({ ...spec, path: '/moved', expect: { status: 200 } })).toString())).toBe(paths.length);
+    expect(JSON.parse((await checkOnce({ ...spec, path: '/moved', expect: { status: 200 } })).toString())).toBe(
+      paths.length,
+    );
   });
 
   it('the check before timing rejects a wrong body', async () => {
-    await expect(checkOnce({ ...spec, expect: { status: 200, text: '"absent"' } })).rejects.toThrow(/no "absent" in the body/);
+    await expect(checkOnce({ ...spec, expect: { status: 200, text: '"absent"' } })).rejects.toThrow(
+      /no "absent" in the body/,
+    );
     await expect(checkOnce(spec)).resolves.toEqual(Buffer.from('{"ok":true}'));
   });
 
@@ -110,13 +131,23 @@ describe('the bench counts what must fail a scenario', () => {
   });
 });
 
-it('the bench (bench/run.ts) runs one round of four scenarios (one of the leads\', one with a webhook) with their anchors and writes its results', async () => {
+it("the bench (bench/run.ts) runs one round of four scenarios (one of the leads', one with a webhook) with their anchors and writes its results", async () => {
   const out = join(mkdtempSync(join(tmpdir(), 'crmkit-bench-smoke-')), 'results.json');
   const env = {
-    ...process.env, BENCH_FROM_SOURCE: '1', BENCH_STORES: 'sqlite', BENCH_SCENARIOS: 'GET pipelines (issued),POST new client,POST new client (1 webhook),PATCH stage move',
-    BENCH_ROUNDS: '1', BENCH_DURATION: '1', BENCH_WARMUP: '0', BENCH_CLIENTS: '20', BENCH_OUT: out,
+    ...process.env,
+    BENCH_FROM_SOURCE: '1',
+    BENCH_STORES: 'sqlite',
+    BENCH_SCENARIOS: 'GET pipelines (issued),POST new client,POST new client (1 webhook),PATCH stage move',
+    BENCH_ROUNDS: '1',
+    BENCH_DURATION: '1',
+    BENCH_WARMUP: '0',
+    BENCH_CLIENTS: '20',
+    BENCH_OUT: out,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
@@ -124,24 +155,46 @@ it('the bench (bench/run.ts) runs one round of four scenarios (one of the leads\
   expect(code, output).toBe(0);
 
   const results = JSON.parse(readFileSync(out, 'utf8')) as {
-    rows: { scenario: string; status: string; crmkit?: { requests?: number }; anchors?: { name: string }[]; checks: { target: string }[]; delivery?: { backlog: number; delivered: number } }[];
+    rows: {
+      scenario: string;
+      status: string;
+      crmkit?: { requests?: number };
+      anchors?: { name: string }[];
+      checks: { target: string }[];
+      delivery?: { backlog: number; delivered: number };
+    }[];
   };
   const row = (name: string) => results.rows.find((r) => r.scenario === name)!;
   expect(results.rows.map((r) => [r.scenario, r.status === 'FAILED'])).toEqual([
-    ['GET pipelines (issued)', false], ['POST new client', false], ['PATCH stage move', false], ['server RSS MB', false],
-    ['POST new client (1 webhook)', false], ['webhook deliveries/s', false],
+    ['GET pipelines (issued)', false],
+    ['POST new client', false],
+    ['PATCH stage move', false],
+    ['server RSS MB', false],
+    ['POST new client (1 webhook)', false],
+    ['webhook deliveries/s', false],
   ]);
   // The webhook scenario is timed against the same creates on a business without an endpoint, and a
   // second, delivering process then hands every event its creates left to the bench's receiver.
   expect(row('POST new client (1 webhook)').anchors!.map((a) => a.name)).toEqual(['POST new client, no endpoint']);
-  expect(row('POST new client (1 webhook)').checks.map((c) => c.target)).toEqual(['≥ 0.9× POST new client, no endpoint', 'p99 ≤ 25 ms']);
+  expect(row('POST new client (1 webhook)').checks.map((c) => c.target)).toEqual([
+    '≥ 0.9× POST new client, no endpoint',
+    'p99 ≤ 25 ms',
+  ]);
   const delivery = row('webhook deliveries/s').delivery!;
   expect(delivery.backlog).toBeGreaterThan(0);
   expect(delivery.delivered).toBe(delivery.backlog);
-  expect(row('PATCH stage move')).toMatchObject({ status: 'measured', checks: [], anchors: [{ name: 'sqlite driver insert' }] });
+  expect(row('PATCH stage move')).toMatchObject({
+    status: 'measured',
+    checks: [],
+    anchors: [{ name: 'sqlite driver insert' }],
+  });
   expect(output).toMatch(/PATCH stage move .* beside POST new client: \d+ req\/s/);
   expect(row('GET pipelines (issued)').anchors!.map((a) => a.name)).toEqual(['node:http replay', 'bare Fastify route']);
   expect(row('POST new client').anchors!.map((a) => a.name)).toEqual(['sqlite driver insert']);
-  expect(row('POST new client').checks.map((c) => c.target)).toEqual(['≥ 0.2 of the baseline', '≥ 2× sqlite driver insert', 'p99 ≤ 25 ms']);
+  expect(row('POST new client').checks.map((c) => c.target)).toEqual([
+    '≥ 0.2 of the baseline',
+    '≥ 2× sqlite driver insert',
+    'p99 ≤ 25 ms',
+  ]);
   expect(output).toMatch(/anchor node:http replay: \d+ req\/s/);
 }, 90_000);

@@ -23,15 +23,31 @@ describe.runIf(stores.includes('postgres'))('two processes start at once on a fr
     servers = await Promise.all([spawnServer(env), spawnServer(env)]);
     const [a, b] = servers as [ServerProcess, ServerProcess];
 
-    const login = await http(a.url, 'POST', '/authentication', { body: { strategy: 'local', email: 'first@crmkit.test', password: 'first-operator-password' } });
+    const login = await http(a.url, 'POST', '/authentication', {
+      body: { strategy: 'local', email: 'first@crmkit.test', password: 'first-operator-password' },
+    });
     expect(login.status).toBe(200);
     const operator = login.body.accessToken;
     expect((await http(b.url, 'GET', '/admin/v1/businesses', { token: operator })).status).toBe(200);
 
-    expect((await http(a.url, 'POST', '/admin/v1/businesses', { token: operator, body: { name: 'Fresh', country: 'IN', urlKey: 'fresh-co' } })).status).toBe(201);
-    const created = (await http(b.url, 'POST', '/admin/v1/apps', { token: operator, body: { name: 'fresh app' } })).body.data;
-    expect((await http(a.url, 'PUT', `/admin/v1/apps/${created.appId}/businesses/fresh-co`, { token: operator })).status).toBe(200);
-    const token = (await http(a.url, 'POST', '/authentication', { body: { strategy: 'app-secret', appId: created.appId, appSecret: created.appSecret } })).body.accessToken;
+    expect(
+      (
+        await http(a.url, 'POST', '/admin/v1/businesses', {
+          token: operator,
+          body: { name: 'Fresh', country: 'IN', urlKey: 'fresh-co' },
+        })
+      ).status,
+    ).toBe(201);
+    const created = (await http(b.url, 'POST', '/admin/v1/apps', { token: operator, body: { name: 'fresh app' } })).body
+      .data;
+    expect(
+      (await http(a.url, 'PUT', `/admin/v1/apps/${created.appId}/businesses/fresh-co`, { token: operator })).status,
+    ).toBe(200);
+    const token = (
+      await http(a.url, 'POST', '/authentication', {
+        body: { strategy: 'app-secret', appId: created.appId, appSecret: created.appSecret },
+      })
+    ).body.accessToken;
     const fromB = await http(b.url, 'GET', '/api/v1/businesses/fresh-co/pipelines', { token });
     expect(fromB.status).toBe(200);
     expect(fromB.body.data).toEqual([{ pipelines: [], stageReasons: [] }]);

@@ -13,22 +13,41 @@ const ENTRY = 'test/helpers/idempotency-server.ts';
  * tests' Idempotency-Key route (test/helpers/idempotency-route.ts) beside the app's own.
  */
 describe.runIf(stores.includes('postgres'))('4.2 Idempotency-Key across two server processes on PostgreSQL', () => {
-  const env = { DATABASE_URL: POSTGRES_URL, ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, AUTH_FAILURE_LIMIT: '1000' };
+  const env = {
+    DATABASE_URL: POSTGRES_URL,
+    ADMIN_EMAIL: TEST_ADMIN.email,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+    AUTH_FAILURE_LIMIT: '1000',
+  };
   const servers: ServerProcess[] = [];
   const db = new pg.Client({ connectionString: sessionUrlOf(POSTGRES_URL) });
   let urlKey = '';
   let token = '';
 
   beforeAll(async () => {
-    servers.push(...await Promise.all([spawnServer(env, { entry: ENTRY }), spawnServer(env, { entry: ENTRY })]));
+    servers.push(...(await Promise.all([spawnServer(env, { entry: ENTRY }), spawnServer(env, { entry: ENTRY })])));
     await db.connect();
     const a = servers[0]!.url;
-    const operator = (await http(a, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body.accessToken;
+    const operator = (await http(a, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body
+      .accessToken;
     urlKey = randomKey('idem');
-    expect((await http(a, 'POST', '/admin/v1/businesses', { token: operator, body: { name: urlKey, country: 'IN', urlKey } })).status).toBe(201);
+    expect(
+      (
+        await http(a, 'POST', '/admin/v1/businesses', {
+          token: operator,
+          body: { name: urlKey, country: 'IN', urlKey },
+        })
+      ).status,
+    ).toBe(201);
     const app = (await http(a, 'POST', '/admin/v1/apps', { token: operator, body: { name: 'idempotency' } })).body.data;
-    expect((await http(a, 'PUT', `/admin/v1/apps/${app.appId}/businesses/${urlKey}`, { token: operator })).status).toBe(200);
-    token = (await http(a, 'POST', '/authentication', { body: { strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret } })).body.accessToken;
+    expect((await http(a, 'PUT', `/admin/v1/apps/${app.appId}/businesses/${urlKey}`, { token: operator })).status).toBe(
+      200,
+    );
+    token = (
+      await http(a, 'POST', '/authentication', {
+        body: { strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret },
+      })
+    ).body.accessToken;
   }, 90_000);
 
   afterAll(async () => {
@@ -38,20 +57,36 @@ describe.runIf(stores.includes('postgres'))('4.2 Idempotency-Key across two serv
 
   async function post(server: ServerProcess, thingId: string, key: string, body: unknown) {
     const response = await fetch(`${server.url}/api/v1/businesses/${urlKey}/idem-things/${thingId}/documents`, {
-      method: 'POST', body: JSON.stringify(body),
+      method: 'POST',
+      body: JSON.stringify(body),
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key },
     });
     const text = await response.text();
-    return { status: response.status, text, body: JSON.parse(text), replayed: response.headers.get('idempotent-replayed'), retryAfter: response.headers.get('retry-after') };
+    return {
+      status: response.status,
+      text,
+      body: JSON.parse(text),
+      replayed: response.headers.get('idempotent-replayed'),
+      retryAfter: response.headers.get('retry-after'),
+    };
   }
 
   const documents = async (thingId: string) =>
-    Number((await db.query('select count(*) as n from idem_test_documents where url_key = $1 and thing_id = $2', [urlKey, thingId])).rows[0].n);
+    Number(
+      (
+        await db.query('select count(*) as n from idem_test_documents where url_key = $1 and thing_id = $2', [
+          urlKey,
+          thingId,
+        ])
+      ).rows[0].n,
+    );
 
   it('40 concurrent requests with one key, split over both processes: one document; one original, the rest replays or IN_PROGRESS', async () => {
     const thingId = randomKey('thing');
     const key = randomKey('key');
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => post(servers[i % 2]!, thingId, key, { name: 'A', holdMs: 20 })));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => post(servers[i % 2]!, thingId, key, { name: 'A', holdMs: 20 })),
+    );
     const originals = answers.filter((a) => a.status === 201 && a.replayed === null);
     expect(originals).toHaveLength(1);
     for (const a of answers.filter((x) => x !== originals[0])) {

@@ -5,7 +5,10 @@ import { http, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { randomKey } from '../helpers/seed.js';
 
 const stores = await availableStores();
-const ITEMS = [{ name: 'one', rate: 100, quantity: 2, gstRate: 18 }, { name: 'two', rate: 200, quantity: 6, gstRate: 12 }];
+const ITEMS = [
+  { name: 'one', rate: 100, quantity: 2, gstRate: 18 },
+  { name: 'two', rate: 200, quantity: 6, gstRate: 12 },
+];
 const N = 40;
 
 /** invoices-interface 4.9 under real concurrency: two server processes on one PostgreSQL database. */
@@ -15,17 +18,40 @@ describe.runIf(stores.includes('postgres'))('invoices: races across two processe
   let token = '';
 
   beforeAll(async () => {
-    const env = { DATABASE_URL: POSTGRES_URL, ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, AUTH_FAILURE_LIMIT: '1000' };
+    const env = {
+      DATABASE_URL: POSTGRES_URL,
+      ADMIN_EMAIL: TEST_ADMIN.email,
+      ADMIN_PASSWORD: TEST_ADMIN.password,
+      AUTH_FAILURE_LIMIT: '1000',
+    };
     servers = await Promise.all([spawnServer(env), spawnServer(env)]);
     const a = servers[0]!.url;
-    const operator = (await http(a, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body.accessToken;
+    const operator = (await http(a, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body
+      .accessToken;
     const urlKey = randomKey('inv');
-    expect((await http(a, 'POST', '/admin/v1/businesses', { token: operator, body: { name: urlKey, country: 'IN', urlKey } })).status).toBe(201);
+    expect(
+      (
+        await http(a, 'POST', '/admin/v1/businesses', {
+          token: operator,
+          body: { name: urlKey, country: 'IN', urlKey },
+        })
+      ).status,
+    ).toBe(201);
     const settings = { billedBy: { gstState: '29' }, numbering: {}, defaultTerms: [] };
-    expect((await http(a, 'PUT', `/admin/v1/businesses/${urlKey}/invoice-settings`, { token: operator, body: settings })).status).toBe(200);
-    const app = (await http(a, 'POST', '/admin/v1/apps', { token: operator, body: { name: 'invoice races' } })).body.data;
-    expect((await http(a, 'PUT', `/admin/v1/apps/${app.appId}/businesses/${urlKey}`, { token: operator })).status).toBe(200);
-    token = (await http(a, 'POST', '/authentication', { body: { strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret } })).body.accessToken;
+    expect(
+      (await http(a, 'PUT', `/admin/v1/businesses/${urlKey}/invoice-settings`, { token: operator, body: settings }))
+        .status,
+    ).toBe(200);
+    const app = (await http(a, 'POST', '/admin/v1/apps', { token: operator, body: { name: 'invoice races' } })).body
+      .data;
+    expect((await http(a, 'PUT', `/admin/v1/apps/${app.appId}/businesses/${urlKey}`, { token: operator })).status).toBe(
+      200,
+    );
+    token = (
+      await http(a, 'POST', '/authentication', {
+        body: { strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret },
+      })
+    ).body.accessToken;
     base = `/api/v1/businesses/${urlKey}/invoices`;
   }, 90_000);
   afterAll(async () => {
@@ -33,8 +59,13 @@ describe.runIf(stores.includes('postgres'))('invoices: races across two processe
   });
 
   const on = (i: number) => servers[i % 2]!.url;
-  const all = <T>(count: number, make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: count }, (_, i) => make(i)));
-  const create = (i: number, body: Record<string, unknown>) => http(on(i), 'POST', base, { token, body: { billedTo: { name: 'Race Buyer', country: 'IN', gstState: '29' }, items: ITEMS, ...body } });
+  const all = <T>(count: number, make: (i: number) => Promise<T>) =>
+    Promise.all(Array.from({ length: count }, (_, i) => make(i)));
+  const create = (i: number, body: Record<string, unknown>) =>
+    http(on(i), 'POST', base, {
+      token,
+      body: { billedTo: { name: 'Race Buyer', country: 'IN', gstState: '29' }, items: ITEMS, ...body },
+    });
 
   it('N creates without a number: N distinct, consecutive numbers (the first series of the business)', async () => {
     const results = await all(N, (i) => create(i, { billedTo: { name: `Buyer ${i}`, country: 'IN', gstState: '29' } }));
@@ -51,20 +82,27 @@ describe.runIf(stores.includes('postgres'))('invoices: races across two processe
   }, 60_000);
 
   it('N creates for one new buyer: one client', async () => {
-    const results = await all(N, (i) => create(i, { billedTo: { name: 'One New Buyer', country: 'IN', gstState: '27' } }));
+    const results = await all(N, (i) =>
+      create(i, { billedTo: { name: 'One New Buyer', country: 'IN', gstState: '27' } }),
+    );
     expect(results.map((r) => r.status).filter((s) => s !== 201)).toEqual([]);
     expect(new Set(results.map((r) => r.body.client)).size).toBe(1);
   }, 60_000);
 
   it('N payments on one invoice never over-settle: each 201 or PAYMENT_EXCEEDS_DUE, and the sum is what was accepted', async () => {
     const invoice = (await create(0, {})).body;
-    const results = await all(N, (i) => http(on(i), 'POST', `${base}/${invoice._id}/payments`, { token, body: { amount: 100 } }));
+    const results = await all(N, (i) =>
+      http(on(i), 'POST', `${base}/${invoice._id}/payments`, { token, body: { amount: 100 } }),
+    );
     const accepted = results.filter((r) => r.status === 201).length;
     expect(accepted).toBe(15);
-    for (const r of results.filter((x) => x.status !== 201)) expect([r.status, r.body.data.error.code]).toEqual([400, 'PAYMENT_EXCEEDS_DUE']);
+    for (const r of results.filter((x) => x.status !== 201))
+      expect([r.status, r.body.data.error.code]).toEqual([400, 'PAYMENT_EXCEEDS_DUE']);
     const read = await http(on(1), 'GET', `${base}/${invoice._id}`, { token });
     expect(read.body).toMatchObject({ amountPaid: 1500, amountDue: 80, status: 'PARTIALLY_PAID' });
-    const balance = (await http(on(0), 'GET', `/api/v1/businesses/${base.split('/')[4]}/clients/${invoice.client}`, { token })).body.data.balance;
+    const balance = (
+      await http(on(0), 'GET', `/api/v1/businesses/${base.split('/')[4]}/clients/${invoice.client}`, { token })
+    ).body.data.balance;
     expect(balance.invoicePayment).toBeGreaterThanOrEqual(1500);
   }, 60_000);
 

@@ -45,7 +45,9 @@ describe(`limits: REQUEST_TIMEOUT_MS=${TIMEOUT_MS} and BODY_LIMIT_BYTES=${BODY_L
   });
 
   it('headers that never end (slowloris) get 408 and the connection closed', async () => {
-    expectCutOff(await rawExchange(port, [`GET /healthz HTTP/1.1${CRLF}Host: x${CRLF}X-Slow: 1${CRLF}`], { waitMs: 6000 }));
+    expectCutOff(
+      await rawExchange(port, [`GET /healthz HTTP/1.1${CRLF}Host: x${CRLF}X-Slow: 1${CRLF}`], { waitMs: 6000 }),
+    );
   });
 
   it('a body trickled a byte at a time is cut off at the timeout even though bytes keep coming', async () => {
@@ -72,22 +74,35 @@ describe(`limits: REQUEST_TIMEOUT_MS=${TIMEOUT_MS} and BODY_LIMIT_BYTES=${BODY_L
 
   it('a request that completes within the timeout is answered normally', async () => {
     const body = JSON.stringify({ strategy: 'app-token' });
-    const answer = await rawExchange(port, [`${postHead(Buffer.byteLength(body))}${body.slice(0, 5)}`, body.slice(5)], { gapMs: 300 });
+    const answer = await rawExchange(port, [`${postHead(Buffer.byteLength(body))}${body.slice(0, 5)}`, body.slice(5)], {
+      gapMs: 300,
+    });
     expect(answer.status).toBe(401); // no token: the request was read and judged, not cut off
   });
 
   it('a request answered before its body was read, through inject() (no real socket), leaves no timer that fails later', async () => {
-    const early = await t.app.inject({ method: 'POST', url: '/api/v1/businesses/any/clients', headers: { 'content-type': 'application/json' }, payload: '{"clientId":"x"}' });
+    const early = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/businesses/any/clients',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"clientId":"x"}',
+    });
     expect(early.statusCode).toBe(401);
     await new Promise((r) => setTimeout(r, TIMEOUT_MS + 300)); // an error thrown by the timer would fail this run
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
   });
 
   it('a body of exactly BODY_LIMIT_BYTES is read; one byte more is 413 PAYLOAD_TOO_LARGE in the envelope', async () => {
-    const atLimit = await call(t.app, 'POST', '/authentication', { rawBody: bodyOf(BODY_LIMIT), headers: { 'content-type': 'application/json' } });
+    const atLimit = await call(t.app, 'POST', '/authentication', {
+      rawBody: bodyOf(BODY_LIMIT),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(atLimit.status).toBe(400); // judged on its content: appSecret is too long
     expect(atLimit.body.data.error.errors[0].field).toBe('appSecret');
-    const over = await call(t.app, 'POST', '/authentication', { rawBody: bodyOf(BODY_LIMIT + 1), headers: { 'content-type': 'application/json' } });
+    const over = await call(t.app, 'POST', '/authentication', {
+      rawBody: bodyOf(BODY_LIMIT + 1),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(over.status).toBe(413);
     expectEnvelope(over.body, 413);
     expect(over.body.data.error.code).toBe('PAYLOAD_TOO_LARGE');
@@ -95,7 +110,8 @@ describe(`limits: REQUEST_TIMEOUT_MS=${TIMEOUT_MS} and BODY_LIMIT_BYTES=${BODY_L
 
   it('a chunked body (no Content-Length) is stopped at BODY_LIMIT_BYTES with 413', async () => {
     const chunk = 'a'.repeat(1000);
-    const chunked = `POST /authentication HTTP/1.1${CRLF}Host: x${CRLF}Content-Type: application/json${CRLF}Transfer-Encoding: chunked${CRLF}${CRLF}` +
+    const chunked =
+      `POST /authentication HTTP/1.1${CRLF}Host: x${CRLF}Content-Type: application/json${CRLF}Transfer-Encoding: chunked${CRLF}${CRLF}` +
       `${`${chunk.length.toString(16)}${CRLF}${chunk}${CRLF}`.repeat(3)}0${CRLF}${CRLF}`;
     const answer = await rawExchange(port, [chunked], { waitMs: 3000 });
     expect(answer.status).toBe(413);

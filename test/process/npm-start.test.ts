@@ -9,13 +9,24 @@ const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: 
 
 it('npm start runs the built server and installs nothing (issue 10)', async () => {
   expect(scripts.start).not.toMatch(/\b(npm (ci|install|i)\b|setup\.mjs|apt-get)/);
-  const built = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { encoding: 'utf8' });
+  const built = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+    encoding: 'utf8',
+  });
   expect(built.status, built.stdout + built.stderr).toBe(0);
 
   const port = await freePort();
   const child = spawn('npm', ['start', '--silent'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: tempDataDir(), LOG_LEVEL: 'warn', ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password },
-    stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: tempDataDir(),
+      LOG_LEVEL: 'warn',
+      ADMIN_EMAIL: TEST_ADMIN.email,
+      ADMIN_PASSWORD: TEST_ADMIN.password,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));

@@ -10,7 +10,8 @@ import { POSTGRES_URL, TEST_ADMIN, availableStores, tempDataDir, type StoreName 
 import { cli, ownLines, startProcess, type Running } from './ops.support.js';
 
 const stores = await availableStores();
-const storeEnv = (t: TestApp): Record<string, string> => (t.storeName === 'postgres' ? { DATABASE_URL: POSTGRES_URL } : { DATA_DIR: t.config.dataDir });
+const storeEnv = (t: TestApp): Record<string, string> =>
+  t.storeName === 'postgres' ? { DATABASE_URL: POSTGRES_URL } : { DATA_DIR: t.config.dataDir };
 
 describe('ops: crmkit migrate and usage', () => {
   it('migrate creates the schema on an empty store, and running it twice is harmless', async () => {
@@ -49,10 +50,19 @@ describe.each(stores)('ops: crmkit reset-password and export [%s]', (storeName: 
     t = await createTestApp(storeName);
     tenant = await seedTenant(t.app, { customFieldsEnabled: true });
     for (const clientId of clientIds) {
-      const created = await call(t.app, 'POST', `/api/v1/businesses/${tenant.urlKey}/clients`, { token: tenant.token, body: { clientId, name: `Export ${clientId}`, email: 'x@example.com' } });
+      const created = await call(t.app, 'POST', `/api/v1/businesses/${tenant.urlKey}/clients`, {
+        token: tenant.token,
+        body: { clientId, name: `Export ${clientId}`, email: 'x@example.com' },
+      });
       expect(created.status).toBe(201);
     }
-    expect((await call(t.app, 'POST', `/admin/v1/businesses/${tenant.urlKey}/clients/${clientIds[1]}/archive`, { token: tenant.operator })).status).toBe(200);
+    expect(
+      (
+        await call(t.app, 'POST', `/admin/v1/businesses/${tenant.urlKey}/clients/${clientIds[1]}/archive`, {
+          token: tenant.operator,
+        })
+      ).status,
+    ).toBe(200);
   });
   afterAll(async () => t?.close());
 
@@ -60,13 +70,25 @@ describe.each(stores)('ops: crmkit reset-password and export [%s]', (storeName: 
     // Never the shared test operator: other suites sign in with it at the same time.
     const email = `${randomKey('reset')}@example.com`;
     const oldPassword = `old-${randomKey()}`;
-    expect((await call(t.app, 'POST', '/admin/v1/operators', { token: tenant.operator, body: { email, password: oldPassword } })).status).toBe(201);
+    expect(
+      (
+        await call(t.app, 'POST', '/admin/v1/operators', {
+          token: tenant.operator,
+          body: { email, password: oldPassword },
+        })
+      ).status,
+    ).toBe(201);
     const result = await cli(['reset-password', email.toUpperCase()], storeEnv(t));
     expect(result.code).toBe(0);
     const password = result.stdout.trim();
     expect(password).toMatch(/^\S{16,}$/);
-    expect((await call(t.app, 'POST', '/authentication', { body: { strategy: 'local', email, password } })).status).toBe(200);
-    expect((await call(t.app, 'POST', '/authentication', { body: { strategy: 'local', email, password: oldPassword } })).status).toBe(401);
+    expect(
+      (await call(t.app, 'POST', '/authentication', { body: { strategy: 'local', email, password } })).status,
+    ).toBe(200);
+    expect(
+      (await call(t.app, 'POST', '/authentication', { body: { strategy: 'local', email, password: oldPassword } }))
+        .status,
+    ).toBe(401);
   });
 
   it('reset-password of an unknown operator exits 1 naming it', async () => {
@@ -78,10 +100,15 @@ describe.each(stores)('ops: crmkit reset-password and export [%s]', (storeName: 
   it('export prints every client of the business as one JSON line, in the public shape plus status', async () => {
     const result = await cli(['export', tenant.urlKey], storeEnv(t));
     expect(result.code).toBe(0);
-    const lines = result.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => l.clientId)).toEqual(clientIds);
     expect(lines.map((l) => l.status)).toEqual(['active', 'archived', 'active']);
-    const live = await call(t.app, 'GET', `/api/v1/businesses/${tenant.urlKey}/clients/${clientIds[0]}`, { token: tenant.token });
+    const live = await call(t.app, 'GET', `/api/v1/businesses/${tenant.urlKey}/clients/${clientIds[0]}`, {
+      token: tenant.token,
+    });
     expect({ ...lines[0], status: undefined }).toEqual({ ...live.body.data, status: undefined });
   });
 
@@ -94,12 +121,26 @@ describe.each(stores)('ops: crmkit reset-password and export [%s]', (storeName: 
 
 /** A business with an app and a token, set up through a real server's HTTP interface. */
 async function seedOverHttp(url: string) {
-  const operator = (await http(url, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body.accessToken;
+  const operator = (await http(url, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body
+    .accessToken;
   const urlKey = randomKey('bk');
-  expect((await http(url, 'POST', '/admin/v1/businesses', { token: operator, body: { name: urlKey, country: 'IN', urlKey } })).status).toBe(201);
+  expect(
+    (
+      await http(url, 'POST', '/admin/v1/businesses', {
+        token: operator,
+        body: { name: urlKey, country: 'IN', urlKey },
+      })
+    ).status,
+  ).toBe(201);
   const app = (await http(url, 'POST', '/admin/v1/apps', { token: operator, body: { name: 'backup' } })).body.data;
-  expect((await http(url, 'PUT', `/admin/v1/apps/${app.appId}/businesses/${urlKey}`, { token: operator })).status).toBe(200);
-  const token = (await http(url, 'POST', '/authentication', { body: { strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret } })).body.accessToken;
+  expect((await http(url, 'PUT', `/admin/v1/apps/${app.appId}/businesses/${urlKey}`, { token: operator })).status).toBe(
+    200,
+  );
+  const token = (
+    await http(url, 'POST', '/authentication', {
+      body: { strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret },
+    })
+  ).body.accessToken;
   return { urlKey, token };
 }
 
@@ -128,7 +169,13 @@ describe('ops: crmkit backup and restore of the embedded store', () => {
     const writer = async (w: number) => {
       for (let i = 0; writing; i++) {
         const clientId = `w${w}-${i}-${randomKey()}`;
-        const body = { clientId, name: `Writer ${clientId}`, email: `${clientId}@example.com`, gstin: '27AAPFU0939F1ZV', bankAccounts: [{ bankAccountNumber: String(i) }] };
+        const body = {
+          clientId,
+          name: `Writer ${clientId}`,
+          email: `${clientId}@example.com`,
+          gstin: '27AAPFU0939F1ZV',
+          bankAccounts: [{ bankAccountNumber: String(i) }],
+        };
         const response = await http(server.url, 'POST', `/api/v1/businesses/${urlKey}/clients`, { token, body });
         expect(response.status).toBe(201);
         acknowledged.set(clientId, response.body.data);
@@ -158,7 +205,10 @@ describe('ops: crmkit backup and restore of the embedded store', () => {
     const result = await cli(['restore', backupFile], { DATA_DIR: dataDir });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('in use by another process');
-    expect((await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/clients/${[...before.keys()][0]}`, { token })).status).toBe(200);
+    expect(
+      (await http(server.url, 'GET', `/api/v1/businesses/${urlKey}/clients/${[...before.keys()][0]}`, { token }))
+        .status,
+    ).toBe(200);
   });
 
   it('restore refuses a file that is not a crmkit database', async () => {
@@ -188,7 +238,12 @@ describe('ops: crmkit backup and restore of the embedded store', () => {
       expect(await copy.stop()).toBe(0);
     }
     const exported = await cli(['export', urlKey], { DATA_DIR: restoredDir });
-    const ids = new Set(exported.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { clientId: string }).clientId));
+    const ids = new Set(
+      exported.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { clientId: string }).clientId),
+    );
     for (const clientId of before.keys()) expect(ids.has(clientId)).toBe(true);
     for (const clientId of ids) expect(acknowledged.has(clientId), `${clientId} was never acknowledged`).toBe(true);
   }, 90_000);

@@ -34,12 +34,17 @@ describe('ops: upgrades', () => {
     await store.close();
     // What a newer crmkit would leave behind: a migration this build has never heard of.
     const db = new (sqliteDriver())(sqliteFile(dataDir));
-    db.prepare('insert into kysely_migration (name, timestamp) values (?, ?)').run('999-from-the-future', new Date().toISOString());
+    db.prepare('insert into kysely_migration (name, timestamp) values (?, ?)').run(
+      '999-from-the-future',
+      new Date().toISOString(),
+    );
     db.close();
 
     const server = await runNode('src/main.ts', [], { DATA_DIR: dataDir });
     expect(server.code).toBe(1);
-    expect(ownLines(server.stderr)).toEqual([expect.stringMatching(/^crmkit: The database schema is newer than this crmkit build knows.*Upgrade crmkit/)]);
+    expect(ownLines(server.stderr)).toEqual([
+      expect.stringMatching(/^crmkit: The database schema is newer than this crmkit build knows.*Upgrade crmkit/),
+    ]);
     const migrate = await cli(['migrate'], { DATA_DIR: dataDir });
     expect(migrate.code).toBe(1);
     expect(migrate.stderr).toMatch(/schema is newer than this crmkit build/);
@@ -55,7 +60,9 @@ describe('ops: the first start on an empty store', () => {
       const printed = /created operator (\S+) with password (\S+)/.exec(server.stdout());
       expect(printed).not.toBeNull();
       password = printed![2]!;
-      const login = await http(server.url, 'POST', '/authentication', { body: { strategy: 'local', email: printed![1], password } });
+      const login = await http(server.url, 'POST', '/authentication', {
+        body: { strategy: 'local', email: printed![1], password },
+      });
       expect(login.status).toBe(200);
     } finally {
       expect(await server.stop()).toBe(0);
@@ -80,14 +87,20 @@ function slowRequest(url: string, path: string, body: string) {
   let answer = '';
   socket.on('data', (d) => (answer += d));
   const ended = new Promise<string>((resolve) => socket.on('close', () => resolve(answer)));
-  socket.write(`POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`);
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`,
+  );
   return { finish: () => socket.write(body.slice(5)), ended };
 }
 
 describe('ops: graceful shutdown', () => {
   it('SIGTERM lets an in-flight request finish, refuses new connections, then exits 0', async () => {
-    const server = await startProcess('src/main.ts', [], { DATA_DIR: tempDataDir(), ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password });
+    const server = await startProcess('src/main.ts', [], {
+      DATA_DIR: tempDataDir(),
+      ADMIN_EMAIL: TEST_ADMIN.email,
+      ADMIN_PASSWORD: TEST_ADMIN.password,
+    });
     const request = slowRequest(server.url, '/authentication', JSON.stringify({ strategy: 'local', ...TEST_ADMIN }));
     await sleep(300);
     const stopped = server.stop('SIGTERM');

@@ -9,10 +9,22 @@ export interface Finished {
 }
 
 /** Runs `node --import tsx <script> …args` to its end, with stdout and stderr kept apart. */
-export function runNode(script: string, args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<Finished> {
+export function runNode(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-      env: { ...process.env, ADMIN_EMAIL: '', ADMIN_PASSWORD: '', DATABASE_URL: '', LOG_LEVEL: 'warn', ...withDirectUrl(env) },
+      env: {
+        ...process.env,
+        ADMIN_EMAIL: '',
+        ADMIN_PASSWORD: '',
+        DATABASE_URL: '',
+        LOG_LEVEL: 'warn',
+        ...withDirectUrl(env),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -31,11 +43,18 @@ export function runNode(script: string, args: string[], env: Record<string, stri
   });
 }
 
-export const cli = (args: string[], env: Record<string, string>, timeoutMs?: number) => runNode('src/cli.ts', args, env, timeoutMs);
+export const cli = (args: string[], env: Record<string, string>, timeoutMs?: number) =>
+  runNode('src/cli.ts', args, env, timeoutMs);
 
 /** Node prints deprecation warnings of dependencies on stderr; they are not our messages. */
 export const ownLines = (stderr: string) =>
-  stderr.split('\n').filter((l) => l.trim() !== '' && !/Deprecation|DeprecationWarning|FastifyWarning|--trace-warnings|--trace-deprecation/.test(l));
+  stderr
+    .split('\n')
+    .filter(
+      (l) =>
+        l.trim() !== '' &&
+        !/Deprecation|DeprecationWarning|FastifyWarning|--trace-warnings|--trace-deprecation/.test(l),
+    );
 
 export interface Running {
   url: string;
@@ -49,7 +68,16 @@ export interface Running {
 export async function startProcess(script: string, args: string[], env: Record<string, string>): Promise<Running> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-    env: { ...process.env, ADMIN_EMAIL: '', ADMIN_PASSWORD: '', DATABASE_URL: '', LOG_LEVEL: 'warn', ...withDirectUrl(env), PORT: String(port), HOST: '127.0.0.1' },
+    env: {
+      ...process.env,
+      ADMIN_EMAIL: '',
+      ADMIN_PASSWORD: '',
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      ...withDirectUrl(env),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -59,7 +87,12 @@ export async function startProcess(script: string, args: string[], env: Record<s
   const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
-  while (!(await fetch(`${url}/healthz`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`server did not start: ${stdout}${stderr}`);
@@ -67,7 +100,9 @@ export async function startProcess(script: string, args: string[], env: Record<s
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
-    url, stdout: () => stdout, stderr: () => stderr,
+    url,
+    stdout: () => stdout,
+    stderr: () => stderr,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return closed;

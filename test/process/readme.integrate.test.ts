@@ -28,7 +28,12 @@ function snippets(): { sh: string; ts: string } {
   return { sh: block('sh'), ts: block('ts') };
 }
 
-interface Placeholders { base: string; urlKey: string; appId: string; appSecret: string }
+interface Placeholders {
+  base: string;
+  urlKey: string;
+  appId: string;
+  appSecret: string;
+}
 
 /** The shell variables at the top of the curl session, set to the real values. */
 function fillShell(script: string, p: Placeholders): string {
@@ -61,18 +66,45 @@ describe('README: Integrate in five minutes', () => {
   let server: ServerProcess;
   let p: Placeholders;
   beforeAll(async () => {
-    server = await spawnServer({ DATA_DIR: tempDataDir(), ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password });
+    server = await spawnServer({
+      DATA_DIR: tempDataDir(),
+      ADMIN_EMAIL: TEST_ADMIN.email,
+      ADMIN_PASSWORD: TEST_ADMIN.password,
+    });
     // Step 2, as the dashboard does it: a business, an app, attached.
-    const operator = (await http(server.url, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body.accessToken as string;
+    const operator = (await http(server.url, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } }))
+      .body.accessToken as string;
     const urlKey = randomKey('asha');
-    expect((await http(server.url, 'POST', '/admin/v1/businesses', { token: operator, body: { name: 'Asha Traders', country: 'IN', urlKey } })).status).toBe(201);
-    const app = (await http(server.url, 'POST', '/admin/v1/apps', { token: operator, body: { name: 'Storefront' } })).body.data;
-    expect((await http(server.url, 'PUT', `/admin/v1/apps/${app.appId}/businesses/${urlKey}`, { token: operator })).status).toBe(200);
+    expect(
+      (
+        await http(server.url, 'POST', '/admin/v1/businesses', {
+          token: operator,
+          body: { name: 'Asha Traders', country: 'IN', urlKey },
+        })
+      ).status,
+    ).toBe(201);
+    const app = (await http(server.url, 'POST', '/admin/v1/apps', { token: operator, body: { name: 'Storefront' } }))
+      .body.data;
+    expect(
+      (await http(server.url, 'PUT', `/admin/v1/apps/${app.appId}/businesses/${urlKey}`, { token: operator })).status,
+    ).toBe(200);
     const pipelines = {
-      pipelines: [{ name: 'Sales', isPrimary: true, stages: [{ name: 'New', state: 'NEW' }, { name: 'Won', state: 'CLOSED', reasons: ['price'] }] }],
+      pipelines: [
+        {
+          name: 'Sales',
+          isPrimary: true,
+          stages: [
+            { name: 'New', state: 'NEW' },
+            { name: 'Won', state: 'CLOSED', reasons: ['price'] },
+          ],
+        },
+      ],
       stageReasons: [{ key: 'price', label: 'Good price' }],
     };
-    expect((await http(server.url, 'PUT', `/admin/v1/businesses/${urlKey}/pipelines`, { token: operator, body: pipelines })).status).toBe(200);
+    expect(
+      (await http(server.url, 'PUT', `/admin/v1/businesses/${urlKey}/pipelines`, { token: operator, body: pipelines }))
+        .status,
+    ).toBe(200);
     p = { base: server.url, urlKey, appId: app.appId, appSecret: app.appSecret };
   });
   afterAll(async () => {
@@ -81,13 +113,33 @@ describe('README: Integrate in five minutes', () => {
 
   it('the curl session gets a token, lists the pipelines, creates the client and reads it back, creates a lead, moves it and lists it', async () => {
     const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', fillShell(snippets().sh, p)]);
-    const [pipelines, created, fetched, lead, moved, listed] = stdout.trim().split('\n').map((line) => JSON.parse(line));
-    expect(lead.data).toMatchObject({ externalId: 'web-form-42', pipeline: 'Sales', stage: 'New', status: 'NEW', contact: { name: 'Asha Rao' } });
-    expect(moved.data).toMatchObject({ leadId: lead.data.leadId, stage: 'Won', status: 'CLOSED', stageReasons: ['Good price'] });
+    const [pipelines, created, fetched, lead, moved, listed] = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lead.data).toMatchObject({
+      externalId: 'web-form-42',
+      pipeline: 'Sales',
+      stage: 'New',
+      status: 'NEW',
+      contact: { name: 'Asha Rao' },
+    });
+    expect(moved.data).toMatchObject({
+      leadId: lead.data.leadId,
+      stage: 'Won',
+      status: 'CLOSED',
+      stageReasons: ['Good price'],
+    });
     expect(listed.data[0].items).toEqual([moved.data]);
     expect(pipelines.data[0].pipelines[0].name).toBe('Sales');
     expect(created.success).toBe(true);
-    expect(created.data).toMatchObject({ clientId: 'crm-000123', name: 'Asha Traders', panNumber: 'AAPFU0939F', gstState: '27', phone: '+919820012345' });
+    expect(created.data).toMatchObject({
+      clientId: 'crm-000123',
+      name: 'Asha Traders',
+      panNumber: 'AAPFU0939F',
+      gstState: '27',
+      phone: '+919820012345',
+    });
     expect(fetched.data).toEqual(created.data);
     const again = await run('bash', ['-euo', 'pipefail', '-c', fillShell(snippets().sh, p)]);
     expect(JSON.parse(again.stdout.trim().split('\n')[1]!).data.idempotent).toBe(true);
@@ -98,9 +150,24 @@ describe('README: Integrate in five minutes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'crmkit-readme-'));
     const file = join(dir, 'integrate.mts');
     writeFileSync(file, fillTypeScript(snippets().ts, p));
-    await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--allowImportingTsExtensions',
-      '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck',
-      '--typeRoots', join(root, 'node_modules/@types'), '--types', 'node', file]);
+    await run(process.execPath, [
+      join(root, 'node_modules/typescript/bin/tsc'),
+      '--noEmit',
+      '--strict',
+      '--allowImportingTsExtensions',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--skipLibCheck',
+      '--typeRoots',
+      join(root, 'node_modules/@types'),
+      '--types',
+      'node',
+      file,
+    ]);
     const { stdout } = await run(process.execPath, ['--import', 'tsx', file], { cwd: root });
     expect(stdout.trim().split('\n')).toEqual([
       'pipelines: Sales',

@@ -35,10 +35,16 @@ describe.runIf(stores.includes('postgres'))('three instances through PgBouncer: 
     const sent = new Set<string>();
     let unanswered = 0;
     let stop = false;
-    const create = (url: string, body: object) => http(url, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body });
+    const create = (url: string, body: object) =>
+      http(url, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body });
     const writer = async (w: number) => {
       for (let i = 0; !stop; i++) {
-        const body = { clientId: `w${w}-${i}`, name: `Load ${w}.${i}`, email: `w${w}.${i}@load.example`, bankAccounts: [{ bankAccountNumber: String(i) }] };
+        const body = {
+          clientId: `w${w}-${i}`,
+          name: `Load ${w}.${i}`,
+          email: `w${w}.${i}@load.example`,
+          bankAccounts: [{ bankAccountNumber: String(i) }],
+        };
         sent.add(body.clientId);
         for (let attempt = 0; ; attempt++) {
           const target = alive[(w + i + attempt) % alive.length]!;
@@ -67,16 +73,26 @@ describe.runIf(stores.includes('postgres'))('three instances through PgBouncer: 
     expect(acknowledged.size).toBe(sent.size); // every create was answered in the end, by someone
 
     for (const [clientId, answer] of acknowledged) {
-      const fetched = await http(alive[clientId.length % 2]!.url, 'GET', `/api/v1/businesses/${t.urlKey}/clients/${clientId}`, { token: t.token });
+      const fetched = await http(
+        alive[clientId.length % 2]!.url,
+        'GET',
+        `/api/v1/businesses/${t.urlKey}/clients/${clientId}`,
+        { token: t.token },
+      );
       expect(fetched.status, clientId).toBe(200);
       expect(withoutIdempotent(fetched.body.data), clientId).toEqual(withoutIdempotent(answer));
     }
     // Every stored client of the business, through the pooler: each id once, none that was never sent.
     const exported = await cli(['export', t.urlKey], cluster.databaseEnv);
     expect(exported.code, exported.stderr).toBe(0);
-    const ids = exported.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { clientId: string }).clientId);
+    const ids = exported.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { clientId: string }).clientId);
     expect(ids.length).toBe(new Set(ids).size);
     expect(new Set(ids)).toEqual(sent);
-    console.log(`[kill] ${acknowledged.size} creates acknowledged (${before} before the kill), ${unanswered} unanswered by the killed instance and sent again`);
+    console.log(
+      `[kill] ${acknowledged.size} creates acknowledged (${before} before the kill), ${unanswered} unanswered by the killed instance and sent again`,
+    );
   }, 90_000);
 });

@@ -18,8 +18,10 @@ describe.runIf(stores.includes('postgres'))('three instances through PgBouncer (
   let cluster: Cluster;
   let t: Tenant;
   const server = (i: number) => cluster.servers[i % 3]!;
-  const statusOf = async (s: ServerProcess, bearer: string) => (await http(s.url, 'GET', `/api/v1/businesses/${t.urlKey}/pipelines`, { token: bearer })).status;
-  const admin = (method: string, path: string) => http(server(0).url, method, `/admin/v1${path}`, { token: t.operator });
+  const statusOf = async (s: ServerProcess, bearer: string) =>
+    (await http(s.url, 'GET', `/api/v1/businesses/${t.urlKey}/pipelines`, { token: bearer })).status;
+  const admin = (method: string, path: string) =>
+    http(server(0).url, method, `/admin/v1${path}`, { token: t.operator });
 
   /** After a change through A: A sees it at once, B and C within LIMIT_MS (polled); answers the slower delay. */
   async function seenByAll(probe: (s: ServerProcess) => Promise<boolean>): Promise<number> {
@@ -52,12 +54,15 @@ describe.runIf(stores.includes('postgres'))('three instances through PgBouncer (
   });
 
   it('rotating the app secret through A: B and C refuse the old token and the old secret within 1 s, and take the new secret', async () => {
-    const signIn = (s: ServerProcess, appSecret: string) => http(s.url, 'POST', '/authentication', { body: { strategy: 'app-secret', appId: t.app.appId, appSecret } });
+    const signIn = (s: ServerProcess, appSecret: string) =>
+      http(s.url, 'POST', '/authentication', { body: { strategy: 'app-secret', appId: t.app.appId, appSecret } });
     // B and C have checked the old secret, so each holds the app and that secret in memory.
     for (const s of cluster.servers) expect((await signIn(s, t.app.appSecret)).status).toBe(200);
     const rotated = await admin('POST', `/apps/${t.app.appId}/rotate-secret`);
     expect(rotated.status).toBe(200);
-    await seenByAll(async (s) => (await statusOf(s, t.token)) === 401 && (await signIn(s, t.app.appSecret)).status === 401);
+    await seenByAll(
+      async (s) => (await statusOf(s, t.token)) === 401 && (await signIn(s, t.app.appSecret)).status === 401,
+    );
     t.app.appSecret = rotated.body.data.appSecret;
     for (const s of cluster.servers) {
       const fresh = await signIn(s, t.app.appSecret);
@@ -70,8 +75,11 @@ describe.runIf(stores.includes('postgres'))('three instances through PgBouncer (
   it('200 identical creates spread over three instances store one client: all 201, one not idempotent; PgBouncer shared at most 4 server connections', async () => {
     const clientId = randomKey('race');
     const body = { clientId, name: 'Raced Co', email: 'race@example.com', gstin: '27AAPFU0939F1ZV' };
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) =>
-      http(server(i).url, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body })));
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        http(server(i).url, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body }),
+      ),
+    );
     expect(results.map((r) => r.status).filter((s) => s !== 201)).toEqual([]);
     expect(results.filter((r) => r.body.data.idempotent !== true)).toHaveLength(1);
     expect(new Set(results.map((r) => r.body.data.createdAt)).size).toBe(1);

@@ -27,8 +27,12 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
   const bouncer = await startPgBouncer({ upstream: direct, poolSize: POOL_SIZE });
   const databaseEnv = { DATABASE_URL: bouncer.url(database), DATABASE_DIRECT_URL: direct };
   const env = {
-    ...databaseEnv, PG_POOL_SIZE: String(INSTANCE_POOL),
-    ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, AUTH_FAILURE_LIMIT: '100000', ...extraEnv,
+    ...databaseEnv,
+    PG_POOL_SIZE: String(INSTANCE_POOL),
+    ADMIN_EMAIL: TEST_ADMIN.email,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+    AUTH_FAILURE_LIMIT: '100000',
+    ...extraEnv,
   };
   const servers: ServerProcess[] = [];
   try {
@@ -40,7 +44,10 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
     throw error;
   }
   return {
-    bouncer, database, databaseEnv, servers,
+    bouncer,
+    database,
+    databaseEnv,
+    servers,
     async stop() {
       await Promise.all(servers.map((s) => s.stop()));
       await bouncer.stop();
@@ -48,17 +55,28 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
   };
 }
 
-export interface Tenant { urlKey: string; operator: string; app: { appId: string; appSecret: string }; token: string }
+export interface Tenant {
+  urlKey: string;
+  operator: string;
+  app: { appId: string; appSecret: string };
+  token: string;
+}
 
 /** A business with an attached app, made through the first instance; the app token is signed in through the last. */
 export async function seedTenant(servers: ServerProcess[], prefix: string): Promise<Tenant> {
   const [a] = servers;
-  const operator = (await http(a!.url, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body.accessToken;
+  const operator = (await http(a!.url, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body
+    .accessToken;
   const urlKey = randomKey(prefix);
-  const admin = (method: string, path: string, body?: unknown) => http(a!.url, method, `/admin/v1${path}`, { token: operator, ...(body !== undefined && { body }) });
-  if ((await admin('POST', '/businesses', { name: urlKey, country: 'IN', urlKey })).status !== 201) throw new Error('business not created');
+  const admin = (method: string, path: string, body?: unknown) =>
+    http(a!.url, method, `/admin/v1${path}`, { token: operator, ...(body !== undefined && { body }) });
+  if ((await admin('POST', '/businesses', { name: urlKey, country: 'IN', urlKey })).status !== 201)
+    throw new Error('business not created');
   const app = (await admin('POST', '/apps', { name: prefix })).body.data;
-  if ((await admin('PUT', `/apps/${app.appId}/businesses/${urlKey}`)).status !== 200) throw new Error('app not attached');
-  const signIn = await http(servers.at(-1)!.url, 'POST', '/authentication', { body: { strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret } });
+  if ((await admin('PUT', `/apps/${app.appId}/businesses/${urlKey}`)).status !== 200)
+    throw new Error('app not attached');
+  const signIn = await http(servers.at(-1)!.url, 'POST', '/authentication', {
+    body: { strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret },
+  });
   return { urlKey, operator, app, token: signIn.body.accessToken };
 }

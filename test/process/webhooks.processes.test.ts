@@ -11,8 +11,11 @@ import { WebhookReceiver, type Received } from '../helpers/webhook-receiver.js';
 const stores = await availableStores();
 
 const HOOK_ENV = {
-  WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_RETRY_BASE_MS: '50', WEBHOOKS_POLL_MS: '50',
-  WEBHOOKS_TIMEOUT_MS: '400', WEBHOOKS_CONNECT_TIMEOUT_MS: '200',
+  WEBHOOKS_ALLOW_PRIVATE: 'true',
+  WEBHOOKS_RETRY_BASE_MS: '50',
+  WEBHOOKS_POLL_MS: '50',
+  WEBHOOKS_TIMEOUT_MS: '400',
+  WEBHOOKS_CONNECT_TIMEOUT_MS: '200',
 };
 
 const databases: PrivateDatabase[] = [];
@@ -23,7 +26,12 @@ afterAll(() => Promise.all(databases.map((d) => d.drop())));
  * shared one would claim these events too, with its own settings.
  */
 async function envFor(store: string): Promise<Record<string, string>> {
-  const env: Record<string, string> = { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, AUTH_FAILURE_LIMIT: '1000', ...HOOK_ENV };
+  const env: Record<string, string> = {
+    ADMIN_EMAIL: TEST_ADMIN.email,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+    AUTH_FAILURE_LIMIT: '1000',
+    ...HOOK_ENV,
+  };
   if (store === 'postgres') {
     const database = await privatePostgresDatabase('crmkit_hooks');
     databases.push(database);
@@ -32,16 +40,32 @@ async function envFor(store: string): Promise<Record<string, string>> {
   return env;
 }
 
-interface Tenant { urlKey: string; token: string; operator: string }
+interface Tenant {
+  urlKey: string;
+  token: string;
+  operator: string;
+}
 
 async function seed(server: ServerProcess, receiver: WebhookReceiver): Promise<Tenant> {
-  const operator = (await http(server.url, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body.accessToken;
+  const operator = (await http(server.url, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } }))
+    .body.accessToken;
   const urlKey = randomKey('hooks');
-  await http(server.url, 'POST', '/admin/v1/businesses', { token: operator, body: { name: urlKey, country: 'IN', urlKey } });
-  const app = (await http(server.url, 'POST', '/admin/v1/apps', { token: operator, body: { name: 'hooks' } })).body.data;
+  await http(server.url, 'POST', '/admin/v1/businesses', {
+    token: operator,
+    body: { name: urlKey, country: 'IN', urlKey },
+  });
+  const app = (await http(server.url, 'POST', '/admin/v1/apps', { token: operator, body: { name: 'hooks' } })).body
+    .data;
   await http(server.url, 'PUT', `/admin/v1/apps/${app.appId}/businesses/${urlKey}`, { token: operator });
-  const token = (await http(server.url, 'POST', '/authentication', { body: { strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret } })).body.accessToken;
-  const endpoint = await http(server.url, 'POST', `/admin/v1/businesses/${urlKey}/webhooks`, { token: operator, body: { url: receiver.url, eventTypes: ['client.created'] } });
+  const token = (
+    await http(server.url, 'POST', '/authentication', {
+      body: { strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret },
+    })
+  ).body.accessToken;
+  const endpoint = await http(server.url, 'POST', `/admin/v1/businesses/${urlKey}/webhooks`, {
+    token: operator,
+    body: { url: receiver.url, eventTypes: ['client.created'] },
+  });
   receiver.secrets = [endpoint.body.data.secret];
   return { urlKey, token, operator };
 }
@@ -62,7 +86,7 @@ describe.each(stores)('webhooks survive kill -9 between commit and delivery [%s]
   beforeAll(() => receiver.start());
   afterAll(() => receiver.stop());
 
-  it('every acknowledged create\'s event arrives after a restart, verified, under one webhook-id', async () => {
+  it("every acknowledged create's event arrives after a restart, verified, under one webhook-id", async () => {
     const env = await envFor(store);
     let server = await spawnServer(env);
     const t = await seed(server, receiver);
@@ -74,7 +98,10 @@ describe.each(stores)('webhooks survive kill -9 between commit and delivery [%s]
       for (let i = 0; !stop; i++) {
         const clientId = `k-${w}-${i}-${randomKey('c')}`;
         try {
-          const r = await http(server.url, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body: { clientId, name: clientId } });
+          const r = await http(server.url, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, {
+            token: t.token,
+            body: { clientId, name: clientId },
+          });
           if (r.status === 201) acknowledged.push(clientId);
         } catch {
           return;
@@ -94,7 +121,10 @@ describe.each(stores)('webhooks survive kill -9 between commit and delivery [%s]
     try {
       // Wait for every acknowledged create (a create the kill cut off before its answer may arrive too,
       // so a count of arrivals could be reached while one acknowledged event is still on its way).
-      await receiver.until((r) => { const arrived = idsByClient(r); return acknowledged.every((c) => arrived.has(c)); }, 30_000);
+      await receiver.until((r) => {
+        const arrived = idsByClient(r);
+        return acknowledged.every((c) => arrived.has(c));
+      }, 30_000);
       const byClient = idsByClient(receiver.received);
       for (const clientId of acknowledged) expect(byClient.get(clientId)?.size, clientId).toBe(1);
       expect(receiver.unverified).toEqual([]);
@@ -118,10 +148,15 @@ describe.skipIf(!stores.includes('postgres'))('webhooks with two instances on on
       const t = await seed(a!, receiver);
       const ids = Array.from({ length: 80 }, (_, i) => `two-${i}-${randomKey('c')}`);
       // Creates through both instances: both workers claim from the same outbox at once.
-      await Promise.all(ids.map(async (clientId, i) => {
-        const r = await http((i % 2 ? a : b)!.url, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, { token: t.token, body: { clientId, name: clientId } });
-        expect(r.status).toBe(201);
-      }));
+      await Promise.all(
+        ids.map(async (clientId, i) => {
+          const r = await http((i % 2 ? a : b)!.url, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, {
+            token: t.token,
+            body: { clientId, name: clientId },
+          });
+          expect(r.status).toBe(201);
+        }),
+      );
       await receiver.until((r) => r.length >= ids.length, 30_000);
       await new Promise((r) => setTimeout(r, 500));
       expect(receiver.received).toHaveLength(ids.length);

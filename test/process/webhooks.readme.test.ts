@@ -27,27 +27,50 @@ it('the README receiver verifies and prints a client.created event sent by a rea
   const file = join(dir, 'receive.mjs');
   writeFileSync(file, receiverSource(port));
   const server = await spawnServer({
-    ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, DATA_DIR: tempDataDir(), WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOKS_RETRY_BASE_MS: '100',
+    ADMIN_EMAIL: TEST_ADMIN.email,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+    DATA_DIR: tempDataDir(),
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
+    WEBHOOKS_RETRY_BASE_MS: '100',
   });
   let receiver: ReturnType<typeof spawn> | undefined;
   try {
-    const operator = (await http(server.url, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body.accessToken;
+    const operator = (await http(server.url, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } }))
+      .body.accessToken;
     const urlKey = randomKey('readme');
-    await http(server.url, 'POST', '/admin/v1/businesses', { token: operator, body: { name: urlKey, country: 'IN', urlKey } });
-    const endpoint = await http(server.url, 'POST', `/admin/v1/businesses/${urlKey}/webhooks`, { token: operator, body: { url: `http://127.0.0.1:${port}/`, eventTypes: ['client.created'] } });
+    await http(server.url, 'POST', '/admin/v1/businesses', {
+      token: operator,
+      body: { name: urlKey, country: 'IN', urlKey },
+    });
+    const endpoint = await http(server.url, 'POST', `/admin/v1/businesses/${urlKey}/webhooks`, {
+      token: operator,
+      body: { url: `http://127.0.0.1:${port}/`, eventTypes: ['client.created'] },
+    });
     let output = '';
-    receiver = spawn(process.execPath, [file], { env: { ...process.env, WEBHOOK_SECRET: endpoint.body.data.secret }, stdio: ['ignore', 'pipe', 'pipe'] });
+    receiver = spawn(process.execPath, [file], {
+      env: { ...process.env, WEBHOOK_SECRET: endpoint.body.data.secret },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     receiver.stdout!.on('data', (d) => (output += d));
     receiver.stderr!.on('data', (d) => (output += d));
     await new Promise((r) => setTimeout(r, 300));
-    const made = await http(server.url, 'POST', `/admin/v1/businesses/${urlKey}/clients`, { token: operator, body: { name: 'Readme', source: 'INVOICE' } });
+    const made = await http(server.url, 'POST', `/admin/v1/businesses/${urlKey}/clients`, {
+      token: operator,
+      body: { name: 'Readme', source: 'INVOICE' },
+    });
     expect(made.status).toBe(201);
     // (If the receiver was not listening yet, the first attempt failed and a retry follows.)
     // A dashboard client has no clientId: the receiver prints `received client.created null`.
     const deadline = Date.now() + 15_000;
-    while (!output.includes('received client.created') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (!output.includes('received client.created') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     expect(output).toContain('received client.created null');
-    const log = await http(server.url, 'GET', `/admin/v1/businesses/${urlKey}/webhooks/${endpoint.body.data.id}/deliveries`, { token: operator });
+    const log = await http(
+      server.url,
+      'GET',
+      `/admin/v1/businesses/${urlKey}/webhooks/${endpoint.body.data.id}/deliveries`,
+      { token: operator },
+    );
     expect(log.body.data.attempts[0]).toMatchObject({ statusCode: 204, eventType: 'client.created' });
   } finally {
     receiver?.kill('SIGKILL');

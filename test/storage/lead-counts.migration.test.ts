@@ -28,16 +28,34 @@ describe.each(await availableStores())('migration 006-lead-counts on existing le
     expect((await migrator.migrateTo('004-webhooks')).error).toBeUndefined();
     const now = Date.now();
     for (const urlKey of ['counts-a', 'counts-b']) {
-      await db.insertInto('businesses').values({ url_key: urlKey, name: urlKey, country: 'IN', currency: 'INR', custom_fields_enabled: 0, time_zone: null, created_at: now, updated_at: now }).execute();
+      await db
+        .insertInto('businesses')
+        .values({
+          url_key: urlKey,
+          name: urlKey,
+          country: 'IN',
+          currency: 'INR',
+          custom_fields_enabled: 0,
+          time_zone: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
     }
     await insertVolume(db, 'counts-a', syntheticConfig(), { to: 3000, prefix: 'ca' });
     await insertVolume(db, 'counts-b', syntheticConfig(), { to: 1000, prefix: 'cb' });
     await sql`update leads set removed = 1 where id % 17 = 0`.execute(db);
     await store.migrate();
-    const expected = await sql<Record<string, unknown>>`select ${sql.raw(KEY)}, count(*) as n from leads where removed = 0
+    const expected = await sql<
+      Record<string, unknown>
+    >`select ${sql.raw(KEY)}, count(*) as n from leads where removed = 0
       group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 4, 5, 6`.execute(db);
-    const counted = await sql<Record<string, unknown>>`select business_pk, pipeline_id, stage_id, lead_source_key as source, assignee_id as assignee,
-      no_follow_up, sum(live) as n from lead_counts group by 1, 2, 3, 4, 5, 6 having sum(live) <> 0 order by 1, 2, 3, 4, 5, 6`.execute(db);
+    const counted = await sql<
+      Record<string, unknown>
+    >`select business_pk, pipeline_id, stage_id, lead_source_key as source, assignee_id as assignee,
+      no_follow_up, sum(live) as n from lead_counts group by 1, 2, 3, 4, 5, 6 having sum(live) <> 0 order by 1, 2, 3, 4, 5, 6`.execute(
+      db,
+    );
     const plain = (rows: Record<string, unknown>[]) => rows.map((row) => Object.values(row).map(String).join('|'));
     expect(expected.rows.length).toBeGreaterThan(100);
     expect(plain(counted.rows)).toEqual(plain(expected.rows));

@@ -18,7 +18,10 @@ const CASES: [string, LeadListFilter][] = [
   ['pipeline (the board)', { pipelineIds: ['pl_1'] }],
   ['pipeline + assignee', { pipelineIds: ['pl_1'], assigneeIds: ['m7'] }],
   ['pipeline + source + status', { pipelineIds: ['pl_1'], leadSourceKeys: ['S3'], statusStageIds: ['st_5'] }],
-  ['pipeline + unassigned + no follow-up', { pipelineIds: ['pl_1'], assigneeIds: [], unassigned: true, followUpNone: true }],
+  [
+    'pipeline + unassigned + no follow-up',
+    { pipelineIds: ['pl_1'], assigneeIds: [], unassigned: true, followUpNone: true },
+  ],
 ];
 
 describe.runIf(postgres)('lead stage totals plans on PostgreSQL (issue 39)', () => {
@@ -30,15 +33,32 @@ describe.runIf(postgres)('lead stage totals plans on PostgreSQL (issue 39)', () 
     await store.migrate();
     const now = Date.now();
     for (const urlKey of BUSINESSES) {
-      await store.leads.db.insertInto('businesses').values({ url_key: urlKey, name: urlKey, country: 'IN', currency: 'INR', custom_fields_enabled: 0, time_zone: null, created_at: now, updated_at: now }).execute();
+      await store.leads.db
+        .insertInto('businesses')
+        .values({
+          url_key: urlKey,
+          name: urlKey,
+          country: 'IN',
+          currency: 'INR',
+          custom_fields_enabled: 0,
+          time_zone: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
     }
     // Key rows as the triggers write them, spread over 3 pipelines of 8 stages, 8 sources, 25 assignees, both follow-up states and 4 slots.
-    const key = sql.raw(`b.id, 'pl_' || (i % 3), 'st_' || (i % 24 / 3), 'S' || (i % 8), case when i % 25 = 0 then '' else 'm' || (i % 25) end,
+    const key =
+      sql.raw(`b.id, 'pl_' || (i % 3), 'st_' || (i % 24 / 3), 'S' || (i % 8), case when i % 25 = 0 then '' else 'm' || (i % 25) end,
       (i / 600) % 2, i % 4 + 4 * (i / 1200)`);
     const columns = sql.raw('business_pk, pipeline_id, stage_id, lead_source_key, assignee_id, no_follow_up, slot');
-    await sql`insert into lead_counts (${columns}, live) select ${key}, 1 + i % 5 from businesses b cross join generate_series(0, 19999) i`.execute(store.leads.db);
+    await sql`insert into lead_counts (${columns}, live) select ${key}, 1 + i % 5 from businesses b cross join generate_series(0, 19999) i`.execute(
+      store.leads.db,
+    );
     await sql`insert into lead_budget_sums (${columns}, currency, live, units_hi, units_lo)
-      select ${key}, 'INR', 1 + i % 5, i % 7, i from businesses b cross join generate_series(0, 19999) i`.execute(store.leads.db);
+      select ${key}, 'INR', 1 + i % 5, i % 7, i from businesses b cross join generate_series(0, 19999) i`.execute(
+      store.leads.db,
+    );
     await sql`vacuum analyze lead_counts`.execute(store.leads.db);
     await sql`vacuum analyze lead_budget_sums`.execute(store.leads.db);
   }, 120_000);
@@ -51,7 +71,9 @@ describe.runIf(postgres)('lead stage totals plans on PostgreSQL (issue 39)', () 
     const statements = await store.leadStageTotals.compile('totals-b', filter);
     expect(statements).toHaveLength(2);
     for (const statement of statements) {
-      const explained = await store.leads.db.executeQuery<{ 'QUERY PLAN': unknown }>(CompiledQuery.raw(`explain (format json) ${statement.sql}`, [...statement.parameters]));
+      const explained = await store.leads.db.executeQuery<{ 'QUERY PLAN': unknown }>(
+        CompiledQuery.raw(`explain (format json) ${statement.sql}`, [...statement.parameters]),
+      );
       const scans = scansOf((explained.rows[0]!['QUERY PLAN'] as { Plan: PlanNode }[])[0]!.Plan);
       const totals = scans.filter((s) => s.table === 'lead_counts' || s.table === 'lead_budget_sums');
       expect(totals.length, JSON.stringify(scans)).toBe(1);
@@ -60,7 +82,11 @@ describe.runIf(postgres)('lead stage totals plans on PostgreSQL (issue 39)', () 
   });
 });
 
-interface PlanNode { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] }
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
 
 function scansOf(node: PlanNode): { type: string; table: string }[] {
   const own = node['Relation Name'] ? [{ type: node['Node Type'], table: node['Relation Name'] }] : [];

@@ -16,20 +16,36 @@ describe.each(await availableStores())('migrations recorded under their former n
     await database?.drop();
   });
 
-  it('an older build\'s database is renamed in place: every migration applied, in order, none run again', async () => {
+  it("an older build's database is renamed in place: every migration applied, in order, none run again", async () => {
     database = kind === 'postgres' ? await privatePostgresDatabase('crm_migration_names') : undefined;
     store = openStore(configFor(kind, database ? { databaseUrl: database.url } : {}));
     const db = store.leads.db;
     const formerOf = Object.fromEntries(Object.entries(FORMER_NAMES).map(([former, now]) => [now, former]));
-    const asBefore = Object.fromEntries(Object.entries(migrations(kind)).map(([name, migration]) => [formerOf[name] ?? name, migration]));
+    const asBefore = Object.fromEntries(
+      Object.entries(migrations(kind)).map(([name, migration]) => [formerOf[name] ?? name, migration]),
+    );
     const older = new Migrator({ db: db as never, provider: { getMigrations: async () => asBefore } });
     expect((await older.migrateToLatest()).error).toBeUndefined();
-    const recorded = async () => (await sql<{ name: string; timestamp: string }>`select name, timestamp from kysely_migration
-      order by timestamp, name`.execute(db)).rows.map((row) => ({ name: row.name, at: String(row.timestamp) }));
+    const recorded = async () =>
+      (
+        await sql<{ name: string; timestamp: string }>`select name, timestamp from kysely_migration
+      order by timestamp, name`.execute(db)
+      ).rows.map((row) => ({ name: row.name, at: String(row.timestamp) }));
     const before = await recorded();
     expect(before.map((row) => row.name)).toEqual(Object.keys(asBefore));
-    await db.insertInto('businesses' as never).values({ url_key: 'kept', name: 'Kept', country: 'IN', currency: 'INR',
-      custom_fields_enabled: 0, time_zone: null, created_at: 1, updated_at: 1 } as never).execute();
+    await db
+      .insertInto('businesses' as never)
+      .values({
+        url_key: 'kept',
+        name: 'Kept',
+        country: 'IN',
+        currency: 'INR',
+        custom_fields_enabled: 0,
+        time_zone: null,
+        created_at: 1,
+        updated_at: 1,
+      } as never)
+      .execute();
 
     await store.migrate();
     const after = await recorded();

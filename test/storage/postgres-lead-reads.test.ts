@@ -29,12 +29,36 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: lead reads that arrive 
     const removed = await createLead(t, tenant, { subject: 'Gone' });
     expect(await t.store.leads.removeLead(tenant.urlKey, removed.leadId, Date.now())).toBe(true);
     const asked: [string, string][] = [
-      [tenant.urlKey, leads[0]!.leadId], [tenant.urlKey, foreign.leadId], [other.urlKey, foreign.leadId], [tenant.urlKey, 'ld_missing'],
-      ['no-such-shop', leads[1]!.leadId], [tenant.urlKey, leads[1]!.leadId], [tenant.urlKey, leads[0]!.leadId], [tenant.urlKey, removed.leadId],
+      [tenant.urlKey, leads[0]!.leadId],
+      [tenant.urlKey, foreign.leadId],
+      [other.urlKey, foreign.leadId],
+      [tenant.urlKey, 'ld_missing'],
+      ['no-such-shop', leads[1]!.leadId],
+      [tenant.urlKey, leads[1]!.leadId],
+      [tenant.urlKey, leads[0]!.leadId],
+      [tenant.urlKey, removed.leadId],
     ];
     const found = await Promise.all(asked.map(([urlKey, leadId]) => t.store.leads.findLead(urlKey, leadId)));
-    expect(found.map((lead) => lead?.leadId ?? null)).toEqual([leads[0]!.leadId, null, foreign.leadId, null, null, leads[1]!.leadId, leads[0]!.leadId, removed.leadId]);
-    expect(found.map((lead) => lead?.data.subject ?? null)).toEqual(['Lead 0', null, 'Theirs', null, null, 'Lead 1', 'Lead 0', 'Gone']);
+    expect(found.map((lead) => lead?.leadId ?? null)).toEqual([
+      leads[0]!.leadId,
+      null,
+      foreign.leadId,
+      null,
+      null,
+      leads[1]!.leadId,
+      leads[0]!.leadId,
+      removed.leadId,
+    ]);
+    expect(found.map((lead) => lead?.data.subject ?? null)).toEqual([
+      'Lead 0',
+      null,
+      'Theirs',
+      null,
+      null,
+      'Lead 1',
+      'Lead 0',
+      'Gone',
+    ]);
     expect(found[7]!.removed).toBe(true);
     expect(found[0]).toMatchObject({ externalId: leads[0]!.externalId, removed: false, version: 1, source: 'API' });
     expect(typeof found[0]!.createdAt).toBe('number');
@@ -44,7 +68,9 @@ describe.runIf(stores.includes('postgres'))('PostgreSQL: lead reads that arrive 
     const alone = await t.store.leads.findLead(tenant.urlKey, leads[2]!.leadId);
     const query = vi.spyOn(pg.Client.prototype, 'query');
     try {
-      const found = await Promise.all(Array.from({ length: 50 }, (_, i) => t.store.leads.findLead(tenant.urlKey, leads[i % 5]!.leadId)));
+      const found = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => t.store.leads.findLead(tenant.urlKey, leads[i % 5]!.leadId)),
+      );
       expect(found.every((lead, i) => lead?.leadId === leads[i % 5]!.leadId)).toBe(true);
       expect(found[2]).toEqual(alone);
       const reads = query.mock.calls.filter(([text]) => JSON.stringify(text).includes('from leads l'));

@@ -26,7 +26,11 @@ describe.each(stores)('rate-limit buckets in the store [%s]', (storeName) => {
     const bucket = randomKey('bucket');
     expect(await limits().peek(bucket, WINDOW, T0)).toEqual({ count: 0, windowStart: T0, resetAt: T0 + WINDOW });
     expect(await limits().hit(bucket, WINDOW, T0)).toEqual({ count: 1, windowStart: T0, resetAt: T0 + WINDOW });
-    expect(await limits().hit(bucket, WINDOW, T0 + 10_000)).toEqual({ count: 2, windowStart: T0, resetAt: T0 + WINDOW });
+    expect(await limits().hit(bucket, WINDOW, T0 + 10_000)).toEqual({
+      count: 2,
+      windowStart: T0,
+      resetAt: T0 + WINDOW,
+    });
     expect((await limits().peek(bucket, WINDOW, T0 + 20_000)).count).toBe(2);
   });
 
@@ -48,7 +52,11 @@ describe.each(stores)('rate-limit buckets in the store [%s]', (storeName) => {
     await limits().hit(bucket, WINDOW, T0);
     await limits().hit(bucket, WINDOW, T0);
     expect((await limits().peek(bucket, WINDOW, T0 + WINDOW)).count).toBe(0);
-    expect(await limits().hit(bucket, WINDOW, T0 + WINDOW)).toEqual({ count: 1, windowStart: T0 + WINDOW, resetAt: T0 + 2 * WINDOW });
+    expect(await limits().hit(bucket, WINDOW, T0 + WINDOW)).toEqual({
+      count: 1,
+      windowStart: T0 + WINDOW,
+      resetAt: T0 + 2 * WINDOW,
+    });
   });
 
   it('release takes back one event of the same window, never below zero and never from a newer window', async () => {

@@ -11,7 +11,16 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createLead, seedLeadTenant } from '../helpers/leads.js';
 import { tempDataDir } from '../helpers/stores.js';
 
-const business = (urlKey: string) => ({ urlKey, name: urlKey, country: 'IN', currency: 'INR', customFieldsEnabled: false, timeZone: null, createdAt: 1, updatedAt: 1 });
+const business = (urlKey: string) => ({
+  urlKey,
+  name: urlKey,
+  country: 'IN',
+  currency: 'INR',
+  customFieldsEnabled: false,
+  timeZone: null,
+  createdAt: 1,
+  updatedAt: 1,
+});
 
 let db: Kysely<Database>;
 let data: BusinessDataStore;
@@ -42,8 +51,15 @@ const oneReadTransaction = (reads: number) => ['begin', ...Array<string>(reads).
 
 it('client reads that arrive together share one read transaction, and each gets its own answer', async () => {
   const asked: [string, string][] = [
-    ['shop-a', 'a-0'], ['shop-a', 'a-1'], ['shop-b', 'a-2'], ['shop-a', 'b-0'], ['shop-b', 'b-0'],
-    ['shop-a', 'missing'], ['no-such-shop', 'a-3'], ['shop-a', 'a-1'], ['shop-a', 'a-29'],
+    ['shop-a', 'a-0'],
+    ['shop-a', 'a-1'],
+    ['shop-b', 'a-2'],
+    ['shop-a', 'b-0'],
+    ['shop-b', 'b-0'],
+    ['shop-a', 'missing'],
+    ['no-such-shop', 'a-3'],
+    ['shop-a', 'a-1'],
+    ['shop-a', 'a-29'],
   ];
   let found: Awaited<ReturnType<BusinessDataStore['findClient']>>[] = [];
   const statements = await statementsRun(async () => {
@@ -52,7 +68,15 @@ it('client reads that arrive together share one read transaction, and each gets 
   expect(statements).toEqual(oneReadTransaction(asked.length));
   expect(found.map((c) => c?.clientId ?? null)).toEqual(['a-0', 'a-1', null, null, 'b-0', null, null, 'a-1', 'a-29']);
   expect(found[1]!.balance).toEqual({ invoice: 12.5 });
-  expect(found[0]).toEqual({ clientId: 'a-0', status: 'active', source: 'API', data: { name: 'A 0' }, balance: {}, createdAt: 1000, updatedAt: 1000 });
+  expect(found[0]).toEqual({
+    clientId: 'a-0',
+    status: 'active',
+    source: 'API',
+    data: { name: 'A 0' },
+    balance: {},
+    createdAt: 1000,
+    updatedAt: 1000,
+  });
 });
 
 it('reads and creates of the same keys, all at once, neither wait on each other for ever nor miss a committed create', async () => {
@@ -67,7 +91,7 @@ it('reads and creates of the same keys, all at once, neither wait on each other 
   expect(after.map((c) => c?.clientId)).toEqual(keys);
 });
 
-it('lead reads, a lead create\'s read-first and client reads of one turn share one read transaction, through the store the server opens', async () => {
+it("lead reads, a lead create's read-first and client reads of one turn share one read transaction, through the store the server opens", async () => {
   const t: TestApp = await createTestApp('sqlite');
   try {
     const tenant = await seedLeadTenant(t);

@@ -14,10 +14,28 @@ describe.each(stores)('webhooks store [%s]', (storeName) => {
     // A database of its own: claims reach every due event of the database, and other suites' events are not ours to take.
     if (storeName === 'postgres') own = await privatePostgresDatabase('crmkit_ws');
     t = await createTestApp(storeName, { webhooksDeliver: false, ...(own && { databaseUrl: own.url }) });
-    await t.store.accounts.createBusiness({ urlKey, name: urlKey, country: 'IN', currency: 'INR', customFieldsEnabled: false, timeZone: null, createdAt: 1, updatedAt: 1 });
+    await t.store.accounts.createBusiness({
+      urlKey,
+      name: urlKey,
+      country: 'IN',
+      currency: 'INR',
+      customFieldsEnabled: false,
+      timeZone: null,
+      createdAt: 1,
+      updatedAt: 1,
+    });
     await t.store.webhooks.create(urlKey, {
-      id: randomKey('ep'), url: 'https://hooks.example.com/', description: null, eventTypes: ['client.created'], enabled: true, disabledReason: null,
-      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', previousSecret: null, previousSecretUntil: null, createdAt: 1, updatedAt: 1,
+      id: randomKey('ep'),
+      url: 'https://hooks.example.com/',
+      description: null,
+      eventTypes: ['client.created'],
+      enabled: true,
+      disabledReason: null,
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      previousSecret: null,
+      previousSecretUntil: null,
+      createdAt: 1,
+      updatedAt: 1,
     });
   });
   afterAll(async () => {
@@ -28,7 +46,12 @@ describe.each(stores)('webhooks store [%s]', (storeName) => {
   it('claims the oldest pending event of each resource only, new ones at once, attempted ones when due, and leases what it claims', async () => {
     const [endpoint] = (await t.store.webhooks.subscriptions(urlKey)).endpoints;
     const row = (n: number, resource: string, at: number) => ({
-      messageId: `msg_${urlKey}_${n}`, eventType: 'client.created', resourceKey: `client:${resource}`, payload: '{}', createdAt: at, endpointPk: endpoint!.pk,
+      messageId: `msg_${urlKey}_${n}`,
+      eventType: 'client.created',
+      resourceKey: `client:${resource}`,
+      payload: '{}',
+      createdAt: at,
+      endpointPk: endpoint!.pk,
     });
     const endpointId = (await t.store.webhooks.list(urlKey))[0]!.id;
     for (const r of [row(1, 'a', 10), row(2, 'a', 11), row(3, 'b', 12), row(4, 'c', 5_000)]) {
@@ -39,32 +62,55 @@ describe.each(stores)('webhooks store [%s]', (storeName) => {
     const mine = first.filter((d) => d.messageId.startsWith(`msg_${urlKey}`)).map((d) => d.messageId);
     expect(mine).toEqual([`msg_${urlKey}_1`, `msg_${urlKey}_3`, `msg_${urlKey}_4`]);
     // Leased: not claimed again before the lease ends; the second event of `a` waits for the first.
-    expect((await t.store.webhooks.claim(500, 10, 1_000)).filter((d) => d.messageId.startsWith(`msg_${urlKey}`))).toEqual([]);
+    expect(
+      (await t.store.webhooks.claim(500, 10, 1_000)).filter((d) => d.messageId.startsWith(`msg_${urlKey}`)),
+    ).toEqual([]);
     const one = first.find((d) => d.messageId === `msg_${urlKey}_1`)!;
     expect(one.attempt).toBe(1);
     await t.store.webhooks.finish(one, { at: 600, statusCode: 204, durationMs: 3, error: null }, 'delivered');
     // `c` failed: due again at 1,500, not before; `b` is still leased.
-    await t.store.webhooks.finish(first.find((d) => d.messageId === `msg_${urlKey}_4`)!, { at: 600, statusCode: 500, durationMs: 3, error: null }, { retryAt: 1_500 });
+    await t.store.webhooks.finish(
+      first.find((d) => d.messageId === `msg_${urlKey}_4`)!,
+      { at: 600, statusCode: 500, durationMs: 3, error: null },
+      { retryAt: 1_500 },
+    );
     // A new event of `c` waits behind the attempted one.
     await t.store.webhooks.enqueue(urlKey, endpointId, row(5, 'c', 650));
-    const next = (await t.store.webhooks.claim(700, 10, 2_000)).filter((d) => d.messageId.startsWith(`msg_${urlKey}`)).map((d) => d.messageId);
+    const next = (await t.store.webhooks.claim(700, 10, 2_000))
+      .filter((d) => d.messageId.startsWith(`msg_${urlKey}`))
+      .map((d) => d.messageId);
     expect(next).toEqual([`msg_${urlKey}_2`]);
-    const retried = (await t.store.webhooks.claim(1_500, 10, 3_000)).filter((d) => d.messageId.startsWith(`msg_${urlKey}`));
-    expect(retried.map((d) => [d.messageId, d.attempt])).toEqual([[`msg_${urlKey}_3`, 2], [`msg_${urlKey}_4`, 2]]);
+    const retried = (await t.store.webhooks.claim(1_500, 10, 3_000)).filter((d) =>
+      d.messageId.startsWith(`msg_${urlKey}`),
+    );
+    expect(retried.map((d) => [d.messageId, d.attempt])).toEqual([
+      [`msg_${urlKey}_3`, 2],
+      [`msg_${urlKey}_4`, 2],
+    ]);
     await t.store.webhooks.finish(retried[1]!, { at: 1_600, statusCode: 204, durationMs: 3, error: null }, 'delivered');
-    expect((await t.store.webhooks.claim(1_700, 10, 3_000)).map((d) => d.messageId).filter((id) => id.startsWith(`msg_${urlKey}`))).toEqual([`msg_${urlKey}_5`]);
+    expect(
+      (await t.store.webhooks.claim(1_700, 10, 3_000))
+        .map((d) => d.messageId)
+        .filter((id) => id.startsWith(`msg_${urlKey}`)),
+    ).toEqual([`msg_${urlKey}_5`]);
   });
 
-  it('a burst of one resource\'s events holds the others back for one claim at most', async () => {
+  it("a burst of one resource's events holds the others back for one claim at most", async () => {
     const [endpoint] = (await t.store.webhooks.subscriptions(urlKey)).endpoints;
     const endpointId = (await t.store.webhooks.list(urlKey))[0]!.id;
     const row = (n: number, resource: string) => ({
-      messageId: `msg_${urlKey}_burst_${resource}${n}`, eventType: 'client.created', resourceKey: `client:burst-${resource}`, payload: '{}', createdAt: 10_000, endpointPk: endpoint!.pk,
+      messageId: `msg_${urlKey}_burst_${resource}${n}`,
+      eventType: 'client.created',
+      resourceKey: `client:burst-${resource}`,
+      payload: '{}',
+      createdAt: 10_000,
+      endpointPk: endpoint!.pk,
     });
     for (let n = 1; n <= 12; n++) await t.store.webhooks.enqueue(urlKey, endpointId, row(n, 'x'));
     await t.store.webhooks.enqueue(urlKey, endpointId, row(1, 'y'));
     // At 1,800 the events the test above left in flight are not due again yet.
-    const claimed = async () => (await t.store.webhooks.claim(1_800, 2, 20_000)).map((d) => d.messageId).filter((id) => id.includes('_burst_'));
+    const claimed = async () =>
+      (await t.store.webhooks.claim(1_800, 2, 20_000)).map((d) => d.messageId).filter((id) => id.includes('_burst_'));
     // The first claim looks at a prefix of the new events (a few times its room): only x's first is there.
     expect(await claimed()).toEqual([`msg_${urlKey}_burst_x1`]);
     // x's first is in flight now: the rest of x wait behind it, and the next claim reaches y.

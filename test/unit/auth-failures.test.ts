@@ -45,13 +45,20 @@ function setup(limit = 2, windowSeconds = 100) {
   const limits = new MemoryLimits();
   const errors: unknown[] = [];
   let now = 1_700_000_000_000;
-  const limiter = new AuthFailureLimiter({ rateLimits: limits as unknown as RateLimitStore }, { authFailureLimit: limit, authFailureWindowSeconds: windowSeconds },
-    () => now, { error: (...args: unknown[]) => void errors.push(args) } as never);
+  const limiter = new AuthFailureLimiter(
+    { rateLimits: limits as unknown as RateLimitStore },
+    { authFailureLimit: limit, authFailureWindowSeconds: windowSeconds },
+    () => now,
+    { error: (...args: unknown[]) => void errors.push(args) } as never,
+  );
   return { limits, limiter, errors, advance: (ms: number) => void (now += ms), now: () => now };
 }
 
 async function retryAfter(attempt: Promise<unknown>): Promise<number> {
-  const error = await attempt.then(() => undefined, (e: unknown) => e);
+  const error = await attempt.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   expect((error as AppError).code).toBe('TOO_MANY_REQUESTS');
   return (error as AppError).extraData!.retryAfterSeconds as number;

@@ -7,7 +7,9 @@ function gatedLoader() {
   let open: (() => void)[] = [];
   const load = (key: string) => {
     loads.push(key);
-    return new Promise<{ key: string } | undefined>((resolve) => open.push(() => resolve(key === 'missing' ? undefined : { key })));
+    return new Promise<{ key: string } | undefined>((resolve) =>
+      open.push(() => resolve(key === 'missing' ? undefined : { key })),
+    );
   };
   const finish = () => {
     const waiting = open;

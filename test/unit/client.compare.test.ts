@@ -12,9 +12,22 @@ const FULL = {
   phone: '+91 98765 43210',
   country: 'SA',
   isVendor: true,
-  additionalIds: [{ label: 'NAT', value: '1' }, { label: 'CRN', value: '2', showInInvoice: true }],
+  additionalIds: [
+    { label: 'NAT', value: '1' },
+    { label: 'CRN', value: '2', showInInvoice: true },
+  ],
   shippingDetails: [
-    { name: 'Dock A', customHeaders: [{ label: 'Gate', value: '1' }, { label: 'Bay', value: '2' }], additionalIds: [{ label: 'NAT', value: '9' }, { label: 'OTH', value: '8' }] },
+    {
+      name: 'Dock A',
+      customHeaders: [
+        { label: 'Gate', value: '1' },
+        { label: 'Bay', value: '2' },
+      ],
+      additionalIds: [
+        { label: 'NAT', value: '9' },
+        { label: 'OTH', value: '8' },
+      ],
+    },
     { name: 'Dock B' },
   ],
   bankAccounts: [{ iban: 'SA01' }, { iban: 'SA02', isPrimary: true }],
@@ -22,7 +35,8 @@ const FULL = {
 };
 
 const stored = valid(FULL);
-const same = (patch: Record<string, unknown>, live = LIVE): boolean => sameClient(stored, valid({ ...FULL, ...patch }), live);
+const same = (patch: Record<string, unknown>, live = LIVE): boolean =>
+  sameClient(stored, valid({ ...FULL, ...patch }), live);
 
 describe('4.4 rule 2: identical retries', () => {
   it.each([
@@ -36,17 +50,45 @@ describe('4.4 rule 2: identical retries', () => {
     ['reordered additionalIds', { additionalIds: [FULL.additionalIds[1], FULL.additionalIds[0]] }],
     ['reordered bankAccounts', { bankAccounts: [FULL.bankAccounts[1], FULL.bankAccounts[0]] }],
     ['reordered shippingDetails', { shippingDetails: [FULL.shippingDetails[1], FULL.shippingDetails[0]] }],
-    ['reordered nested customHeaders and additionalIds', {
-      shippingDetails: [{ ...FULL.shippingDetails[0], customHeaders: [{ label: 'Bay', value: '2' }, { label: 'Gate', value: '1' }], additionalIds: [{ label: 'OTH', value: '8' }, { label: 'NAT', value: '9' }] }, FULL.shippingDetails[1]],
-    }],
+    [
+      'reordered nested customHeaders and additionalIds',
+      {
+        shippingDetails: [
+          {
+            ...FULL.shippingDetails[0],
+            customHeaders: [
+              { label: 'Bay', value: '2' },
+              { label: 'Gate', value: '1' },
+            ],
+            additionalIds: [
+              { label: 'OTH', value: '8' },
+              { label: 'NAT', value: '9' },
+            ],
+          },
+          FULL.shippingDetails[1],
+        ],
+      },
+    ],
     ['custom field names in another case', { customFields: { REGION: 'North', notes: 'n' } }],
-    ['a useForEInvoice: false stated', { additionalIds: [{ label: 'NAT', value: '1', useForEInvoice: false }, FULL.additionalIds[1]] }],
+    [
+      'a useForEInvoice: false stated',
+      { additionalIds: [{ label: 'NAT', value: '1', useForEInvoice: false }, FULL.additionalIds[1]] },
+    ],
   ])('%s', (_name, patch) => {
     expect(same(patch)).toBe(true);
   });
 
   it('omitting fields the service derived', () => {
-    const derivedStored = valid({ ...base, gstin: '27AAPFU0939F1ZV', panNumber: 'AAPFU0939F', gstState: '27', country: 'IN', locale: 'en-IN', taxPayerType: 'REG', clientType: 'COMPANY' });
+    const derivedStored = valid({
+      ...base,
+      gstin: '27AAPFU0939F1ZV',
+      panNumber: 'AAPFU0939F',
+      gstState: '27',
+      country: 'IN',
+      locale: 'en-IN',
+      taxPayerType: 'REG',
+      clientType: 'COMPANY',
+    });
     expect(sameClient(derivedStored, valid({ ...base, gstin: '27AAPFU0939F1ZV' }), LIVE)).toBe(true);
   });
 
@@ -69,9 +111,20 @@ describe('4.4 rule 4 and every other difference: conflicts', () => {
     ['another derived value sent', { locale: 'en-SA' }],
     ['an extra additional id', { additionalIds: [...FULL.additionalIds, { label: 'OTH', value: '3' }] }],
     ['one additional id fewer', { additionalIds: [FULL.additionalIds[0]] }],
-    ['a changed showInInvoice', { additionalIds: [{ ...FULL.additionalIds[0], showInInvoice: true }, FULL.additionalIds[1]] }],
+    [
+      'a changed showInInvoice',
+      { additionalIds: [{ ...FULL.additionalIds[0], showInInvoice: true }, FULL.additionalIds[1]] },
+    ],
     ['a duplicated bank account', { bankAccounts: [FULL.bankAccounts[0], FULL.bankAccounts[0], FULL.bankAccounts[1]] }],
-    ['a changed nested header', { shippingDetails: [{ ...FULL.shippingDetails[0], customHeaders: [{ label: 'Gate', value: '2' }] }, FULL.shippingDetails[1]] }],
+    [
+      'a changed nested header',
+      {
+        shippingDetails: [
+          { ...FULL.shippingDetails[0], customHeaders: [{ label: 'Gate', value: '2' }] },
+          FULL.shippingDetails[1],
+        ],
+      },
+    ],
     ['a dropped custom field value', { customFields: { Region: 'North' } }],
     ['a changed custom field value', { customFields: { Region: 'South', Notes: 'n' } }],
     ['an added custom field value', { customFields: { Region: 'North', Notes: 'n', VIP: true } }],
@@ -91,9 +144,15 @@ describe('decisions.md: custom fields compare by live field id only', () => {
   });
 
   it('still matches after a rename, since values are keyed by id', () => {
-    const renamed = context({ customFields: [{ id: 'cf-region', name: 'Zone', type: 'SELECT', options: ['North', 'South'], isArchived: false },
-      { id: 'cf-notes', name: 'Notes', type: 'TEXT', options: null, isArchived: false }] });
-    expect(sameClient(stored, valid({ ...FULL, customFields: { Zone: 'North', Notes: 'n' } }, renamed), LIVE)).toBe(true);
+    const renamed = context({
+      customFields: [
+        { id: 'cf-region', name: 'Zone', type: 'SELECT', options: ['North', 'South'], isArchived: false },
+        { id: 'cf-notes', name: 'Notes', type: 'TEXT', options: null, isArchived: false },
+      ],
+    });
+    expect(sameClient(stored, valid({ ...FULL, customFields: { Zone: 'North', Notes: 'n' } }, renamed), LIVE)).toBe(
+      true,
+    );
   });
 
   it('treats members missing from an older stored document as null', () => {

@@ -43,10 +43,19 @@ describe('derivation: country and locale', () => {
 type Row = [name: string, patch: Record<string, unknown>, expected: string];
 
 describe('derivation: clientType', () => {
-  const none: TaxIdEvidence = { panNumber: null, tinNumber: null, gstin: null, trnNumber: null, sstNumber: null, vatNumber: null };
+  const none: TaxIdEvidence = {
+    panNumber: null,
+    tinNumber: null,
+    gstin: null,
+    trnNumber: null,
+    sstNumber: null,
+    vatNumber: null,
+  };
   it.each<Row>([
     ['PAN holder P (person)', { panNumber: 'ABCPE1234F' }, 'INDIVIDUAL'],
-    ...['C', 'H', 'F', 'A', 'T', 'B', 'L', 'J', 'G', 'E'].map((type) => [`PAN holder ${type}`, { panNumber: `ABC${type}E1234F` }, 'COMPANY'] as Row),
+    ...['C', 'H', 'F', 'A', 'T', 'B', 'L', 'J', 'G', 'E'].map(
+      (type) => [`PAN holder ${type}`, { panNumber: `ABC${type}E1234F` }, 'COMPANY'] as Row,
+    ),
     ['Malaysian TIN IG (individual)', { tinNumber: 'IG12345678901' }, 'INDIVIDUAL'],
     ['Malaysian TIN SG (individual, old)', { tinNumber: 'SG1234567890' }, 'INDIVIDUAL'],
     ['Malaysian TIN OG (individual, old)', { tinNumber: 'OG1234567890' }, 'INDIVIDUAL'],
@@ -100,8 +109,13 @@ describe('derivation: taxPayerType for a UAE business', () => {
     ['UAE client with TRN', {}, 'VATR'],
     ['UAE client without TRN', { trnNumber: null }, 'VATNR'],
     ['foreign client with a UAE TRN', { country: 'GB' }, 'VATR'],
-    ...['SA', 'BH', 'KW', 'OM', 'QA'].map((c) => [`GCC ${c} with VAT number`, { country: c, trnNumber: null, vatNumber: '300000000000003' }, 'GCCVATR'] as Row),
-    ...['SA', 'BH', 'KW', 'OM', 'QA'].map((c) => [`GCC ${c} without VAT number`, { country: c, trnNumber: null }, 'GCCVATNR'] as Row),
+    ...['SA', 'BH', 'KW', 'OM', 'QA'].map(
+      (c) =>
+        [`GCC ${c} with VAT number`, { country: c, trnNumber: null, vatNumber: '300000000000003' }, 'GCCVATR'] as Row,
+    ),
+    ...['SA', 'BH', 'KW', 'OM', 'QA'].map(
+      (c) => [`GCC ${c} without VAT number`, { country: c, trnNumber: null }, 'GCCVATNR'] as Row,
+    ),
     ['non-GCC client', { country: 'IN', trnNumber: null }, 'NGCC'],
     ['non-GCC client with VAT number', { country: 'GB', trnNumber: null, vatNumber: 'GB1' }, 'NGCC'],
     ['sent value kept', { taxPayerType: 'VATRDZ' }, 'VATRDZ'],
@@ -113,7 +127,15 @@ describe('derivation: taxPayerType for a UAE business', () => {
 
 describe('derivation: taxPayerType elsewhere', () => {
   it.each(['GB', 'US', 'SA', 'MY', ''])('business %s → null', (country) => {
-    const ids = { gstin: '27AAPFU0939F1ZV', gstState: null, panNumber: null, trnNumber: null, tinNumber: null, sstNumber: null, vatNumber: null };
+    const ids = {
+      gstin: '27AAPFU0939F1ZV',
+      gstState: null,
+      panNumber: null,
+      trnNumber: null,
+      tinNumber: null,
+      sstNumber: null,
+      vatNumber: null,
+    };
     expect(deriveTaxPayerType(country, { country: 'IN', clientType: 'COMPANY', ids })).toBeNull();
   });
 });

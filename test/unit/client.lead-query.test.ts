@@ -10,14 +10,22 @@ const CLIENT_FILE = fileURLToPath(new URL('../../client/src/lead-list.ts', impor
 
 /** The properties of an exported type of the client's file, as the TypeScript checker sees them. */
 function propertiesOf(typeName: string): string[] {
-  const program = ts.createProgram([CLIENT_FILE], { strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext });
+  const program = ts.createProgram([CLIENT_FILE], {
+    strict: true,
+    noEmit: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(CLIENT_FILE)!;
   const symbol = checker.getExportsOfModule(checker.getSymbolAtLocation(source)!).find((s) => s.name === typeName)!;
-  return checker.getDeclaredTypeOfSymbol(symbol).getProperties().map((p) => p.name);
+  return checker
+    .getDeclaredTypeOfSymbol(symbol)
+    .getProperties()
+    .map((p) => p.name);
 }
 
-it('the TypeScript client\'s LeadListQuery and LeadSyncQuery name exactly the query parameters /openapi.json documents for GET /leads', () => {
+it("the TypeScript client's LeadListQuery and LeadSyncQuery name exactly the query parameters /openapi.json documents for GET /leads", () => {
   // `$sort[createdAt]` and its kind are one `$sort` object in the client.
   const documented = new Set(LEAD_LIST_QUERY.map((q) => q.name.replace(/\[.*\]$/, '')));
   const list = propertiesOf('LeadListQuery');

@@ -11,8 +11,15 @@ const LIVE = new Set(CUSTOM_FIELDS.filter((f) => !f.isArchived).map((f) => f.id)
 const stored = valid({ clientId: 'c-1', name: 'Acme', email: 'a@b.in', customFields: { Region: 'North' } });
 
 describe('issue 27 item 2: the client field table drives build, compare and the presenter', () => {
-  it('the presenter answers exactly the table\'s fields, in its order, then the server-set ones', () => {
-    const record = { clientId: 'c-1', source: 'API', data: stored, balance: {}, createdAt: 0, updatedAt: 0 } as unknown as StoredClient;
+  it("the presenter answers exactly the table's fields, in its order, then the server-set ones", () => {
+    const record = {
+      clientId: 'c-1',
+      source: 'API',
+      data: stored,
+      balance: {},
+      createdAt: 0,
+      updatedAt: 0,
+    } as unknown as StoredClient;
     const context = { business: { currency: 'INR' }, customFields: CUSTOM_FIELDS, liveFieldIds: LIVE } as never;
     const keys = Object.keys(presentClient(record, context));
     expect(keys.filter((key) => !SERVER_OWNED_KEYS.has(key))).toEqual(SPEC_KEYS);
@@ -32,9 +39,12 @@ describe('issue 27 item 2: the client field table drives build, compare and the 
     return `${String(value)}-changed`;
   };
 
-  it.each(SPEC_KEYS.filter((key) => comparisonOf(CLIENT_SPEC.fields.get(key)!) !== 'never'))('a different %s is a conflict', (key) => {
-    const candidate = { ...stored, [key]: changed((stored as unknown as Record<string, unknown>)[key]) };
-    expect(sameClient(stored, candidate, LIVE)).toBe(false);
-    expect(sameClient(stored, { ...stored }, LIVE)).toBe(true);
-  });
+  it.each(SPEC_KEYS.filter((key) => comparisonOf(CLIENT_SPEC.fields.get(key)!) !== 'never'))(
+    'a different %s is a conflict',
+    (key) => {
+      const candidate = { ...stored, [key]: changed((stored as unknown as Record<string, unknown>)[key]) };
+      expect(sameClient(stored, candidate, LIVE)).toBe(false);
+      expect(sameClient(stored, { ...stored }, LIVE)).toBe(true);
+    },
+  );
 });

@@ -34,8 +34,16 @@ describe('2.4 / 8 length limits: at the limit ok, one past it INVALID_FIELD_VALU
     ['shippingDetails[0].pincode', 20, (t) => ({ ...base, shippingDetails: [{ pincode: t }] })],
     ['shippingDetails[0].taxId', 500, (t) => ({ ...base, shippingDetails: [{ taxId: t }] })],
     ['shippingDetails[0].taxPayerType', 500, (t) => ({ ...base, shippingDetails: [{ taxPayerType: t }] })],
-    ['shippingDetails[0].customHeaders[0].label', 500, (t) => ({ ...base, shippingDetails: [{ customHeaders: [{ label: t }] }] })],
-    ['shippingDetails[0].customHeaders[0].value', 2500, (t) => ({ ...base, shippingDetails: [{ customHeaders: [{ label: 'L', value: t }] }] })],
+    [
+      'shippingDetails[0].customHeaders[0].label',
+      500,
+      (t) => ({ ...base, shippingDetails: [{ customHeaders: [{ label: t }] }] }),
+    ],
+    [
+      'shippingDetails[0].customHeaders[0].value',
+      2500,
+      (t) => ({ ...base, shippingDetails: [{ customHeaders: [{ label: 'L', value: t }] }] }),
+    ],
   ];
 
   it.each(LIMITS)('%s: %i characters', (field, limit, bodyWith) => {
@@ -67,26 +75,62 @@ describe('decisions.md: trimming, null, required, types', () => {
   });
 
   it('null on an optional field is not set, null on clientId or name is INVALID_FIELD_VALUE', () => {
-    const value = valid({ ...base, alias: null, isClient: null, additionalIds: null, customFields: null, dueInDays: null });
-    expect([value.alias, value.isClient, value.additionalIds, value.customFields, value.dueInDays]).toEqual([null, true, [], {}, null]);
-    expect(failures({ clientId: null, name: null })).toEqual([['clientId', V], ['name', V]]);
+    const value = valid({
+      ...base,
+      alias: null,
+      isClient: null,
+      additionalIds: null,
+      customFields: null,
+      dueInDays: null,
+    });
+    expect([value.alias, value.isClient, value.additionalIds, value.customFields, value.dueInDays]).toEqual([
+      null,
+      true,
+      [],
+      {},
+      null,
+    ]);
+    expect(failures({ clientId: null, name: null })).toEqual([
+      ['clientId', V],
+      ['name', V],
+    ]);
   });
 
   it('missing or blank clientId and name are INVALID_FIELD_VALUE', () => {
-    expect(failures({})).toEqual([['clientId', V], ['name', V]]);
-    expect(failures({ clientId: '   ', name: '' })).toEqual([['clientId', V], ['name', V]]);
+    expect(failures({})).toEqual([
+      ['clientId', V],
+      ['name', V],
+    ]);
+    expect(failures({ clientId: '   ', name: '' })).toEqual([
+      ['clientId', V],
+      ['name', V],
+    ]);
   });
 
   it.each([
-    ['an array', []], ['a string', 'body'], ['null', null], ['a number', 7], ['undefined', undefined],
+    ['an array', []],
+    ['a string', 'body'],
+    ['null', null],
+    ['a number', 7],
+    ['undefined', undefined],
   ])('a body that is %s is INVALID_FIELD', (_name, body) => {
     expect(failures(body)).toEqual([['body', F]]);
   });
 
   it.each([
-    ['clientId', 42], ['name', ['Acme']], ['alias', 1], ['isClient', 'true'], ['isVendor', 0], ['dueInDays', '30'],
-    ['phoneShowInInvoice', 'false'], ['email', { a: 1 }], ['additionalIds', {}], ['shippingDetails', 'x'],
-    ['bankAccounts', true], ['customFields', []], ['country', 91],
+    ['clientId', 42],
+    ['name', ['Acme']],
+    ['alias', 1],
+    ['isClient', 'true'],
+    ['isVendor', 0],
+    ['dueInDays', '30'],
+    ['phoneShowInInvoice', 'false'],
+    ['email', { a: 1 }],
+    ['additionalIds', {}],
+    ['shippingDetails', 'x'],
+    ['bankAccounts', true],
+    ['customFields', []],
+    ['country', 91],
   ])('%s with the wrong JSON type is INVALID_FIELD', (field, raw) => {
     expect(failures({ ...base, [field]: raw })).toEqual([[field, F]]);
   });
@@ -95,29 +139,53 @@ describe('decisions.md: trimming, null, required, types', () => {
     expect(failures({ ...base, [key]: 'API' })).toEqual([[key, F]]);
   });
 
-  it.each(['foo', 'ClientId', 'client_id', '__proto__', 'constructor', 'toString', 'panNo'])('unknown key %s is INVALID_FIELD', (key) => {
-    expect(failures(JSON.parse(`{"clientId":"c","name":"n",${JSON.stringify(key)}:1}`))).toEqual([[key, F]]);
-  });
+  it.each(['foo', 'ClientId', 'client_id', '__proto__', 'constructor', 'toString', 'panNo'])(
+    'unknown key %s is INVALID_FIELD',
+    (key) => {
+      expect(failures(JSON.parse(`{"clientId":"c","name":"n",${JSON.stringify(key)}:1}`))).toEqual([[key, F]]);
+    },
+  );
 
   it.each([
     ['NUL in name', { name: 'Ac\u0000me' }, 'name'],
     ['lone surrogate in alias', { alias: 'a\uD800' }, 'alias'],
     ['lone surrogate in a shipping city', { shippingDetails: [{ city: '\uDC00' }] }, 'shippingDetails[0].city'],
-    ['NUL in a custom header', { shippingDetails: [{ customHeaders: [{ label: 'a\u0000' }] }] }, 'shippingDetails[0].customHeaders[0].label'],
+    [
+      'NUL in a custom header',
+      { shippingDetails: [{ customHeaders: [{ label: 'a\u0000' }] }] },
+      'shippingDetails[0].customHeaders[0].label',
+    ],
   ])('%s is INVALID_FIELD_VALUE', (_name, patch, field) => {
     expect(failures({ ...base, ...patch })).toEqual([[field, V]]);
   });
 
-  it.each([[0, true], [36500, true], [30, true], [-1, false], [36501, false], [1.5, false]])('dueInDays %d → ok %s', (days, ok) => {
+  it.each([
+    [0, true],
+    [36500, true],
+    [30, true],
+    [-1, false],
+    [36501, false],
+    [1.5, false],
+  ])('dueInDays %d → ok %s', (days, ok) => {
     expect(validateClient({ ...base, dueInDays: days }, context(), 'api').ok).toBe(ok);
   });
 });
 
 describe('2.4 field rules', () => {
   it.each([
-    ['email', 'not-an-email'], ['phone', '+91 98765 abc'], ['clientType', 'PERSON'], ['locale', 'en_IN'],
-    ['country', 'India'], ['country', 'in'], ['gstin', '27AAPFU0939F1Z'], ['gstState', '40'], ['panNumber', 'AAPFU0939'],
-    ['trnNumber', '200000000000003'], ['tinNumber', 'C12345'], ['sstNumber', 'ABC-1234-1234'], ['taxPayerType', 'VATR'],
+    ['email', 'not-an-email'],
+    ['phone', '+91 98765 abc'],
+    ['clientType', 'PERSON'],
+    ['locale', 'en_IN'],
+    ['country', 'India'],
+    ['country', 'in'],
+    ['gstin', '27AAPFU0939F1Z'],
+    ['gstState', '40'],
+    ['panNumber', 'AAPFU0939'],
+    ['trnNumber', '200000000000003'],
+    ['tinNumber', 'C12345'],
+    ['sstNumber', 'ABC-1234-1234'],
+    ['taxPayerType', 'VATR'],
   ])('%s %j is INVALID_FIELD_VALUE', (field, raw) => {
     expect(failures({ ...base, [field]: raw })).toEqual([[field, V]]);
   });
@@ -143,16 +211,23 @@ describe('2.4 field rules', () => {
   it('taxPayerType follows the business country vocabulary and is refused outside IN and AE', () => {
     expect(valid({ ...base, taxPayerType: 'SEZ' }).taxPayerType).toBe('SEZ');
     expect(valid({ ...base, taxPayerType: 'VATRDZ' }, context({ businessCountry: 'AE' })).taxPayerType).toBe('VATRDZ');
-    expect(failures({ ...base, taxPayerType: 'REG' }, context({ businessCountry: 'AE' }))).toEqual([['taxPayerType', V]]);
-    expect(failures({ ...base, taxPayerType: 'REG' }, context({ businessCountry: 'GB' }))).toEqual([['taxPayerType', V]]);
+    expect(failures({ ...base, taxPayerType: 'REG' }, context({ businessCountry: 'AE' }))).toEqual([
+      ['taxPayerType', V],
+    ]);
+    expect(failures({ ...base, taxPayerType: 'REG' }, context({ businessCountry: 'GB' }))).toEqual([
+      ['taxPayerType', V],
+    ]);
     expect(valid({ ...base, taxPayerType: null }, context({ businessCountry: 'GB' })).taxPayerType).toBeNull();
   });
 
   it('enforces the GSTIN check character only when configured', () => {
     expect(valid({ ...base, gstin: '27AAPFU0939F1ZA' }).gstin).toBe('27AAPFU0939F1ZA');
-    expect(failures({ ...base, gstin: '27AAPFU0939F1ZA' }, context({ enforceGstinChecksum: true }))).toEqual([['gstin', V]]);
-    expect(failures({ ...base, shippingDetails: [{ gstin: '27AAPFU0939F1ZA' }] }, context({ enforceGstinChecksum: true })))
-      .toEqual([['shippingDetails[0].gstin', V]]);
+    expect(failures({ ...base, gstin: '27AAPFU0939F1ZA' }, context({ enforceGstinChecksum: true }))).toEqual([
+      ['gstin', V],
+    ]);
+    expect(
+      failures({ ...base, shippingDetails: [{ gstin: '27AAPFU0939F1ZA' }] }, context({ enforceGstinChecksum: true })),
+    ).toEqual([['shippingDetails[0].gstin', V]]);
   });
 
   it('stores e-mail and other values as sent, phone normalised', () => {
@@ -162,7 +237,10 @@ describe('2.4 field rules', () => {
 });
 
 describe('2.7 bank accounts', () => {
-  it.each([['GB', '12-34-56'], ['IE', '123456']])('sortCode with bankCountry %s is kept', (bankCountry, sortCode) => {
+  it.each([
+    ['GB', '12-34-56'],
+    ['IE', '123456'],
+  ])('sortCode with bankCountry %s is kept', (bankCountry, sortCode) => {
     expect(valid({ ...base, bankAccounts: [{ sortCode, bankCountry }] }).bankAccounts[0]?.sortCode).toBe(sortCode);
   });
   it.each([
@@ -177,14 +255,28 @@ describe('2.7 bank accounts', () => {
     expect(failures({ ...base, bankAccounts: [account] })).toEqual([[field, V]]);
   });
   it('fills unset members with null and isPrimary false', () => {
-    expect(valid({ ...base, bankAccounts: [{ iban: 'GB00' }] }).bankAccounts).toEqual([{
-      bankAccountName: null, bankAccountHolderName: null, bankAccountNumber: null, ifscCode: null, iban: 'GB00',
-      sortCode: null, swift: null, bankAccountType: null, bankCountry: null, bankCurrency: null, isPrimary: false,
-    }]);
+    expect(valid({ ...base, bankAccounts: [{ iban: 'GB00' }] }).bankAccounts).toEqual([
+      {
+        bankAccountName: null,
+        bankAccountHolderName: null,
+        bankAccountNumber: null,
+        ifscCode: null,
+        iban: 'GB00',
+        sortCode: null,
+        swift: null,
+        bankAccountType: null,
+        bankCountry: null,
+        bankCurrency: null,
+        isPrimary: false,
+      },
+    ]);
   });
   it('names unknown and wrongly typed members by path', () => {
-    expect(failures({ ...base, bankAccounts: [{ isPrimary: 'yes', nickname: 'x' }, 'acct'] }))
-      .toEqual([['bankAccounts[0].isPrimary', F], ['bankAccounts[0].nickname', F], ['bankAccounts[1]', F]]);
+    expect(failures({ ...base, bankAccounts: [{ isPrimary: 'yes', nickname: 'x' }, 'acct'] })).toEqual([
+      ['bankAccounts[0].isPrimary', F],
+      ['bankAccounts[0].nickname', F],
+      ['bankAccounts[1]', F],
+    ]);
   });
 });
 
@@ -195,10 +287,23 @@ describe('operator mode', () => {
     expect(failures({ name: 'x' }, context(), 'operator')).toEqual([['source', V]]);
     expect(failures({ name: 'x', source: 'API' }, context(), 'operator')).toEqual([['source', V]]);
     expect(failures({ clientId: 'c', name: 'x', source: 'ZOHO' }, context(), 'operator')).toEqual([['clientId', F]]);
-    expect(failures({ name: 'x', source: 'ZOHO', createdAt: 'now' }, context(), 'operator')).toEqual([['createdAt', F]]);
+    expect(failures({ name: 'x', source: 'ZOHO', createdAt: 'now' }, context(), 'operator')).toEqual([
+      ['createdAt', F],
+    ]);
   });
-  it.each(['INVOICE', 'CLIENT_DASHBOARD', 'CLIENT_UPLOAD', 'DASHBOARD', 'INVOICE_BULK_UPLOAD', 'LEADFORM', 'PORTFOLIO', 'ZOHO', 'MARIKA', 'LEADAPI'])(
-    'source %s is accepted', (source) => expect(valid({ name: 'x', source }, context(), 'operator').source).toBe(source),
+  it.each([
+    'INVOICE',
+    'CLIENT_DASHBOARD',
+    'CLIENT_UPLOAD',
+    'DASHBOARD',
+    'INVOICE_BULK_UPLOAD',
+    'LEADFORM',
+    'PORTFOLIO',
+    'ZOHO',
+    'MARIKA',
+    'LEADAPI',
+  ])('source %s is accepted', (source) =>
+    expect(valid({ name: 'x', source }, context(), 'operator').source).toBe(source),
   );
   it('the api value carries no source', () => expect('source' in valid(base)).toBe(false));
 });
@@ -217,9 +322,18 @@ describe('7 multi-failure bodies: every failure, in body order, missing required
       customFields: { Nope: 1, 'Credit Limit': '10' },
     };
     expect(failures(body)).toEqual([
-      ['clientId', V], ['name', V], ['email', V], ['foo', F], ['isVendor', F], ['state', V],
-      ['shippingDetails[0].gstin', V], ['shippingDetails[0].bar', F], ['shippingDetails[1].additionalIds[0].value', V],
-      ['bankAccounts[0].sortCode', V], ['balance', F], ['customFields', 'INVALID_CUSTOM_FIELD'],
+      ['clientId', V],
+      ['name', V],
+      ['email', V],
+      ['foo', F],
+      ['isVendor', F],
+      ['state', V],
+      ['shippingDetails[0].gstin', V],
+      ['shippingDetails[0].bar', F],
+      ['shippingDetails[1].additionalIds[0].value', V],
+      ['bankAccounts[0].sortCode', V],
+      ['balance', F],
+      ['customFields', 'INVALID_CUSTOM_FIELD'],
       ['customFields.Credit Limit', 'INVALID_CUSTOM_FIELD_VALUE'],
     ]);
   });

@@ -22,8 +22,24 @@ describe('docs/configuration.md matches the configuration schema', () => {
 
   it('the variables the operator interface and issue 10 name are all in the schema', () => {
     const names = new Set((Object.values(VARIABLES) as VariableSpec<unknown>[]).map((v) => v.name));
-    for (const name of ['PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'JWT_AUDIENCE', 'LOG_LEVEL',
-      'BODY_LIMIT_BYTES', 'REQUEST_TIMEOUT_MS', 'GSTIN_ENFORCE_CHECKSUM', 'WORKERS', 'PG_POOL_SIZE', 'TRUST_PROXY', 'CORS_ORIGINS', 'METRICS_TOKEN']) {
+    for (const name of [
+      'PORT',
+      'HOST',
+      'DATABASE_URL',
+      'DATA_DIR',
+      'ADMIN_EMAIL',
+      'ADMIN_PASSWORD',
+      'JWT_AUDIENCE',
+      'LOG_LEVEL',
+      'BODY_LIMIT_BYTES',
+      'REQUEST_TIMEOUT_MS',
+      'GSTIN_ENFORCE_CHECKSUM',
+      'WORKERS',
+      'PG_POOL_SIZE',
+      'TRUST_PROXY',
+      'CORS_ORIGINS',
+      'METRICS_TOKEN',
+    ]) {
       expect(names.has(name), name).toBe(true);
     }
   });

@@ -7,26 +7,56 @@ describe('config: defaults, values and refusals', () => {
     for (const [key, spec] of Object.entries(VARIABLES) as [keyof typeof VARIABLES, VariableSpec<unknown>][]) {
       expect(config[key], spec.name).toEqual(spec.default);
     }
-    expect(config).toMatchObject({ port: 3030, host: '127.0.0.1', databaseUrl: null, jwtAudience: 'crmkit-api', corsOrigins: [] });
+    expect(config).toMatchObject({
+      port: 3030,
+      host: '127.0.0.1',
+      databaseUrl: null,
+      jwtAudience: 'crmkit-api',
+      corsOrigins: [],
+    });
   });
 
   it('values are parsed and trimmed', () => {
     const config = loadConfig({
-      PORT: ' 8080 ', TRUST_PROXY: 'true', GSTIN_ENFORCE_CHECKSUM: '1', LOG_LEVEL: 'debug', DATABASE_URL: 'postgresql://u@h/db',
-      WORKERS: '4', CORS_ORIGINS: 'https://a.example,https://b.example:8443', METRICS_TOKEN: 'tok',
+      PORT: ' 8080 ',
+      TRUST_PROXY: 'true',
+      GSTIN_ENFORCE_CHECKSUM: '1',
+      LOG_LEVEL: 'debug',
+      DATABASE_URL: 'postgresql://u@h/db',
+      WORKERS: '4',
+      CORS_ORIGINS: 'https://a.example,https://b.example:8443',
+      METRICS_TOKEN: 'tok',
     });
     expect(config).toMatchObject({
-      port: 8080, trustProxy: true, enforceGstinChecksum: true, logLevel: 'debug', databaseUrl: 'postgresql://u@h/db',
-      workers: 4, corsOrigins: ['https://a.example', 'https://b.example:8443'], metricsToken: 'tok',
+      port: 8080,
+      trustProxy: true,
+      enforceGstinChecksum: true,
+      logLevel: 'debug',
+      databaseUrl: 'postgresql://u@h/db',
+      workers: 4,
+      corsOrigins: ['https://a.example', 'https://b.example:8443'],
+      metricsToken: 'tok',
     });
     expect(loadConfig({ DATABASE_URL: '' }).databaseUrl).toBeNull();
   });
 
   const bad: [string, string][] = [
-    ['PORT', 'abc'], ['PORT', '70000'], ['PORT', '-1'], ['PORT', '80.5'], ['HOST', ''], ['DATABASE_URL', 'mysql://x'],
-    ['LOG_LEVEL', 'verbose'], ['TRUST_PROXY', 'yes'], ['GSTIN_ENFORCE_CHECKSUM', 'on'], ['WORKERS', '0'],
-    ['PG_POOL_SIZE', '1e3'], ['BODY_LIMIT_BYTES', '10'], ['REQUEST_TIMEOUT_MS', ''], ['APP_TOKEN_TTL_SECONDS', '86401'],
-    ['CORS_ORIGINS', 'example.com'], ['CACHE_TTL_MS', '0x10'],
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['HOST', ''],
+    ['DATABASE_URL', 'mysql://x'],
+    ['LOG_LEVEL', 'verbose'],
+    ['TRUST_PROXY', 'yes'],
+    ['GSTIN_ENFORCE_CHECKSUM', 'on'],
+    ['WORKERS', '0'],
+    ['PG_POOL_SIZE', '1e3'],
+    ['BODY_LIMIT_BYTES', '10'],
+    ['REQUEST_TIMEOUT_MS', ''],
+    ['APP_TOKEN_TTL_SECONDS', '86401'],
+    ['CORS_ORIGINS', 'example.com'],
+    ['CACHE_TTL_MS', '0x10'],
   ];
   it.each(bad)('%s=%j stops the start with one line naming the variable', (name, value) => {
     let error: unknown;
@@ -49,7 +79,9 @@ describe('config: defaults, values and refusals', () => {
 
   it('DATABASE_DIRECT_URL needs DATABASE_URL; DATABASE_PREPARED=auto sends named statements only with no pooler in between', () => {
     expect(() => loadConfig({ DATABASE_DIRECT_URL: 'postgres://h/db' })).toThrow(/^DATABASE_DIRECT_URL: /);
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://h/db', DATABASE_PREPARED: 'yes' })).toThrow(/^DATABASE_PREPARED: /);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://h/db', DATABASE_PREPARED: 'yes' })).toThrow(
+      /^DATABASE_PREPARED: /,
+    );
     const direct = loadConfig({ DATABASE_URL: 'postgres://h:5432/db' });
     const pooled = loadConfig({ DATABASE_URL: 'postgres://h:6432/db', DATABASE_DIRECT_URL: 'postgres://h:5432/db' });
     expect([usesPreparedStatements(direct), usesPreparedStatements(pooled)]).toEqual([true, false]);

@@ -5,8 +5,9 @@ import { expect, it } from 'vitest';
 const root = new URL('../../', import.meta.url).pathname;
 
 function publicFolders(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).flatMap((e) =>
-    e.name === 'public' ? [relative(root, join(dir, e.name))] : publicFolders(join(dir, e.name)));
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .flatMap((e) => (e.name === 'public' ? [relative(root, join(dir, e.name))] : publicFolders(join(dir, e.name))));
 }
 
 it('the image copies every folder of page files the server serves from src/ (the TypeScript build does not)', () => {

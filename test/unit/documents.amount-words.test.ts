@@ -19,7 +19,10 @@ describe('4.7 amounts in words', () => {
     [1_00_00_000n, 'One Crore'],
     [99_99_99_999n, 'Ninety-Nine Crore Ninety-Nine Lakh Ninety-Nine Thousand Nine Hundred Ninety-Nine'],
     [1_00_00_00_000n, 'One Hundred Crore'],
-    [99_999_99_99_999n, 'Ninety-Nine Thousand Nine Hundred Ninety-Nine Crore Ninety-Nine Lakh Ninety-Nine Thousand Nine Hundred Ninety-Nine'],
+    [
+      99_999_99_99_999n,
+      'Ninety-Nine Thousand Nine Hundred Ninety-Nine Crore Ninety-Nine Lakh Ninety-Nine Thousand Nine Hundred Ninety-Nine',
+    ],
   ])('Indian grouping: %s is %s', (value, words) => {
     expect(wholeNumberInWords(value, true)).toBe(words);
   });
@@ -30,7 +33,10 @@ describe('4.7 amounts in words', () => {
     [1_000_000n, 'One Million'],
     [999_999_999n, 'Nine Hundred Ninety-Nine Million Nine Hundred Ninety-Nine Thousand Nine Hundred Ninety-Nine'],
     [1_000_000_000n, 'One Billion'],
-    [999_999_999_999n, 'Nine Hundred Ninety-Nine Billion Nine Hundred Ninety-Nine Million Nine Hundred Ninety-Nine Thousand Nine Hundred Ninety-Nine'],
+    [
+      999_999_999_999n,
+      'Nine Hundred Ninety-Nine Billion Nine Hundred Ninety-Nine Million Nine Hundred Ninety-Nine Thousand Nine Hundred Ninety-Nine',
+    ],
   ])('Western grouping: %s is %s', (value, words) => {
     expect(wholeNumberInWords(value, false)).toBe(words);
   });

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { escapeHtml, renderInvoiceHtml } from '../../src/documents/invoice.html.js';
 import type { InvoiceAnswer } from '../../src/documents/invoice-document.types.js';
 import { LABELS } from '../../src/documents/invoice.labels.js';
-import { canceledInvoice, example91, example93, SAUDI_SELLER_NAME, saudiInvoice } from '../helpers/invoice-documents.js';
+import {
+  canceledInvoice,
+  example91,
+  example93,
+  SAUDI_SELLER_NAME,
+  saudiInvoice,
+} from '../helpers/invoice-documents.js';
 
 // 2.7, 4.7: the share page shows the PDF's content, links the PDF, and escapes everything it prints.
 
@@ -14,20 +20,75 @@ const visibleText = (html: string) =>
   html
     .replace(/<style>[\s\S]*?<\/style>/, '')
     .replace(/<[^>]+>/g, ' ')
-    .replace(/&lt;|&gt;|&quot;|&#39;|&amp;/g, (entity) => ({ '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&amp;': '&' })[entity] ?? entity)
+    .replace(
+      /&lt;|&gt;|&quot;|&#39;|&amp;/g,
+      (entity) => ({ '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&amp;': '&' })[entity] ?? entity,
+    )
     .replace(/\s+/g, ' ');
 
-const ALLOWED_TAGS = new Set(['html', 'head', 'meta', 'title', 'style', 'body', 'nav', 'a', 'main', 'header', 'div', 'h1', 'h2', 'h3', 'p', 'dl', 'dt', 'dd', 'section', 'article', 'span', 'bdi', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'strong', 'br', 'ul', 'li', 'svg', 'rect', 'path']);
+const ALLOWED_TAGS = new Set([
+  'html',
+  'head',
+  'meta',
+  'title',
+  'style',
+  'body',
+  'nav',
+  'a',
+  'main',
+  'header',
+  'div',
+  'h1',
+  'h2',
+  'h3',
+  'p',
+  'dl',
+  'dt',
+  'dd',
+  'section',
+  'article',
+  'span',
+  'bdi',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'th',
+  'td',
+  'strong',
+  'br',
+  'ul',
+  'li',
+  'svg',
+  'rect',
+  'path',
+]);
 
 describe('the invoice share page (pure renderer)', () => {
   it('9.1: the particulars of 4.7, formatted as the PDF formats them, and the PDF link', () => {
     const html = page(example91());
     const text = visibleText(html);
     for (const particular of [
-      'TAX INVOICE', 'Invoice No.: INV-0001', 'Invoice Date: 18 Jun 2021', 'Place of Supply: Karnataka (29)', 'Reverse charge: No',
-      'Crème Software Pvt. Ltd.', 'Zoë Traders', 'State: Karnataka, Code: 29', 'Zoë Traders Warehouse', 'Website maintenance',
-      '998314', '1,200.00', 'CGST', 'SGST', 'Total (INR) ₹1,580.00', 'Rupees One Thousand Five Hundred Eighty Only',
-      'Authorised Signatory', 'Payment within 30 days by bank transfer.', 'Phone: +919812345678',
+      'TAX INVOICE',
+      'Invoice No.: INV-0001',
+      'Invoice Date: 18 Jun 2021',
+      'Place of Supply: Karnataka (29)',
+      'Reverse charge: No',
+      'Crème Software Pvt. Ltd.',
+      'Zoë Traders',
+      'State: Karnataka, Code: 29',
+      'Zoë Traders Warehouse',
+      'Website maintenance',
+      '998314',
+      '1,200.00',
+      'CGST',
+      'SGST',
+      'Total (INR) ₹1,580.00',
+      'Rupees One Thousand Five Hundred Eighty Only',
+      'Authorised Signatory',
+      'Payment within 30 days by bank transfer.',
+      'Phone: +919812345678',
     ]) {
       expect(text, particular).toContain(particular);
     }
@@ -63,7 +124,9 @@ describe('the invoice share page (pure renderer)', () => {
       terms: [{ label: hostile, terms: [hostile] }],
     };
     const html = page(attacked, '/share/invoices/x"onmouseover="alert(1)/pdf');
-    const tags = new Set([...html.matchAll(/<\/?([a-zA-Z][a-zA-Z0-9]*)/g)].map((match) => (match[1] ?? '').toLowerCase()));
+    const tags = new Set(
+      [...html.matchAll(/<\/?([a-zA-Z][a-zA-Z0-9]*)/g)].map((match) => (match[1] ?? '').toLowerCase()),
+    );
     expect([...tags].filter((tag) => !ALLOWED_TAGS.has(tag))).toEqual([]);
     // The attack text stays as text: its brackets and quotes are entities, so it opens no tag or attribute.
     expect(html).not.toMatch(/<script|<img|onmouseover="/i);
@@ -72,6 +135,8 @@ describe('the invoice share page (pure renderer)', () => {
   });
 
   it('escapeHtml escapes the five characters that matter in text and quoted attributes', () => {
-    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
   });
 });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.js';
 import {
-  canonicalJson, fingerprintOf, IDEMPOTENCY_KEY_MAX_LENGTH, readIdempotencyKey, routeOf,
+  canonicalJson,
+  fingerprintOf,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  readIdempotencyKey,
+  routeOf,
 } from '../../src/http/idempotency-key.js';
 import { openApiDocumentOf } from '../../src/openapi/openapi.routes.js';
 import type { ApiSection } from '../../src/openapi/operation.js';
@@ -19,14 +23,25 @@ describe('4.2 rule 1: reading the Idempotency-Key header', () => {
     ['spaces and commas inside', 'a, b c', 'a, b c'],
     ['every printable ASCII character', ' !~', ' !~'],
     ['255 characters', 'k'.repeat(IDEMPOTENCY_KEY_MAX_LENGTH), 'k'.repeat(IDEMPOTENCY_KEY_MAX_LENGTH)],
-    ['255 characters within quotes', `"${'k'.repeat(IDEMPOTENCY_KEY_MAX_LENGTH)}"`, 'k'.repeat(IDEMPOTENCY_KEY_MAX_LENGTH)],
+    [
+      '255 characters within quotes',
+      `"${'k'.repeat(IDEMPOTENCY_KEY_MAX_LENGTH)}"`,
+      'k'.repeat(IDEMPOTENCY_KEY_MAX_LENGTH),
+    ],
   ])('%s', (_label, sent, key) => {
     expect(readIdempotencyKey(header(sent))).toBe(key);
   });
 
   it.each([
-    ['empty', ''], ['empty quotes', '""'], ['256 characters', 'k'.repeat(256)], ['256 within quotes', `"${'k'.repeat(256)}"`],
-    ['a tab', 'a\tb'], ['a control character', 'a\u0001b'], ['DEL', 'a\u007fb'], ['latin-1', 'clé'], ['beyond latin-1', 'k€y'],
+    ['empty', ''],
+    ['empty quotes', '""'],
+    ['256 characters', 'k'.repeat(256)],
+    ['256 within quotes', `"${'k'.repeat(256)}"`],
+    ['a tab', 'a\tb'],
+    ['a control character', 'a\u0001b'],
+    ['DEL', 'a\u007fb'],
+    ['latin-1', 'clé'],
+    ['beyond latin-1', 'k€y'],
   ])('%s: malformed', (_label, sent) => {
     expect(readIdempotencyKey(header(sent))).toEqual({ refused: 'malformed' });
   });
@@ -49,10 +64,17 @@ describe('4.2 rule 2: the fingerprint', () => {
     expect(canonicalJson(b)).toBe('{"a":1,"b":{"c":[1,2],"d":"x"}}');
   });
 
-  it.each([['18', '18.0'], ['18', '1.8e1'], ['18', '180e-1'], ['0.1', '1e-1'], ['0', '-0'], ['1000000', '1E6'], ['12.10', '12.1']])(
-    'numbers by value: %s = %s', (x, y) => {
-      expect(fp(JSON.parse(`{"n":${x}}`))).toBe(fp(JSON.parse(`{"n":${y}}`)));
-    });
+  it.each([
+    ['18', '18.0'],
+    ['18', '1.8e1'],
+    ['18', '180e-1'],
+    ['0.1', '1e-1'],
+    ['0', '-0'],
+    ['1000000', '1E6'],
+    ['12.10', '12.1'],
+  ])('numbers by value: %s = %s', (x, y) => {
+    expect(fp(JSON.parse(`{"n":${x}}`))).toBe(fp(JSON.parse(`{"n":${y}}`)));
+  });
 
   it.each([
     ['another number', { n: 18 }, { n: 18.01 }],
@@ -72,18 +94,31 @@ describe('4.2 rule 2: the fingerprint', () => {
     const alias = { route: routeOf('post', '/businesses/:urlKey/invoices'), params: { urlKey: 'acme' } };
     expect(fp({ a: 1 }, alias)).toBe(fp({ a: 1 }));
     expect(fp({ a: 1 }, { ...route, params: { urlKey: 'other' } })).not.toBe(fp({ a: 1 }));
-    expect(fp({ a: 1 }, { ...route, route: routeOf('put', '/api/v1/businesses/:urlKey/invoices') })).not.toBe(fp({ a: 1 }));
-    expect(fp({ a: 1 }, { ...route, route: routeOf('post', '/api/v1/businesses/:urlKey/clients') })).not.toBe(fp({ a: 1 }));
+    expect(fp({ a: 1 }, { ...route, route: routeOf('put', '/api/v1/businesses/:urlKey/invoices') })).not.toBe(
+      fp({ a: 1 }),
+    );
+    expect(fp({ a: 1 }, { ...route, route: routeOf('post', '/api/v1/businesses/:urlKey/clients') })).not.toBe(
+      fp({ a: 1 }),
+    );
   });
 });
 
 describe('4.2 in /openapi.json: an operation with idempotencyKey', () => {
   const section: ApiSection<never> = {
     tag: { name: 'T', description: 'T' },
-    operations: [{
-      method: 'post', path: '/api/v1/businesses/:urlKey/things', operationId: 't', summary: 't', guard: 'app', idempotencyKey: true,
-      pathParams: { urlKey: 'u' }, answers: [{ status: 201, description: 'made', schema: { type: 'object' } }], handler: () => async () => ({}),
-    }],
+    operations: [
+      {
+        method: 'post',
+        path: '/api/v1/businesses/:urlKey/things',
+        operationId: 't',
+        summary: 't',
+        guard: 'app',
+        idempotencyKey: true,
+        pathParams: { urlKey: 'u' },
+        answers: [{ status: 201, description: 'made', schema: { type: 'object' } }],
+        handler: () => async () => ({}),
+      },
+    ],
   };
   const document = openApiDocumentOf([section], { config: testConfig({ idempotencyKeyRetentionHours: 48 }) }) as any;
   const op = document.paths['/api/v1/businesses/{urlKey}/things'].post;
@@ -97,7 +132,10 @@ describe('4.2 in /openapi.json: an operation with idempotencyKey', () => {
   it('documents Idempotent-Replayed on the success, the three codes, and Retry-After on the 409', () => {
     expect(Object.keys(op.responses['201'].headers)).toEqual(['Idempotent-Replayed']);
     expect(Object.keys(op.responses['400'].content['application/json'].examples)).toContain('INVALID_IDEMPOTENCY_KEY');
-    expect(Object.keys(op.responses['409'].content['application/json'].examples)).toEqual(['IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS']);
+    expect(Object.keys(op.responses['409'].content['application/json'].examples)).toEqual([
+      'IDEMPOTENCY_CONFLICT',
+      'IDEMPOTENCY_IN_PROGRESS',
+    ]);
     expect(op.responses['409'].headers['Retry-After']).toBeDefined();
   });
 });
@@ -105,7 +143,9 @@ describe('4.2 in /openapi.json: an operation with idempotencyKey', () => {
 describe('members a store assigns inside its transaction', () => {
   it('replace the member where it stands, so the kept text and the answered text are one', () => {
     const presented = { _id: 'a', invoiceNumber: '', total: 236 };
-    expect(JSON.stringify(withAssigned(presented, { invoiceNumber: 'INV-0002' }))).toBe('{"_id":"a","invoiceNumber":"INV-0002","total":236}');
+    expect(JSON.stringify(withAssigned(presented, { invoiceNumber: 'INV-0002' }))).toBe(
+      '{"_id":"a","invoiceNumber":"INV-0002","total":236}',
+    );
     expect(withAssigned(presented)).toBe(presented);
   });
 });

@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_NUMBERING, followingCandidate, INVOICE_NUMBER_MAX_LENGTH, nextInvoiceNumber, validateInvoiceNumber,
+  DEFAULT_NUMBERING,
+  followingCandidate,
+  INVOICE_NUMBER_MAX_LENGTH,
+  nextInvoiceNumber,
+  validateInvoiceNumber,
 } from '../../src/invoices/invoice.numbering.js';
 import { FUZZ_SEED } from '../helpers/fuzz-seed.js';
 
@@ -50,21 +54,30 @@ describe('3.5.2 the next number continues the last one', () => {
 });
 
 describe(`properties of the series (seed ${FUZZ_SEED})`, () => {
-  const piece = fc.oneof(fc.stringMatching(/^[A-Za-z/ -]{0,6}$/), fc.stringMatching(/^[0-9]{1,5}$/), fc.constantFrom('٣', 'é', '📄'));
-  const number = fc.array(piece, { minLength: 1, maxLength: 14 }).map((parts) => parts.join('').trim().slice(0, 64))
+  const piece = fc.oneof(
+    fc.stringMatching(/^[A-Za-z/ -]{0,6}$/),
+    fc.stringMatching(/^[0-9]{1,5}$/),
+    fc.constantFrom('٣', 'é', '📄'),
+  );
+  const number = fc
+    .array(piece, { minLength: 1, maxLength: 14 })
+    .map((parts) => parts.join('').trim().slice(0, 64))
     .filter((value) => validateInvoiceNumber(value).ok);
 
   it('from any valid number, each next candidate is a valid number never seen before in the walk', () => {
-    fc.assert(fc.property(number, (start) => {
-      const seen = new Set([start]);
-      let candidate = start;
-      for (let step = 0; step < 30; step += 1) {
-        candidate = followingCandidate(candidate);
-        expect(validateInvoiceNumber(candidate)).toEqual({ ok: true, value: candidate });
-        expect(seen.has(candidate)).toBe(false);
-        seen.add(candidate);
-      }
-    }), { numRuns: 500, seed: FUZZ_SEED });
+    fc.assert(
+      fc.property(number, (start) => {
+        const seen = new Set([start]);
+        let candidate = start;
+        for (let step = 0; step < 30; step += 1) {
+          candidate = followingCandidate(candidate);
+          expect(validateInvoiceNumber(candidate)).toEqual({ ok: true, value: candidate });
+          expect(seen.has(candidate)).toBe(false);
+          seen.add(candidate);
+        }
+      }),
+      { numRuns: 500, seed: FUZZ_SEED },
+    );
   });
 });
 

@@ -4,7 +4,12 @@ import { createLogger, lazyChildLogger } from '../../src/logger.js';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({ write(chunk, _encoding, done) { lines.push(JSON.parse(String(chunk))); done(); } });
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
   return { lines, logger: createLogger({ logLevel: 'info' }, sink) };
 }
 
@@ -18,6 +23,9 @@ it('the request logger makes its pino child only when a line is written, and the
   requestLog.info('again');
   expect(child).toHaveBeenCalledTimes(1);
   await new Promise((resolve) => setImmediate(resolve));
-  expect(lines.map((l) => [l.reqId, l.msg])).toEqual([['req-1', 'written'], ['req-1', 'again']]);
+  expect(lines.map((l) => [l.reqId, l.msg])).toEqual([
+    ['req-1', 'written'],
+    ['req-1', 'again'],
+  ]);
   expect(lines[0]!.password).toBe('[redacted]');
 });

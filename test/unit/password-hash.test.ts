@@ -16,7 +16,8 @@ describe('password and app-secret hashes', () => {
 
   it('the environment can raise the cost but never lower it', () => {
     expect(loadConfig({ PASSWORD_HASH_COST: '32768' }).passwordHashCost).toBe(32768);
-    for (const raw of ['8192', '16', '20000', '262144']) expect(() => loadConfig({ PASSWORD_HASH_COST: raw }), raw).toThrow(ConfigError);
+    for (const raw of ['8192', '16', '20000', '262144'])
+      expect(() => loadConfig({ PASSWORD_HASH_COST: raw }), raw).toThrow(ConfigError);
   });
 
   it('a hash keeps the cost it was made with: raising the setting leaves stored hashes valid', async () => {

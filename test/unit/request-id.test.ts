@@ -5,7 +5,8 @@ it('generated request ids are UUID-shaped, unique within a process and between p
   const [one, other] = [requestIds(), requestIds()];
   const ids = Array.from({ length: 10_000 }, () => one(undefined));
   const others = Array.from({ length: 10_000 }, () => other(undefined));
-  for (const id of [...ids.slice(0, 3), ...others.slice(0, 3)]) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  for (const id of [...ids.slice(0, 3), ...others.slice(0, 3)])
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   expect(new Set([...ids, ...others]).size).toBe(20_000);
 });
 

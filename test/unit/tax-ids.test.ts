@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  GSTIN_FORMS, GST_STATE_CODES, gstinCheckCharacter, isGstStateCode, isMalaysiaSst, isMalaysiaTin, isPan,
-  isUaeTrn, panHolderType, parseGstin,
+  GSTIN_FORMS,
+  GST_STATE_CODES,
+  gstinCheckCharacter,
+  isGstStateCode,
+  isMalaysiaSst,
+  isMalaysiaTin,
+  isPan,
+  isUaeTrn,
+  panHolderType,
+  parseGstin,
 } from '../../src/validation/tax-ids.js';
 
 const withCheck = (first14: string): string => first14 + gstinCheckCharacter(first14);
@@ -74,10 +82,20 @@ describe('2.4 GST state codes', () => {
 });
 
 describe('2.4 PAN: "10 alphanumeric characters"', () => {
-  it.each(['AAPFU0939F', 'ABCPE1234F', 'ZZZZZ9999Z', 'aapfu0939f', 'AAPF10939F', 'AAPFU093AF', 'AAPFU09391', '1234567890', 'ABCDEFGHIJ'])(
-    '%s is a PAN', (pan) => expect(isPan(pan)).toBe(true),
+  it.each([
+    'AAPFU0939F',
+    'ABCPE1234F',
+    'ZZZZZ9999Z',
+    'aapfu0939f',
+    'AAPF10939F',
+    'AAPFU093AF',
+    'AAPFU09391',
+    '1234567890',
+    'ABCDEFGHIJ',
+  ])('%s is a PAN', (pan) => expect(isPan(pan)).toBe(true));
+  it.each(['AAPFU0939', 'AAPFU0939FF', 'AAPFU-939F', 'AAPFU 939F', 'AAPFU0939É', ''])('%s is not a PAN', (pan) =>
+    expect(isPan(pan)).toBe(false),
   );
-  it.each(['AAPFU0939', 'AAPFU0939FF', 'AAPFU-939F', 'AAPFU 939F', 'AAPFU0939É', ''])('%s is not a PAN', (pan) => expect(isPan(pan)).toBe(false));
   it('reads the holder type from the 4th character', () => {
     expect(panHolderType('ABCPE1234F')).toBe('P');
     expect(panHolderType('AAACB1234C')).toBe('C');
@@ -86,18 +104,32 @@ describe('2.4 PAN: "10 alphanumeric characters"', () => {
 
 describe('2.4 UAE TRN, Malaysian TIN and SST', () => {
   it.each([
-    ['100000000000003', true], ['199999999999999', true],
-    ['10000000000000', false], ['1000000000000031', false], ['200000000000003', false], ['10000000000000A', false],
+    ['100000000000003', true],
+    ['199999999999999', true],
+    ['10000000000000', false],
+    ['1000000000000031', false],
+    ['200000000000003', false],
+    ['10000000000000A', false],
   ])('TRN %s → %s', (trn, ok) => expect(isUaeTrn(trn)).toBe(ok));
 
   it.each([
-    ['C123456789', true], ['IG12345678901', true], ['C12345678901234', true],
-    ['C12345678', false], ['C123456789012345', false], ['c123456789', false], ['C1234-56789', false],
+    ['C123456789', true],
+    ['IG12345678901', true],
+    ['C12345678901234', true],
+    ['C12345678', false],
+    ['C123456789012345', false],
+    ['c123456789', false],
+    ['C1234-56789', false],
   ])('TIN %s → %s', (tin, ok) => expect(isMalaysiaTin(tin)).toBe(ok));
 
   it.each([
-    ['ABC-1234-12345678', true], ['W10-1808-31000001', true],
-    ['AB1-1234-12345678', false], ['ABC-123-12345678', false], ['ABC-1234-1234567', false],
-    ['ABC-1234-123456789', false], ['abc-1234-12345678', false], ['ABC12341234567 8', false],
+    ['ABC-1234-12345678', true],
+    ['W10-1808-31000001', true],
+    ['AB1-1234-12345678', false],
+    ['ABC-123-12345678', false],
+    ['ABC-1234-1234567', false],
+    ['ABC-1234-123456789', false],
+    ['abc-1234-12345678', false],
+    ['ABC12341234567 8', false],
   ])('SST %s → %s', (sst, ok) => expect(isMalaysiaSst(sst)).toBe(ok));
 });

@@ -16,9 +16,15 @@ interface Paragraph {
   style: TextStyle;
 }
 
-const heightOf = (paragraphs: Paragraph[]) => paragraphs.reduce((sum, p) => sum + p.lines.length * p.style.size * LINE, 0);
+const heightOf = (paragraphs: Paragraph[]) =>
+  paragraphs.reduce((sum, p) => sum + p.lines.length * p.style.size * LINE, 0);
 
-function drawParagraphs(doc: PDFKit.PDFDocument, paragraphs: Paragraph[], box: { x: number; y: number; width: number }, align: 'left' | 'right' = 'left'): void {
+function drawParagraphs(
+  doc: PDFKit.PDFDocument,
+  paragraphs: Paragraph[],
+  box: { x: number; y: number; width: number },
+  align: 'left' | 'right' = 'left',
+): void {
   let y = box.y;
   for (const paragraph of paragraphs) {
     for (const line of paragraph.lines) {
@@ -34,8 +40,18 @@ function drawFacts(cursor: Cursor, content: InvoiceContent, right: number): numb
   let y = cursor.y + 4;
   for (const [label, value] of content.facts) {
     const lines = wrapText(cursor.doc, value, FACTS_WIDTH - labelWidth, { size: 8.5, weight: 'bold' });
-    drawLine(cursor.doc, `${label}:`, { x, y, width: labelWidth }, { size: 8.5, weight: 'regular', color: COLORS.muted });
-    drawParagraphs(cursor.doc, [{ lines, style: { size: 8.5, weight: 'bold' } }], { x: x + labelWidth, y, width: FACTS_WIDTH - labelWidth }, 'right');
+    drawLine(
+      cursor.doc,
+      `${label}:`,
+      { x, y, width: labelWidth },
+      { size: 8.5, weight: 'regular', color: COLORS.muted },
+    );
+    drawParagraphs(
+      cursor.doc,
+      [{ lines, style: { size: 8.5, weight: 'bold' } }],
+      { x: x + labelWidth, y, width: FACTS_WIDTH - labelWidth },
+      'right',
+    );
     y += lines.length * 8.5 * LINE + 2;
   }
   return y - cursor.y;
@@ -46,11 +62,21 @@ export function drawTitleBlock(cursor: Cursor, content: InvoiceContent): void {
   const { doc } = cursor;
   const right = PAGE.margin + CONTENT_WIDTH - (content.zatcaQr ? QR_SIZE + 8 : 0);
   const titleWidth = right - FACTS_WIDTH - PAGE.margin - 10;
-  const title: Paragraph[] = [{ lines: wrapText(doc, content.title, titleWidth, { size: 20, weight: 'bold' }), style: { size: 20, weight: 'bold', color: COLORS.accent } }];
-  if (content.subTitle) title.push({ lines: wrapText(doc, content.subTitle, titleWidth, { size: 10, weight: 'regular' }), style: { size: 10, weight: 'regular', color: COLORS.muted } });
+  const title: Paragraph[] = [
+    {
+      lines: wrapText(doc, content.title, titleWidth, { size: 20, weight: 'bold' }),
+      style: { size: 20, weight: 'bold', color: COLORS.accent },
+    },
+  ];
+  if (content.subTitle)
+    title.push({
+      lines: wrapText(doc, content.subTitle, titleWidth, { size: 10, weight: 'regular' }),
+      style: { size: 10, weight: 'regular', color: COLORS.muted },
+    });
   drawParagraphs(doc, title, { x: PAGE.margin, y: cursor.y, width: titleWidth });
   const factsHeight = drawFacts(cursor, content, right);
-  if (content.zatcaQr) drawQr(doc, content.zatcaQr, { x: PAGE.margin + CONTENT_WIDTH - QR_SIZE, y: cursor.y, size: QR_SIZE });
+  if (content.zatcaQr)
+    drawQr(doc, content.zatcaQr, { x: PAGE.margin + CONTENT_WIDTH - QR_SIZE, y: cursor.y, size: QR_SIZE });
   cursor.y += Math.max(heightOf(title), factsHeight, content.zatcaQr ? QR_SIZE : 0) + 14;
 }
 
@@ -85,13 +111,22 @@ export function totalsHeight(content: InvoiceContent): number {
   return content.totals.length * 16 + 4;
 }
 
-export function drawTotals(cursor: Cursor, content: InvoiceContent, box: { x: number; y: number; width: number }): void {
+export function drawTotals(
+  cursor: Cursor,
+  content: InvoiceContent,
+  box: { x: number; y: number; width: number },
+): void {
   let y = box.y;
   for (const row of content.totals) {
     const style: TextStyle = row.strong ? { size: 10.5, weight: 'bold' } : { size: 8.5, weight: 'regular' };
     if (row.strong) cursor.doc.rect(box.x, y - 1, box.width, 18).fill(COLORS.band);
     const inner = { x: box.x + 6, y: y + 3, width: box.width - 12 };
-    drawLine(cursor.doc, row.label, { ...inner, width: inner.width * 0.55 }, { ...style, color: row.strong ? COLORS.ink : COLORS.muted });
+    drawLine(
+      cursor.doc,
+      row.label,
+      { ...inner, width: inner.width * 0.55 },
+      { ...style, color: row.strong ? COLORS.ink : COLORS.muted },
+    );
     drawLine(cursor.doc, row.value, inner, style, 'right');
     y += 16;
   }
@@ -100,7 +135,10 @@ export function drawTotals(cursor: Cursor, content: InvoiceContent, box: { x: nu
 function wordsParagraphs(doc: PDFKit.PDFDocument, content: InvoiceContent): Paragraph[] {
   return [
     { lines: [`${LABELS.inWords}:`], style: { size: 7.5, weight: 'bold', color: COLORS.muted } },
-    { lines: wrapText(doc, content.words, CONTENT_WIDTH, { size: 9, weight: 'bold' }), style: { size: 9, weight: 'bold' } },
+    {
+      lines: wrapText(doc, content.words, CONTENT_WIDTH, { size: 9, weight: 'bold' }),
+      style: { size: 9, weight: 'bold' },
+    },
   ];
 }
 
@@ -122,10 +160,25 @@ export function drawClosing(cursor: Cursor, content: InvoiceContent): void {
   cursor.y += heightOf(words) + 22;
   const x = PAGE.margin + CONTENT_WIDTH - SIGNATORY_WIDTH;
   const forLines = signatoryLines(doc, content);
-  drawParagraphs(doc, [{ lines: forLines, style: { size: 9, weight: 'bold' } }], { x, y: cursor.y, width: SIGNATORY_WIDTH }, 'right');
+  drawParagraphs(
+    doc,
+    [{ lines: forLines, style: { size: 9, weight: 'bold' } }],
+    { x, y: cursor.y, width: SIGNATORY_WIDTH },
+    'right',
+  );
   const ruleY = cursor.y + forLines.length * 9 * LINE + 36;
-  doc.moveTo(x + 40, ruleY).lineTo(x + SIGNATORY_WIDTH, ruleY).lineWidth(0.5).stroke(COLORS.rule);
-  drawLine(doc, content.signatory.label, { x, y: ruleY + 3, width: SIGNATORY_WIDTH }, { size: 8.5, weight: 'regular' }, 'right');
+  doc
+    .moveTo(x + 40, ruleY)
+    .lineTo(x + SIGNATORY_WIDTH, ruleY)
+    .lineWidth(0.5)
+    .stroke(COLORS.rule);
+  drawLine(
+    doc,
+    content.signatory.label,
+    { x, y: ruleY + 3, width: SIGNATORY_WIDTH },
+    { size: 8.5, weight: 'regular' },
+    'right',
+  );
   cursor.y = ruleY + 3 + 8.5 * LINE + 14;
 }
 
@@ -135,7 +188,12 @@ export function drawTerms(cursor: Cursor, content: InvoiceContent): void {
   const body: TextStyle = { size: 8, weight: 'regular' };
   if (content.terms.length > 0) {
     cursor.ensure(2 * 8.5 * LINE);
-    drawLine(doc, LABELS.terms, { x: PAGE.margin, y: cursor.y, width: CONTENT_WIDTH }, { size: 7.5, weight: 'bold', color: COLORS.muted });
+    drawLine(
+      doc,
+      LABELS.terms,
+      { x: PAGE.margin, y: cursor.y, width: CONTENT_WIDTH },
+      { size: 7.5, weight: 'bold', color: COLORS.muted },
+    );
     cursor.y += 7.5 * LINE + 4;
   }
   for (const group of content.terms) {

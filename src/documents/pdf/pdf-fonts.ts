@@ -41,7 +41,10 @@ function loadFonts(): Map<string, unknown> {
   const loaded = new Map<string, unknown>();
   for (const [script, weights] of Object.entries(FILES) as [FontScript, Record<FontWeight, string>][]) {
     for (const [weight, file] of Object.entries(weights) as [FontWeight, string][]) {
-      loaded.set(fontName(script, weight), (createFont as (buffer: Buffer) => unknown)(readFileSync(require.resolve(file))));
+      loaded.set(
+        fontName(script, weight),
+        (createFont as (buffer: Buffer) => unknown)(readFileSync(require.resolve(file))),
+      );
     }
   }
   return loaded;

@@ -9,7 +9,14 @@ import { type Align, drawLine, type TextStyle, wrapText } from './pdf-text.js';
 
 export const PAGE = { width: 595.28, height: 841.89, margin: 36, footer: 22 } as const;
 export const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
-export const COLORS = { ink: '#1f2937', muted: '#6b7280', accent: '#1e3a8a', rule: '#d1d5db', band: '#eef2f7', stamp: '#b91c1c' };
+export const COLORS = {
+  ink: '#1f2937',
+  muted: '#6b7280',
+  accent: '#1e3a8a',
+  rule: '#d1d5db',
+  band: '#eef2f7',
+  stamp: '#b91c1c',
+};
 
 export class Cursor {
   y: number = PAGE.margin;
@@ -33,8 +40,21 @@ export class Cursor {
   }
 }
 
-const KIND_WIDTH: Record<Exclude<ColumnKind, 'text'>, number> = { index: 24, code: 44, quantity: 36, percent: 30, money: 54 };
-const KIND_ALIGN: Record<ColumnKind, Align> = { index: 'left', text: 'left', code: 'left', quantity: 'right', percent: 'right', money: 'right' };
+const KIND_WIDTH: Record<Exclude<ColumnKind, 'text'>, number> = {
+  index: 24,
+  code: 44,
+  quantity: 36,
+  percent: 30,
+  money: 54,
+};
+const KIND_ALIGN: Record<ColumnKind, Align> = {
+  index: 'left',
+  text: 'left',
+  code: 'left',
+  quantity: 'right',
+  percent: 'right',
+  money: 'right',
+};
 const CELL = { padX: 4, padY: 4, size: 7.5, leading: 1.35 };
 
 /** Fixed widths for every kind but text; text columns share what is left of the table's width. */
@@ -58,13 +78,24 @@ function layoutRow(doc: PDFKit.PDFDocument, cells: string[], widths: number[], s
   return { lines, height: count * style.size * CELL.leading + 2 * CELL.padY };
 }
 
-function drawRow(doc: PDFKit.PDFDocument, table: ContentTable, row: RowLayout, at: { x: number; y: number }, widths: number[], style: TextStyle): void {
+function drawRow(
+  doc: PDFKit.PDFDocument,
+  table: ContentTable,
+  row: RowLayout,
+  at: { x: number; y: number },
+  widths: number[],
+  style: TextStyle,
+): void {
   let x = at.x;
   row.lines.forEach((cellLines, i) => {
     const width = widths[i] ?? 0;
     const align = KIND_ALIGN[table.columns[i]?.kind ?? 'text'];
     cellLines.forEach((line, n) => {
-      const box = { x: x + CELL.padX, y: at.y + CELL.padY + n * style.size * CELL.leading, width: width - 2 * CELL.padX };
+      const box = {
+        x: x + CELL.padX,
+        y: at.y + CELL.padY + n * style.size * CELL.leading,
+        width: width - 2 * CELL.padX,
+      };
       drawLine(doc, line, box, style, align);
     });
     x += width;
@@ -73,7 +104,12 @@ function drawRow(doc: PDFKit.PDFDocument, table: ContentTable, row: RowLayout, a
 
 function drawHeader(cursor: Cursor, table: ContentTable, x: number, widths: number[]): void {
   const style: TextStyle = { size: CELL.size, weight: 'bold', color: COLORS.accent };
-  const header = layoutRow(cursor.doc, table.columns.map((column) => column.header), widths, style);
+  const header = layoutRow(
+    cursor.doc,
+    table.columns.map((column) => column.header),
+    widths,
+    style,
+  );
   const total = widths.reduce((a, b) => a + b, 0);
   cursor.doc.rect(x, cursor.y, total, header.height).fill(COLORS.band);
   drawRow(cursor.doc, table, header, { x, y: cursor.y }, widths, style);
@@ -95,14 +131,26 @@ export function drawTable(cursor: Cursor, table: ContentTable, box: { x: number;
     if (cursor.ensure(row.height)) drawHeader(cursor, table, box.x, widths);
     drawRow(cursor.doc, table, row, { x: box.x, y: cursor.y }, widths, style);
     cursor.y += row.height;
-    cursor.doc.moveTo(box.x, cursor.y).lineTo(box.x + box.width, cursor.y).lineWidth(0.5).stroke(COLORS.rule);
+    cursor.doc
+      .moveTo(box.x, cursor.y)
+      .lineTo(box.x + box.width, cursor.y)
+      .lineWidth(0.5)
+      .stroke(COLORS.rule);
   });
 }
 
 /** The height drawTable will take when nothing breaks (to keep side-by-side blocks on one page). */
 export function tableHeight(doc: PDFKit.PDFDocument, table: ContentTable, width: number): number {
   const widths = columnWidths(table, width);
-  const header = layoutRow(doc, table.columns.map((column) => column.header), widths, { size: CELL.size, weight: 'bold' });
+  const header = layoutRow(
+    doc,
+    table.columns.map((column) => column.header),
+    widths,
+    { size: CELL.size, weight: 'bold' },
+  );
   const rows = table.footer ? [...table.rows, table.footer] : table.rows;
-  return rows.reduce((sum, cells) => sum + layoutRow(doc, cells, widths, { size: CELL.size, weight: 'bold' }).height, header.height);
+  return rows.reduce(
+    (sum, cells) => sum + layoutRow(doc, cells, widths, { size: CELL.size, weight: 'bold' }).height,
+    header.height,
+  );
 }

@@ -7,7 +7,8 @@ export function drawQr(doc: PDFKit.PDFDocument, text: string, box: { x: number; 
   doc.rect(box.x, box.y, box.size, box.size).fill('#ffffff');
   for (let row = 0; row < matrix.size; row += 1) {
     for (let column = 0; column < matrix.size; column += 1) {
-      if (matrix.dark(row, column)) doc.rect(box.x + (column + QUIET_ZONE) * cell, box.y + (row + QUIET_ZONE) * cell, cell, cell);
+      if (matrix.dark(row, column))
+        doc.rect(box.x + (column + QUIET_ZONE) * cell, box.y + (row + QUIET_ZONE) * cell, cell, cell);
     }
   }
   doc.fill('#000000');

@@ -121,7 +121,13 @@ function baselineOf(doc: PDFKit.PDFDocument, top: number, style: TextStyle): num
 }
 
 /** Draws one line (no wrapping) with its left edge, or right edge, or centre in the given box. */
-export function drawLine(doc: PDFKit.PDFDocument, line: string, box: { x: number; y: number; width: number }, style: TextStyle, align: Align = 'left'): void {
+export function drawLine(
+  doc: PDFKit.PDFDocument,
+  line: string,
+  box: { x: number; y: number; width: number },
+  style: TextStyle,
+  align: Align = 'left',
+): void {
   const width = align === 'left' ? 0 : widthOf(doc, line, style);
   let x = align === 'left' ? box.x : align === 'right' ? box.x + box.width - width : box.x + (box.width - width) / 2;
   const baseline = baselineOf(doc, box.y, style);

@@ -9,11 +9,14 @@ const AUTH = { appToken: 'App token', operatorSession: 'Operator session', metri
 
 /** Text with `code` and **bold** spans, as the document's descriptions use them. */
 export function richText(text) {
-  return text.split(/(`[^`]+`|\*\*[^*]+\*\*)/).filter(Boolean).map((part) => {
-    if (part.startsWith('`')) return h('code', {}, part.slice(1, -1));
-    if (part.startsWith('**')) return h('strong', {}, part.slice(2, -2));
-    return part;
-  });
+  return text
+    .split(/(`[^`]+`|\*\*[^*]+\*\*)/)
+    .filter(Boolean)
+    .map((part) => {
+      if (part.startsWith('`')) return h('code', {}, part.slice(1, -1));
+      if (part.startsWith('**')) return h('strong', {}, part.slice(2, -2));
+      return part;
+    });
 }
 
 function paragraphs(text) {
@@ -42,92 +45,199 @@ function example(title, value) {
 function examplesOf(media) {
   const out = [];
   if (media.example !== undefined) out.push(example('Example', media.example));
-  for (const [name, ex] of Object.entries(media.examples ?? {})) out.push(example(`${name}: ${ex.summary ?? ''}`, ex.value));
+  for (const [name, ex] of Object.entries(media.examples ?? {}))
+    out.push(example(`${name}: ${ex.summary ?? ''}`, ex.value));
   return out;
 }
 
 function parametersView(op) {
   if (!op.parameters?.length) return null;
-  return h('table', { class: 'params' },
-    h('thead', {}, h('tr', {}, h('th', {}, 'Parameter'), h('th', {}, 'In'), h('th', {}, 'Type'), h('th', {}, 'Description'))),
-    h('tbody', {}, op.parameters.map((p) => h('tr', {},
-      h('td', {}, h('code', {}, p.name), p.required ? h('span', { class: 'req' }, ' required') : null),
-      h('td', {}, p.in),
-      h('td', {}, h('code', {}, p.schema?.type ?? 'string'), p.schema?.default !== undefined ? ` (default ${p.schema.default})` : ''),
-      h('td', {}, p.description ?? '')))));
+  return h(
+    'table',
+    { class: 'params' },
+    h(
+      'thead',
+      {},
+      h('tr', {}, h('th', {}, 'Parameter'), h('th', {}, 'In'), h('th', {}, 'Type'), h('th', {}, 'Description')),
+    ),
+    h(
+      'tbody',
+      {},
+      op.parameters.map((p) =>
+        h(
+          'tr',
+          {},
+          h('td', {}, h('code', {}, p.name), p.required ? h('span', { class: 'req' }, ' required') : null),
+          h('td', {}, p.in),
+          h(
+            'td',
+            {},
+            h('code', {}, p.schema?.type ?? 'string'),
+            p.schema?.default !== undefined ? ` (default ${p.schema.default})` : '',
+          ),
+          h('td', {}, p.description ?? ''),
+        ),
+      ),
+    ),
+  );
 }
 
 function bodyView(doc, op) {
   const body = op.requestBody;
   if (!body) return null;
   const media = body.content['application/json'];
-  return h('div', { class: 'block' },
+  return h(
+    'div',
+    { class: 'block' },
     h('h4', {}, 'Request body', body.required ? '' : ' (optional)'),
     body.description ? h('p', {}, body.description) : null,
-    schemaView(doc, media.schema), examplesOf(media));
+    schemaView(doc, media.schema),
+    examplesOf(media),
+  );
 }
 
 function responsesView(doc, op) {
-  return h('div', { class: 'block' }, h('h4', {}, 'Responses'), Object.entries(op.responses).map(([status, response]) => {
-    const [type, media] = Object.entries(response.content ?? {})[0] ?? [];
-    return h('details', { class: `response status-${status[0]}xx` },
-      h('summary', {}, h('span', { class: 'status' }, status), ' ', richText(response.description)),
-      type ? h('p', { class: 'muted' }, type) : null,
-      media?.schema ? schemaView(doc, media.schema) : null,
-      media ? examplesOf(media) : null);
-  }));
+  return h(
+    'div',
+    { class: 'block' },
+    h('h4', {}, 'Responses'),
+    Object.entries(op.responses).map(([status, response]) => {
+      const [type, media] = Object.entries(response.content ?? {})[0] ?? [];
+      return h(
+        'details',
+        { class: `response status-${status[0]}xx` },
+        h('summary', {}, h('span', { class: 'status' }, status), ' ', richText(response.description)),
+        type ? h('p', { class: 'muted' }, type) : null,
+        media?.schema ? schemaView(doc, media.schema) : null,
+        media ? examplesOf(media) : null,
+      );
+    }),
+  );
 }
 
 const isRefused = (op) => Object.keys(op.responses).every((status) => status === '405');
 
 /** Operations the interface refuses (405 only) take one line each, opened on demand. */
 function refusedView({ path, method, op }) {
-  return h('details', { class: 'op refused', id: op.operationId },
-    h('summary', {}, h('span', { class: 'method method-refused' }, method.toUpperCase()), ' ', h('code', { class: 'path' }, path), ' ', h('span', { class: 'muted' }, op.summary)),
+  return h(
+    'details',
+    { class: 'op refused', id: op.operationId },
+    h(
+      'summary',
+      {},
+      h('span', { class: 'method method-refused' }, method.toUpperCase()),
+      ' ',
+      h('code', { class: 'path' }, path),
+      ' ',
+      h('span', { class: 'muted' }, op.summary),
+    ),
     op.description ? paragraphs(op.description) : null,
-    Object.entries(op.responses).map(([status, response]) => h('p', {}, h('span', { class: 'status' }, status), ' ', richText(response.description))));
+    Object.entries(op.responses).map(([status, response]) =>
+      h('p', {}, h('span', { class: 'status' }, status), ' ', richText(response.description)),
+    ),
+  );
 }
 
 function operationView(doc, entry) {
   const { path, method, op } = entry;
   if (isRefused(op)) return refusedView(entry);
-  return h('section', { class: 'op', id: op.operationId },
-    h('h3', {}, h('span', { class: `method method-${method}` }, method.toUpperCase()), ' ', h('code', { class: 'path' }, path)),
+  return h(
+    'section',
+    { class: 'op', id: op.operationId },
+    h(
+      'h3',
+      {},
+      h('span', { class: `method method-${method}` }, method.toUpperCase()),
+      ' ',
+      h('code', { class: 'path' }, path),
+    ),
     h('p', { class: 'summary' }, op.summary),
     op.description ? paragraphs(op.description) : null,
     h('p', { class: 'auth' }, 'Authorization: ', h('strong', {}, authLabel(op))),
-    parametersView(op), bodyView(doc, op), responsesView(doc, op),
-    tryIt(path, method, op));
+    parametersView(op),
+    bodyView(doc, op),
+    responsesView(doc, op),
+    tryIt(path, method, op),
+  );
 }
 
 /** Real operations first; the ones answered 405 last, grey and marked, so they are not mistaken for offered ones. */
 const ordered = (entries) => [...entries.filter((e) => !isRefused(e.op)), ...entries.filter((e) => isRefused(e.op))];
 
 function navView(doc, byTag) {
-  return doc.tags.map((tag) => h('div', { class: 'nav-group' },
-    h('a', { href: `#tag-${slug(tag.name)}`, class: 'nav-tag' }, tag.name),
-    h('ul', {}, ordered(byTag.get(tag.name) ?? []).map(({ path, method, op }) => (isRefused(op)
-      ? h('li', { class: 'nav-refused' }, h('a', { href: `#${op.operationId}`, title: `${method.toUpperCase()} ${path}: not supported (405)` },
-        h('span', { class: 'method method-refused' }, method.toUpperCase()), ' ', path, h('span', { class: 'visually-hidden' }, ' (not supported, 405)')))
-      : h('li', {}, h('a', { href: `#${op.operationId}`, title: `${method.toUpperCase()} ${path}` }, h('span', { class: `method method-${method}` }, method.toUpperCase()), ' ', path)))))));
+  return doc.tags.map((tag) =>
+    h(
+      'div',
+      { class: 'nav-group' },
+      h('a', { href: `#tag-${slug(tag.name)}`, class: 'nav-tag' }, tag.name),
+      h(
+        'ul',
+        {},
+        ordered(byTag.get(tag.name) ?? []).map(({ path, method, op }) =>
+          isRefused(op)
+            ? h(
+                'li',
+                { class: 'nav-refused' },
+                h(
+                  'a',
+                  { href: `#${op.operationId}`, title: `${method.toUpperCase()} ${path}: not supported (405)` },
+                  h('span', { class: 'method method-refused' }, method.toUpperCase()),
+                  ' ',
+                  path,
+                  h('span', { class: 'visually-hidden' }, ' (not supported, 405)'),
+                ),
+              )
+            : h(
+                'li',
+                {},
+                h(
+                  'a',
+                  { href: `#${op.operationId}`, title: `${method.toUpperCase()} ${path}` },
+                  h('span', { class: `method method-${method}` }, method.toUpperCase()),
+                  ' ',
+                  path,
+                ),
+              ),
+        ),
+      ),
+    ),
+  );
 }
 
 function tagView(doc, tag, entries) {
   const refused = entries.filter((e) => isRefused(e.op));
-  return h('section', { class: 'tag', id: `tag-${slug(tag.name)}` },
-    h('h2', {}, tag.name), h('p', { class: 'muted' }, tag.description),
+  return h(
+    'section',
+    { class: 'tag', id: `tag-${slug(tag.name)}` },
+    h('h2', {}, tag.name),
+    h('p', { class: 'muted' }, tag.description),
     entries.filter((e) => !isRefused(e.op)).map((entry) => operationView(doc, entry)),
     refused.length ? h('h3', { class: 'refused-head' }, 'Not supported: answered 405 Method Not Allowed') : null,
-    refused.map((entry) => operationView(doc, entry)));
+    refused.map((entry) => operationView(doc, entry)),
+  );
 }
 
 const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
 function schemasView(doc) {
-  return h('section', { class: 'tag', id: 'schemas' }, h('h2', {}, 'Schemas'),
-    Object.entries(doc.components.schemas).map(([name, schema]) => h('details', { class: 'schema-entry', id: `schema-${name}` },
-      h('summary', {}, h('code', {}, name), schema.description ? h('span', { class: 'muted' }, ` — ${schema.description}`) : null),
-      schemaView(doc, schema))));
+  return h(
+    'section',
+    { class: 'tag', id: 'schemas' },
+    h('h2', {}, 'Schemas'),
+    Object.entries(doc.components.schemas).map(([name, schema]) =>
+      h(
+        'details',
+        { class: 'schema-entry', id: `schema-${name}` },
+        h(
+          'summary',
+          {},
+          h('code', {}, name),
+          schema.description ? h('span', { class: 'muted' }, ` — ${schema.description}`) : null,
+        ),
+        schemaView(doc, schema),
+      ),
+    ),
+  );
 }
 
 async function main() {
@@ -139,17 +249,38 @@ async function main() {
     document.getElementById('version').textContent = `version ${doc.info.version} · OpenAPI ${doc.openapi}`;
     const byTag = new Map();
     for (const entry of operations(doc)) byTag.set(entry.op.tags[0], [...(byTag.get(entry.op.tags[0]) ?? []), entry]);
-    mount(document.getElementById('nav'), navView(doc, byTag), h('a', { href: '#schemas', class: 'nav-tag' }, 'Schemas'));
-    mount(root,
-      h('section', { class: 'intro' }, h('h1', {}, doc.info.title, ' API'), paragraphs(doc.info.description),
+    mount(
+      document.getElementById('nav'),
+      navView(doc, byTag),
+      h('a', { href: '#schemas', class: 'nav-tag' }, 'Schemas'),
+    );
+    mount(
+      root,
+      h(
+        'section',
+        { class: 'intro' },
+        h('h1', {}, doc.info.title, ' API'),
+        paragraphs(doc.info.description),
         h('h2', {}, 'Authentication'),
-        h('dl', {}, Object.entries(doc.components.securitySchemes).map(([name, s]) => [h('dt', {}, AUTH[name] ?? name), h('dd', {}, s.description)])),
-        tokenField()),
+        h(
+          'dl',
+          {},
+          Object.entries(doc.components.securitySchemes).map(([name, s]) => [
+            h('dt', {}, AUTH[name] ?? name),
+            h('dd', {}, s.description),
+          ]),
+        ),
+        tokenField(),
+      ),
       doc.tags.map((tag) => tagView(doc, tag, byTag.get(tag.name) ?? [])),
-      schemasView(doc));
+      schemasView(doc),
+    );
     if (location.hash) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
   } catch (error) {
-    mount(root, h('div', { class: 'banner banner-error', role: 'alert' }, `The reference could not be loaded: ${error.message}`));
+    mount(
+      root,
+      h('div', { class: 'banner banner-error', role: 'alert' }, `The reference could not be loaded: ${error.message}`),
+    );
   }
 }
 

@@ -52,37 +52,74 @@ function schemaLink(name) {
 export function schemaView(doc, schema, depth = 0) {
   const target = resolve(doc, schema);
   if (!target) return h('span', { class: 'muted' }, 'any');
-  if (target.oneOf) return h('div', { class: 'oneof' }, h('p', { class: 'muted' }, 'One of:'), target.oneOf.map((s) => variant(doc, s, depth)));
+  if (target.oneOf)
+    return h(
+      'div',
+      { class: 'oneof' },
+      h('p', { class: 'muted' }, 'One of:'),
+      target.oneOf.map((s) => variant(doc, s, depth)),
+    );
   if (target.allOf) return allOfView(doc, target, depth);
   const object = target.type === 'array' ? resolve(doc, target.items) : target;
-  if (!object?.properties) return h('p', { class: 'schema-line' }, h('code', {}, typeLabel(target)), ' ', constraints(target).join(' · '));
+  if (!object?.properties)
+    return h('p', { class: 'schema-line' }, h('code', {}, typeLabel(target)), ' ', constraints(target).join(' · '));
   const required = new Set(object.required ?? []);
-  return h('ul', { class: 'schema' }, Object.entries(object.properties).map(([name, member]) => propertyRow(doc, name, member, required.has(name), depth)));
+  return h(
+    'ul',
+    { class: 'schema' },
+    Object.entries(object.properties).map(([name, member]) =>
+      propertyRow(doc, name, member, required.has(name), depth),
+    ),
+  );
 }
 
 function variant(doc, schema, depth) {
   const target = resolve(doc, schema);
-  return h('details', { class: 'variant', open: depth === 0 },
-    h('summary', {}, refName(schema) ?? target.title ?? typeLabel(target), target.description ? h('span', { class: 'muted' }, ` — ${target.description}`) : null),
-    schemaView(doc, schema, depth + 1));
+  return h(
+    'details',
+    { class: 'variant', open: depth === 0 },
+    h(
+      'summary',
+      {},
+      refName(schema) ?? target.title ?? typeLabel(target),
+      target.description ? h('span', { class: 'muted' }, ` — ${target.description}`) : null,
+    ),
+    schemaView(doc, schema, depth + 1),
+  );
 }
 
 function allOfView(doc, schema, depth) {
   const [base, ...narrowing] = schema.allOf;
   const codes = narrowing.map((n) => n.properties?.data?.properties?.error?.properties?.code?.enum).find(Boolean);
-  return h('div', {},
-    h('p', { class: 'schema-line' }, schemaLink(refName(base)), codes ? [' with data.error.code ', h('code', {}, codes.join(' | '))] : null),
-    depth < 1 ? schemaView(doc, base, depth + 1) : null);
+  return h(
+    'div',
+    {},
+    h(
+      'p',
+      { class: 'schema-line' },
+      schemaLink(refName(base)),
+      codes ? [' with data.error.code ', h('code', {}, codes.join(' | '))] : null,
+    ),
+    depth < 1 ? schemaView(doc, base, depth + 1) : null,
+  );
 }
 
 function propertyRow(doc, name, member, required, depth) {
-  const inner = resolve(doc, member.type === 'array' || (Array.isArray(member.type) && member.items) ? member.items : member);
+  const inner = resolve(
+    doc,
+    member.type === 'array' || (Array.isArray(member.type) && member.items) ? member.items : member,
+  );
   const nested = inner?.properties && depth < 3 ? schemaView(doc, inner, depth + 1) : null;
   const name$ = refName(member) ?? (member.items && refName(member.items));
-  return h('li', {},
-    h('code', { class: 'prop' }, name), required ? h('span', { class: 'req', title: 'required' }, ' required') : null, ' ',
+  return h(
+    'li',
+    {},
+    h('code', { class: 'prop' }, name),
+    required ? h('span', { class: 'req', title: 'required' }, ' required') : null,
+    ' ',
     name$ ? [member.items ? 'array of ' : '', schemaLink(name$)] : h('span', { class: 'type' }, typeLabel(member)),
     constraints(member).length ? h('span', { class: 'muted' }, ` · ${constraints(member).join(' · ')}`) : null,
     member.description ? h('div', { class: 'desc' }, member.description) : null,
-    nested ? h('details', { class: 'nested' }, h('summary', {}, 'members'), nested) : null);
+    nested ? h('details', { class: 'nested' }, h('summary', {}, 'members'), nested) : null,
+  );
 }

@@ -12,11 +12,27 @@ function useToken(value) {
 }
 
 export function tokenField() {
-  const input = h('input', { type: 'password', id: 'try-token', autocomplete: 'off', spellcheck: 'false', oninput: (e) => { token = e.target.value.trim(); } });
-  return h('div', { class: 'field token' },
-    h('label', { for: 'try-token' }, 'Bearer token for “Try it”'), input,
-    h('p', { class: 'hint' }, 'An app token from POST /authentication (strategy app-secret), or an operator session for /admin/v1. '
-      + 'After a sign-in with “Try it”, “Use this token” fills it in. Kept in this page only.'));
+  const input = h('input', {
+    type: 'password',
+    id: 'try-token',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    oninput: (e) => {
+      token = e.target.value.trim();
+    },
+  });
+  return h(
+    'div',
+    { class: 'field token' },
+    h('label', { for: 'try-token' }, 'Bearer token for “Try it”'),
+    input,
+    h(
+      'p',
+      { class: 'hint' },
+      'An app token from POST /authentication (strategy app-secret), or an operator session for /admin/v1. ' +
+        'After a sign-in with “Try it”, “Use this token” fills it in. Kept in this page only.',
+    ),
+  );
 }
 
 function firstExample(op) {
@@ -34,7 +50,9 @@ export function tryIt(path, method, op) {
     const hint = p.in === 'path' ? ' (path, required)' : ` (${p.in}, leave empty to omit)`;
     return h('label', { class: 'try-param' }, h('code', {}, p.name), hint, input);
   });
-  const body = op.requestBody ? h('textarea', { rows: 8, spellcheck: 'false', 'aria-label': 'Request body (JSON)' }, firstExample(op)) : null;
+  const body = op.requestBody
+    ? h('textarea', { rows: 8, spellcheck: 'false', 'aria-label': 'Request body (JSON)' }, firstExample(op))
+    : null;
   const output = h('pre', { class: 'try-output', 'aria-live': 'polite' });
   const extra = h('div', { class: 'try-extra' });
   const send = async () => {
@@ -61,29 +79,57 @@ export function tryIt(path, method, op) {
     if (body && body.value.trim() !== '') headers['content-type'] = 'application/json';
     output.textContent = 'Sending…';
     try {
-      const response = await fetch(`${url}${query.size ? `?${query}` : ''}`, { method: method.toUpperCase(), headers, ...(headers['content-type'] && { body: body.value }) });
+      const response = await fetch(`${url}${query.size ? `?${query}` : ''}`, {
+        method: method.toUpperCase(),
+        headers,
+        ...(headers['content-type'] && { body: body.value }),
+      });
       const text = await response.text();
       let shown = text;
-      try { shown = JSON.stringify(JSON.parse(text), null, 2); } catch { /* not JSON: show as is */ }
+      try {
+        shown = JSON.stringify(JSON.parse(text), null, 2);
+      } catch {
+        /* not JSON: show as is */
+      }
       output.textContent = `${response.status} ${response.statusText}\n\n${shown}`;
       offerToken(text, extra);
     } catch (error) {
       output.textContent = `The request failed: ${error.message}`;
     }
   };
-  return h('details', { class: 'try' }, h('summary', {}, 'Try it'),
-    params, body, h('button', { type: 'button', class: 'primary small', onclick: send }, 'Send'), output, extra);
+  return h(
+    'details',
+    { class: 'try' },
+    h('summary', {}, 'Try it'),
+    params,
+    body,
+    h('button', { type: 'button', class: 'primary small', onclick: send }, 'Send'),
+    output,
+    extra,
+  );
 }
 
 /** A sign-in answer carries accessToken: offer it for the other operations' "Try it". */
 function offerToken(text, extra) {
   let accessToken;
-  try { accessToken = JSON.parse(text)?.accessToken; } catch { return; }
+  try {
+    accessToken = JSON.parse(text)?.accessToken;
+  } catch {
+    return;
+  }
   if (typeof accessToken !== 'string' || accessToken === '') return;
-  const button = h('button', { type: 'button', class: 'secondary small', onclick: () => {
-    useToken(accessToken);
-    button.textContent = 'Token in use';
-    button.disabled = true;
-  } }, 'Use this token for “Try it”');
+  const button = h(
+    'button',
+    {
+      type: 'button',
+      class: 'secondary small',
+      onclick: () => {
+        useToken(accessToken);
+        button.textContent = 'Token in use';
+        button.disabled = true;
+      },
+    },
+    'Use this token for “Try it”',
+  );
   extra.replaceChildren(button);
 }

@@ -11,7 +11,17 @@ export function dashboardPublicDir(fromUrl: string = import.meta.url): string {
 /** The dashboard page: HTML and static files (open routes, no guard); its API calls carry the operator session. */
 export const dashboardApi: ApiSection<PageFiles> = {
   tag: { name: 'Dashboard', description: 'The operator dashboard page and its files.' },
-  operations: pageOperations<PageFiles>({ id: 'dashboard', path: '/', filesPrefix: '/assets/', summary: 'The operator dashboard', description: 'The page.', sampleFile: 'app.js' }, (files) => files),
+  operations: pageOperations<PageFiles>(
+    {
+      id: 'dashboard',
+      path: '/',
+      filesPrefix: '/assets/',
+      summary: 'The operator dashboard',
+      description: 'The page.',
+      sampleFile: 'app.js',
+    },
+    (files) => files,
+  ),
 };
 
 export const dashboardFeature = feature({ sections: [dashboardApi], context: () => pageFiles(dashboardPublicDir()) });

@@ -16,14 +16,20 @@ export function initialMigration(kind: StoreKind) {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
 
-      await db.schema.createTable('signing_keys')
+      await db.schema
+        .createTable('signing_keys')
         .addColumn('kid', 'text', (c) => c.primaryKey())
         .addColumn('secret', 'text', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
       // Created here, under the migration lock, so that every process signs and verifies with the same key.
-      await db.insertInto('signing_keys' as never)
-        .values({ kid: randomBytes(9).toString('base64url'), secret: randomBytes(32).toString('base64url'), created_at: Date.now() } as never)
+      await db
+        .insertInto('signing_keys' as never)
+        .values({
+          kid: randomBytes(9).toString('base64url'),
+          secret: randomBytes(32).toString('base64url'),
+          created_at: Date.now(),
+        } as never)
         .execute();
 
       await id(db.schema.createTable('businesses'))
@@ -47,21 +53,24 @@ export function initialMigration(kind: StoreKind) {
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
 
-      await db.schema.createTable('app_businesses')
+      await db.schema
+        .createTable('app_businesses')
         .addColumn('app_pk', 'bigint', (c) => c.notNull().references('apps.id').onDelete('cascade'))
         .addColumn('business_pk', 'bigint', (c) => c.notNull().references('businesses.id').onDelete('cascade'))
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('app_businesses_pk', ['app_pk', 'business_pk'])
         .execute();
 
-      await db.schema.createTable('pipeline_configs')
+      await db.schema
+        .createTable('pipeline_configs')
         .addColumn('business_pk', 'bigint', (c) => c.primaryKey().references('businesses.id').onDelete('cascade'))
         .addColumn('config', 'text', (c) => c.notNull())
         .addColumn('version', 'integer', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
 
-      await db.schema.createTable('custom_field_sets')
+      await db.schema
+        .createTable('custom_field_sets')
         .addColumn('business_pk', 'bigint', (c) => c.primaryKey().references('businesses.id').onDelete('cascade'))
         .addColumn('fields', 'text', (c) => c.notNull())
         .addColumn('version', 'integer', (c) => c.notNull())
@@ -78,16 +87,23 @@ export function initialMigration(kind: StoreKind) {
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
       // The idempotency key: one clientId per business, whatever the client's status. NULLs (dashboard clients) never collide.
-      await db.schema.createIndex('clients_business_client_id').unique().on('clients').columns(['business_pk', 'client_id']).execute();
+      await db.schema
+        .createIndex('clients_business_client_id')
+        .unique()
+        .on('clients')
+        .columns(['business_pk', 'client_id'])
+        .execute();
 
-      await db.schema.createTable('client_balances')
+      await db.schema
+        .createTable('client_balances')
         .addColumn('client_pk', 'bigint', (c) => c.notNull().references('clients.id').onDelete('cascade'))
         .addColumn('member', 'text', (c) => c.notNull())
         .addColumn('amount_e4', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('client_balances_pk', ['client_pk', 'member'])
         .execute();
 
-      await db.schema.createTable('rate_limits')
+      await db.schema
+        .createTable('rate_limits')
         .addColumn('bucket', 'text', (c) => c.primaryKey())
         .addColumn('window_start', 'bigint', (c) => c.notNull())
         .addColumn('count', 'integer', (c) => c.notNull())

@@ -18,7 +18,8 @@ export function leadsMigration(kind: StoreKind) {
 
       // One row per business and kind (sources, tags, members, customFields), each a JSON array: a PUT of
       // one kind replaces that row alone, so two operators editing different kinds lose nothing.
-      await db.schema.createTable('lead_settings')
+      await db.schema
+        .createTable('lead_settings')
         .addColumn('business_pk', 'bigint', (c) => c.notNull().references('businesses.id').onDelete('cascade'))
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('doc', 'text', (c) => c.notNull())
@@ -69,9 +70,15 @@ export function leadsMigration(kind: StoreKind) {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('leads_business_external_id').unique().on('leads').columns(['business_pk', 'external_id']).execute();
+      await db.schema
+        .createIndex('leads_business_external_id')
+        .unique()
+        .on('leads')
+        .columns(['business_pk', 'external_id'])
+        .execute();
 
-      await db.schema.createTable('lead_tags')
+      await db.schema
+        .createTable('lead_tags')
         .addColumn('lead_pk', 'bigint', (c) => c.notNull().references('leads.id').onDelete('cascade'))
         .addColumn('business_pk', 'bigint', (c) => c.notNull())
         .addColumn('tag_id', 'text', (c) => c.notNull())
@@ -90,7 +97,8 @@ export function leadsMigration(kind: StoreKind) {
       await db.schema.createIndex('lead_activities_lead').on('lead_activities').columns(['lead_pk', 'id']).execute();
 
       // A comment or note batch sent with a clientRequestId, so that a retried PATCH appends nothing twice.
-      await db.schema.createTable('lead_request_ids')
+      await db.schema
+        .createTable('lead_request_ids')
         .addColumn('lead_pk', 'bigint', (c) => c.notNull().references('leads.id').onDelete('cascade'))
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('client_request_id', 'text', (c) => c.notNull())

@@ -47,15 +47,20 @@ const INDEXES: readonly (readonly [string, string])[] = [
 ];
 
 /** Characters that separate words in e-mails, paths and numbers, turned to spaces before parsing. */
-const SEPARATORS = '.@-_/+:\'';
+const SEPARATORS = ".@-_/+:'";
 
 export function leadsSearchMigration(kind: StoreKind) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      for (const [name, columns] of INDEXES) await sql.raw(`create index ${name} on leads (${columns}) ${LIVE}`).execute(db);
+      for (const [name, columns] of INDEXES)
+        await sql.raw(`create index ${name} on leads (${columns}) ${LIVE}`).execute(db);
       // followUpDate=none in the default order (PostgreSQL turns `(col is null) = true` into `col is null`,
       // which the (col is null)-keyed index cannot take as its second key).
-      await sql.raw(`create index leads_list_no_follow_up on leads (business_pk, created_at desc, lead_id desc) ${LIVE} and follow_up_date is null`).execute(db);
+      await sql
+        .raw(
+          `create index leads_list_no_follow_up on leads (business_pk, created_at desc, lead_id desc) ${LIVE} and follow_up_date is null`,
+        )
+        .execute(db);
       // Tag filter: the leads carrying a tag, probed from lead_tags (its primary key serves the reverse).
       await sql.raw('create index lead_tags_business_tag on lead_tags (business_pk, tag_id, lead_pk)').execute(db);
       if (kind === 'postgres') await postgresSearch(db);
@@ -70,26 +75,44 @@ export function leadsSearchMigration(kind: StoreKind) {
 async function postgresSearch(db: Kysely<unknown>): Promise<void> {
   const { from, to } = accentTable();
   const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
-  await sql.raw(`create function crm_search_fold(value text) returns text language sql immutable parallel safe as $$
+  await sql
+    .raw(`create function crm_search_fold(value text) returns text language sql immutable parallel safe as $$
     select translate(lower(coalesce(value, '')), ${quote(from + SEPARATORS)}, ${quote(to + ' '.repeat(SEPARATORS.length))})
-  $$`).execute(db);
-  await sql.raw(`alter table leads add column search tsvector generated always as (
+  $$`)
+    .execute(db);
+  await sql
+    .raw(`alter table leads add column search tsvector generated always as (
     setweight(to_tsvector('simple'::regconfig, crm_search_fold(subject)), 'A')
     || setweight(to_tsvector('simple'::regconfig, crm_search_fold(details)), 'B')
     || setweight(to_tsvector('simple'::regconfig, crm_search_fold(customer_name || ' ' || contact_name || ' ' || coalesce(contact_email, ''))), 'C')
-  ) stored`).execute(db);
+  ) stored`)
+    .execute(db);
   await sql.raw('create index leads_search on leads using gin (search)').execute(db);
 }
 
 async function sqliteSearch(db: Kysely<unknown>): Promise<void> {
   const columns = 'subject, details, customer_name, contact_name, contact_email';
-  const values = (row: 'new' | 'old') => columns.split(', ').map((c) => `${row}.${c}`).join(', ');
-  await sql.raw(`create virtual table leads_fts using fts5(${columns}, content='leads', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`).execute(db);
-  await sql.raw(`create trigger leads_fts_insert after insert on leads begin
-    insert into leads_fts(rowid, ${columns}) values (new.id, ${values('new')}); end`).execute(db);
-  await sql.raw(`create trigger leads_fts_delete after delete on leads begin
-    insert into leads_fts(leads_fts, rowid, ${columns}) values ('delete', old.id, ${values('old')}); end`).execute(db);
-  await sql.raw(`create trigger leads_fts_update after update of ${columns} on leads begin
+  const values = (row: 'new' | 'old') =>
+    columns
+      .split(', ')
+      .map((c) => `${row}.${c}`)
+      .join(', ');
+  await sql
+    .raw(
+      `create virtual table leads_fts using fts5(${columns}, content='leads', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`,
+    )
+    .execute(db);
+  await sql
+    .raw(`create trigger leads_fts_insert after insert on leads begin
+    insert into leads_fts(rowid, ${columns}) values (new.id, ${values('new')}); end`)
+    .execute(db);
+  await sql
+    .raw(`create trigger leads_fts_delete after delete on leads begin
+    insert into leads_fts(leads_fts, rowid, ${columns}) values ('delete', old.id, ${values('old')}); end`)
+    .execute(db);
+  await sql
+    .raw(`create trigger leads_fts_update after update of ${columns} on leads begin
     insert into leads_fts(leads_fts, rowid, ${columns}) values ('delete', old.id, ${values('old')});
-    insert into leads_fts(rowid, ${columns}) values (new.id, ${values('new')}); end`).execute(db);
+    insert into leads_fts(rowid, ${columns}) values (new.id, ${values('new')}); end`)
+    .execute(db);
 }

@@ -27,7 +27,11 @@ export function webhooksMigration(kind: StoreKind) {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('webhook_endpoints_business').on('webhook_endpoints').columns(['business_pk']).execute();
+      await db.schema
+        .createIndex('webhook_endpoints_business')
+        .on('webhook_endpoints')
+        .columns(['business_pk'])
+        .execute();
 
       await id(db.schema.createTable('webhook_outbox'))
         .addColumn('endpoint_pk', 'bigint', (c) => c.notNull().references('webhook_endpoints.id').onDelete('cascade'))
@@ -41,9 +45,21 @@ export function webhooksMigration(kind: StoreKind) {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
       // The worker's two questions: what is due, and is an earlier event of the same resource still pending.
-      await db.schema.createIndex('webhook_outbox_due').on('webhook_outbox').columns(['state', 'next_attempt_at']).execute();
-      await db.schema.createIndex('webhook_outbox_order').on('webhook_outbox').columns(['endpoint_pk', 'resource_key', 'state', 'id']).execute();
-      await db.schema.createIndex('webhook_outbox_message').on('webhook_outbox').columns(['endpoint_pk', 'message_id']).execute();
+      await db.schema
+        .createIndex('webhook_outbox_due')
+        .on('webhook_outbox')
+        .columns(['state', 'next_attempt_at'])
+        .execute();
+      await db.schema
+        .createIndex('webhook_outbox_order')
+        .on('webhook_outbox')
+        .columns(['endpoint_pk', 'resource_key', 'state', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('webhook_outbox_message')
+        .on('webhook_outbox')
+        .columns(['endpoint_pk', 'message_id'])
+        .execute();
 
       await id(db.schema.createTable('webhook_attempts'))
         .addColumn('endpoint_pk', 'bigint', (c) => c.notNull().references('webhook_endpoints.id').onDelete('cascade'))
@@ -55,7 +71,11 @@ export function webhooksMigration(kind: StoreKind) {
         .addColumn('duration_ms', 'integer', (c) => c.notNull())
         .addColumn('error', 'text')
         .execute();
-      await db.schema.createIndex('webhook_attempts_endpoint').on('webhook_attempts').columns(['endpoint_pk', 'id']).execute();
+      await db.schema
+        .createIndex('webhook_attempts_endpoint')
+        .on('webhook_attempts')
+        .columns(['endpoint_pk', 'id'])
+        .execute();
     },
     async down(): Promise<void> {
       throw new Error('migrations are not reversed');

@@ -13,7 +13,10 @@ export function operatorMigration(_kind: StoreKind) {
       await db.schema.alterTable('businesses').addColumn('archived_at', 'bigint').execute();
       await db.schema.alterTable('apps').addColumn('archived_at', 'bigint').execute();
       await db.schema.alterTable('apps').addColumn('last_used_at', 'bigint').execute();
-      await db.schema.alterTable('operators').addColumn('session_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('operators')
+        .addColumn('session_version', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
     },
     async down(): Promise<void> {
       throw new Error('005-operator is not reversible');

@@ -24,13 +24,17 @@ const slotsOf = (kind: StoreKind) => (kind === 'postgres' ? LEAD_COUNT_SLOTS : 1
 const KEY = 'business_pk, pipeline_id, stage_id, lead_source_key, assignee_id, no_follow_up, slot';
 
 /** The key of a lead row (`row.` prefix for trigger rows), in KEY's order. */
-const keyOf = (row: string, slots: number) => `${row}business_pk, ${row}pipeline_id, ${row}stage_id, coalesce(${row}lead_source_key, ''),
+const keyOf = (
+  row: string,
+  slots: number,
+) => `${row}business_pk, ${row}pipeline_id, ${row}stage_id, coalesce(${row}lead_source_key, ''),
   coalesce(${row}assignee_id, ''), case when ${row}follow_up_date is null then 1 else 0 end, ${row}id % ${slots}`;
 
 export function leadCountsMigration(kind: StoreKind) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema.createTable('lead_counts')
+      await db.schema
+        .createTable('lead_counts')
         .addColumn('business_pk', 'bigint', (c) => c.notNull())
         .addColumn('pipeline_id', 'text', (c) => c.notNull())
         .addColumn('stage_id', 'text', (c) => c.notNull())
@@ -44,8 +48,12 @@ export function leadCountsMigration(kind: StoreKind) {
       if (kind === 'postgres') await postgresTriggers(db);
       else await sqliteTriggers(db);
       // Existing leads, counted once (the migration runs under the store's lock, before any write).
-      await sql.raw(`insert into lead_counts (${KEY}, live)
-        select ${keyOf('', slotsOf(kind))}, count(*) from leads where removed = 0 group by ${KEY.split(', ').map((_, i) => i + 1).join(', ')}`).execute(db);
+      await sql
+        .raw(`insert into lead_counts (${KEY}, live)
+        select ${keyOf('', slotsOf(kind))}, count(*) from leads where removed = 0 group by ${KEY.split(', ')
+          .map((_, i) => i + 1)
+          .join(', ')}`)
+        .execute(db);
     },
     async down(): Promise<void> {
       throw new Error('the lead counts schema is not reversible');
@@ -61,29 +69,52 @@ async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
       group by ${KEY} having sum(delta) <> 0 order by ${KEY}
       on conflict (${KEY}) do update set live = c.live + excluded.live;`;
   const body = (rows: string) => `begin ${apply(rows)} return null; end`;
-  const fn = (name: string, rows: string) => sql.raw(`create function ${name}() returns trigger language plpgsql as $$ ${body(rows)} $$`).execute(db);
+  const fn = (name: string, rows: string) =>
+    sql.raw(`create function ${name}() returns trigger language plpgsql as $$ ${body(rows)} $$`).execute(db);
   await fn('crm_lead_counts_insert', side('new_leads', '+'));
   await fn('crm_lead_counts_update', `${side('old_leads', '-')} union all ${side('new_leads', '+')}`);
   await fn('crm_lead_counts_delete', side('old_leads', '-'));
-  await sql.raw(`create trigger lead_counts_insert after insert on leads referencing new table as new_leads
-    for each statement execute function crm_lead_counts_insert()`).execute(db);
-  await sql.raw(`create trigger lead_counts_update after update on leads referencing old table as old_leads new table as new_leads
-    for each statement execute function crm_lead_counts_update()`).execute(db);
-  await sql.raw(`create trigger lead_counts_delete after delete on leads referencing old table as old_leads
-    for each statement execute function crm_lead_counts_delete()`).execute(db);
+  await sql
+    .raw(`create trigger lead_counts_insert after insert on leads referencing new table as new_leads
+    for each statement execute function crm_lead_counts_insert()`)
+    .execute(db);
+  await sql
+    .raw(`create trigger lead_counts_update after update on leads referencing old table as old_leads new table as new_leads
+    for each statement execute function crm_lead_counts_update()`)
+    .execute(db);
+  await sql
+    .raw(`create trigger lead_counts_delete after delete on leads referencing old table as old_leads
+    for each statement execute function crm_lead_counts_delete()`)
+    .execute(db);
 }
 
 async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
   const add = (row: 'new' | 'old', delta: number) => `insert into lead_counts (${KEY}, live)
     values (${keyOf(`${row}.`, 1)}, ${delta})
     on conflict (${KEY}) do update set live = live + excluded.live;`;
-  await sql.raw(`create trigger lead_counts_insert after insert on leads when new.removed = 0 begin ${add('new', 1)} end`).execute(db);
-  await sql.raw(`create trigger lead_counts_delete after delete on leads when old.removed = 0 begin ${add('old', -1)} end`).execute(db);
+  await sql
+    .raw(`create trigger lead_counts_insert after insert on leads when new.removed = 0 begin ${add('new', 1)} end`)
+    .execute(db);
+  await sql
+    .raw(`create trigger lead_counts_delete after delete on leads when old.removed = 0 begin ${add('old', -1)} end`)
+    .execute(db);
   // Only when what is counted changes: the common edit (a note, a tag) writes nothing here.
-  const columns = ['removed', 'pipeline_id', 'stage_id', 'lead_source_key', 'assignee_id', 'follow_up_date', 'business_pk'];
+  const columns = [
+    'removed',
+    'pipeline_id',
+    'stage_id',
+    'lead_source_key',
+    'assignee_id',
+    'follow_up_date',
+    'business_pk',
+  ];
   const changed = columns.map((c) => `old.${c} is not new.${c}`).join(' or ');
-  await sql.raw(`create trigger lead_counts_update_old after update of ${columns.join(', ')} on leads
-    when old.removed = 0 and (${changed}) begin ${add('old', -1)} end`).execute(db);
-  await sql.raw(`create trigger lead_counts_update_new after update of ${columns.join(', ')} on leads
-    when new.removed = 0 and (${changed}) begin ${add('new', 1)} end`).execute(db);
+  await sql
+    .raw(`create trigger lead_counts_update_old after update of ${columns.join(', ')} on leads
+    when old.removed = 0 and (${changed}) begin ${add('old', -1)} end`)
+    .execute(db);
+  await sql
+    .raw(`create trigger lead_counts_update_new after update of ${columns.join(', ')} on leads
+    when new.removed = 0 and (${changed}) begin ${add('new', 1)} end`)
+    .execute(db);
 }

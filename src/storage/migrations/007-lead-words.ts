@@ -26,9 +26,10 @@ import { leadTagCounts } from '../migration-parts/lead-tag-counts.js';
  * A removed lead has no words. `created_at` is never changed by a lead write, so an edit touches only
  * the words that changed.
  */
-const NAMES = (row: string) => `${row}customer_name || ' ' || ${row}contact_name || ' ' || coalesce(${row}contact_email, '')`;
+const NAMES = (row: string) =>
+  `${row}customer_name || ' ' || ${row}contact_name || ' ' || coalesce(${row}contact_email, '')`;
 /** Characters that separate words in e-mails, paths and numbers (as migration 003-leads-search). */
-const SEPARATORS = '.@-_/+:\'';
+const SEPARATORS = ".@-_/+:'";
 const COLUMNS = 'business_pk, weight, word, lead_pk, created_at';
 /** [name, key, included]: migration 003-leads-search's list indexes, rebuilt with the row id (and createdAt, the tie after a sort). */
 const FILTER_INDEXES = [
@@ -38,13 +39,29 @@ const FILTER_INDEXES = [
   ['leads_list_source', 'business_pk, lead_source_key, created_at desc, lead_id desc', 'id'],
   ['leads_list_assignee', 'business_pk, assignee_id, created_at desc, lead_id desc', 'id'],
   ['leads_list_updated', 'business_pk, updated_at desc, lead_id desc', 'id, created_at'],
-  ['leads_list_follow_up_asc', 'business_pk, (follow_up_date is null), follow_up_date asc, lead_id desc', 'id, created_at'],
-  ['leads_list_follow_up_desc', 'business_pk, (follow_up_date is null), follow_up_date desc, lead_id desc', 'id, created_at'],
+  [
+    'leads_list_follow_up_asc',
+    'business_pk, (follow_up_date is null), follow_up_date asc, lead_id desc',
+    'id, created_at',
+  ],
+  [
+    'leads_list_follow_up_desc',
+    'business_pk, (follow_up_date is null), follow_up_date desc, lead_id desc',
+    'id, created_at',
+  ],
   ['leads_list_budget_asc', 'business_pk, (budget_amount is null), budget_amount asc, lead_id desc', 'id, created_at'],
-  ['leads_list_budget_desc', 'business_pk, (budget_amount is null), budget_amount desc, lead_id desc', 'id, created_at'],
+  [
+    'leads_list_budget_desc',
+    'business_pk, (budget_amount is null), budget_amount desc, lead_id desc',
+    'id, created_at',
+  ],
 ] as const;
 /** The weighted fields, as SQL over a row prefix (`o.`, `new.`). */
-const FIELDS: [number, (row: string) => string][] = [[3, (r) => `${r}subject`], [2, (r) => `${r}details`], [1, NAMES]];
+const FIELDS: [number, (row: string) => string][] = [
+  [3, (r) => `${r}subject`],
+  [2, (r) => `${r}details`],
+  [1, NAMES],
+];
 const TEXT = ['subject', 'details', 'customer_name', 'contact_name', 'contact_email', 'removed'];
 
 export function leadWordsMigration(kind: StoreKind) {
@@ -85,33 +102,49 @@ async function postgres(db: Kysely<unknown>): Promise<void> {
   // Existing leads, before the key (one sort instead of an index insert per row); under the store's lock.
   await run(`insert into lead_words (${COLUMNS}) select l.business_pk, w.weight, w.word, l.id, l.created_at
     from leads l, crm_lead_words(l.subject, l.details, ${NAMES('l.')}) w where l.removed = 0`);
-  await run('alter table lead_words add constraint lead_words_pk primary key (business_pk, weight, word, lead_pk) include (created_at)');
+  await run(
+    'alter table lead_words add constraint lead_words_pk primary key (business_pk, weight, word, lead_pk) include (created_at)',
+  );
   const words = (row: string) => `crm_lead_words(${row}.subject, ${row}.details, ${NAMES(`${row}.`)}) w`;
   // Deletes go by the full key of each old word: the settings keep the planner on the key even when
   // lead_words's statistics are stale (a table that grew since its last analyze looked small enough to
   // hash-join whole: 50 ms for a one-word edit in the write bench).
-  const fn = (name: string, body: string) => run(`create function ${name}() returns trigger language plpgsql
+  const fn = (name: string, body: string) =>
+    run(`create function ${name}() returns trigger language plpgsql
     set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off as $$ begin ${body}; return null; end $$`);
-  await fn('crm_lead_words_insert', `insert into lead_words (${COLUMNS})
-    select n.business_pk, w.weight, w.word, n.id, n.created_at from new_leads n, ${words('n')} where n.removed = 0`);
-  await fn('crm_lead_words_delete', `delete from lead_words l using old_leads o, ${words('o')}
-    where o.removed = 0 and (l.business_pk, l.weight, l.word, l.lead_pk) = (o.business_pk, w.weight, w.word, o.id)`);
+  await fn(
+    'crm_lead_words_insert',
+    `insert into lead_words (${COLUMNS})
+    select n.business_pk, w.weight, w.word, n.id, n.created_at from new_leads n, ${words('n')} where n.removed = 0`,
+  );
+  await fn(
+    'crm_lead_words_delete',
+    `delete from lead_words l using old_leads o, ${words('o')}
+    where o.removed = 0 and (l.business_pk, l.weight, l.word, l.lead_pk) = (o.business_pk, w.weight, w.word, o.id)`,
+  );
   // Only the leads whose text or removal changed, and only the words that changed (an edited subject
   // moves three words, not the details' thousand).
   // Only the fields whose text changed (or all of a lead removed or restored), and only the words that
   // changed: an edited subject parses the subjects, not the details' 10,000 characters.
   // An unchanged field is passed as null (whatever order the planner joins in), so its text is not parsed.
-  const field = (row: 'o' | 'n', weight: number, text: (r: string) => string) => `select ${row}.business_pk, ${weight}::smallint, w, ${row}.id
+  const field = (
+    row: 'o' | 'n',
+    weight: number,
+    text: (r: string) => string,
+  ) => `select ${row}.business_pk, ${weight}::smallint, w, ${row}.id
     from old_leads o join new_leads n on n.id = o.id,
       crm_field_words(case when o.removed <> n.removed or ${text('o.')} is distinct from ${text('n.')} then ${text(`${row}.`)} end) w
     where ${row}.removed = 0`;
   const side = (row: 'o' | 'n') => FIELDS.map(([weight, text]) => field(row, weight, text)).join(' union all ');
-  await fn('crm_lead_words_update', `with was (business_pk, weight, word, id) as (${side('o')}),
+  await fn(
+    'crm_lead_words_update',
+    `with was (business_pk, weight, word, id) as (${side('o')}),
     now (business_pk, weight, word, id) as (${side('n')}),
     gone as (delete from lead_words l using (select * from was except select * from now) g
       where (l.business_pk, l.weight, l.word, l.lead_pk) = (g.business_pk, g.weight, g.word, g.id))
     insert into lead_words (${COLUMNS}) select a.business_pk, a.weight, a.word, a.id, n.created_at
-      from (select * from now except select * from was) a join new_leads n on n.id = a.id`);
+      from (select * from now except select * from was) a join new_leads n on n.id = a.id`,
+  );
   await run(`create trigger lead_words_insert after insert on leads referencing new table as new_leads
     for each statement execute function crm_lead_words_insert()`);
   await run(`create trigger lead_words_update after update on leads referencing old table as old_leads new table as new_leads
@@ -136,19 +169,34 @@ async function sqlite(db: Kysely<unknown>): Promise<void> {
   const all = (row: string) => FIELDS.map(([, text]) => text(`${row}.`)).join(', ');
   // In an edit, only the fields whose text changed (all once the lead is removed or restored): an
   // unchanged field is passed as null, so its words are neither deleted nor written again.
-  const edited = (row: string) => FIELDS.map(([, text]) => `case when old.removed <> new.removed or ${text('old.')} is not ${text('new.')} then ${text(`${row}.`)} end`).join(', ');
-  const pairs = (args: string, alias = 'j') => `select ${alias}.value ->> 1 as weight, ${alias}.value ->> 0 as word from json_each(crm_lead_words(${args})) ${alias}`;
+  const edited = (row: string) =>
+    FIELDS.map(
+      ([, text]) =>
+        `case when old.removed <> new.removed or ${text('old.')} is not ${text('new.')} then ${text(`${row}.`)} end`,
+    ).join(', ');
+  const pairs = (args: string, alias = 'j') =>
+    `select ${alias}.value ->> 1 as weight, ${alias}.value ->> 0 as word from json_each(crm_lead_words(${args})) ${alias}`;
   await run(`create table lead_words (business_pk integer not null, weight integer not null, word text not null,
     lead_pk integer not null, created_at integer not null, primary key (business_pk, weight, word, lead_pk)) without rowid`);
   await run(`insert into lead_words (${COLUMNS}) select l.business_pk, j.value ->> 1, j.value ->> 0, l.id, l.created_at
     from leads l, json_each(crm_lead_words(${all('l')})) j where l.removed = 0`);
-  const add = (words: string, unless = '') => `insert into lead_words (${COLUMNS}) select new.business_pk, p.weight, p.word, new.id, new.created_at
+  const add = (
+    words: string,
+    unless = '',
+  ) => `insert into lead_words (${COLUMNS}) select new.business_pk, p.weight, p.word, new.id, new.created_at
     from (${words}) p where true${unless} on conflict do nothing;`;
   // Deleted by full key: the old row's words, recomputed.
-  const remove = (words: string, unless = '') => `delete from lead_words where business_pk = old.business_pk and lead_pk = old.id
+  const remove = (
+    words: string,
+    unless = '',
+  ) => `delete from lead_words where business_pk = old.business_pk and lead_pk = old.id
     and (weight, word) in (select p.weight, p.word from (${words}) p${unless});`;
-  await run(`create trigger lead_words_insert after insert on leads when new.removed = 0 begin ${add(pairs(all('new')))} end`);
-  await run(`create trigger lead_words_delete after delete on leads when old.removed = 0 begin ${remove(pairs(all('old')))} end`);
+  await run(
+    `create trigger lead_words_insert after insert on leads when new.removed = 0 begin ${add(pairs(all('new')))} end`,
+  );
+  await run(
+    `create trigger lead_words_delete after delete on leads when old.removed = 0 begin ${remove(pairs(all('old')))} end`,
+  );
   const changed = TEXT.map((c) => `old.${c} is not new.${c}`).join(' or ');
   const on = `after update of ${TEXT.join(', ')} on leads`;
   // Old words the new row no longer has, then the new row's words the old one did not have.

@@ -30,12 +30,18 @@ import type { StoreKind } from '../db.js';
  * updated, or deleted when no field holds the word any more): an edited subject still touches only the
  * subject's words.
  */
-const NAMES = (row: string) => `${row}customer_name || ' ' || ${row}contact_name || ' ' || coalesce(${row}contact_email, '')`;
+const NAMES = (row: string) =>
+  `${row}customer_name || ' ' || ${row}contact_name || ' ' || coalesce(${row}contact_email, '')`;
 const COLUMNS = 'business_pk, word, lead_pk, weight, fields, created_at, pipeline_id';
 /** The best weight of a field mask (subject 4 → 3, details 2 → 2, names 1 → 1). */
-export const bestOf = (mask: string) => `(case when (${mask}) & 4 <> 0 then 3 when (${mask}) & 2 <> 0 then 2 else 1 end)`;
+export const bestOf = (mask: string) =>
+  `(case when (${mask}) & 4 <> 0 then 3 when (${mask}) & 2 <> 0 then 2 else 1 end)`;
 /** The weighted fields, as SQL over a row prefix (`o.`, `new.`): [bit, text]. */
-const FIELDS: [number, (row: string) => string][] = [[4, (r) => `${r}subject`], [2, (r) => `${r}details`], [1, NAMES]];
+const FIELDS: [number, (row: string) => string][] = [
+  [4, (r) => `${r}subject`],
+  [2, (r) => `${r}details`],
+  [1, NAMES],
+];
 /** Every weight, so that a row looked up by word, createdAt and lead is three probes of the key, not a scan of the word's range. */
 const ANY_WEIGHT = (row: string) => `${row}weight in (1, 2, 3)`;
 /** A lead's fields over `n.`: every word of a lead moved to another pipeline. */
@@ -67,7 +73,9 @@ async function postgres(db: Kysely<unknown>): Promise<void> {
       bit_or(1 << (weight - 1))::smallint, max(created_at) as created_at from lead_words_006 group by business_pk, word, lead_pk) w
     join leads l on l.id = w.lead_pk order by 1, 2, 4, 6, 3`);
   await run('drop table lead_words_006');
-  await run('alter table lead_words add constraint lead_words_pk primary key (business_pk, word, weight, created_at, lead_pk) include (fields, pipeline_id)');
+  await run(
+    'alter table lead_words add constraint lead_words_pk primary key (business_pk, word, weight, created_at, lead_pk) include (fields, pipeline_id)',
+  );
   await postgresTriggers(db);
   await run('analyze lead_words');
 }
@@ -77,22 +85,35 @@ export async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
   const run = (text: string) => sql.raw(text).execute(db);
   const words = (row: string) => `crm_lead_words(${row}.subject, ${row}.details, ${NAMES(`${row}.`)}) w`;
   // Same settings as 006's: the key, even when lead_words's statistics are stale.
-  const fn = (name: string, body: string) => run(`create or replace function ${name}() returns trigger language plpgsql
+  const fn = (name: string, body: string) =>
+    run(`create or replace function ${name}() returns trigger language plpgsql
     set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off as $$ begin ${body}; return null; end $$`);
-  await fn('crm_lead_words_insert', `insert into lead_words (${COLUMNS})
+  await fn(
+    'crm_lead_words_insert',
+    `insert into lead_words (${COLUMNS})
     select n.business_pk, w.word, n.id, max(w.weight), bit_or(1 << (w.weight - 1))::smallint, n.created_at, n.pipeline_id
-    from new_leads n, ${words('n')} where n.removed = 0 group by n.business_pk, n.id, n.created_at, n.pipeline_id, w.word`);
-  await fn('crm_lead_words_delete', `delete from lead_words l using (select distinct o.business_pk, o.id, o.created_at, w.word from old_leads o, ${words('o')}
-    where o.removed = 0) g where (l.business_pk, l.word, l.created_at, l.lead_pk) = (g.business_pk, g.word, g.created_at, g.id) and ${ANY_WEIGHT('l.')}`);
+    from new_leads n, ${words('n')} where n.removed = 0 group by n.business_pk, n.id, n.created_at, n.pipeline_id, w.word`,
+  );
+  await fn(
+    'crm_lead_words_delete',
+    `delete from lead_words l using (select distinct o.business_pk, o.id, o.created_at, w.word from old_leads o, ${words('o')}
+    where o.removed = 0) g where (l.business_pk, l.word, l.created_at, l.lead_pk) = (g.business_pk, g.word, g.created_at, g.id) and ${ANY_WEIGHT('l.')}`,
+  );
   // Only the fields whose text changed (or all of a lead removed or restored), and of those only the
   // words that came or went: an unchanged field is passed as null, so its text is not parsed.
-  const field = (row: 'o' | 'n', bit: number, text: (r: string) => string) => `select ${row}.business_pk, ${row}.id, w, ${bit}
+  const field = (
+    row: 'o' | 'n',
+    bit: number,
+    text: (r: string) => string,
+  ) => `select ${row}.business_pk, ${row}.id, w, ${bit}
     from old_leads o join new_leads n on n.id = o.id,
       crm_field_words(case when o.removed <> n.removed or ${text('o.')} is distinct from ${text('n.')} then ${text(`${row}.`)} end) w
     where ${row}.removed = 0`;
   const side = (row: 'o' | 'n') => FIELDS.map(([bit, text]) => field(row, bit, text)).join(' union all ');
   // One MERGE: a word's row gets the bits of the fields it came into and loses those it left; no bit left, no row.
-  await fn('crm_lead_words_update', `with was (business_pk, id, word, bit) as (${side('o')}),
+  await fn(
+    'crm_lead_words_update',
+    `with was (business_pk, id, word, bit) as (${side('o')}),
     now (business_pk, id, word, bit) as (${side('n')}),
     edits as (select business_pk, id, word, coalesce(bit_or(bit) filter (where came), 0)::smallint as set,
         coalesce(bit_or(bit) filter (where not came), 0)::smallint as clear
@@ -106,7 +127,8 @@ export async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
     update lead_words l set pipeline_id = n.pipeline_id from old_leads o join new_leads n on n.id = o.id,
       lateral (select distinct w.word from crm_lead_words(${MOVED.map((t) => `case when o.pipeline_id <> n.pipeline_id then ${t} end`).join(', ')}) w) w
       where n.removed = 0 and o.pipeline_id <> n.pipeline_id and ${ANY_WEIGHT('l.')}
-        and (l.business_pk, l.word, l.created_at, l.lead_pk) = (n.business_pk, w.word, n.created_at, n.id)`);
+        and (l.business_pk, l.word, l.created_at, l.lead_pk) = (n.business_pk, w.word, n.created_at, n.id)`,
+  );
 }
 
 async function sqlite(db: Kysely<unknown>): Promise<void> {
@@ -118,13 +140,19 @@ async function sqlite(db: Kysely<unknown>): Promise<void> {
   await run(`insert into lead_words (${COLUMNS}) select w.*, l.pipeline_id from (select business_pk, word, lead_pk, max(weight),
       sum(1 << (weight - 1)), max(created_at) from lead_words_006 group by business_pk, word, lead_pk) w join leads l on l.id = w.lead_pk`);
   await run('drop table lead_words_006');
-  for (const name of ['lead_words_insert', 'lead_words_delete', 'lead_words_update', 'lead_words_update_new']) await run(`drop trigger ${name}`);
+  for (const name of ['lead_words_insert', 'lead_words_delete', 'lead_words_update', 'lead_words_update_new'])
+    await run(`drop trigger ${name}`);
   const all = (row: string) => FIELDS.map(([, text]) => text(`${row}.`)).join(', ');
   // In an edit, only the fields whose text changed (all once the lead is removed or restored): an
   // unchanged field is passed as null, so its words are neither parsed nor touched.
-  const edited = (row: string) => FIELDS.map(([, text]) => `case when old.removed <> new.removed or ${text('old.')} is not ${text('new.')} then ${text(`${row}.`)} end`).join(', ');
+  const edited = (row: string) =>
+    FIELDS.map(
+      ([, text]) =>
+        `case when old.removed <> new.removed or ${text('old.')} is not ${text('new.')} then ${text(`${row}.`)} end`,
+    ).join(', ');
   // (word, bit) pairs: json_each of 006's `[word, weight]` pairs.
-  const pairs = (args: string, live: string) => `select j.value ->> 0 as word, 1 << ((j.value ->> 1) - 1) as bit from json_each(crm_lead_words(${args})) j where ${live}`;
+  const pairs = (args: string, live: string) =>
+    `select j.value ->> 0 as word, 1 << ((j.value ->> 1) - 1) as bit from json_each(crm_lead_words(${args})) j where ${live}`;
   await run(`create trigger lead_words_insert after insert on leads when new.removed = 0 begin
     insert into lead_words (${COLUMNS}) select new.business_pk, p.word, new.id, ${bestOf('sum(p.bit)')}, sum(p.bit), new.created_at, new.pipeline_id
       from (${pairs(all('new'), 'true')}) p group by p.word; end`);
@@ -154,4 +182,5 @@ async function sqlite(db: Kysely<unknown>): Promise<void> {
 }
 
 /** A lead's rows by the key, its word aside (SQLite triggers: `old` or `new`). */
-const key = (row: string, table = '') => `${table}business_pk = ${row}.business_pk and ${ANY_WEIGHT(table)} and ${table}created_at = ${row}.created_at and ${table}lead_pk = ${row}.id`;
+const key = (row: string, table = '') =>
+  `${table}business_pk = ${row}.business_pk and ${ANY_WEIGHT(table)} and ${table}created_at = ${row}.created_at and ${table}lead_pk = ${row}.id`;

@@ -22,12 +22,27 @@ import { sql, type Kysely } from 'kysely';
 export function outboxClaimsMigration() {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema.createIndex('webhook_outbox_new').on('webhook_outbox').column('id')
-        .where(sql.ref('state'), '=', sql.lit('pending')).where(sql.ref('attempts'), '=', sql.lit(0)).execute();
-      await db.schema.createIndex('webhook_outbox_retry_due').on('webhook_outbox').columns(['next_attempt_at', 'id'])
-        .where(sql.ref('state'), '=', sql.lit('pending')).where(sql.ref('attempts'), '>', sql.lit(0)).execute();
-      await db.schema.createIndex('webhook_outbox_retry_order').on('webhook_outbox').columns(['endpoint_pk', 'resource_key', 'id'])
-        .where(sql.ref('state'), '=', sql.lit('pending')).where(sql.ref('attempts'), '>', sql.lit(0)).execute();
+      await db.schema
+        .createIndex('webhook_outbox_new')
+        .on('webhook_outbox')
+        .column('id')
+        .where(sql.ref('state'), '=', sql.lit('pending'))
+        .where(sql.ref('attempts'), '=', sql.lit(0))
+        .execute();
+      await db.schema
+        .createIndex('webhook_outbox_retry_due')
+        .on('webhook_outbox')
+        .columns(['next_attempt_at', 'id'])
+        .where(sql.ref('state'), '=', sql.lit('pending'))
+        .where(sql.ref('attempts'), '>', sql.lit(0))
+        .execute();
+      await db.schema
+        .createIndex('webhook_outbox_retry_order')
+        .on('webhook_outbox')
+        .columns(['endpoint_pk', 'resource_key', 'id'])
+        .where(sql.ref('state'), '=', sql.lit('pending'))
+        .where(sql.ref('attempts'), '>', sql.lit(0))
+        .execute();
       await db.schema.dropIndex('webhook_outbox_due').execute();
       await db.schema.dropIndex('webhook_outbox_order').execute();
     },

@@ -31,12 +31,33 @@ export function invoicesMigration(kind: StoreKind) {
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
       // Numbers are unique per business, case-sensitive; the index also serves the exact-number filter and its sort.
-      await db.schema.createIndex('invoices_business_number').unique().on('invoices').columns(['business_pk', 'invoice_number']).execute();
+      await db.schema
+        .createIndex('invoices_business_number')
+        .unique()
+        .on('invoices')
+        .columns(['business_pk', 'invoice_number'])
+        .execute();
       // find's default order (createdAt, _id descending) and each filter, each walked in that order.
-      await db.schema.createIndex('invoices_business_created').on('invoices').columns(['business_pk', 'created_at', 'invoice_id']).execute();
-      await db.schema.createIndex('invoices_business_client').on('invoices').columns(['business_pk', 'client_id', 'created_at', 'invoice_id']).execute();
-      await db.schema.createIndex('invoices_business_status').on('invoices').columns(['business_pk', 'status', 'created_at', 'invoice_id']).execute();
-      await db.schema.createIndex('invoices_business_date').on('invoices').columns(['business_pk', 'invoice_date', 'invoice_id']).execute();
+      await db.schema
+        .createIndex('invoices_business_created')
+        .on('invoices')
+        .columns(['business_pk', 'created_at', 'invoice_id'])
+        .execute();
+      await db.schema
+        .createIndex('invoices_business_client')
+        .on('invoices')
+        .columns(['business_pk', 'client_id', 'created_at', 'invoice_id'])
+        .execute();
+      await db.schema
+        .createIndex('invoices_business_status')
+        .on('invoices')
+        .columns(['business_pk', 'status', 'created_at', 'invoice_id'])
+        .execute();
+      await db.schema
+        .createIndex('invoices_business_date')
+        .on('invoices')
+        .columns(['business_pk', 'invoice_date', 'invoice_id'])
+        .execute();
 
       await id(db.schema.createTable('invoice_payments'))
         .addColumn('invoice_pk', 'bigint', (c) => c.notNull().references('invoices.id').onDelete('cascade'))
@@ -47,11 +68,16 @@ export function invoicesMigration(kind: StoreKind) {
         .addColumn('data', 'text', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('invoice_payments_invoice').on('invoice_payments').columns(['invoice_pk', 'created_at', 'payment_id']).execute();
+      await db.schema
+        .createIndex('invoice_payments_invoice')
+        .on('invoice_payments')
+        .columns(['invoice_pk', 'created_at', 'payment_id'])
+        .execute();
 
       // One row per business that has invoiced or saved settings: the lock every create takes, so numbers
       // are assigned one create at a time across processes; the last number the next one continues.
-      await db.schema.createTable('invoice_settings')
+      await db.schema
+        .createTable('invoice_settings')
         .addColumn('business_pk', 'bigint', (c) => c.primaryKey().references('businesses.id').onDelete('cascade'))
         .addColumn('doc', 'text')
         .addColumn('last_number', 'text')
@@ -61,12 +87,17 @@ export function invoicesMigration(kind: StoreKind) {
         .execute();
 
       // The clients invoices created, by the buyer's match key (invoices-interface 3.6).
-      await db.schema.createTable('invoice_buyers')
+      await db.schema
+        .createTable('invoice_buyers')
         .addColumn('client_pk', 'bigint', (c) => c.primaryKey().references('clients.id').onDelete('cascade'))
         .addColumn('business_pk', 'bigint', (c) => c.notNull())
         .addColumn('match_key', 'text', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('invoice_buyers_key').on('invoice_buyers').columns(['business_pk', 'match_key']).execute();
+      await db.schema
+        .createIndex('invoice_buyers_key')
+        .on('invoice_buyers')
+        .columns(['business_pk', 'match_key'])
+        .execute();
     },
     async down(): Promise<void> {
       throw new Error('migrations are not reversed');

@@ -17,7 +17,11 @@ export function invoiceSyncMigration(kind: StoreKind) {
         backfillOrder: 'updated_at, invoice_id',
         index: { name: 'invoices_sync', columns: 'business_pk, sync_pos, invoice_id' },
       });
-      await db.schema.createIndex('invoices_business_updated').on('invoices').columns(['business_pk', 'updated_at', 'invoice_id']).execute();
+      await db.schema
+        .createIndex('invoices_business_updated')
+        .on('invoices')
+        .columns(['business_pk', 'updated_at', 'invoice_id'])
+        .execute();
     },
     async down(): Promise<void> {
       throw new Error('migrations are not reversed');

@@ -10,7 +10,8 @@ import type { Kysely } from 'kysely';
 export function idempotencyKeysMigration() {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema.createTable('idempotency_keys')
+      await db.schema
+        .createTable('idempotency_keys')
         .addColumn('business_pk', 'bigint', (c) => c.notNull().references('businesses.id').onDelete('cascade'))
         .addColumn('caller', 'text', (c) => c.notNull())
         .addColumn('key', 'text', (c) => c.notNull())

@@ -27,7 +27,8 @@ const keyOf = (row: string, currency: string, slots: number) => `${row}business_
 export function leadBudgetSumsMigration(kind: StoreKind) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema.createTable('lead_budget_sums')
+      await db.schema
+        .createTable('lead_budget_sums')
         .addColumn('business_pk', 'bigint', (c) => c.notNull())
         .addColumn('pipeline_id', 'text', (c) => c.notNull())
         .addColumn('stage_id', 'text', (c) => c.notNull())
@@ -54,12 +55,19 @@ export function leadBudgetSumsMigration(kind: StoreKind) {
 
 /** Fills lead_budget_sums from the live leads (exported for the test that compares it with what the triggers keep). */
 export async function sumExistingBudgets(db: Kysely<unknown>, kind: StoreKind): Promise<void> {
-  const rows = kind === 'postgres' ? postgresBudgets('leads') : `select l.*, json_extract(l.data, '$.budget.currency') as currency,
+  const rows =
+    kind === 'postgres'
+      ? postgresBudgets('leads')
+      : `select l.*, json_extract(l.data, '$.budget.currency') as currency,
     crm_budget_units(l.data) as units from leads l where l.removed = 0 and crm_budget_units(l.data) is not null`;
   const slots = kind === 'postgres' ? LEAD_COUNT_SLOTS : 1;
-  await sql.raw(`insert into lead_budget_sums (${KEY}, live, units_hi, units_lo)
+  await sql
+    .raw(`insert into lead_budget_sums (${KEY}, live, units_hi, units_lo)
     select ${keyOf('', 'currency', slots)}, count(*), sum(units / ${UNITS_SPLIT}), sum(units % ${UNITS_SPLIT}) from (${rows}) b
-    group by ${KEY.split(', ').map((_, i) => i + 1).join(', ')}`).execute(db);
+    group by ${KEY.split(', ')
+      .map((_, i) => i + 1)
+      .join(', ')}`)
+    .execute(db);
 }
 
 /** The live leads of `table` that have a budget, with `currency` and `units` (ten-thousandths, from the JSON text). */
@@ -77,16 +85,24 @@ async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
       on conflict (${KEY}) do update set live = s.live + excluded.live, units_hi = s.units_hi + excluded.units_hi,
         units_lo = s.units_lo + excluded.units_lo;`;
   const fn = (name: string, rows: string) =>
-    sql.raw(`create function ${name}() returns trigger language plpgsql as $$ begin ${apply(rows)} return null; end $$`).execute(db);
+    sql
+      .raw(`create function ${name}() returns trigger language plpgsql as $$ begin ${apply(rows)} return null; end $$`)
+      .execute(db);
   await fn('crm_lead_budget_sums_insert', side('new_leads', '+'));
   await fn('crm_lead_budget_sums_update', `${side('old_leads', '-')} union all ${side('new_leads', '+')}`);
   await fn('crm_lead_budget_sums_delete', side('old_leads', '-'));
-  await sql.raw(`create trigger lead_budget_sums_insert after insert on leads referencing new table as new_leads
-    for each statement execute function crm_lead_budget_sums_insert()`).execute(db);
-  await sql.raw(`create trigger lead_budget_sums_update after update on leads referencing old table as old_leads new table as new_leads
-    for each statement execute function crm_lead_budget_sums_update()`).execute(db);
-  await sql.raw(`create trigger lead_budget_sums_delete after delete on leads referencing old table as old_leads
-    for each statement execute function crm_lead_budget_sums_delete()`).execute(db);
+  await sql
+    .raw(`create trigger lead_budget_sums_insert after insert on leads referencing new table as new_leads
+    for each statement execute function crm_lead_budget_sums_insert()`)
+    .execute(db);
+  await sql
+    .raw(`create trigger lead_budget_sums_update after update on leads referencing old table as old_leads new table as new_leads
+    for each statement execute function crm_lead_budget_sums_update()`)
+    .execute(db);
+  await sql
+    .raw(`create trigger lead_budget_sums_delete after delete on leads referencing old table as old_leads
+    for each statement execute function crm_lead_budget_sums_delete()`)
+    .execute(db);
 }
 
 async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
@@ -97,14 +113,34 @@ async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
     on conflict (${KEY}) do update set live = live + excluded.live, units_hi = units_hi + excluded.units_hi,
       units_lo = units_lo + excluded.units_lo;`;
   const has = (row: string) => `${row}.removed = 0 and ${units(row)} is not null`;
-  await sql.raw(`create trigger lead_budget_sums_insert after insert on leads when ${has('new')} begin ${add('new', '+')} end`).execute(db);
-  await sql.raw(`create trigger lead_budget_sums_delete after delete on leads when ${has('old')} begin ${add('old', '-')} end`).execute(db);
+  await sql
+    .raw(`create trigger lead_budget_sums_insert after insert on leads when ${has('new')} begin ${add('new', '+')} end`)
+    .execute(db);
+  await sql
+    .raw(`create trigger lead_budget_sums_delete after delete on leads when ${has('old')} begin ${add('old', '-')} end`)
+    .execute(db);
   // Only when what is summed or keyed changes (the budget lives in `data`): a note or a tag writes nothing here.
-  const columns = ['removed', 'pipeline_id', 'stage_id', 'lead_source_key', 'assignee_id', 'follow_up_date', 'business_pk', 'data'];
-  const changed = [...columns.filter((c) => c !== 'data').map((c) => `old.${c} is not new.${c}`),
-    `${units('old')} is not ${units('new')}`, `json_extract(old.data, '$.budget.currency') is not json_extract(new.data, '$.budget.currency')`].join(' or ');
-  await sql.raw(`create trigger lead_budget_sums_update_old after update of ${columns.join(', ')} on leads
-    when ${has('old')} and (${changed}) begin ${add('old', '-')} end`).execute(db);
-  await sql.raw(`create trigger lead_budget_sums_update_new after update of ${columns.join(', ')} on leads
-    when ${has('new')} and (${changed}) begin ${add('new', '+')} end`).execute(db);
+  const columns = [
+    'removed',
+    'pipeline_id',
+    'stage_id',
+    'lead_source_key',
+    'assignee_id',
+    'follow_up_date',
+    'business_pk',
+    'data',
+  ];
+  const changed = [
+    ...columns.filter((c) => c !== 'data').map((c) => `old.${c} is not new.${c}`),
+    `${units('old')} is not ${units('new')}`,
+    `json_extract(old.data, '$.budget.currency') is not json_extract(new.data, '$.budget.currency')`,
+  ].join(' or ');
+  await sql
+    .raw(`create trigger lead_budget_sums_update_old after update of ${columns.join(', ')} on leads
+    when ${has('old')} and (${changed}) begin ${add('old', '-')} end`)
+    .execute(db);
+  await sql
+    .raw(`create trigger lead_budget_sums_update_new after update of ${columns.join(', ')} on leads
+    when ${has('new')} and (${changed}) begin ${add('new', '+')} end`)
+    .execute(db);
 }

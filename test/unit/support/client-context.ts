@@ -12,18 +12,32 @@ export const CUSTOM_FIELDS: CustomFieldDefinition[] = [
 ];
 
 export function context(overrides: Partial<ValidationContext> = {}): ValidationContext {
-  return { businessCountry: 'IN', customFieldsEnabled: true, customFields: CUSTOM_FIELDS, enforceGstinChecksum: false, ...overrides };
+  return {
+    businessCountry: 'IN',
+    customFieldsEnabled: true,
+    customFields: CUSTOM_FIELDS,
+    enforceGstinChecksum: false,
+    ...overrides,
+  };
 }
 
 /** Validates and fails the test with the errors when the body was expected to be valid. */
-export function valid(body: Record<string, unknown>, ctx: ValidationContext = context(), mode: 'api' | 'operator' = 'api'): ClientValue {
+export function valid(
+  body: Record<string, unknown>,
+  ctx: ValidationContext = context(),
+  mode: 'api' | 'operator' = 'api',
+): ClientValue {
   const result = validateClient(body, ctx, mode);
   if (!result.ok) throw new Error(`expected a valid body, got ${JSON.stringify(result.errors)}`);
   return result.value;
 }
 
 /** The [field, code] pairs of a failing body, in order. */
-export function failures(body: unknown, ctx: ValidationContext = context(), mode: 'api' | 'operator' = 'api'): [string, string][] {
+export function failures(
+  body: unknown,
+  ctx: ValidationContext = context(),
+  mode: 'api' | 'operator' = 'api',
+): [string, string][] {
   const result = validateClient(body, ctx, mode);
   if (result.ok) throw new Error('expected validation errors, got a valid client');
   return result.errors.map((error) => [error.field, error.code]);

@@ -1,6 +1,14 @@
 // The dashboard shell: login screen, then a sidebar with one view per section.
 // Views live in view-*.js; each exports render(container, ctx).
-import { api, clearSession, getCurrentBusiness, getSession, login, setCurrentBusiness, setSessionExpiredHandler } from './api.js';
+import {
+  api,
+  clearSession,
+  getCurrentBusiness,
+  getSession,
+  login,
+  setCurrentBusiness,
+  setSessionExpiredHandler,
+} from './api.js';
 import { confirmAction, errorBanner, field, h, mount } from './dom.js';
 import { renderBusinesses } from './view-businesses.js';
 import { renderApps } from './view-apps.js';
@@ -29,12 +37,25 @@ const SECTIONS = [
 ];
 
 const root = document.getElementById('root');
-const state = { businesses: [], loginNotice: null, lastEmail: '', route: null, leaveGuard: null, focusNext: null, initialLoad: false };
+const state = {
+  businesses: [],
+  loginNotice: null,
+  lastEmail: '',
+  route: null,
+  leaveGuard: null,
+  focusNext: null,
+  initialLoad: false,
+};
 
 /** Asks before leaving a view that holds unsaved edits (the pipeline and custom field editors). */
 async function canLeave() {
   if (!state.leaveGuard?.()) return true;
-  return confirmAction('Discard unsaved changes?', 'This page has changes that are not saved yet. Leave it and lose them?', 'Discard changes', true);
+  return confirmAction(
+    'Discard unsaved changes?',
+    'This page has changes that are not saved yet. Leave it and lose them?',
+    'Discard changes',
+    true,
+  );
 }
 
 // A route may carry one parameter after its section: #/leads/<leadId> opens that lead.
@@ -47,12 +68,20 @@ function currentRoute() {
 
 function renderLogin() {
   state.initialLoad = false;
-  const email = h('input', { type: 'email', name: 'email', autocomplete: 'username', required: true, value: state.lastEmail });
+  const email = h('input', {
+    type: 'email',
+    name: 'email',
+    autocomplete: 'username',
+    required: true,
+    value: state.lastEmail,
+  });
   const password = h('input', { type: 'password', name: 'password', autocomplete: 'current-password', required: true });
   const message = h('div', { class: 'login-message' });
   if (state.loginNotice) mount(message, h('div', { class: 'banner banner-info', role: 'status' }, state.loginNotice));
   const submit = h('button', { type: 'submit', class: 'primary wide' }, 'Log in');
-  const form = h('form', { class: 'login-card', 'aria-labelledby': 'login-title' },
+  const form = h(
+    'form',
+    { class: 'login-card', 'aria-labelledby': 'login-title' },
     h('div', { class: 'brand brand-large' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, 'c'), 'crmkit'),
     h('h1', { id: 'login-title' }, 'Operator log in'),
     message,
@@ -102,12 +131,19 @@ async function loadBusinesses() {
 
 function businessSwitcher() {
   const current = getCurrentBusiness();
-  const select = h('select', { id: 'business-switcher', disabled: state.businesses.length === 0 },
+  const select = h(
+    'select',
+    { id: 'business-switcher', disabled: state.businesses.length === 0 },
     state.businesses.length === 0 ? h('option', { value: '' }, 'No business yet') : null,
-    state.businesses.map((b) => h('option', { value: b.urlKey, selected: b.urlKey === current }, `${b.name} (${b.urlKey})`)),
+    state.businesses.map((b) =>
+      h('option', { value: b.urlKey, selected: b.urlKey === current }, `${b.name} (${b.urlKey})`),
+    ),
   );
   select.addEventListener('change', async () => {
-    if (!(await canLeave())) { select.value = current; return; }
+    if (!(await canLeave())) {
+      select.value = current;
+      return;
+    }
     setCurrentBusiness(select.value);
     renderShell();
   });
@@ -116,10 +152,18 @@ function businessSwitcher() {
 
 /** Keyboard users skip the header and the section list; a plain #content link would be read as a route. */
 function skipLink() {
-  return h('a', { href: '#content', class: 'skip-link', onclick: (event) => {
-    event.preventDefault();
-    document.getElementById('content')?.focus();
-  } }, 'Skip to main content');
+  return h(
+    'a',
+    {
+      href: '#content',
+      class: 'skip-link',
+      onclick: (event) => {
+        event.preventDefault();
+        document.getElementById('content')?.focus();
+      },
+    },
+    'Skip to main content',
+  );
 }
 
 /**
@@ -128,10 +172,16 @@ function skipLink() {
  */
 function placeFocus(main) {
   // A fresh page load leaves focus at the start of the document, where the skip link is first.
-  if (state.initialLoad) { state.initialLoad = false; return; }
+  if (state.initialLoad) {
+    state.initialLoad = false;
+    return;
+  }
   const wanted = state.focusNext && main.querySelector(state.focusNext);
   state.focusNext = null;
-  if (wanted) { wanted.focus(); return; }
+  if (wanted) {
+    wanted.focus();
+    return;
+  }
   if (main.contains(document.activeElement)) return;
   const heading = main.querySelector('h1');
   if (!heading) return;
@@ -142,15 +192,32 @@ function placeFocus(main) {
 function renderShell() {
   const session = getSession();
   const route = currentRoute();
-  const nav = h('nav', { class: 'sidebar', 'aria-label': 'Sections' },
-    h('ul', {}, SECTIONS.map((s) => h('li', {},
-      h('a', { href: `#/${s.route}`, 'aria-current': s.route === sectionOf(route) ? 'page' : false }, s.label)))),
+  const nav = h(
+    'nav',
+    { class: 'sidebar', 'aria-label': 'Sections' },
+    h(
+      'ul',
+      {},
+      SECTIONS.map((s) =>
+        h(
+          'li',
+          {},
+          h('a', { href: `#/${s.route}`, 'aria-current': s.route === sectionOf(route) ? 'page' : false }, s.label),
+        ),
+      ),
+    ),
   );
-  const header = h('header', { class: 'topbar' },
+  const header = h(
+    'header',
+    { class: 'topbar' },
     h('div', { class: 'brand' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, 'c'), 'crmkit'),
     businessSwitcher(),
-    h('div', { class: 'user' }, h('span', { class: 'user-email' }, session?.email ?? ''),
-      h('button', { type: 'button', class: 'secondary small', onclick: logout }, 'Log out')),
+    h(
+      'div',
+      { class: 'user' },
+      h('span', { class: 'user-email' }, session?.email ?? ''),
+      h('button', { type: 'button', class: 'secondary small', onclick: logout }, 'Log out'),
+    ),
   );
   const main = h('main', { class: 'content', id: 'content', tabindex: '-1' });
   mount(root, skipLink(), h('div', { class: 'shell' }, header, nav, main));
@@ -167,26 +234,53 @@ function renderSection(main, route) {
     businesses: state.businesses,
     /** The route's parameter (#/leads/<leadId> → the leadId), or null. */
     param: route.includes('/') ? decodeURIComponent(route.slice(route.indexOf('/') + 1)) : null,
-    refreshBusinesses: async () => { await loadBusinesses(); renderShell(); },
+    refreshBusinesses: async () => {
+      await loadBusinesses();
+      renderShell();
+    },
     /** Re-reads the list without re-rendering: the businesses view shows fresh data each time it opens. */
-    reloadBusinesses: async () => { await loadBusinesses(); return state.businesses; },
-    selectBusiness: (urlKey) => { setCurrentBusiness(urlKey); renderShell(); },
+    reloadBusinesses: async () => {
+      await loadBusinesses();
+      return state.businesses;
+    },
+    selectBusiness: (urlKey) => {
+      setCurrentBusiness(urlKey);
+      renderShell();
+    },
     /** guard() answers true while the view holds unsaved edits. */
-    setLeaveGuard: (guard) => { state.leaveGuard = guard; },
+    setLeaveGuard: (guard) => {
+      state.leaveGuard = guard;
+    },
     /** A selector (within the section) to focus once the section has rendered again. */
-    focusAfterRender: (selector) => { state.focusNext = selector; },
+    focusAfterRender: (selector) => {
+      state.focusNext = selector;
+    },
   };
   if (section.needsBusiness && !business) {
-    mount(main, h('h1', {}, section.label), h('div', { class: 'empty' },
-      h('p', {}, 'Create a business first: pipelines, custom fields and clients belong to a business.'),
-      h('a', { href: '#/businesses', class: 'button primary' }, 'Go to businesses')));
+    mount(
+      main,
+      h('h1', {}, section.label),
+      h(
+        'div',
+        { class: 'empty' },
+        h('p', {}, 'Create a business first: pipelines, custom fields and clients belong to a business.'),
+        h('a', { href: '#/businesses', class: 'button primary' }, 'Go to businesses'),
+      ),
+    );
     return;
   }
-  mount(main, h('h1', {}, section.label), h('p', { class: 'loading', role: 'status' }, `Loading ${section.label.toLowerCase()}…`));
-  section.render(main, ctx).then(() => placeFocus(main), (error) => {
-    if (error.status !== 401) mount(main, h('h1', {}, section.label), errorBanner(error.message));
-    placeFocus(main);
-  });
+  mount(
+    main,
+    h('h1', {}, section.label),
+    h('p', { class: 'loading', role: 'status' }, `Loading ${section.label.toLowerCase()}…`),
+  );
+  section.render(main, ctx).then(
+    () => placeFocus(main),
+    (error) => {
+      if (error.status !== 401) mount(main, h('h1', {}, section.label), errorBanner(error.message));
+      placeFocus(main);
+    },
+  );
 }
 
 async function startShell() {

@@ -45,22 +45,49 @@ export function boardColumn(env, stage, total, page, listQuery) {
       add(answer.items);
       if (answer.items.length === 0) more.hidden = true;
     } catch (error) {
-      if (error.status !== 401) mount(env.message, errorBanner(error.code === 'INVALID_PAGINATION_SKIP'
-        ? `The board shows the first ${loaded.size} leads of “${stage.name}”: narrow it with the filters to see the others.` : error.message));
+      if (error.status !== 401)
+        mount(
+          env.message,
+          errorBanner(
+            error.code === 'INVALID_PAGINATION_SKIP'
+              ? `The board shows the first ${loaded.size} leads of “${stage.name}”: narrow it with the filters to see the others.`
+              : error.message,
+          ),
+        );
       if (error.code === 'INVALID_PAGINATION_SKIP') more.hidden = true;
     } finally {
       more.disabled = false;
       more.textContent = 'Load more';
     }
   });
-  const section = h('section', { class: `column${stage.isArchived ? ' is-archived' : ''}`, 'aria-labelledby': titleId, dataset: { stage: stage.name, stageId: stage.id } },
-    h('header', { class: 'column-head' },
-      h('h2', { id: titleId }, stage.name, stage.isArchived ? h('span', { class: 'badge badge-muted' }, 'Archived') : null),
-      h('p', { class: 'column-stats' },
+  const section = h(
+    'section',
+    {
+      class: `column${stage.isArchived ? ' is-archived' : ''}`,
+      'aria-labelledby': titleId,
+      dataset: { stage: stage.name, stageId: stage.id },
+    },
+    h(
+      'header',
+      { class: 'column-head' },
+      h(
+        'h2',
+        { id: titleId },
+        stage.name,
+        stage.isArchived ? h('span', { class: 'badge badge-muted' }, 'Archived') : null,
+      ),
+      h(
+        'p',
+        { class: 'column-stats' },
         h('span', { class: 'count', 'aria-label': `${total.count} leads` }, String(total.count)),
         h('span', { class: 'muted' }, ` ${STATUS_LABELS[stage.state] ?? stage.state}`),
-        sum ? h('span', { class: 'sum', title: 'Sum of the budgets of every lead in this stage' }, ` · ${sum}`) : null)),
-    empty, cards, shown, more,
+        sum ? h('span', { class: 'sum', title: 'Sum of the budgets of every lead in this stage' }, ` · ${sum}`) : null,
+      ),
+    ),
+    empty,
+    cards,
+    shown,
+    more,
   );
   add(page.items);
   if (!stage.isArchived) dropTarget(section, env, stage);
@@ -71,8 +98,15 @@ let dragged = null;
 
 function dropTarget(section, env, stage) {
   const accepts = () => dragged && dragged.lead.stage !== stage.name;
-  section.addEventListener('dragover', (event) => { if (accepts()) { event.preventDefault(); section.classList.add('drop-here'); } });
-  section.addEventListener('dragleave', (event) => { if (!section.contains(event.relatedTarget)) section.classList.remove('drop-here'); });
+  section.addEventListener('dragover', (event) => {
+    if (accepts()) {
+      event.preventDefault();
+      section.classList.add('drop-here');
+    }
+  });
+  section.addEventListener('dragleave', (event) => {
+    if (!section.contains(event.relatedTarget)) section.classList.remove('drop-here');
+  });
   section.addEventListener('drop', async (event) => {
     event.preventDefault();
     section.classList.remove('drop-here');
@@ -97,7 +131,8 @@ async function runMove(env, lead, el, stage) {
     el.setAttribute('aria-busy', String(on));
     el.draggable = !on;
     button.disabled = on;
-    if (on) el.prepend(pending); else pending.remove();
+    if (on) el.prepend(pending);
+    else pending.remove();
   };
   try {
     const moved = await moveLead(env.ctx.business, env.config, lead, stage, () => {
@@ -106,7 +141,10 @@ async function runMove(env, lead, el, stage) {
       column?.querySelector('.cards')?.prepend(item);
       column?.querySelector('.column-empty')?.setAttribute('hidden', '');
     });
-    if (!moved) { button.focus(); return; }
+    if (!moved) {
+      button.focus();
+      return;
+    }
     toast(`“${cardTitle(lead)}” moved to ${stage.name}.`);
     await env.reload();
     document.querySelector(`[data-lead-id="${CSS.escape(lead.leadId)}"] .card-move`)?.focus();
@@ -124,15 +162,30 @@ function card(env, lead) {
   const title = cardTitle(lead);
   const assignee = memberLabel(env.config, lead.assignedTo);
   const budget = formatBudget(lead.budget);
-  const move = h('button', { type: 'button', class: 'secondary small card-move', 'aria-haspopup': 'dialog', 'aria-label': `Move ${title}` }, 'Move…');
-  const el = h('article', { class: 'lead-card', draggable: 'true', dataset: { leadId: lead.leadId }, 'aria-label': title },
+  const move = h(
+    'button',
+    { type: 'button', class: 'secondary small card-move', 'aria-haspopup': 'dialog', 'aria-label': `Move ${title}` },
+    'Move…',
+  );
+  const el = h(
+    'article',
+    { class: 'lead-card', draggable: 'true', dataset: { leadId: lead.leadId }, 'aria-label': title },
     h('a', { class: 'card-title', href: `#/leads/${encodeURIComponent(lead.leadId)}` }, title),
     lead.subject ? h('p', { class: 'card-customer' }, lead.customer?.name) : null,
-    h('p', { class: 'card-meta' },
+    h(
+      'p',
+      { class: 'card-meta' },
       budget ? h('span', { class: 'card-budget' }, budget) : null,
-      h('span', { class: 'card-assignee' }, assignee ?? 'Unassigned')),
-    lead.tags.length || lead.followUpDate ? h('p', { class: 'card-tags' },
-      followUpBadge(lead, env.ctx.business.timeZone), lead.tags.map((t) => h('span', { class: 'badge badge-new' }, t))) : null,
+      h('span', { class: 'card-assignee' }, assignee ?? 'Unassigned'),
+    ),
+    lead.tags.length || lead.followUpDate
+      ? h(
+          'p',
+          { class: 'card-tags' },
+          followUpBadge(lead, env.ctx.business.timeZone),
+          lead.tags.map((t) => h('span', { class: 'badge badge-new' }, t)),
+        )
+      : null,
     h('div', { class: 'card-actions' }, move),
   );
   move.addEventListener('click', async () => {
@@ -146,6 +199,9 @@ function card(env, lead) {
     event.dataTransfer.setData('text/plain', lead.leadId);
     el.classList.add('dragging');
   });
-  el.addEventListener('dragend', () => { el.classList.remove('dragging'); dragged = null; });
+  el.addEventListener('dragend', () => {
+    el.classList.remove('dragging');
+    dragged = null;
+  });
   return el;
 }

@@ -88,9 +88,23 @@ export function openDialog({ title, body, actions, dismissable = true }) {
     };
     // An action with `check` closes only when check() answers true (the dialog shows why otherwise).
     const buttons = actions.map((a) =>
-      h('button', { type: 'button', class: a.class ?? '', onclick: () => { if (!a.check || a.check()) close(a.value); } }, a.label),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: a.class ?? '',
+          onclick: () => {
+            if (!a.check || a.check()) close(a.value);
+          },
+        },
+        a.label,
+      ),
     );
-    dialog.append(h('h2', { id: titleId }, title), h('div', { class: 'dialog-body' }, body), h('div', { class: 'dialog-actions' }, buttons));
+    dialog.append(
+      h('h2', { id: titleId }, title),
+      h('div', { class: 'dialog-body' }, body),
+      h('div', { class: 'dialog-actions' }, buttons),
+    );
     dialog.addEventListener('cancel', (event) => {
       if (!dismissable) event.preventDefault();
       else close(undefined);

@@ -42,7 +42,10 @@ export function showFieldErrors(container, errors = []) {
   let first = null;
   for (const error of errors) {
     const target = findTarget(container, error.field ?? '');
-    if (!target) { unplaced.push(error); continue; }
+    if (!target) {
+      unplaced.push(error);
+      continue;
+    }
     const id = uid('err');
     const note = h('p', { class: 'field-error', id }, shortMessage(error));
     const isControl = /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName);
@@ -69,7 +72,10 @@ export function describePath(path) {
     .replace(/\.stages\[(\d+)\]/g, (_, i) => ` › stage ${Number(i) + 1}`)
     .replace(/^stageReasons\[(\d+)\]/, (_, i) => `Reason ${Number(i) + 1}`)
     .replace(/^fields\[(\d+)\]/, (_, i) => `Field ${Number(i) + 1}`)
-    .replace(/^(sources|tags|members)\[(\d+)\]/, (_, list, i) => `${{ sources: 'Source', tags: 'Tag', members: 'Member' }[list]} ${Number(i) + 1}`)
+    .replace(
+      /^(sources|tags|members)\[(\d+)\]/,
+      (_, list, i) => `${{ sources: 'Source', tags: 'Tag', members: 'Member' }[list]} ${Number(i) + 1}`,
+    )
     .replace(/\.(\w+)/g, ' › $1');
 }
 
@@ -79,9 +85,23 @@ const lowerFirst = (text) => text.charAt(0).toLowerCase() + text.slice(1);
 export function errorSummary(message, errors = [], describe = describePath) {
   const located = errors.filter((e) => e.field);
   if (located.length === 0) return h('div', { class: 'banner banner-error', role: 'alert' }, h('p', {}, message));
-  return h('div', { class: 'banner banner-error', role: 'alert' },
-    h('p', {}, h('strong', {}, located.length === 1 ? 'One problem to fix before saving:' : `${located.length} problems to fix before saving:`)),
-    h('ul', {}, located.map((e) => h('li', {}, `${describe(e.field)}: ${lowerFirst(shortMessage(e))}`))),
+  return h(
+    'div',
+    { class: 'banner banner-error', role: 'alert' },
+    h(
+      'p',
+      {},
+      h(
+        'strong',
+        {},
+        located.length === 1 ? 'One problem to fix before saving:' : `${located.length} problems to fix before saving:`,
+      ),
+    ),
+    h(
+      'ul',
+      {},
+      located.map((e) => h('li', {}, `${describe(e.field)}: ${lowerFirst(shortMessage(e))}`)),
+    ),
   );
 }
 

@@ -9,8 +9,11 @@ export const leadsBase = (business) => `/businesses/${seg(business.urlKey)}/lead
 export async function loadLeadConfig(business) {
   const base = `/businesses/${seg(business.urlKey)}`;
   const [pipelines, sources, tags, members, fields] = await Promise.all([
-    api('GET', `${base}/pipelines`), api('GET', `${base}/lead-sources`), api('GET', `${base}/tags`),
-    api('GET', `${base}/members`), api('GET', `${base}/lead-custom-fields`),
+    api('GET', `${base}/pipelines`),
+    api('GET', `${base}/lead-sources`),
+    api('GET', `${base}/tags`),
+    api('GET', `${base}/members`),
+    api('GET', `${base}/lead-custom-fields`),
   ]);
   const config = Array.isArray(pipelines) ? pipelines[0] : pipelines;
   return {
@@ -42,7 +45,9 @@ export const formatBudget = (budget) => (budget ? formatMoney(budget.amount, bud
 /** Today's date (YYYY-MM-DD) in the business's time zone: follow-up dates before it are overdue. */
 export function todayIn(timeZone) {
   try {
-    return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+    return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+      new Date(),
+    );
   } catch {
     return new Date().toISOString().slice(0, 10);
   }
@@ -53,7 +58,9 @@ export const dateOnly = (value) => (value ? String(value).slice(0, 10) : null);
 
 export function formatDay(day) {
   const date = new Date(`${day}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? day : date.toLocaleDateString(undefined, { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' });
+  return Number.isNaN(date.getTime())
+    ? day
+    : date.toLocaleDateString(undefined, { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' });
 }
 
 /** The follow-up date as text, with "Overdue" marked in words (not by colour alone). */
@@ -61,8 +68,14 @@ export function followUpBadge(lead, timeZone) {
   const day = dateOnly(lead.followUpDate);
   if (!day) return null;
   const overdue = day < todayIn(timeZone);
-  return h('span', { class: `badge ${overdue ? 'badge-danger' : 'badge-muted'}`, title: overdue ? 'Follow-up date has passed' : 'Follow-up date' },
-    overdue ? `Overdue · ${formatDay(day)}` : `Follow up ${formatDay(day)}`);
+  return h(
+    'span',
+    {
+      class: `badge ${overdue ? 'badge-danger' : 'badge-muted'}`,
+      title: overdue ? 'Follow-up date has passed' : 'Follow-up date',
+    },
+    overdue ? `Overdue · ${formatDay(day)}` : `Follow up ${formatDay(day)}`,
+  );
 }
 
 export function memberLabel(config, email) {

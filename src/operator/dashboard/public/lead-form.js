@@ -3,19 +3,56 @@
 import { field, h } from './dom.js';
 import { dateOnly, reasonsOf, STATUS_LABELS } from './lead-config.js';
 
-const CUSTOMER = [['name', 'Customer name'], ['phone', 'Phone'], ['country', 'Country (ISO code)'], ['address', 'Address'], ['city', 'City'], ['state', 'State'], ['pincode', 'Pincode']];
-const CONTACT = [['name', 'Contact name'], ['email', 'E-mail'], ['phone', 'Phone'], ['country', 'Country (ISO code)'], ['designation', 'Designation']];
+const CUSTOMER = [
+  ['name', 'Customer name'],
+  ['phone', 'Phone'],
+  ['country', 'Country (ISO code)'],
+  ['address', 'Address'],
+  ['city', 'City'],
+  ['state', 'State'],
+  ['pincode', 'Pincode'],
+];
+const CONTACT = [
+  ['name', 'Contact name'],
+  ['email', 'E-mail'],
+  ['phone', 'Phone'],
+  ['country', 'Country (ISO code)'],
+  ['designation', 'Designation'],
+];
 
-const text = (path, value, attrs = {}) => h('input', { type: 'text', value: value ?? '', ...attrs, dataset: { field: path } });
+const text = (path, value, attrs = {}) =>
+  h('input', { type: 'text', value: value ?? '', ...attrs, dataset: { field: path } });
 const options = (pairs, value) => pairs.map(([v, label]) => h('option', { value: v, selected: v === value }, label));
 const sameSet = (a, b) => a.length === b.length && a.every((x) => b.includes(x));
 
 function customControl(def, value) {
   const path = `customFields.${def.name}`;
   const shown = value === undefined || value === null ? '' : String(value);
-  if (def.type === 'BOOLEAN') return h('select', { dataset: { field: path } }, options([['', 'Not set'], ['true', 'Yes'], ['false', 'No']], shown));
-  if (def.type === 'SELECT') return h('select', { dataset: { field: path } }, options([['', 'Not set'], ...(def.options ?? []).map((o) => [o, o])], shown));
-  return h('input', { type: def.type === 'NUMBER' ? 'number' : def.type === 'DATE' ? 'date' : 'text', step: 'any', value: shown, dataset: { field: path } });
+  if (def.type === 'BOOLEAN')
+    return h(
+      'select',
+      { dataset: { field: path } },
+      options(
+        [
+          ['', 'Not set'],
+          ['true', 'Yes'],
+          ['false', 'No'],
+        ],
+        shown,
+      ),
+    );
+  if (def.type === 'SELECT')
+    return h(
+      'select',
+      { dataset: { field: path } },
+      options([['', 'Not set'], ...(def.options ?? []).map((o) => [o, o])], shown),
+    );
+  return h('input', {
+    type: def.type === 'NUMBER' ? 'number' : def.type === 'DATE' ? 'date' : 'text',
+    step: 'any',
+    value: shown,
+    dataset: { field: path },
+  });
 }
 
 function customValue(def, raw) {
@@ -31,22 +68,67 @@ export function leadForm(lead, config, business) {
   c.subject = text('subject', lead.subject, { maxlength: 2500 });
   c.details = h('textarea', { rows: 4, maxlength: 10000, dataset: { field: 'details' } });
   c.details.value = lead.details ?? '';
-  c.amount = h('input', { type: 'number', min: 0, step: 'any', value: lead.budget?.amount ?? '', dataset: { field: 'budget.amount' } });
-  c.currency = text('budget.currency', lead.budget?.currency, { maxlength: 3, class: 'short upper', placeholder: 'Business currency' });
-  c.followUp = h('input', { type: 'date', value: dateOnly(lead.followUpDate) ?? '', dataset: { field: 'followUpDate' } });
+  c.amount = h('input', {
+    type: 'number',
+    min: 0,
+    step: 'any',
+    value: lead.budget?.amount ?? '',
+    dataset: { field: 'budget.amount' },
+  });
+  c.currency = text('budget.currency', lead.budget?.currency, {
+    maxlength: 3,
+    class: 'short upper',
+    placeholder: 'Business currency',
+  });
+  c.followUp = h('input', {
+    type: 'date',
+    value: dateOnly(lead.followUpDate) ?? '',
+    dataset: { field: 'followUpDate' },
+  });
   const liveOr = (list, current, key) => list.filter((x) => !x.isArchived || x[key] === current);
-  c.source = h('select', { dataset: { field: 'leadSource' } },
-    options([['', 'None'], ...liveOr(config.sources, lead.leadSource, 'key').map((s) => [s.key, s.label])], lead.leadSource ?? ''));
-  c.assignee = h('select', { dataset: { field: 'assignedTo' } },
-    options([['', 'Unassigned'], ...liveOr(config.members, lead.assignedTo, 'email').map((m) => [m.email, `${m.name} (${m.email})`])], lead.assignedTo ?? ''));
-  c.pipeline = h('select', { dataset: { field: 'pipeline' } },
-    options(liveOr(config.pipelines, lead.pipeline, 'name').map((p) => [p.name, p.name]), lead.pipeline));
+  c.source = h(
+    'select',
+    { dataset: { field: 'leadSource' } },
+    options(
+      [['', 'None'], ...liveOr(config.sources, lead.leadSource, 'key').map((s) => [s.key, s.label])],
+      lead.leadSource ?? '',
+    ),
+  );
+  c.assignee = h(
+    'select',
+    { dataset: { field: 'assignedTo' } },
+    options(
+      [
+        ['', 'Unassigned'],
+        ...liveOr(config.members, lead.assignedTo, 'email').map((m) => [m.email, `${m.name} (${m.email})`]),
+      ],
+      lead.assignedTo ?? '',
+    ),
+  );
+  c.pipeline = h(
+    'select',
+    { dataset: { field: 'pipeline' } },
+    options(
+      liveOr(config.pipelines, lead.pipeline, 'name').map((p) => [p.name, p.name]),
+      lead.pipeline,
+    ),
+  );
   c.stage = h('select', { dataset: { field: 'stage' } });
   const reasonsBox = h('fieldset', { class: 'reason-picker', dataset: { field: 'stageReasons' } });
   const fillStages = () => {
     const pipeline = config.pipelines.find((p) => p.name === c.pipeline.value);
-    const stages = (pipeline?.stages ?? []).filter((s) => !s.isArchived || (s.name === lead.stage && pipeline.name === lead.pipeline));
-    c.stage.replaceChildren(...options(stages.map((s) => [s.name, s.name === STATUS_LABELS[s.state] ? s.name : `${s.name} (${STATUS_LABELS[s.state] ?? s.state})`]), c.stage.value || lead.stage));
+    const stages = (pipeline?.stages ?? []).filter(
+      (s) => !s.isArchived || (s.name === lead.stage && pipeline.name === lead.pipeline),
+    );
+    c.stage.replaceChildren(
+      ...options(
+        stages.map((s) => [
+          s.name,
+          s.name === STATUS_LABELS[s.state] ? s.name : `${s.name} (${STATUS_LABELS[s.state] ?? s.state})`,
+        ]),
+        c.stage.value || lead.stage,
+      ),
+    );
     fillReasons();
   };
   const fillReasons = () => {
@@ -54,42 +136,110 @@ export function leadForm(lead, config, business) {
     const stage = pipeline?.stages.find((s) => s.name === c.stage.value);
     const offered = reasonsOf(config, stage);
     const keep = c.stage.value === lead.stage ? lead.stageReasons : [];
-    reasonsBox.replaceChildren(h('legend', {}, 'Stage reasons'),
+    reasonsBox.replaceChildren(
+      h('legend', {}, 'Stage reasons'),
       offered.length === 0 ? h('p', { class: 'muted small-text' }, 'This stage offers no reasons.') : null,
-      offered.map((r) => h('label', { class: 'chip' }, h('input', { type: 'checkbox', value: r.label, checked: keep.includes(r.label) }), ' ', r.label)));
+      offered.map((r) =>
+        h(
+          'label',
+          { class: 'chip' },
+          h('input', { type: 'checkbox', value: r.label, checked: keep.includes(r.label) }),
+          ' ',
+          r.label,
+        ),
+      ),
+    );
   };
-  c.pipeline.addEventListener('change', () => { c.stage.value = ''; fillStages(); });
+  c.pipeline.addEventListener('change', () => {
+    c.stage.value = '';
+    fillStages();
+  });
   c.stage.addEventListener('change', fillReasons);
   fillStages();
-  const tagsBox = h('fieldset', { class: 'reason-picker', dataset: { field: 'tags' } }, h('legend', {}, 'Tags'),
-    config.tags.length === 0 ? h('p', { class: 'muted small-text' }, 'No tag configured (Lead settings › Tags).') : null,
-    liveOr(config.tags, null, 'name').concat(config.tags.filter((t) => t.isArchived && lead.tags.includes(t.name)))
-      .map((t) => h('label', { class: 'chip' }, h('input', { type: 'checkbox', value: t.name, checked: lead.tags.includes(t.name) }), ' ', t.name)));
-  const custom = (business.customFieldsEnabled ? config.fields : []).filter((d) => !d.isArchived).map((def) => ({ def, control: customControl(def, lead.customFields?.[def.name]) }));
+  const tagsBox = h(
+    'fieldset',
+    { class: 'reason-picker', dataset: { field: 'tags' } },
+    h('legend', {}, 'Tags'),
+    config.tags.length === 0
+      ? h('p', { class: 'muted small-text' }, 'No tag configured (Lead settings › Tags).')
+      : null,
+    liveOr(config.tags, null, 'name')
+      .concat(config.tags.filter((t) => t.isArchived && lead.tags.includes(t.name)))
+      .map((t) =>
+        h(
+          'label',
+          { class: 'chip' },
+          h('input', { type: 'checkbox', value: t.name, checked: lead.tags.includes(t.name) }),
+          ' ',
+          t.name,
+        ),
+      ),
+  );
+  const custom = (business.customFieldsEnabled ? config.fields : [])
+    .filter((d) => !d.isArchived)
+    .map((def) => ({ def, control: customControl(def, lead.customFields?.[def.name]) }));
   const editable = lead.status === 'NEW' || lead.status === 'OPEN';
-  const block = (key, rows) => rows.map(([k, label]) => ({ key: k, control: text(`${key}.${k}`, lead[key]?.[k], { readonly: !editable }), label }));
+  const block = (key, rows) =>
+    rows.map(([k, label]) => ({
+      key: k,
+      control: text(`${key}.${k}`, lead[key]?.[k], { readonly: !editable }),
+      label,
+    }));
   const customer = block('customer', CUSTOMER);
   const contact = block('contact', CONTACT);
 
-  const element = h('div', { class: 'lead-form' },
-    h('section', { class: 'card form-grid two-up', 'aria-labelledby': 'lead-main-title' }, h('h2', { id: 'lead-main-title' }, 'Lead'),
-      field('Subject', c.subject), field('Details', c.details),
-      field('Budget amount', c.amount), field('Budget currency', c.currency),
-      field('Follow-up date', c.followUp, 'Not before today in the business\'s time zone.'),
-      field('Lead source', c.source), field('Assigned to', c.assignee)),
-    h('section', { class: 'card form-grid two-up', 'aria-labelledby': 'lead-stage-title' }, h('h2', { id: 'lead-stage-title' }, 'Stage and tags'),
-      field('Pipeline', c.pipeline), field('Stage', c.stage), reasonsBox, tagsBox),
-    custom.length ? h('section', { class: 'card form-grid two-up', 'aria-labelledby': 'lead-cf-title', dataset: { field: 'customFields' } }, h('h2', { id: 'lead-cf-title' }, 'Custom fields'),
-      custom.map(({ def, control }) => field(def.name, control))) : null,
-    [['customer', 'Customer', customer], ['contact', 'Contact', contact]].map(([key, title, rows]) =>
-      h('section', { class: 'card form-grid two-up', 'aria-labelledby': `lead-${key}-title`, dataset: { field: key } }, h('h2', { id: `lead-${key}-title` }, title),
+  const element = h(
+    'div',
+    { class: 'lead-form' },
+    h(
+      'section',
+      { class: 'card form-grid two-up', 'aria-labelledby': 'lead-main-title' },
+      h('h2', { id: 'lead-main-title' }, 'Lead'),
+      field('Subject', c.subject),
+      field('Details', c.details),
+      field('Budget amount', c.amount),
+      field('Budget currency', c.currency),
+      field('Follow-up date', c.followUp, "Not before today in the business's time zone."),
+      field('Lead source', c.source),
+      field('Assigned to', c.assignee),
+    ),
+    h(
+      'section',
+      { class: 'card form-grid two-up', 'aria-labelledby': 'lead-stage-title' },
+      h('h2', { id: 'lead-stage-title' }, 'Stage and tags'),
+      field('Pipeline', c.pipeline),
+      field('Stage', c.stage),
+      reasonsBox,
+      tagsBox,
+    ),
+    custom.length
+      ? h(
+          'section',
+          { class: 'card form-grid two-up', 'aria-labelledby': 'lead-cf-title', dataset: { field: 'customFields' } },
+          h('h2', { id: 'lead-cf-title' }, 'Custom fields'),
+          custom.map(({ def, control }) => field(def.name, control)),
+        )
+      : null,
+    [
+      ['customer', 'Customer', customer],
+      ['contact', 'Contact', contact],
+    ].map(([key, title, rows]) =>
+      h(
+        'section',
+        { class: 'card form-grid two-up', 'aria-labelledby': `lead-${key}-title`, dataset: { field: key } },
+        h('h2', { id: `lead-${key}-title` }, title),
         editable ? null : h('p', { class: 'muted small-text' }, 'Editable only while the lead is New or Open.'),
-        rows.map((r) => field(r.label, r.control)))),
+        rows.map((r) => field(r.label, r.control)),
+      ),
+    ),
   );
 
   const diff = () => {
     const body = {};
-    const str = (key, control, old) => { const v = control.value.trim(); if (v !== (old ?? '')) body[key] = v === '' ? null : v; };
+    const str = (key, control, old) => {
+      const v = control.value.trim();
+      if (v !== (old ?? '')) body[key] = v === '' ? null : v;
+    };
     str('subject', c.subject, lead.subject);
     str('details', c.details, lead.details);
     str('followUpDate', c.followUp, dateOnly(lead.followUpDate));
@@ -98,7 +248,10 @@ export function leadForm(lead, config, business) {
     const amount = c.amount.value.trim();
     const currency = c.currency.value.trim().toUpperCase();
     if (amount === '' && lead.budget) body.budget = null;
-    else if (amount !== '' && (Number(amount) !== lead.budget?.amount || (currency && currency !== lead.budget?.currency))) {
+    else if (
+      amount !== '' &&
+      (Number(amount) !== lead.budget?.amount || (currency && currency !== lead.budget?.currency))
+    ) {
       body.budget = { amount: Number(amount), ...(currency ? { currency } : {}) };
     }
     if (c.pipeline.value !== lead.pipeline) Object.assign(body, { pipeline: c.pipeline.value, stage: c.stage.value });
@@ -111,7 +264,10 @@ export function leadForm(lead, config, business) {
       const value = customValue(def, control.value.trim());
       if (value !== (lead.customFields?.[def.name] ?? null)) (body.customFields ??= {})[def.name] = value;
     }
-    for (const [key, rows] of [['customer', customer], ['contact', contact]]) {
+    for (const [key, rows] of [
+      ['customer', customer],
+      ['contact', contact],
+    ]) {
       if (!editable) continue;
       for (const r of rows) {
         const v = r.control.value.trim();

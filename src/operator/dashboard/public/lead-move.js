@@ -10,12 +10,35 @@ export async function chooseStage(pipeline, lead) {
   const stages = pipeline.stages.filter((s) => !s.isArchived);
   const radios = stages.map((stage) => {
     const input = h('input', { type: 'radio', name, value: stage.id, checked: stage.name === lead.stage });
-    return { stage, input, label: h('label', { class: 'choice' }, input, ' ', stage.name, ' ', h('span', { class: 'muted' }, `(${STATUS_LABELS[stage.state] ?? stage.state})`)) };
+    return {
+      stage,
+      input,
+      label: h(
+        'label',
+        { class: 'choice' },
+        input,
+        ' ',
+        stage.name,
+        ' ',
+        h('span', { class: 'muted' }, `(${STATUS_LABELS[stage.state] ?? stage.state})`),
+      ),
+    };
   });
-  const body = h('fieldset', { class: 'choices' }, h('legend', {}, `Move “${cardTitle(lead)}” to`), radios.map((r) => r.label));
+  const body = h(
+    'fieldset',
+    { class: 'choices' },
+    h('legend', {}, `Move “${cardTitle(lead)}” to`),
+    radios.map((r) => r.label),
+  );
   queueMicrotask(() => (radios.find((r) => r.input.checked) ?? radios[0])?.input.focus());
-  const answer = await openDialog({ title: 'Move to stage', body, actions: [
-    { label: 'Cancel', value: false, class: 'secondary' }, { label: 'Move', value: true, class: 'primary' }] });
+  const answer = await openDialog({
+    title: 'Move to stage',
+    body,
+    actions: [
+      { label: 'Cancel', value: false, class: 'secondary' },
+      { label: 'Move', value: true, class: 'primary' },
+    ],
+  });
   if (answer !== true) return undefined;
   const picked = radios.find((r) => r.input.checked)?.stage;
   return picked && picked.name !== lead.stage ? picked : undefined;
@@ -26,11 +49,24 @@ export async function askReasons(stage, reasons, lead) {
   const boxes = reasons.map((reason) => ({ reason, input: h('input', { type: 'checkbox', value: reason.label }) }));
   const required = stage.requiresReason === true;
   // A stage that requires a reason refuses none here, as the API does (STAGE_REASON_REQUIRED), in words next to the reasons.
-  const error = h('p', { class: 'field-error', id: uid('reasons-error'), hidden: true }, `“${stage.name}” needs at least one reason: choose the reasons that apply.`);
-  const set = h('fieldset', { class: 'choices', 'aria-describedby': error.id }, h('legend', {}, required ? 'Reasons (at least one)' : 'Reasons'),
-    boxes.map(({ reason, input }) => h('label', { class: 'choice' }, input, ' ', reason.label)), error);
-  const body = h('div', {},
-    h('p', {}, `“${stage.name}” asks why “${cardTitle(lead)}” moves there. Choose every reason that applies.`), set);
+  const error = h(
+    'p',
+    { class: 'field-error', id: uid('reasons-error'), hidden: true },
+    `“${stage.name}” needs at least one reason: choose the reasons that apply.`,
+  );
+  const set = h(
+    'fieldset',
+    { class: 'choices', 'aria-describedby': error.id },
+    h('legend', {}, required ? 'Reasons (at least one)' : 'Reasons'),
+    boxes.map(({ reason, input }) => h('label', { class: 'choice' }, input, ' ', reason.label)),
+    error,
+  );
+  const body = h(
+    'div',
+    {},
+    h('p', {}, `“${stage.name}” asks why “${cardTitle(lead)}” moves there. Choose every reason that applies.`),
+    set,
+  );
   const check = () => {
     const ok = !required || boxes.some((b) => b.input.checked);
     error.hidden = ok;
@@ -39,8 +75,14 @@ export async function askReasons(stage, reasons, lead) {
     return ok;
   };
   queueMicrotask(() => boxes[0]?.input.focus());
-  const answer = await openDialog({ title: `Reasons for ${stage.name}`, body, actions: [
-    { label: 'Cancel', value: false, class: 'secondary' }, { label: 'Move with these reasons', value: true, class: 'primary', check }] });
+  const answer = await openDialog({
+    title: `Reasons for ${stage.name}`,
+    body,
+    actions: [
+      { label: 'Cancel', value: false, class: 'secondary' },
+      { label: 'Move with these reasons', value: true, class: 'primary', check },
+    ],
+  });
   if (answer !== true) return undefined;
   return boxes.filter((b) => b.input.checked).map((b) => b.reason.label);
 }

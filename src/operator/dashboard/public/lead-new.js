@@ -21,15 +21,25 @@ export function newLeadForm(ctx, config, pipeline, onCreated, onCancel) {
     customer: input('customer.name', { maxlength: 500 }),
     contact: input('contact.name', { maxlength: 500 }),
     email: input('contact.email', { type: 'email', maxlength: 254 }),
-    stage: h('select', { dataset: { field: 'stage' } }, pipeline.stages.filter((s) => !s.isArchived).map((s) => h('option', { value: s.name }, s.name))),
+    stage: h(
+      'select',
+      { dataset: { field: 'stage' } },
+      pipeline.stages.filter((s) => !s.isArchived).map((s) => h('option', { value: s.name }, s.name)),
+    ),
     amount: h('input', { type: 'number', min: 0, step: 'any', dataset: { field: 'budget.amount' } }),
-    assignee: h('select', { dataset: { field: 'assignedTo' } }, h('option', { value: '' }, 'Unassigned'),
-      config.members.filter((m) => !m.isArchived).map((m) => h('option', { value: m.email }, m.name))),
+    assignee: h(
+      'select',
+      { dataset: { field: 'assignedTo' } },
+      h('option', { value: '' }, 'Unassigned'),
+      config.members.filter((m) => !m.isArchived).map((m) => h('option', { value: m.email }, m.name)),
+    ),
   };
   const message = h('div');
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Create lead');
   const cancel = h('button', { type: 'button', class: 'secondary', onclick: onCancel }, 'Cancel');
-  const form = h('form', { class: 'card form-grid two-up new-lead', 'aria-labelledby': 'new-lead-title' },
+  const form = h(
+    'form',
+    { class: 'card form-grid two-up new-lead', 'aria-labelledby': 'new-lead-title' },
     h('h2', { id: 'new-lead-title' }, `New lead in ${pipeline.name}`),
     message,
     field('Subject', c.subject),
@@ -39,16 +49,21 @@ export function newLeadForm(ctx, config, pipeline, onCreated, onCancel) {
     field('Stage', c.stage),
     field('Budget amount (optional)', c.amount),
     field('Assigned to', c.assignee),
-    h('div', { class: 'form-actions' }, cancel, ' ', submit));
+    h('div', { class: 'form-actions' }, cancel, ' ', submit),
+  );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     mount(message);
     clearFieldErrors(form);
     const value = (el) => el.value.trim();
     const body = {
-      pipeline: pipeline.name, stage: c.stage.value,
+      pipeline: pipeline.name,
+      stage: c.stage.value,
       customer: value(c.customer) ? { name: value(c.customer) } : {},
-      contact: { ...(value(c.contact) ? { name: value(c.contact) } : {}), ...(value(c.email) ? { email: value(c.email) } : {}) },
+      contact: {
+        ...(value(c.contact) ? { name: value(c.contact) } : {}),
+        ...(value(c.email) ? { email: value(c.email) } : {}),
+      },
       ...(value(c.subject) ? { subject: value(c.subject) } : {}),
       ...(value(c.amount) ? { budget: { amount: Number(value(c.amount)) } } : {}),
       ...(c.assignee.value ? { assignedTo: c.assignee.value } : {}),
@@ -61,7 +76,10 @@ export function newLeadForm(ctx, config, pipeline, onCreated, onCancel) {
     } catch (error) {
       if (error.status === 401) return;
       showFieldErrors(form, error.fieldErrors);
-      mount(message, errorSummary(error.message, error.fieldErrors.length ? error.fieldErrors : [{ message: error.message }]));
+      mount(
+        message,
+        errorSummary(error.message, error.fieldErrors.length ? error.fieldErrors : [{ message: error.message }]),
+      );
     } finally {
       submit.disabled = false;
     }

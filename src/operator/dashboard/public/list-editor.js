@@ -20,13 +20,27 @@ export function listEditor(spec) {
   const ctl = {
     items: [],
     isDirty: false,
-    dirty() { ctl.isDirty = true; status.textContent = 'Unsaved changes'; status.classList.add('dirty'); },
-    clean() { ctl.isDirty = false; status.textContent = 'All changes saved'; status.classList.remove('dirty'); },
-    rebuild() { ctl.dirty(); ctl.render(); },
+    dirty() {
+      ctl.isDirty = true;
+      status.textContent = 'Unsaved changes';
+      status.classList.add('dirty');
+    },
+    clean() {
+      ctl.isDirty = false;
+      status.textContent = 'All changes saved';
+      status.classList.remove('dirty');
+    },
+    rebuild() {
+      ctl.dirty();
+      ctl.render();
+    },
     render() {
-      mount(list, ctl.items.length === 0
-        ? h('div', { class: 'empty' }, h('p', {}, spec.empty))
-        : ctl.items.map((_, i) => row(spec, ctl, i)));
+      mount(
+        list,
+        ctl.items.length === 0
+          ? h('div', { class: 'empty' }, h('p', {}, spec.empty))
+          : ctl.items.map((_, i) => row(spec, ctl, i)),
+      );
     },
   };
   const load = async () => {
@@ -35,30 +49,63 @@ export function listEditor(spec) {
     ctl.render();
     ctl.clean();
   };
-  const add = h('button', { type: 'button', class: 'secondary', onclick: () => { ctl.items.push(spec.blank()); ctl.rebuild(); list.querySelector('.list-row:last-child input')?.focus(); } }, `+ Add ${spec.noun}`);
-  const save = actionButton(`Save ${spec.noun}s`, async () => {
-    mount(message);
-    clearFieldErrors(list);
-    try {
-      ctl.items = spec.fromServer(await api('PUT', spec.path, spec.toBody(ctl.items)));
-      ctl.render();
-      ctl.clean();
-      toast(spec.saved);
-    } catch (error) {
-      if (error.status === 401) return;
-      showFieldErrors(list, error.fieldErrors);
-      mount(message, errorSummary(error.message, error.fieldErrors.length ? error.fieldErrors : [{ message: error.message }]));
-    }
-  }, { class: 'primary' });
-  const discard = actionButton('Discard changes', async () => {
-    mount(message);
-    clearFieldErrors(list);
-    try { await load(); } catch (error) { if (error.status !== 401) mount(message, errorBanner(error.message)); }
-  }, { class: 'secondary' });
+  const add = h(
+    'button',
+    {
+      type: 'button',
+      class: 'secondary',
+      onclick: () => {
+        ctl.items.push(spec.blank());
+        ctl.rebuild();
+        list.querySelector('.list-row:last-child input')?.focus();
+      },
+    },
+    `+ Add ${spec.noun}`,
+  );
+  const save = actionButton(
+    `Save ${spec.noun}s`,
+    async () => {
+      mount(message);
+      clearFieldErrors(list);
+      try {
+        ctl.items = spec.fromServer(await api('PUT', spec.path, spec.toBody(ctl.items)));
+        ctl.render();
+        ctl.clean();
+        toast(spec.saved);
+      } catch (error) {
+        if (error.status === 401) return;
+        showFieldErrors(list, error.fieldErrors);
+        mount(
+          message,
+          errorSummary(error.message, error.fieldErrors.length ? error.fieldErrors : [{ message: error.message }]),
+        );
+      }
+    },
+    { class: 'primary' },
+  );
+  const discard = actionButton(
+    'Discard changes',
+    async () => {
+      mount(message);
+      clearFieldErrors(list);
+      try {
+        await load();
+      } catch (error) {
+        if (error.status !== 401) mount(message, errorBanner(error.message));
+      }
+    },
+    { class: 'secondary' },
+  );
   const titleId = `${spec.listKey}-title`;
-  const element = h('section', { class: 'card', 'aria-labelledby': titleId },
-    h('div', { class: 'card-head' },
-      h('div', {}, h('h2', { id: titleId }, spec.title), h('p', { class: 'subtitle' }, spec.intro)), add),
+  const element = h(
+    'section',
+    { class: 'card', 'aria-labelledby': titleId },
+    h(
+      'div',
+      { class: 'card-head' },
+      h('div', {}, h('h2', { id: titleId }, spec.title), h('p', { class: 'subtitle' }, spec.intro)),
+      add,
+    ),
     spec.notice ?? null,
     message,
     list,
@@ -69,13 +116,23 @@ export function listEditor(spec) {
 
 function control(spec, ctl, item, column, path) {
   if (column.type === 'select') {
-    const select = h('select', { dataset: { field: path } },
-      column.choices.map(([value, text]) => h('option', { value, selected: item[column.key] === value }, text)));
-    select.addEventListener('change', () => { item[column.key] = select.value; ctl.rebuild(); });
+    const select = h(
+      'select',
+      { dataset: { field: path } },
+      column.choices.map(([value, text]) => h('option', { value, selected: item[column.key] === value }, text)),
+    );
+    select.addEventListener('change', () => {
+      item[column.key] = select.value;
+      ctl.rebuild();
+    });
     return select;
   }
   const locked = column.lockedOnceSaved && spec.isSaved(item);
-  return boundInput(item, column.key, path, ctl, { type: column.type ?? 'text', readonly: locked, ...(column.attrs ?? {}) });
+  return boundInput(item, column.key, path, ctl, {
+    type: column.type ?? 'text',
+    readonly: locked,
+    ...(column.attrs ?? {}),
+  });
 }
 
 function row(spec, ctl, index) {
@@ -84,25 +141,76 @@ function row(spec, ctl, index) {
   const noun = spec.noun;
   const saved = spec.isSaved(item);
   const tool = (text, label, onclick, disabled = false, cls = 'icon') =>
-    h('button', { type: 'button', class: `secondary small ${cls}`, 'aria-label': label, title: label, disabled, onclick }, text);
-  const structural = (fn) => () => { fn(); ctl.rebuild(); };
+    h(
+      'button',
+      { type: 'button', class: `secondary small ${cls}`, 'aria-label': label, title: label, disabled, onclick },
+      text,
+    );
+  const structural = (fn) => () => {
+    fn();
+    ctl.rebuild();
+  };
   const remove = async () => {
     // A saved entry may be on leads: the server refuses to remove it then, and archiving is the way.
-    if (saved && !(await confirmAction(`Remove this ${noun}?`, `It disappears when you save. If leads carry it, saving is refused: archive it instead.`, `Remove ${noun}`, true))) return;
+    if (
+      saved &&
+      !(await confirmAction(
+        `Remove this ${noun}?`,
+        `It disappears when you save. If leads carry it, saving is refused: archive it instead.`,
+        `Remove ${noun}`,
+        true,
+      ))
+    )
+      return;
     ctl.items.splice(index, 1);
     ctl.rebuild();
   };
-  return h('div', { class: `list-row${item.isArchived ? ' is-archived' : ''}`, role: 'group', 'aria-label': `${spec.noun[0].toUpperCase()}${spec.noun.slice(1)} ${index + 1}`, dataset: { field: path } },
-    h('div', { class: 'list-fields' },
-      spec.columns.filter((c) => !c.when || c.when(item)).map((c) => field(c.label, control(spec, ctl, item, c, `${path}.${c.key}`), c.hint))),
-    h('div', { class: 'badges' },
+  return h(
+    'div',
+    {
+      class: `list-row${item.isArchived ? ' is-archived' : ''}`,
+      role: 'group',
+      'aria-label': `${spec.noun[0].toUpperCase()}${spec.noun.slice(1)} ${index + 1}`,
+      dataset: { field: path },
+    },
+    h(
+      'div',
+      { class: 'list-fields' },
+      spec.columns
+        .filter((c) => !c.when || c.when(item))
+        .map((c) => field(c.label, control(spec, ctl, item, c, `${path}.${c.key}`), c.hint)),
+    ),
+    h(
+      'div',
+      { class: 'badges' },
       item.isArchived ? h('span', { class: 'badge badge-muted' }, 'Archived') : null,
-      saved ? null : h('span', { class: 'badge badge-new' }, 'Not saved yet')),
-    h('div', { class: 'toolbar', role: 'group', 'aria-label': `${noun} actions` },
-      tool('↑', `Move ${noun} up`, structural(() => move(ctl.items, index, -1)), index === 0),
-      tool('↓', `Move ${noun} down`, structural(() => move(ctl.items, index, 1)), index === ctl.items.length - 1),
-      tool(item.isArchived ? 'Unarchive' : 'Archive', `${item.isArchived ? 'Unarchive' : 'Archive'} ${noun}`,
-        structural(() => { item.isArchived = !item.isArchived; }), false, ''),
-      tool('Remove', `Remove ${noun}`, remove, false, 'danger-text')),
+      saved ? null : h('span', { class: 'badge badge-new' }, 'Not saved yet'),
+    ),
+    h(
+      'div',
+      { class: 'toolbar', role: 'group', 'aria-label': `${noun} actions` },
+      tool(
+        '↑',
+        `Move ${noun} up`,
+        structural(() => move(ctl.items, index, -1)),
+        index === 0,
+      ),
+      tool(
+        '↓',
+        `Move ${noun} down`,
+        structural(() => move(ctl.items, index, 1)),
+        index === ctl.items.length - 1,
+      ),
+      tool(
+        item.isArchived ? 'Unarchive' : 'Archive',
+        `${item.isArchived ? 'Unarchive' : 'Archive'} ${noun}`,
+        structural(() => {
+          item.isArchived = !item.isArchived;
+        }),
+        false,
+        '',
+      ),
+      tool('Remove', `Remove ${noun}`, remove, false, 'danger-text'),
+    ),
   );
 }

@@ -9,12 +9,19 @@ const STATE_LABELS = { NEW: 'New', OPEN: 'Open', CLOSED: 'Closed (won)', DROPPED
 export function boundInput(obj, key, path, ctl, attrs = {}) {
   const input = h('input', { type: 'text', ...attrs, dataset: { field: path } });
   input.value = obj[key];
-  input.addEventListener('input', () => { obj[key] = input.value; ctl.dirty(); });
+  input.addEventListener('input', () => {
+    obj[key] = input.value;
+    ctl.dirty();
+  });
   return input;
 }
 
 function toolButton(text, label, onclick, disabled = false, cls = 'icon') {
-  return h('button', { type: 'button', class: `secondary small ${cls}`, 'aria-label': label, title: label, disabled, onclick }, text);
+  return h(
+    'button',
+    { type: 'button', class: `secondary small ${cls}`, 'aria-label': label, title: label, disabled, onclick },
+    text,
+  );
 }
 
 /**
@@ -25,10 +32,16 @@ function toolButton(text, label, onclick, disabled = false, cls = 'icon') {
 export function focusEntry(path, prefer = ['input, select']) {
   const entry = document.querySelector(`[data-field="${CSS.escape(path)}"]`);
   if (!entry) return;
-  if (/^(INPUT|SELECT|TEXTAREA)$/.test(entry.tagName)) { entry.focus(); return; }
+  if (/^(INPUT|SELECT|TEXTAREA)$/.test(entry.tagName)) {
+    entry.focus();
+    return;
+  }
   for (const selector of [...prefer, 'button']) {
     const target = [...entry.querySelectorAll(selector)].find((el) => !el.disabled);
-    if (target) { target.focus(); return; }
+    if (target) {
+      target.focus();
+      return;
+    }
   }
 }
 
@@ -50,22 +63,67 @@ export function entryToolbar(kind, list, index, ctl, archiveBlocked = null) {
   const structural = (fn, focusIndex, prefer) => (event) => {
     const own = event.currentTarget.closest('[data-field]');
     // The entry's path at its new index ("…stages[2]" → "…stages[1]"), or the enclosing list after a removal.
-    const next = focusIndex === null ? own.parentElement.closest('[data-field]')?.dataset.field : own.dataset.field.replace(/\[\d+\]$/, `[${focusIndex}]`);
+    const next =
+      focusIndex === null
+        ? own.parentElement.closest('[data-field]')?.dataset.field
+        : own.dataset.field.replace(/\[\d+\]$/, `[${focusIndex}]`);
     fn();
     ctl.rebuild();
-    if (next) focusEntry(next, prefer.map((verb) => `.toolbar button[aria-label="${label(verb)}"]`));
+    if (next)
+      focusEntry(
+        next,
+        prefer.map((verb) => `.toolbar button[aria-label="${label(verb)}"]`),
+      );
   };
   const saved = kind === 'reason' ? item.saved : Boolean(item.id);
   const toggle = item.isArchived ? 'Unarchive' : 'Archive';
   const blockedId = archiveBlocked ? uid('why') : null;
-  return h('div', { class: 'toolbar', role: 'group', 'aria-label': `${kind} actions` },
-    toolButton('↑', label('Move up'), structural(() => move(list, index, -1), index - 1, ['Move up', 'Move down']), index === 0),
-    toolButton('↓', label('Move down'), structural(() => move(list, index, 1), index + 1, ['Move down', 'Move up']), index === list.length - 1),
+  return h(
+    'div',
+    { class: 'toolbar', role: 'group', 'aria-label': `${kind} actions` },
+    toolButton(
+      '↑',
+      label('Move up'),
+      structural(() => move(list, index, -1), index - 1, ['Move up', 'Move down']),
+      index === 0,
+    ),
+    toolButton(
+      '↓',
+      label('Move down'),
+      structural(() => move(list, index, 1), index + 1, ['Move down', 'Move up']),
+      index === list.length - 1,
+    ),
     archiveBlocked && !item.isArchived
-      ? [h('button', { type: 'button', class: 'secondary small', disabled: true, 'aria-describedby': blockedId }, 'Archive'),
-        h('span', { class: 'toolbar-note', id: blockedId }, archiveBlocked)]
-      : toolButton(toggle, label(toggle), structural(() => { item.isArchived = !item.isArchived; }, index, [item.isArchived ? 'Archive' : 'Unarchive']), false, ''),
-    saved ? null : toolButton('Remove', label('Remove'), structural(() => list.splice(index, 1), null, []), false, 'danger-text'),
+      ? [
+          h(
+            'button',
+            { type: 'button', class: 'secondary small', disabled: true, 'aria-describedby': blockedId },
+            'Archive',
+          ),
+          h('span', { class: 'toolbar-note', id: blockedId }, archiveBlocked),
+        ]
+      : toolButton(
+          toggle,
+          label(toggle),
+          structural(
+            () => {
+              item.isArchived = !item.isArchived;
+            },
+            index,
+            [item.isArchived ? 'Archive' : 'Unarchive'],
+          ),
+          false,
+          '',
+        ),
+    saved
+      ? null
+      : toolButton(
+          'Remove',
+          label('Remove'),
+          structural(() => list.splice(index, 1), null, []),
+          false,
+          'danger-text',
+        ),
   );
 }
 
@@ -86,11 +144,21 @@ function reasonPicker(stage, path, ctl) {
         ctl.dirty();
       });
       const text = reason.label.trim() || reason.key;
-      box.append(h('label', { class: `chip${reason.isArchived ? ' archived' : ''}`, title: `Key: ${reason.key}` },
-        input, ' ', text, reason.isArchived ? ' (archived)' : ''));
+      box.append(
+        h(
+          'label',
+          { class: `chip${reason.isArchived ? ' archived' : ''}`, title: `Key: ${reason.key}` },
+          input,
+          ' ',
+          text,
+          reason.isArchived ? ' (archived)' : '',
+        ),
+      );
     }
     for (const key of unknown) {
-      box.append(h('span', { class: 'chip missing', title: 'This key is not in the catalog' }, key, ' (not in catalog)'));
+      box.append(
+        h('span', { class: 'chip missing', title: 'This key is not in the catalog' }, key, ' (not in catalog)'),
+      );
     }
   };
   fill();
@@ -101,19 +169,49 @@ function reasonPicker(stage, path, ctl) {
 function stageEditor(pipeline, stageIndex, pIndex, ctl) {
   const stage = pipeline.stages[stageIndex];
   const path = `pipelines[${pIndex}].stages[${stageIndex}]`;
-  const state = h('select', { dataset: { field: `${path}.state` } },
-    STATES.map((s) => h('option', { value: s, selected: stage.state === s }, STATE_LABELS[s])));
-  state.addEventListener('change', () => { stage.state = state.value; ctl.dirty(); });
-  return h('fieldset', { class: `stage${stage.isArchived ? ' is-archived' : ''}`, dataset: { field: path } },
+  const state = h(
+    'select',
+    { dataset: { field: `${path}.state` } },
+    STATES.map((s) => h('option', { value: s, selected: stage.state === s }, STATE_LABELS[s])),
+  );
+  state.addEventListener('change', () => {
+    stage.state = state.value;
+    ctl.dirty();
+  });
+  return h(
+    'fieldset',
+    { class: `stage${stage.isArchived ? ' is-archived' : ''}`, dataset: { field: path } },
     h('legend', {}, `Stage ${stageIndex + 1}`),
-    h('div', { class: 'stage-head' },
+    h(
+      'div',
+      { class: 'stage-head' },
       stage.isArchived ? h('span', { class: 'badge badge-muted' }, 'Archived') : null,
-      entryToolbar('stage', pipeline.stages, stageIndex, ctl)),
-    h('div', { class: 'stage-grid' },
+      entryToolbar('stage', pipeline.stages, stageIndex, ctl),
+    ),
+    h(
+      'div',
+      { class: 'stage-grid' },
       field('Stage name', boundInput(stage, 'name', `${path}.name`, ctl, { maxlength: 500 })),
       field('State', state),
-      field('Closure %', boundInput(stage, 'closure', `${path}.closure`, ctl, { type: 'number', min: 0, max: 100, step: 'any', class: 'short' })),
-      field('Decay (hours)', boundInput(stage, 'decayThresholdHours', `${path}.decayThresholdHours`, ctl, { type: 'number', min: 0, step: 'any', class: 'short' })),
+      field(
+        'Closure %',
+        boundInput(stage, 'closure', `${path}.closure`, ctl, {
+          type: 'number',
+          min: 0,
+          max: 100,
+          step: 'any',
+          class: 'short',
+        }),
+      ),
+      field(
+        'Decay (hours)',
+        boundInput(stage, 'decayThresholdHours', `${path}.decayThresholdHours`, ctl, {
+          type: 'number',
+          min: 0,
+          step: 'any',
+          class: 'short',
+        }),
+      ),
       field('Labels', boundInput(stage, 'labels', `${path}.labels`, ctl, { placeholder: 'Comma-separated' })),
     ),
     reasonPicker(stage, path, ctl),
@@ -123,16 +221,31 @@ function stageEditor(pipeline, stageIndex, pIndex, ctl) {
 
 /** Issue 39: lost-reason figures can be trusted only if a lead cannot reach the stage without one. */
 function requiredReasonToggle(stage, path, ctl) {
-  const input = h('input', { type: 'checkbox', checked: stage.requiresReason, dataset: { field: `${path}.requiresReason` } });
-  input.addEventListener('change', () => { stage.requiresReason = input.checked; ctl.dirty(); });
-  return h('div', { class: 'field checkbox' }, h('label', {}, input, ' Require at least one reason for leads in this stage'));
+  const input = h('input', {
+    type: 'checkbox',
+    checked: stage.requiresReason,
+    dataset: { field: `${path}.requiresReason` },
+  });
+  input.addEventListener('change', () => {
+    stage.requiresReason = input.checked;
+    ctl.dirty();
+  });
+  return h(
+    'div',
+    { class: 'field checkbox' },
+    h('label', {}, input, ' Require at least one reason for leads in this stage'),
+  );
 }
 
 function pipelineEditor(index, ctl) {
   const list = ctl.model.pipelines;
   const pipeline = list[index];
   const path = `pipelines[${index}]`;
-  const primary = h('input', { type: 'checkbox', checked: pipeline.isPrimary, dataset: { field: `${path}.isPrimary` } });
+  const primary = h('input', {
+    type: 'checkbox',
+    checked: pipeline.isPrimary,
+    dataset: { field: `${path}.isPrimary` },
+  });
   primary.addEventListener('change', () => {
     // At most one primary pipeline: choosing one clears the others.
     for (const p of list) p.isPrimary = false;
@@ -141,34 +254,74 @@ function pipelineEditor(index, ctl) {
     focusEntry(`${path}.isPrimary`);
   });
   const addStage = h('button', { type: 'button', class: 'secondary' }, '+ Add stage');
-  addStage.addEventListener('click', () => addAndFocus(ctl, () => pipeline.stages.push(newStage(pipeline.stages.length === 0)), `${path}.stages[${pipeline.stages.length}]`));
-  return h('fieldset', { class: `pipeline${pipeline.isArchived ? ' is-archived' : ''}`, dataset: { field: path } },
+  addStage.addEventListener('click', () =>
+    addAndFocus(
+      ctl,
+      () => pipeline.stages.push(newStage(pipeline.stages.length === 0)),
+      `${path}.stages[${pipeline.stages.length}]`,
+    ),
+  );
+  return h(
+    'fieldset',
+    { class: `pipeline${pipeline.isArchived ? ' is-archived' : ''}`, dataset: { field: path } },
     h('legend', {}, `Pipeline ${index + 1}`),
-    h('div', { class: 'pipeline-head' },
-      h('div', { class: 'badges' },
+    h(
+      'div',
+      { class: 'pipeline-head' },
+      h(
+        'div',
+        { class: 'badges' },
         pipeline.isPrimary ? h('span', { class: 'badge badge-ok' }, 'Primary') : null,
         pipeline.isArchived ? h('span', { class: 'badge badge-muted' }, 'Archived') : null,
-        pipeline.id ? null : h('span', { class: 'badge badge-new' }, 'Not saved yet')),
-      entryToolbar('pipeline', list, index, ctl, pipeline.isPrimary ? 'The primary pipeline cannot be archived: make another pipeline primary first.' : null)),
-    h('div', { class: 'pipeline-grid' },
+        pipeline.id ? null : h('span', { class: 'badge badge-new' }, 'Not saved yet'),
+      ),
+      entryToolbar(
+        'pipeline',
+        list,
+        index,
+        ctl,
+        pipeline.isPrimary ? 'The primary pipeline cannot be archived: make another pipeline primary first.' : null,
+      ),
+    ),
+    h(
+      'div',
+      { class: 'pipeline-grid' },
       field('Pipeline name', boundInput(pipeline, 'name', `${path}.name`, ctl, { maxlength: 500 })),
-      field('Description', boundInput(pipeline, 'description', `${path}.description`, ctl, { placeholder: 'Optional' })),
+      field(
+        'Description',
+        boundInput(pipeline, 'description', `${path}.description`, ctl, { placeholder: 'Optional' }),
+      ),
       h('div', { class: 'field checkbox' }, h('label', {}, primary, ' Primary pipeline (default for new leads)')),
     ),
-    h('div', { class: 'stages', dataset: { field: `${path}.stages` } },
+    h(
+      'div',
+      { class: 'stages', dataset: { field: `${path}.stages` } },
       pipeline.stages.length === 0 ? h('p', { class: 'muted' }, 'No stages yet.') : null,
-      pipeline.stages.map((_, j) => stageEditor(pipeline, j, index, ctl))),
+      pipeline.stages.map((_, j) => stageEditor(pipeline, j, index, ctl)),
+    ),
     h('div', { class: 'row-actions' }, addStage),
   );
 }
 
 export function renderPipelineList(ctl) {
   const add = h('button', { type: 'button', class: 'secondary' }, '+ Add pipeline');
-  add.addEventListener('click', () => addAndFocus(ctl, () => ctl.model.pipelines.push(newPipeline(ctl.model.pipelines.length === 0)), `pipelines[${ctl.model.pipelines.length}]`));
-  return h('section', { class: 'card', 'aria-labelledby': 'pipelines-title', dataset: { field: 'pipelines' } },
+  add.addEventListener('click', () =>
+    addAndFocus(
+      ctl,
+      () => ctl.model.pipelines.push(newPipeline(ctl.model.pipelines.length === 0)),
+      `pipelines[${ctl.model.pipelines.length}]`,
+    ),
+  );
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'pipelines-title', dataset: { field: 'pipelines' } },
     h('div', { class: 'card-head' }, h('h2', { id: 'pipelines-title' }, 'Pipelines and stages'), add),
     ctl.model.pipelines.length === 0
-      ? h('div', { class: 'empty' }, h('p', {}, 'No pipeline yet. Add one to describe how leads move through your sales process.'))
+      ? h(
+          'div',
+          { class: 'empty' },
+          h('p', {}, 'No pipeline yet. Add one to describe how leads move through your sales process.'),
+        )
       : ctl.model.pipelines.map((_, i) => pipelineEditor(i, ctl)),
   );
 }

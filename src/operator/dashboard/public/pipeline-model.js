@@ -35,7 +35,16 @@ export function toModel(config) {
 }
 
 export function newStage(isFirst) {
-  return { name: '', state: isFirst ? 'NEW' : 'OPEN', reasons: [], labels: '', closure: '', decayThresholdHours: '', isArchived: false, requiresReason: false };
+  return {
+    name: '',
+    state: isFirst ? 'NEW' : 'OPEN',
+    reasons: [],
+    labels: '',
+    closure: '',
+    decayThresholdHours: '',
+    isArchived: false,
+    requiresReason: false,
+  };
 }
 
 export function newPipeline(isFirst) {
@@ -55,7 +64,15 @@ function numberValue(text) {
 }
 
 function stageBody(s) {
-  const body = { name: s.name, state: s.state, reasons: [...s.reasons], labels: s.labels.split(',').map((l) => l.trim()).filter(Boolean) };
+  const body = {
+    name: s.name,
+    state: s.state,
+    reasons: [...s.reasons],
+    labels: s.labels
+      .split(',')
+      .map((l) => l.trim())
+      .filter(Boolean),
+  };
   if (s.id) body.id = s.id;
   const closure = numberValue(s.closure);
   if (closure !== undefined) body.closure = closure;
@@ -92,6 +109,11 @@ export function move(list, index, delta) {
 
 /** A reason key proposed from its label: "Too expensive" → "too-expensive". */
 export function keyFromLabel(label) {
-  return label.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64);
+  return label
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
 }

@@ -15,7 +15,13 @@ function reasonRow(index, ctl) {
   const list = ctl.model.stageReasons;
   const reason = list[index];
   const path = `stageReasons[${index}]`;
-  const key = h('input', { type: 'text', class: 'mono', readonly: reason.saved, maxlength: 200, dataset: { field: `${path}.key` } });
+  const key = h('input', {
+    type: 'text',
+    class: 'mono',
+    readonly: reason.saved,
+    maxlength: 200,
+    dataset: { field: `${path}.key` },
+  });
   key.value = reason.key;
   const label = h('input', { type: 'text', maxlength: 500, dataset: { field: `${path}.label` } });
   label.value = reason.label;
@@ -24,14 +30,26 @@ function reasonRow(index, ctl) {
     reason.key = value;
     key.value = value;
   };
-  key.addEventListener('input', () => { reason.keyEdited = true; setKey(key.value); ctl.dirty(); ctl.refreshPickers(); });
+  key.addEventListener('input', () => {
+    reason.keyEdited = true;
+    setKey(key.value);
+    ctl.dirty();
+    ctl.refreshPickers();
+  });
   label.addEventListener('input', () => {
     reason.label = label.value;
     if (!reason.saved && !reason.keyEdited) setKey(keyFromLabel(label.value));
     ctl.dirty();
     ctl.refreshPickers();
   });
-  return h('div', { class: `reason-row${reason.isArchived ? ' is-archived' : ''}`, role: 'group', 'aria-label': `Reason ${index + 1}`, dataset: { field: path } },
+  return h(
+    'div',
+    {
+      class: `reason-row${reason.isArchived ? ' is-archived' : ''}`,
+      role: 'group',
+      'aria-label': `Reason ${index + 1}`,
+      dataset: { field: path },
+    },
     h('span', { class: 'row-number', 'aria-hidden': 'true' }, String(index + 1)),
     field('Label', label),
     field('Key', key),
@@ -42,14 +60,33 @@ function reasonRow(index, ctl) {
 
 export function renderReasonCatalog(ctl) {
   const add = h('button', { type: 'button', class: 'secondary' }, '+ Add reason');
-  add.addEventListener('click', () => addAndFocus(ctl, () => ctl.model.stageReasons.push(newReason()), `stageReasons[${ctl.model.stageReasons.length}]`));
-  return h('section', { class: 'card', 'aria-labelledby': 'reasons-title', dataset: { field: 'stageReasons' } },
-    h('div', { class: 'card-head' },
-      h('div', {}, h('h2', { id: 'reasons-title' }, 'Stage reasons'),
-        h('p', { class: 'subtitle' }, 'The catalog a stage picks its reasons from. Leads send the label; the key is stable once saved.')),
-      add),
+  add.addEventListener('click', () =>
+    addAndFocus(ctl, () => ctl.model.stageReasons.push(newReason()), `stageReasons[${ctl.model.stageReasons.length}]`),
+  );
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'reasons-title', dataset: { field: 'stageReasons' } },
+    h(
+      'div',
+      { class: 'card-head' },
+      h(
+        'div',
+        {},
+        h('h2', { id: 'reasons-title' }, 'Stage reasons'),
+        h(
+          'p',
+          { class: 'subtitle' },
+          'The catalog a stage picks its reasons from. Leads send the label; the key is stable once saved.',
+        ),
+      ),
+      add,
+    ),
     ctl.model.stageReasons.length === 0
       ? h('div', { class: 'empty' }, h('p', {}, 'No stage reason yet.'))
-      : h('div', { class: 'reason-list' }, ctl.model.stageReasons.map((_, i) => reasonRow(i, ctl))),
+      : h(
+          'div',
+          { class: 'reason-list' },
+          ctl.model.stageReasons.map((_, i) => reasonRow(i, ctl)),
+        ),
   );
 }

@@ -10,17 +10,36 @@ const STATUS_BADGE = { active: 'badge-ok', archived: 'badge-muted', deleted: 'ba
 const view = { urlKey: null, q: '', skip: 0 };
 
 async function leadsOf(ctx, client, slot, button) {
-  if (slot.childElementCount > 0) { mount(slot); button.setAttribute('aria-expanded', 'false'); return; }
+  if (slot.childElementCount > 0) {
+    mount(slot);
+    button.setAttribute('aria-expanded', 'false');
+    return;
+  }
   button.setAttribute('aria-expanded', 'true');
   mount(slot, h('p', { class: 'loading', role: 'status' }, 'Loading leads…'));
   try {
-    const page = (await api('GET', `${leadsBase(ctx.business)}?clientId=${encodeURIComponent(client.clientId)}&$limit=50`))?.[0] ?? { items: [], total: 0 };
-    mount(slot, page.items.length === 0
-      ? h('p', { class: 'muted' }, `${client.name} has no lead.`)
-      : h('ul', { class: 'client-leads', 'aria-label': `Leads of ${client.name}` }, page.items.map((lead) => h('li', {},
-        h('a', { href: `#/leads/${encodeURIComponent(lead.leadId)}` }, cardTitle(lead)),
-        ` · ${lead.pipeline} › ${lead.stage} `, h('span', { class: 'badge' }, STATUS_LABELS[lead.status] ?? lead.status),
-        formatBudget(lead.budget) ? ` ${formatBudget(lead.budget)}` : ''))));
+    const page = (
+      await api('GET', `${leadsBase(ctx.business)}?clientId=${encodeURIComponent(client.clientId)}&$limit=50`)
+    )?.[0] ?? { items: [], total: 0 };
+    mount(
+      slot,
+      page.items.length === 0
+        ? h('p', { class: 'muted' }, `${client.name} has no lead.`)
+        : h(
+            'ul',
+            { class: 'client-leads', 'aria-label': `Leads of ${client.name}` },
+            page.items.map((lead) =>
+              h(
+                'li',
+                {},
+                h('a', { href: `#/leads/${encodeURIComponent(lead.leadId)}` }, cardTitle(lead)),
+                ` · ${lead.pipeline} › ${lead.stage} `,
+                h('span', { class: 'badge' }, STATUS_LABELS[lead.status] ?? lead.status),
+                formatBudget(lead.budget) ? ` ${formatBudget(lead.budget)}` : '',
+              ),
+            ),
+          ),
+    );
   } catch (error) {
     if (error.status !== 401) mount(slot, errorBanner(error.message));
   }
@@ -29,22 +48,49 @@ async function leadsOf(ctx, client, slot, button) {
 function clientRow(ctx, client) {
   const slot = h('div', { class: 'client-leads-slot' });
   const button = client.clientId
-    ? h('button', { type: 'button', class: 'secondary small', 'aria-expanded': 'false', 'aria-label': `Leads of ${client.name}` }, 'Leads')
+    ? h(
+        'button',
+        { type: 'button', class: 'secondary small', 'aria-expanded': 'false', 'aria-label': `Leads of ${client.name}` },
+        'Leads',
+      )
     : null;
   button?.addEventListener('click', () => leadsOf(ctx, client, slot, button));
-  return h('li', { class: 'client-row' },
-    h('div', { class: 'client-row-main' },
-      h('div', {}, h('strong', {}, client.name ?? '—'), ' ', h('span', { class: `badge ${STATUS_BADGE[client.status] ?? ''}` }, client.status),
-        h('p', { class: 'muted small-text' }, client.clientId ? h('code', {}, client.clientId) : 'No clientId (made in the dashboard)',
-          [client.email, client.phone, client.city].filter(Boolean).map((v) => ` · ${v}`), ` · added ${formatDate(client.createdAt)}`)),
-      button),
-    slot);
+  return h(
+    'li',
+    { class: 'client-row' },
+    h(
+      'div',
+      { class: 'client-row-main' },
+      h(
+        'div',
+        {},
+        h('strong', {}, client.name ?? '—'),
+        ' ',
+        h('span', { class: `badge ${STATUS_BADGE[client.status] ?? ''}` }, client.status),
+        h(
+          'p',
+          { class: 'muted small-text' },
+          client.clientId ? h('code', {}, client.clientId) : 'No clientId (made in the dashboard)',
+          [client.email, client.phone, client.city].filter(Boolean).map((v) => ` · ${v}`),
+          ` · added ${formatDate(client.createdAt)}`,
+        ),
+      ),
+      button,
+    ),
+    slot,
+  );
 }
 
 export async function renderClientsList(main, ctx) {
   if (view.urlKey !== ctx.business.urlKey) Object.assign(view, { urlKey: ctx.business.urlKey, q: '', skip: 0 });
   const base = `/businesses/${seg(ctx.business.urlKey)}/clients`;
-  const search = h('input', { type: 'search', name: 'q', value: view.q, maxlength: 200, placeholder: 'Name or clientId' });
+  const search = h('input', {
+    type: 'search',
+    name: 'q',
+    value: view.q,
+    maxlength: 200,
+    placeholder: 'Name or clientId',
+  });
   const results = h('div', { 'aria-live': 'polite' });
   const load = async () => {
     mount(results, h('p', { class: 'loading', role: 'status' }, 'Loading clients…'));
@@ -53,23 +99,86 @@ export async function renderClientsList(main, ctx) {
     try {
       const page = (await api('GET', `${base}?${params}`))[0];
       const last = Math.min(page.skip + page.items.length, page.total);
-      const pager = h('nav', { class: 'pager', 'aria-label': 'Client pages' },
-        h('button', { type: 'button', class: 'secondary small', disabled: page.skip === 0, onclick: () => { view.skip = Math.max(0, view.skip - PAGE); load(); } }, '← Previous'),
+      const pager = h(
+        'nav',
+        { class: 'pager', 'aria-label': 'Client pages' },
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'secondary small',
+            disabled: page.skip === 0,
+            onclick: () => {
+              view.skip = Math.max(0, view.skip - PAGE);
+              load();
+            },
+          },
+          '← Previous',
+        ),
         h('span', { class: 'muted' }, page.total === 0 ? '' : `${page.skip + 1}–${last} of ${page.total}`),
-        h('button', { type: 'button', class: 'secondary small', disabled: last >= page.total, onclick: () => { view.skip += PAGE; load(); } }, 'Next →'));
-      mount(results, page.items.length === 0
-        ? h('div', { class: 'empty card' }, h('p', {}, view.q ? `No client matches “${view.q}”.` : `${ctx.business.name} has no client yet.`))
-        : h('section', { class: 'card', 'aria-label': 'Clients' }, h('ul', { class: 'client-list' }, page.items.map((c) => clientRow(ctx, c))), pager));
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'secondary small',
+            disabled: last >= page.total,
+            onclick: () => {
+              view.skip += PAGE;
+              load();
+            },
+          },
+          'Next →',
+        ),
+      );
+      mount(
+        results,
+        page.items.length === 0
+          ? h(
+              'div',
+              { class: 'empty card' },
+              h('p', {}, view.q ? `No client matches “${view.q}”.` : `${ctx.business.name} has no client yet.`),
+            )
+          : h(
+              'section',
+              { class: 'card', 'aria-label': 'Clients' },
+              h(
+                'ul',
+                { class: 'client-list' },
+                page.items.map((c) => clientRow(ctx, c)),
+              ),
+              pager,
+            ),
+      );
     } catch (error) {
       if (error.status !== 401) mount(results, errorBanner(error.message));
     }
   };
-  const form = h('form', { class: 'card inline-form', role: 'search', 'aria-label': 'Find clients' },
-    field('Search clients', search), h('button', { type: 'submit', class: 'primary' }, 'Search'));
-  form.addEventListener('submit', (event) => { event.preventDefault(); view.q = search.value.trim(); view.skip = 0; load(); });
-  mount(main,
-    h('div', { class: 'page-head' }, h('h1', {}, 'Client list'),
-      h('p', { class: 'subtitle' }, `Every client of ${ctx.business.name}, newest first. Open a client's leads from its row.`)),
-    form, results);
+  const form = h(
+    'form',
+    { class: 'card inline-form', role: 'search', 'aria-label': 'Find clients' },
+    field('Search clients', search),
+    h('button', { type: 'submit', class: 'primary' }, 'Search'),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    view.q = search.value.trim();
+    view.skip = 0;
+    load();
+  });
+  mount(
+    main,
+    h(
+      'div',
+      { class: 'page-head' },
+      h('h1', {}, 'Client list'),
+      h(
+        'p',
+        { class: 'subtitle' },
+        `Every client of ${ctx.business.name}, newest first. Open a client's leads from its row.`,
+      ),
+    ),
+    form,
+    results,
+  );
   await load();
 }

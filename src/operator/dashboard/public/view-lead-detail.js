@@ -8,21 +8,38 @@ import { STATUS_LABELS, followUpBadge, formatBudget, loadLeadConfig } from './le
 import { leadForm } from './lead-form.js';
 import { cardTitle } from './lead-move.js';
 
-const STATUS_BADGE = { NEW: 'badge-new', OPEN: 'badge-new', CLOSED: 'badge-ok', DROPPED: 'badge-muted', REJECTED: 'badge-danger' };
+const STATUS_BADGE = {
+  NEW: 'badge-new',
+  OPEN: 'badge-new',
+  CLOSED: 'badge-ok',
+  DROPPED: 'badge-muted',
+  REJECTED: 'badge-danger',
+};
 
 function header(lead, business) {
-  return h('div', { class: 'page-head lead-head' },
+  return h(
+    'div',
+    { class: 'page-head lead-head' },
     h('p', {}, h('a', { href: '#/leads' }, '← Back to the board')),
     h('h1', {}, cardTitle(lead)),
-    h('p', { class: 'subtitle' },
+    h(
+      'p',
+      { class: 'subtitle' },
       h('span', { class: `badge ${STATUS_BADGE[lead.status] ?? ''}` }, STATUS_LABELS[lead.status] ?? lead.status),
       `${lead.pipeline} › ${lead.stage}`,
       lead.stageReasons.length ? ` (${lead.stageReasons.join(', ')})` : '',
-      formatBudget(lead.budget) ? ` · ${formatBudget(lead.budget)}` : '', ' ',
-      followUpBadge(lead, business.timeZone)),
-    h('p', { class: 'muted small-text' },
+      formatBudget(lead.budget) ? ` · ${formatBudget(lead.budget)}` : '',
+      ' ',
+      followUpBadge(lead, business.timeZone),
+    ),
+    h(
+      'p',
+      { class: 'muted small-text' },
       `Customer ${lead.customer.name} (client ${lead.customer.clientId ?? '—'}) · created ${formatDate(lead.createdAt)} via ${lead.source === 'API' ? 'the API' : 'the dashboard'}`,
-      lead.externalId ? ` as ${lead.externalId}` : '', ` · updated ${formatDate(lead.updatedAt)}`));
+      lead.externalId ? ` as ${lead.externalId}` : '',
+      ` · updated ${formatDate(lead.updatedAt)}`,
+    ),
+  );
 }
 
 export async function renderLeadDetail(main, ctx, leadId) {
@@ -34,8 +51,16 @@ export async function renderLeadDetail(main, ctx, leadId) {
     [lead, config] = await Promise.all([api('GET', path), loadLeadConfig(ctx.business)]);
   } catch (error) {
     if (error.status !== 404) throw error;
-    mount(main, h('h1', {}, 'Lead not found'), h('div', { class: 'empty card' },
-      h('p', {}, `No lead “${leadId}” in ${ctx.business.name}: it may have been removed.`), h('a', { href: '#/leads', class: 'button primary' }, 'Back to the board')));
+    mount(
+      main,
+      h('h1', {}, 'Lead not found'),
+      h(
+        'div',
+        { class: 'empty card' },
+        h('p', {}, `No lead “${leadId}” in ${ctx.business.name}: it may have been removed.`),
+        h('a', { href: '#/leads', class: 'button primary' }, 'Back to the board'),
+      ),
+    );
     return;
   }
   const message = h('div');
@@ -49,37 +74,81 @@ export async function renderLeadDetail(main, ctx, leadId) {
     form = leadForm(lead, config, ctx.business);
     mount(formSlot, form.element);
   };
-  const save = actionButton('Save lead', async () => {
-    mount(message);
-    clearFieldErrors(formSlot);
-    const body = form.diff();
-    if (Object.keys(body).length === 0) { toast('Nothing changed.', 'info'); return; }
-    try {
-      show(await api('PATCH', path, body));
-      toast('Lead saved.');
-      await activity.load();
-    } catch (error) {
-      if (error.status === 401) return;
-      showFieldErrors(formSlot, error.fieldErrors);
-      mount(message, errorSummary(error.message, error.fieldErrors.length ? error.fieldErrors : [{ message: error.message }]));
-    }
-  }, { class: 'primary' });
-  const discard = actionButton('Discard changes', async () => { mount(message); show(await api('GET', path)); }, { class: 'secondary' });
-  const remove = actionButton('Remove lead', async () => {
-    const ok = await confirmAction('Remove this lead?', `“${cardTitle(lead)}” disappears from the board and from apps. Its externalId stays taken.`, 'Remove lead', true);
-    if (!ok) return;
-    try {
-      await api('DELETE', path);
-      toast('Lead removed.');
-      location.hash = '#/leads';
-    } catch (error) { if (error.status !== 401) mount(message, errorBanner(error.message)); }
-  }, { class: 'danger' });
+  const save = actionButton(
+    'Save lead',
+    async () => {
+      mount(message);
+      clearFieldErrors(formSlot);
+      const body = form.diff();
+      if (Object.keys(body).length === 0) {
+        toast('Nothing changed.', 'info');
+        return;
+      }
+      try {
+        show(await api('PATCH', path, body));
+        toast('Lead saved.');
+        await activity.load();
+      } catch (error) {
+        if (error.status === 401) return;
+        showFieldErrors(formSlot, error.fieldErrors);
+        mount(
+          message,
+          errorSummary(error.message, error.fieldErrors.length ? error.fieldErrors : [{ message: error.message }]),
+        );
+      }
+    },
+    { class: 'primary' },
+  );
+  const discard = actionButton(
+    'Discard changes',
+    async () => {
+      mount(message);
+      show(await api('GET', path));
+    },
+    { class: 'secondary' },
+  );
+  const remove = actionButton(
+    'Remove lead',
+    async () => {
+      const ok = await confirmAction(
+        'Remove this lead?',
+        `“${cardTitle(lead)}” disappears from the board and from apps. Its externalId stays taken.`,
+        'Remove lead',
+        true,
+      );
+      if (!ok) return;
+      try {
+        await api('DELETE', path);
+        toast('Lead removed.');
+        location.hash = '#/leads';
+      } catch (error) {
+        if (error.status !== 401) mount(message, errorBanner(error.message));
+      }
+    },
+    { class: 'danger' },
+  );
   show(lead);
-  mount(main, head, message,
-    h('div', { class: 'lead-layout' },
-      h('div', { class: 'lead-main' }, formSlot,
-        h('div', { class: 'card lead-actions', role: 'region', 'aria-label': 'Save lead' }, remove, h('div', { class: 'save-actions' }, discard, save))),
-      activity.element));
+  mount(
+    main,
+    head,
+    message,
+    h(
+      'div',
+      { class: 'lead-layout' },
+      h(
+        'div',
+        { class: 'lead-main' },
+        formSlot,
+        h(
+          'div',
+          { class: 'card lead-actions', role: 'region', 'aria-label': 'Save lead' },
+          remove,
+          h('div', { class: 'save-actions' }, discard, save),
+        ),
+      ),
+      activity.element,
+    ),
+  );
   ctx.setLeaveGuard(() => Object.keys(form.diff()).length > 0);
   await activity.load();
 }

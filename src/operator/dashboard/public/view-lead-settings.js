@@ -8,62 +8,118 @@ import { listEditor } from './list-editor.js';
 import { enabledNotice } from './view-custom-fields.js';
 
 const FIELD_TYPES = [
-  ['TEXT', 'Text'], ['NUMBER', 'Number'], ['DATE', 'Date (YYYY-MM-DD)'], ['BOOLEAN', 'Yes / no'], ['SELECT', 'Choice from a list'],
+  ['TEXT', 'Text'],
+  ['NUMBER', 'Number'],
+  ['DATE', 'Date (YYYY-MM-DD)'],
+  ['BOOLEAN', 'Yes / no'],
+  ['SELECT', 'Choice from a list'],
 ];
 const archived = (item) => Boolean(item.isArchived);
 
 function editors(base, ctx) {
   return {
     sources: listEditor({
-      title: 'Lead sources', noun: 'source', listKey: 'sources', path: `${base}/lead-sources`, saved: 'Lead sources saved.',
+      title: 'Lead sources',
+      noun: 'source',
+      listKey: 'sources',
+      path: `${base}/lead-sources`,
+      saved: 'Lead sources saved.',
       intro: 'Where leads come from. Apps send the key or the label; leads keep the key, so a saved key cannot change.',
       empty: 'No lead source. Leads can then carry none.',
       columns: [
         { key: 'label', label: 'Label', attrs: { maxlength: 200 } },
-        { key: 'key', label: 'Key', lockedOnceSaved: true, attrs: { maxlength: 64, class: 'mono upper', placeholder: 'e.g. TRADE_FAIR' } },
+        {
+          key: 'key',
+          label: 'Key',
+          lockedOnceSaved: true,
+          attrs: { maxlength: 64, class: 'mono upper', placeholder: 'e.g. TRADE_FAIR' },
+        },
       ],
-      fromServer: (data) => (data?.sources ?? []).map((s) => ({ key: s.key, label: s.label, isArchived: archived(s), saved: true })),
-      toBody: (items) => ({ sources: items.map((s) => ({ key: s.key.trim().toUpperCase(), label: s.label, isArchived: s.isArchived })) }),
+      fromServer: (data) =>
+        (data?.sources ?? []).map((s) => ({ key: s.key, label: s.label, isArchived: archived(s), saved: true })),
+      toBody: (items) => ({
+        sources: items.map((s) => ({ key: s.key.trim().toUpperCase(), label: s.label, isArchived: s.isArchived })),
+      }),
       blank: () => ({ key: '', label: '', isArchived: false, saved: false }),
       isSaved: (item) => item.saved,
     }),
     tags: listEditor({
-      title: 'Tags', noun: 'tag', listKey: 'tags', path: `${base}/tags`, saved: 'Tags saved.',
+      title: 'Tags',
+      noun: 'tag',
+      listKey: 'tags',
+      path: `${base}/tags`,
+      saved: 'Tags saved.',
       intro: 'Labels leads can carry. A renamed tag stays on its leads.',
       empty: 'No tag yet.',
       columns: [{ key: 'name', label: 'Tag name', attrs: { maxlength: 100 } }],
       fromServer: (data) => (data?.tags ?? []).map((t) => ({ id: t.id, name: t.name, isArchived: archived(t) })),
-      toBody: (items) => ({ tags: items.map((t) => ({ ...(t.id ? { id: t.id } : {}), name: t.name, isArchived: t.isArchived })) }),
+      toBody: (items) => ({
+        tags: items.map((t) => ({ ...(t.id ? { id: t.id } : {}), name: t.name, isArchived: t.isArchived })),
+      }),
       blank: () => ({ name: '', isArchived: false }),
       isSaved: (item) => Boolean(item.id),
     }),
     members: listEditor({
-      title: 'Members', noun: 'member', listKey: 'members', path: `${base}/members`, saved: 'Members saved.',
-      intro: 'People leads can be assigned to, known by e-mail. An archived member keeps their leads but gets no new ones.',
+      title: 'Members',
+      noun: 'member',
+      listKey: 'members',
+      path: `${base}/members`,
+      saved: 'Members saved.',
+      intro:
+        'People leads can be assigned to, known by e-mail. An archived member keeps their leads but gets no new ones.',
       empty: 'No member yet: leads cannot be assigned.',
       columns: [
         { key: 'name', label: 'Name', attrs: { maxlength: 500 } },
         { key: 'email', label: 'E-mail', type: 'email', lockedOnceSaved: true, attrs: { maxlength: 254 } },
       ],
-      fromServer: (data) => (data?.members ?? []).map((m) => ({ email: m.email, name: m.name, isArchived: archived(m), saved: true })),
-      toBody: (items) => ({ members: items.map((m) => ({ email: m.email.trim(), name: m.name, isArchived: m.isArchived })) }),
+      fromServer: (data) =>
+        (data?.members ?? []).map((m) => ({ email: m.email, name: m.name, isArchived: archived(m), saved: true })),
+      toBody: (items) => ({
+        members: items.map((m) => ({ email: m.email.trim(), name: m.name, isArchived: m.isArchived })),
+      }),
       blank: () => ({ email: '', name: '', isArchived: false, saved: false }),
       isSaved: (item) => item.saved,
     }),
     fields: listEditor({
-      title: 'Lead custom fields', noun: 'field', listKey: 'fields', notice: enabledNotice(ctx), path: `${base}/lead-custom-fields`, saved: 'Lead custom fields saved.',
+      title: 'Lead custom fields',
+      noun: 'field',
+      listKey: 'fields',
+      notice: enabledNotice(ctx),
+      path: `${base}/lead-custom-fields`,
+      saved: 'Lead custom fields saved.',
       intro: 'Extra fields of leads, apart from the client custom fields. A renamed field keeps its values.',
       empty: 'No lead custom field yet.',
       columns: [
         { key: 'name', label: 'Field name', attrs: { maxlength: 200 } },
         { key: 'type', label: 'Type', type: 'select', choices: FIELD_TYPES },
-        { key: 'options', label: 'Options', when: (f) => f.type === 'SELECT', attrs: { placeholder: 'Comma-separated, e.g. Gold, Silver' } },
+        {
+          key: 'options',
+          label: 'Options',
+          when: (f) => f.type === 'SELECT',
+          attrs: { placeholder: 'Comma-separated, e.g. Gold, Silver' },
+        },
       ],
-      fromServer: (data) => (data ?? []).map((d) => ({ id: d.id, name: d.name, type: d.type, options: (d.options ?? []).join(', '), isArchived: archived(d) })),
+      fromServer: (data) =>
+        (data ?? []).map((d) => ({
+          id: d.id,
+          name: d.name,
+          type: d.type,
+          options: (d.options ?? []).join(', '),
+          isArchived: archived(d),
+        })),
       toBody: (items) => ({
         fields: items.map((f) => ({
-          ...(f.id ? { id: f.id } : {}), name: f.name, type: f.type,
-          ...(f.type === 'SELECT' ? { options: f.options.split(',').map((o) => o.trim()).filter(Boolean) } : {}),
+          ...(f.id ? { id: f.id } : {}),
+          name: f.name,
+          type: f.type,
+          ...(f.type === 'SELECT'
+            ? {
+                options: f.options
+                  .split(',')
+                  .map((o) => o.trim())
+                  .filter(Boolean),
+              }
+            : {}),
           isArchived: f.isArchived,
         })),
       }),
@@ -77,32 +133,64 @@ function timeZoneCard(ctx) {
   const business = ctx.business;
   const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
   const listId = 'time-zone-list';
-  const input = h('input', { type: 'text', name: 'timeZone', list: listId, value: business.timeZone ?? '', autocomplete: 'off', dataset: { field: 'timeZone' } });
+  const input = h('input', {
+    type: 'text',
+    name: 'timeZone',
+    list: listId,
+    value: business.timeZone ?? '',
+    autocomplete: 'off',
+    dataset: { field: 'timeZone' },
+  });
   const message = h('div');
-  const form = h('section', { class: 'card form-grid', 'aria-labelledby': 'tz-title' },
-    h('div', {}, h('h2', { id: 'tz-title' }, 'Time zone'),
-      h('p', { class: 'subtitle' }, `“Today” for follow-up dates is the date in this zone. ${business.name} defaults to its country's zone.`)),
+  const form = h(
+    'section',
+    { class: 'card form-grid', 'aria-labelledby': 'tz-title' },
+    h(
+      'div',
+      {},
+      h('h2', { id: 'tz-title' }, 'Time zone'),
+      h(
+        'p',
+        { class: 'subtitle' },
+        `“Today” for follow-up dates is the date in this zone. ${business.name} defaults to its country's zone.`,
+      ),
+    ),
     message,
     field('Time zone (IANA name)', input, 'For example Asia/Kolkata, Asia/Dubai, Europe/London.'),
-    h('datalist', { id: listId }, zones.map((z) => h('option', { value: z }))),
+    h(
+      'datalist',
+      { id: listId },
+      zones.map((z) => h('option', { value: z })),
+    ),
   );
-  const save = actionButton('Save time zone', async () => {
-    mount(message);
-    clearFieldErrors(form);
-    try {
-      await api('PATCH', `/businesses/${seg(business.urlKey)}`, { timeZone: input.value.trim() });
-      toast('Time zone saved.');
-      await ctx.refreshBusinesses();
-    } catch (error) {
-      if (error.status === 401) return;
-      if (showFieldErrors(form, error.fieldErrors).length || !error.fieldErrors.length) mount(message, errorBanner(error.message));
-    }
-  }, { class: 'primary' });
+  const save = actionButton(
+    'Save time zone',
+    async () => {
+      mount(message);
+      clearFieldErrors(form);
+      try {
+        await api('PATCH', `/businesses/${seg(business.urlKey)}`, { timeZone: input.value.trim() });
+        toast('Time zone saved.');
+        await ctx.refreshBusinesses();
+      } catch (error) {
+        if (error.status === 401) return;
+        if (showFieldErrors(form, error.fieldErrors).length || !error.fieldErrors.length)
+          mount(message, errorBanner(error.message));
+      }
+    },
+    { class: 'primary' },
+  );
   form.append(h('div', { class: 'form-actions' }, save));
   return { element: form, isDirty: () => input.value.trim() !== (business.timeZone ?? ''), load: async () => {} };
 }
 
-const TABS = [['sources', 'Lead sources'], ['tags', 'Tags'], ['members', 'Members'], ['fields', 'Lead custom fields'], ['timeZone', 'Time zone']];
+const TABS = [
+  ['sources', 'Lead sources'],
+  ['tags', 'Tags'],
+  ['members', 'Members'],
+  ['fields', 'Lead custom fields'],
+  ['timeZone', 'Time zone'],
+];
 let lastTab = 'sources';
 
 export async function renderLeadSettings(main, ctx) {
@@ -112,18 +200,55 @@ export async function renderLeadSettings(main, ctx) {
   const tabs = h('div', { class: 'tabs', role: 'group', 'aria-label': 'Lead settings sections' });
   let current = null;
   const open = async (key) => {
-    if (current && current !== key && all[current].isDirty()
-      && !(await confirmAction('Discard unsaved changes?', 'This list has changes that are not saved yet. Switch and lose them?', 'Discard changes', true))) return;
+    if (
+      current &&
+      current !== key &&
+      all[current].isDirty() &&
+      !(await confirmAction(
+        'Discard unsaved changes?',
+        'This list has changes that are not saved yet. Switch and lose them?',
+        'Discard changes',
+        true,
+      ))
+    )
+      return;
     current = key;
     lastTab = key;
-    mount(tabs, TABS.map(([k, label]) => h('button', { type: 'button', class: `tab${k === key ? ' active' : ''}`, 'aria-pressed': k === key ? 'true' : 'false', onclick: () => open(k) }, label)));
+    mount(
+      tabs,
+      TABS.map(([k, label]) =>
+        h(
+          'button',
+          {
+            type: 'button',
+            class: `tab${k === key ? ' active' : ''}`,
+            'aria-pressed': k === key ? 'true' : 'false',
+            onclick: () => open(k),
+          },
+          label,
+        ),
+      ),
+    );
     panel.setAttribute('aria-label', TABS.find(([k]) => k === key)[1]);
     mount(panel, all[key].element);
-    try { await all[key].load(); } catch (error) { if (error.status !== 401) mount(panel, errorBanner(error.message)); }
+    try {
+      await all[key].load();
+    } catch (error) {
+      if (error.status !== 401) mount(panel, errorBanner(error.message));
+    }
   };
-  mount(main,
-    h('div', { class: 'page-head' }, h('h1', {}, 'Lead settings'),
-      h('p', { class: 'subtitle' }, `What leads of ${ctx.business.name} resolve against: apps send these names, never create them.`)),
+  mount(
+    main,
+    h(
+      'div',
+      { class: 'page-head' },
+      h('h1', {}, 'Lead settings'),
+      h(
+        'p',
+        { class: 'subtitle' },
+        `What leads of ${ctx.business.name} resolve against: apps send these names, never create them.`,
+      ),
+    ),
     tabs,
     panel,
   );

@@ -18,9 +18,16 @@ export async function renderLeads(main, ctx) {
   const config = await loadLeadConfig(ctx.business);
   const live = config.pipelines.filter((p) => !p.isArchived);
   if (live.length === 0) {
-    mount(main, h('h1', {}, 'Leads'), h('div', { class: 'empty card' },
-      h('p', {}, 'No pipeline yet: leads sit in a stage of a pipeline.'),
-      h('a', { href: '#/pipelines', class: 'button primary' }, 'Set up a pipeline')));
+    mount(
+      main,
+      h('h1', {}, 'Leads'),
+      h(
+        'div',
+        { class: 'empty card' },
+        h('p', {}, 'No pipeline yet: leads sit in a stage of a pipeline.'),
+        h('a', { href: '#/pipelines', class: 'button primary' }, 'Set up a pipeline'),
+      ),
+    );
     return;
   }
   // Filters name another business's configuration: a switch of business starts from none.
@@ -31,18 +38,49 @@ export async function renderLeads(main, ctx) {
   const creating = h('div');
   const refresh = () => loadColumns(ctx, config, columns, message);
   const add = h('button', { type: 'button', class: 'primary', 'aria-expanded': 'false' }, '+ New lead');
-  const close = () => { mount(creating); add.setAttribute('aria-expanded', 'false'); add.focus(); };
+  const close = () => {
+    mount(creating);
+    add.setAttribute('aria-expanded', 'false');
+    add.focus();
+  };
   add.addEventListener('click', () => {
-    if (creating.childElementCount > 0) { close(); return; }
+    if (creating.childElementCount > 0) {
+      close();
+      return;
+    }
     add.setAttribute('aria-expanded', 'true');
     const pipeline = config.pipelines.find((p) => p.id === board.pipelineId);
-    mount(creating, newLeadForm(ctx, config, pipeline, async () => { close(); await refresh(); }, close));
+    mount(
+      creating,
+      newLeadForm(
+        ctx,
+        config,
+        pipeline,
+        async () => {
+          close();
+          await refresh();
+        },
+        close,
+      ),
+    );
   });
-  mount(main,
-    h('div', { class: 'page-head board-head' },
-      h('div', {}, h('h1', {}, 'Leads'),
-        h('p', { class: 'subtitle' }, `Drag a card to another stage, or use its Move button. Follow-up dates are overdue after the day passes in ${ctx.business.timeZone ?? 'UTC'}.`)),
-      add),
+  mount(
+    main,
+    h(
+      'div',
+      { class: 'page-head board-head' },
+      h(
+        'div',
+        {},
+        h('h1', {}, 'Leads'),
+        h(
+          'p',
+          { class: 'subtitle' },
+          `Drag a card to another stage, or use its Move button. Follow-up dates are overdue after the day passes in ${ctx.business.timeZone ?? 'UTC'}.`,
+        ),
+      ),
+      add,
+    ),
     creating,
     filterBar(config, live, refresh),
     message,
@@ -52,24 +90,77 @@ export async function renderLeads(main, ctx) {
 }
 
 function select(label, name, options, value, onchange) {
-  const el = h('select', { name }, options.map(([v, text]) => h('option', { value: v, selected: v === value }, text)));
+  const el = h(
+    'select',
+    { name },
+    options.map(([v, text]) => h('option', { value: v, selected: v === value }, text)),
+  );
   el.addEventListener('change', () => onchange(el.value));
   return field(label, el);
 }
 
 function filterBar(config, live, refresh) {
-  const set = (key) => (value) => { board.filters[key] = value; refresh(); };
+  const set = (key) => (value) => {
+    board.filters[key] = value;
+    refresh();
+  };
   const any = ['', 'Any'];
-  const search = h('input', { type: 'search', name: 'q', value: board.filters.q, placeholder: 'Subject, customer, contact…' });
+  const search = h('input', {
+    type: 'search',
+    name: 'q',
+    value: board.filters.q,
+    placeholder: 'Subject, customer, contact…',
+  });
   let timer = null;
-  search.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => set('q')(search.value.trim()), 300); });
+  search.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => set('q')(search.value.trim()), 300);
+  });
   const archived = h('input', { type: 'checkbox', checked: board.showArchived });
-  archived.addEventListener('change', () => { board.showArchived = archived.checked; refresh(); });
-  return h('form', { class: 'card filters', role: 'search', 'aria-label': 'Filter leads', onsubmit: (e) => { e.preventDefault(); set('q')(search.value.trim()); } },
-    select('Pipeline', 'pipeline', live.map((p) => [p.id, p.name]), board.pipelineId, (v) => { board.pipelineId = v; refresh(); }),
-    select('Assignee', 'assignedTo', [any, ['UNASSIGNED', 'Unassigned'], ...config.members.map((m) => [m.email, m.isArchived ? `${m.name} (archived)` : m.name])], board.filters.assignedTo, set('assignedTo')),
+  archived.addEventListener('change', () => {
+    board.showArchived = archived.checked;
+    refresh();
+  });
+  return h(
+    'form',
+    {
+      class: 'card filters',
+      role: 'search',
+      'aria-label': 'Filter leads',
+      onsubmit: (e) => {
+        e.preventDefault();
+        set('q')(search.value.trim());
+      },
+    },
+    select(
+      'Pipeline',
+      'pipeline',
+      live.map((p) => [p.id, p.name]),
+      board.pipelineId,
+      (v) => {
+        board.pipelineId = v;
+        refresh();
+      },
+    ),
+    select(
+      'Assignee',
+      'assignedTo',
+      [
+        any,
+        ['UNASSIGNED', 'Unassigned'],
+        ...config.members.map((m) => [m.email, m.isArchived ? `${m.name} (archived)` : m.name]),
+      ],
+      board.filters.assignedTo,
+      set('assignedTo'),
+    ),
     select('Tag', 'tags', [any, ...config.tags.map((t) => [t.name, t.name])], board.filters.tags, set('tags')),
-    select('Source', 'leadSource', [any, ...config.sources.map((s) => [s.key, s.label])], board.filters.leadSource, set('leadSource')),
+    select(
+      'Source',
+      'leadSource',
+      [any, ...config.sources.map((s) => [s.key, s.label])],
+      board.filters.leadSource,
+      set('leadSource'),
+    ),
     select('Status', 'status', [any, ...Object.entries(STATUS_LABELS)], board.filters.status, set('status')),
     field('Search', search),
     h('div', { class: 'field checkbox' }, h('label', {}, archived, ' Show archived stages')),
@@ -99,17 +190,42 @@ async function loadColumns(ctx, config, container, message) {
   const pipeline = config.pipelines.find((p) => p.id === board.pipelineId);
   const stages = pipeline.stages.filter((s) => board.showArchived || !s.isArchived);
   mount(message);
-  mount(container, stages.map((stage) => h('section', { class: 'column' }, h('h2', {}, stage.name), h('p', { class: 'loading', role: 'status' }, 'Loading…'))));
-  if (stages.length === 0) { mount(container, h('div', { class: 'empty card' }, h('p', {}, 'This pipeline has no live stage.'))); return; }
+  mount(
+    container,
+    stages.map((stage) =>
+      h(
+        'section',
+        { class: 'column' },
+        h('h2', {}, stage.name),
+        h('p', { class: 'loading', role: 'status' }, 'Loading…'),
+      ),
+    ),
+  );
+  if (stages.length === 0) {
+    mount(container, h('div', { class: 'empty card' }, h('p', {}, 'This pipeline has no live stage.')));
+    return;
+  }
   try {
     const base = `/businesses/${seg(ctx.business.urlKey)}`;
-    const [totals, ...pages] = await Promise.all([api('GET', `${base}/lead-stage-totals?${totalsQuery(pipeline)}`),
-      ...stages.map((stage) => api('GET', `${leadsBase(ctx.business)}?${query(pipeline, stage)}`))]);
+    const [totals, ...pages] = await Promise.all([
+      api('GET', `${base}/lead-stage-totals?${totalsQuery(pipeline)}`),
+      ...stages.map((stage) => api('GET', `${leadsBase(ctx.business)}?${query(pipeline, stage)}`)),
+    ]);
     if (generation !== loadGeneration) return;
     const figures = new Map((totals?.[0]?.stages ?? []).map((s) => [s.id, s]));
     const env = { ctx, config, pipeline, message, reload: () => loadColumns(ctx, config, container, message) };
-    mount(container, stages.map((stage, i) => boardColumn(env, stage, figures.get(stage.id) ?? { count: 0, budgets: [] },
-      pages[i]?.[0] ?? { items: [], total: 0 }, (skip) => query(pipeline, stage, skip))));
+    mount(
+      container,
+      stages.map((stage, i) =>
+        boardColumn(
+          env,
+          stage,
+          figures.get(stage.id) ?? { count: 0, budgets: [] },
+          pages[i]?.[0] ?? { items: [], total: 0 },
+          (skip) => query(pipeline, stage, skip),
+        ),
+      ),
+    );
   } catch (error) {
     if (error.status !== 401 && generation === loadGeneration) mount(message, errorBanner(error.message));
   }

@@ -9,13 +9,31 @@ const PASSWORD_LABELS = { currentPassword: 'Current password', newPassword: 'New
 
 function operatorsTable(operators) {
   if (operators.length === 0) return h('div', { class: 'empty' }, h('p', {}, 'No operator account.'));
-  return h('table', { class: 'data-table stack', 'aria-label': 'Operators' },
-    h('thead', {}, h('tr', {}, ['E-mail', 'Added', ''].map((t) => h('th', { scope: 'col' }, t)))),
-    h('tbody', {}, operators.map((o) => h('tr', { class: o.isCurrent ? 'current' : '' },
-      h('td', { dataset: { label: 'E-mail' } }, o.email),
-      h('td', { class: 'muted', dataset: { label: 'Added' } }, formatDate(o.createdAt)),
-      h('td', {}, o.isCurrent ? h('span', { class: 'badge badge-ok' }, 'You') : null),
-    ))),
+  return h(
+    'table',
+    { class: 'data-table stack', 'aria-label': 'Operators' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ['E-mail', 'Added', ''].map((t) => h('th', { scope: 'col' }, t)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      operators.map((o) =>
+        h(
+          'tr',
+          { class: o.isCurrent ? 'current' : '' },
+          h('td', { dataset: { label: 'E-mail' } }, o.email),
+          h('td', { class: 'muted', dataset: { label: 'Added' } }, formatDate(o.createdAt)),
+          h('td', {}, o.isCurrent ? h('span', { class: 'badge badge-ok' }, 'You') : null),
+        ),
+      ),
+    ),
   );
 }
 
@@ -23,8 +41,15 @@ function operatorsTable(operators) {
 function accountForm(id, title, intro, fields, label, labels, send) {
   const message = h('div');
   const submit = h('button', { type: 'submit', class: 'primary' }, label);
-  const form = h('form', { class: 'card form-grid', 'aria-labelledby': id },
-    h('h2', { id, tabindex: '-1' }, title), h('p', { class: 'muted' }, intro), message, fields, h('div', { class: 'form-actions' }, submit));
+  const form = h(
+    'form',
+    { class: 'card form-grid', 'aria-labelledby': id },
+    h('h2', { id, tabindex: '-1' }, title),
+    h('p', { class: 'muted' }, intro),
+    message,
+    fields,
+    h('div', { class: 'form-actions' }, submit),
+  );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     submit.disabled = true;
@@ -41,11 +66,29 @@ function accountForm(id, title, intro, fields, label, labels, send) {
 }
 
 function inviteForm(reload) {
-  const email = h('input', { type: 'email', name: 'email', required: true, maxlength: 320, autocomplete: 'off', dataset: { field: 'email' } });
-  const password = h('input', { type: 'password', name: 'password', required: true, minlength: 10, autocomplete: 'new-password', dataset: { field: 'password' } });
-  return accountForm('invite-title', 'Invite an operator',
+  const email = h('input', {
+    type: 'email',
+    name: 'email',
+    required: true,
+    maxlength: 320,
+    autocomplete: 'off',
+    dataset: { field: 'email' },
+  });
+  const password = h('input', {
+    type: 'password',
+    name: 'password',
+    required: true,
+    minlength: 10,
+    autocomplete: 'new-password',
+    dataset: { field: 'password' },
+  });
+  return accountForm(
+    'invite-title',
+    'Invite an operator',
     'The new operator signs in with this e-mail and temporary password. Give the password by a safe channel; they should change it here after signing in.',
-    [field('E-mail', email), field('Temporary password', password, 'At least 10 characters.')], 'Invite operator', INVITE_LABELS,
+    [field('E-mail', email), field('Temporary password', password, 'At least 10 characters.')],
+    'Invite operator',
+    INVITE_LABELS,
     async () => {
       const created = await api('POST', '/operators', { email: email.value.trim(), password: password.value });
       email.value = '';
@@ -53,36 +96,84 @@ function inviteForm(reload) {
       toast(`${created.email} can now sign in.`);
       await reload();
       email.focus();
-    });
+    },
+  );
 }
 
 function passwordForm() {
-  const current = h('input', { type: 'password', name: 'currentPassword', required: true, autocomplete: 'current-password', dataset: { field: 'currentPassword' } });
-  const next = h('input', { type: 'password', name: 'newPassword', required: true, minlength: 10, autocomplete: 'new-password', dataset: { field: 'newPassword' } });
-  const repeat = h('input', { type: 'password', name: 'repeatPassword', required: true, autocomplete: 'new-password', dataset: { field: 'repeatPassword' } });
-  return accountForm('password-title', 'Change your password',
+  const current = h('input', {
+    type: 'password',
+    name: 'currentPassword',
+    required: true,
+    autocomplete: 'current-password',
+    dataset: { field: 'currentPassword' },
+  });
+  const next = h('input', {
+    type: 'password',
+    name: 'newPassword',
+    required: true,
+    minlength: 10,
+    autocomplete: 'new-password',
+    dataset: { field: 'newPassword' },
+  });
+  const repeat = h('input', {
+    type: 'password',
+    name: 'repeatPassword',
+    required: true,
+    autocomplete: 'new-password',
+    dataset: { field: 'repeatPassword' },
+  });
+  return accountForm(
+    'password-title',
+    'Change your password',
     'Your other sessions (other browsers and tabs) end when the password changes; this one stays signed in.',
-    [field('Current password', current), field('New password', next, 'At least 10 characters.'), field('Repeat the new password', repeat)],
-    'Change password', { ...PASSWORD_LABELS, repeatPassword: 'Repeat the new password' },
+    [
+      field('Current password', current),
+      field('New password', next, 'At least 10 characters.'),
+      field('Repeat the new password', repeat),
+    ],
+    'Change password',
+    { ...PASSWORD_LABELS, repeatPassword: 'Repeat the new password' },
     async () => {
       if (next.value !== repeat.value) {
         const error = new Error('The two new passwords differ.');
-        error.fieldErrors = [{ field: 'repeatPassword', message: 'repeatPassword must equal the new password', code: 'INVALID_FIELD_VALUE' }];
+        error.fieldErrors = [
+          {
+            field: 'repeatPassword',
+            message: 'repeatPassword must equal the new password',
+            code: 'INVALID_FIELD_VALUE',
+          },
+        ];
         throw error;
       }
-      const session = await api('POST', '/operators/me/password', { currentPassword: current.value, newPassword: next.value });
+      const session = await api('POST', '/operators/me/password', {
+        currentPassword: current.value,
+        newPassword: next.value,
+      });
       replaceSessionToken(session.accessToken, session.expiresAt);
-      [current, next, repeat].forEach((input) => { input.value = ''; });
+      [current, next, repeat].forEach((input) => {
+        input.value = '';
+      });
       toast('Password changed. Your other sessions have ended.');
-    });
+    },
+  );
 }
 
 export async function renderOperators(main) {
   const list = h('section', { class: 'card' });
   const reload = async () => mount(list, operatorsTable((await api('GET', '/operators')) ?? []));
-  mount(main,
-    h('div', { class: 'page-head' }, h('h1', {}, 'Operators'),
-      h('p', { class: 'subtitle' }, 'Everyone who can sign in to this dashboard and the operator API. Every account can do everything.')),
+  mount(
+    main,
+    h(
+      'div',
+      { class: 'page-head' },
+      h('h1', {}, 'Operators'),
+      h(
+        'p',
+        { class: 'subtitle' },
+        'Everyone who can sign in to this dashboard and the operator API. Every account can do everything.',
+      ),
+    ),
     list,
     h('div', { class: 'two-columns' }, inviteForm(reload), passwordForm()),
   );

@@ -27,7 +27,11 @@ function describeIn(model) {
 export async function renderPipelines(main, ctx) {
   const path = `/businesses/${seg(ctx.business.urlKey)}/pipelines`;
   const message = h('div', { class: 'messages' });
-  const editor = h('div', { class: 'editor', 'aria-busy': 'true' }, h('p', { class: 'loading', role: 'status' }, 'Loading the pipeline configuration…'));
+  const editor = h(
+    'div',
+    { class: 'editor', 'aria-busy': 'true' },
+    h('p', { class: 'loading', role: 'status' }, 'Loading the pipeline configuration…'),
+  );
   const status = h('span', { class: 'save-status', 'aria-live': 'polite' }, 'Loading…');
   // Nothing to save or discard before the configuration has arrived.
   const save = h('button', { type: 'button', class: 'primary', disabled: true }, 'Save configuration');
@@ -88,24 +92,55 @@ export async function renderPipelines(main, ctx) {
       if (error.status === 401) return;
       const errors = errorsOf(error);
       const unplaced = showFieldErrors(editor, errors);
-      mount(message, errorSummary(error.message, errors.length ? errors : [{ message: error.message }], describeIn(ctl.model)));
+      mount(
+        message,
+        errorSummary(error.message, errors.length ? errors : [{ message: error.message }], describeIn(ctl.model)),
+      );
       if (unplaced.length === errors.length) message.scrollIntoView({ block: 'start' });
     } finally {
       save.disabled = false;
     }
   });
   discard.addEventListener('click', async () => {
-    if (ctl.isDirty && !(await confirmAction('Discard changes?', 'Go back to the saved configuration? The edits made since the last save are lost.', 'Discard changes', true))) return;
+    if (
+      ctl.isDirty &&
+      !(await confirmAction(
+        'Discard changes?',
+        'Go back to the saved configuration? The edits made since the last save are lost.',
+        'Discard changes',
+        true,
+      ))
+    )
+      return;
     mount(message);
-    try { await load(); toast('Changes discarded.', 'info'); } catch (error) { if (error.status !== 401) mount(message, errorBanner(error.message)); }
+    try {
+      await load();
+      toast('Changes discarded.', 'info');
+    } catch (error) {
+      if (error.status !== 401) mount(message, errorBanner(error.message));
+    }
   });
 
-  mount(main,
-    h('div', { class: 'page-head' }, h('h1', {}, 'Pipelines'),
-      h('p', { class: 'subtitle' }, `Sales pipelines of ${ctx.business.name}. Apps read them from GET /api/v1/businesses/${ctx.business.urlKey}/pipelines.`)),
+  mount(
+    main,
+    h(
+      'div',
+      { class: 'page-head' },
+      h('h1', {}, 'Pipelines'),
+      h(
+        'p',
+        { class: 'subtitle' },
+        `Sales pipelines of ${ctx.business.name}. Apps read them from GET /api/v1/businesses/${ctx.business.urlKey}/pipelines.`,
+      ),
+    ),
     message,
     editor,
-    h('div', { class: 'save-bar', role: 'region', 'aria-label': 'Save pipeline configuration' }, status, h('div', { class: 'save-actions' }, discard, save)),
+    h(
+      'div',
+      { class: 'save-bar', role: 'region', 'aria-label': 'Save pipeline configuration' },
+      status,
+      h('div', { class: 'save-actions' }, discard, save),
+    ),
   );
   ctx.setLeaveGuard(() => ctl.isDirty);
   try {

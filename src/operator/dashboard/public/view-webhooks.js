@@ -2,19 +2,47 @@
 // disable it, send a test event, rotate the secret, remove it, and read its delivery log (resend
 // one event from there). Event types come from the service's one table.
 import { api, seg } from './api.js';
-import { actionButton, confirmAction, copyText, errorBanner, field, formatDate, h, mount, openDialog, toast, uid } from './dom.js';
+import {
+  actionButton,
+  confirmAction,
+  copyText,
+  errorBanner,
+  field,
+  formatDate,
+  h,
+  mount,
+  openDialog,
+  toast,
+  uid,
+} from './dom.js';
 
 function showSecret(title, secret, note) {
   const id = uid('whsec');
   const input = h('input', { id, type: 'text', readonly: true, class: 'mono', spellcheck: 'false' });
   input.value = secret;
   const copy = h('button', { type: 'button', class: 'secondary small', 'aria-label': 'Copy signing secret' }, 'Copy');
-  copy.addEventListener('click', async () => { copy.textContent = (await copyText(secret)) ? 'Copied' : 'Copy failed'; });
+  copy.addEventListener('click', async () => {
+    copy.textContent = (await copyText(secret)) ? 'Copied' : 'Copy failed';
+  });
   return openDialog({
-    title, dismissable: false,
-    body: h('div', { class: 'credentials' },
-      h('div', { class: 'banner banner-warning', role: 'note' }, h('strong', {}, 'You will not see this again. '), note),
-      h('div', { class: 'field secret' }, h('div', { class: 'secret-head' }, h('label', { for: id }, 'Signing secret'), copy), input)),
+    title,
+    dismissable: false,
+    body: h(
+      'div',
+      { class: 'credentials' },
+      h(
+        'div',
+        { class: 'banner banner-warning', role: 'note' },
+        h('strong', {}, 'You will not see this again. '),
+        note,
+      ),
+      h(
+        'div',
+        { class: 'field secret' },
+        h('div', { class: 'secret-head' }, h('label', { for: id }, 'Signing secret'), copy),
+        input,
+      ),
+    ),
     actions: [{ label: 'I have saved it, close', value: true, class: 'primary' }],
   });
 }
@@ -25,31 +53,64 @@ const cell = (label, attrs, ...children) => h('td', { ...attrs, 'data-label': la
 function statusBadge(endpoint) {
   if (endpoint.enabled) return h('span', { class: 'badge badge-ok' }, 'Enabled');
   if (endpoint.disabledReason === 'failing') {
-    return h('span', { class: 'badge badge-danger', title: 'Every attempt of an event failed for about three days' }, 'Disabled: failing');
+    return h(
+      'span',
+      { class: 'badge badge-danger', title: 'Every attempt of an event failed for about three days' },
+      'Disabled: failing',
+    );
   }
   return h('span', { class: 'badge badge-muted' }, 'Disabled');
 }
 
 function createForm(base, types, reload, message) {
-  const url = h('input', { type: 'text', inputmode: 'url', name: 'webhookUrl', required: true, maxlength: 2048, placeholder: 'https://example.com/crmkit-events' });
+  const url = h('input', {
+    type: 'text',
+    inputmode: 'url',
+    name: 'webhookUrl',
+    required: true,
+    maxlength: 2048,
+    placeholder: 'https://example.com/crmkit-events',
+  });
   const description = h('input', { type: 'text', name: 'webhookDescription', maxlength: 500 });
   const boxes = types.map((t) => h('input', { type: 'checkbox', name: 'eventType', value: t.type }));
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Add endpoint');
-  const form = h('form', { 'aria-labelledby': 'new-webhook-title' },
+  const form = h(
+    'form',
+    { 'aria-labelledby': 'new-webhook-title' },
     h('h2', { id: 'new-webhook-title' }, 'New endpoint'),
-    field('URL', url), field('Description', description),
-    h('fieldset', { class: 'event-types' }, h('legend', {}, 'Event types'),
-      types.map((t, i) => h('div', { class: 'field checkbox' }, h('label', { title: t.description }, boxes[i], t.type, h('span', { class: 'muted' }, ` (${t.emittedBy})`))))),
-    submit);
+    field('URL', url),
+    field('Description', description),
+    h(
+      'fieldset',
+      { class: 'event-types' },
+      h('legend', {}, 'Event types'),
+      types.map((t, i) =>
+        h(
+          'div',
+          { class: 'field checkbox' },
+          h('label', { title: t.description }, boxes[i], t.type, h('span', { class: 'muted' }, ` (${t.emittedBy})`)),
+        ),
+      ),
+    ),
+    submit,
+  );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     submit.disabled = true;
     try {
       const eventTypes = boxes.filter((b) => b.checked).map((b) => b.value);
-      const created = await api('POST', base, { url: url.value.trim(), eventTypes, ...(description.value && { description: description.value }) });
+      const created = await api('POST', base, {
+        url: url.value.trim(),
+        eventTypes,
+        ...(description.value && { description: description.value }),
+      });
       form.reset();
       mount(message);
-      await showSecret('Endpoint added', created.secret, 'Give it to the receiver: it verifies every delivery with it (Standard Webhooks).');
+      await showSecret(
+        'Endpoint added',
+        created.secret,
+        'Give it to the receiver: it verifies every delivery with it (Standard Webhooks).',
+      );
       await reload();
     } catch (error) {
       if (error.status !== 401) mount(message, errorBanner(error.message));
@@ -62,49 +123,177 @@ function createForm(base, types, reload, message) {
 
 async function renderLog(panel, path, endpoint, message) {
   const page = await api('GET', `${path}/deliveries?pageSize=50`);
-  const resend = (attempt) => actionButton('Resend', async () => {
-    try {
-      await api('POST', `${path}/events/${seg(attempt.eventId)}/resend`);
-      toast(`${attempt.eventType} queued again.`);
-    } catch (error) { if (error.status !== 401) mount(message, errorBanner(error.message)); }
-  }, { class: 'secondary small' });
-  const refresh = actionButton('Refresh', () => renderLog(panel, path, endpoint, message), { class: 'secondary small' });
-  mount(panel, h('div', { class: 'page-head' }, h('h2', {}, `Delivery log: ${endpoint.url}`), refresh),
-    page.attempts.length === 0 ? h('p', { class: 'muted' }, 'No delivery attempt yet.')
-      : h('table', { class: 'data-table stack webhooks-table', 'aria-label': 'Delivery log' },
-        h('thead', {}, h('tr', {}, ['Time', 'Event', 'Event id', 'Attempt', 'Status', 'Duration', ''].map((t) => h('th', { scope: 'col' }, t)))),
-        h('tbody', {}, page.attempts.map((a) => h('tr', {},
-          cell('Time', { class: 'muted' }, formatDate(a.at)), cell('Event', {}, a.eventType), cell('Event id', {}, h('code', { class: 'id' }, a.eventId)),
-          cell('Attempt', {}, String(a.attempt)),
-          cell('Status', {}, a.statusCode === null ? h('span', { class: 'badge badge-danger', title: a.error ?? '' }, a.error ?? 'no answer')
-            : h('span', { class: a.statusCode < 300 ? 'badge badge-ok' : 'badge badge-danger', title: a.error ?? '' }, String(a.statusCode))),
-          cell('Duration', { class: 'muted' }, `${a.durationMs} ms`), h('td', { class: 'actions' }, resend(a)))))));
+  const resend = (attempt) =>
+    actionButton(
+      'Resend',
+      async () => {
+        try {
+          await api('POST', `${path}/events/${seg(attempt.eventId)}/resend`);
+          toast(`${attempt.eventType} queued again.`);
+        } catch (error) {
+          if (error.status !== 401) mount(message, errorBanner(error.message));
+        }
+      },
+      { class: 'secondary small' },
+    );
+  const refresh = actionButton('Refresh', () => renderLog(panel, path, endpoint, message), {
+    class: 'secondary small',
+  });
+  mount(
+    panel,
+    h('div', { class: 'page-head' }, h('h2', {}, `Delivery log: ${endpoint.url}`), refresh),
+    page.attempts.length === 0
+      ? h('p', { class: 'muted' }, 'No delivery attempt yet.')
+      : h(
+          'table',
+          { class: 'data-table stack webhooks-table', 'aria-label': 'Delivery log' },
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              ['Time', 'Event', 'Event id', 'Attempt', 'Status', 'Duration', ''].map((t) =>
+                h('th', { scope: 'col' }, t),
+              ),
+            ),
+          ),
+          h(
+            'tbody',
+            {},
+            page.attempts.map((a) =>
+              h(
+                'tr',
+                {},
+                cell('Time', { class: 'muted' }, formatDate(a.at)),
+                cell('Event', {}, a.eventType),
+                cell('Event id', {}, h('code', { class: 'id' }, a.eventId)),
+                cell('Attempt', {}, String(a.attempt)),
+                cell(
+                  'Status',
+                  {},
+                  a.statusCode === null
+                    ? h('span', { class: 'badge badge-danger', title: a.error ?? '' }, a.error ?? 'no answer')
+                    : h(
+                        'span',
+                        { class: a.statusCode < 300 ? 'badge badge-ok' : 'badge badge-danger', title: a.error ?? '' },
+                        String(a.statusCode),
+                      ),
+                ),
+                cell('Duration', { class: 'muted' }, `${a.durationMs} ms`),
+                h('td', { class: 'actions' }, resend(a)),
+              ),
+            ),
+          ),
+        ),
+  );
 }
 
 function endpointRow(endpoint, base, reload, logPanel, message) {
   const path = `${base}/${seg(endpoint.id)}`;
-  const fail = (error) => { if (error.status !== 401) mount(message, errorBanner(error.message)); };
-  const run = (label, action, attrs) => actionButton(label, async () => { try { await action(); } catch (error) { fail(error); } }, attrs);
-  return h('tr', {},
-    cell('URL', { class: 'webhook-url' }, h('div', {}, h('div', {}, endpoint.url), endpoint.description ? h('div', { class: 'muted' }, endpoint.description) : null)),
-    cell('Events', { class: 'webhook-events' }, h('div', { class: 'badges' }, endpoint.eventTypes.map((t) => h('span', { class: 'badge' }, t)))),
+  const fail = (error) => {
+    if (error.status !== 401) mount(message, errorBanner(error.message));
+  };
+  const run = (label, action, attrs) =>
+    actionButton(
+      label,
+      async () => {
+        try {
+          await action();
+        } catch (error) {
+          fail(error);
+        }
+      },
+      attrs,
+    );
+  return h(
+    'tr',
+    {},
+    cell(
+      'URL',
+      { class: 'webhook-url' },
+      h(
+        'div',
+        {},
+        h('div', {}, endpoint.url),
+        endpoint.description ? h('div', { class: 'muted' }, endpoint.description) : null,
+      ),
+    ),
+    cell(
+      'Events',
+      { class: 'webhook-events' },
+      h(
+        'div',
+        { class: 'badges' },
+        endpoint.eventTypes.map((t) => h('span', { class: 'badge' }, t)),
+      ),
+    ),
     cell('Status', {}, statusBadge(endpoint)),
-    h('td', { class: 'actions' }, h('div', { class: 'button-row' },
-      run(endpoint.enabled ? 'Disable' : 'Enable', async () => { await api('PATCH', path, { enabled: !endpoint.enabled }); await reload(); }, { class: 'secondary small' }),
-      run('Send test event', async () => { await api('POST', `${path}/test`); toast('Test event queued.'); }, { class: 'secondary small' }),
-      run('Delivery log', () => renderLog(logPanel, path, endpoint, message), { class: 'secondary small' }),
-      run('Rotate secret', async () => {
-        if (!(await confirmAction('Rotate signing secret', 'Issue a new secret? For 24 hours the old and the new one both sign each delivery.', 'Rotate'))) return;
-        const rotated = await api('POST', `${path}/rotate-secret`);
-        await showSecret('New signing secret', rotated.secret, `The previous secret keeps signing until ${formatDate(rotated.previousSecretExpiresAt)}.`);
-        await reload();
-      }, { class: 'secondary small' }),
-      run('Delete', async () => {
-        if (!(await confirmAction('Delete endpoint', `Delete ${endpoint.url}? Its pending events and delivery log go with it.`, 'Delete', true))) return;
-        await api('DELETE', path);
-        mount(logPanel);
-        await reload();
-      }, { class: 'danger small' }))));
+    h(
+      'td',
+      { class: 'actions' },
+      h(
+        'div',
+        { class: 'button-row' },
+        run(
+          endpoint.enabled ? 'Disable' : 'Enable',
+          async () => {
+            await api('PATCH', path, { enabled: !endpoint.enabled });
+            await reload();
+          },
+          { class: 'secondary small' },
+        ),
+        run(
+          'Send test event',
+          async () => {
+            await api('POST', `${path}/test`);
+            toast('Test event queued.');
+          },
+          { class: 'secondary small' },
+        ),
+        run('Delivery log', () => renderLog(logPanel, path, endpoint, message), { class: 'secondary small' }),
+        run(
+          'Rotate secret',
+          async () => {
+            if (
+              !(await confirmAction(
+                'Rotate signing secret',
+                'Issue a new secret? For 24 hours the old and the new one both sign each delivery.',
+                'Rotate',
+              ))
+            )
+              return;
+            const rotated = await api('POST', `${path}/rotate-secret`);
+            await showSecret(
+              'New signing secret',
+              rotated.secret,
+              `The previous secret keeps signing until ${formatDate(rotated.previousSecretExpiresAt)}.`,
+            );
+            await reload();
+          },
+          { class: 'secondary small' },
+        ),
+        run(
+          'Delete',
+          async () => {
+            if (
+              !(await confirmAction(
+                'Delete endpoint',
+                `Delete ${endpoint.url}? Its pending events and delivery log go with it.`,
+                'Delete',
+                true,
+              ))
+            )
+              return;
+            await api('DELETE', path);
+            mount(logPanel);
+            await reload();
+          },
+          { class: 'danger small' },
+        ),
+      ),
+    ),
+  );
 }
 
 export async function renderWebhooks(main, ctx) {
@@ -115,15 +304,50 @@ export async function renderWebhooks(main, ctx) {
   const types = (await api('GET', '/webhook-event-types')) ?? [];
   const reload = async () => {
     const endpoints = (await api('GET', base)) ?? [];
-    mount(list, endpoints.length === 0
-      ? h('div', { class: 'empty' }, h('p', {}, 'No endpoint yet. An endpoint receives signed events of this business as they happen.'))
-      : h('table', { class: 'data-table stack webhooks-table', 'aria-label': 'Webhook endpoints' },
-        h('thead', {}, h('tr', {}, ['URL', 'Events', 'Status', ''].map((t) => h('th', { scope: 'col' }, t)))),
-        h('tbody', {}, endpoints.map((e) => endpointRow(e, base, reload, logPanel, message)))));
+    mount(
+      list,
+      endpoints.length === 0
+        ? h(
+            'div',
+            { class: 'empty' },
+            h('p', {}, 'No endpoint yet. An endpoint receives signed events of this business as they happen.'),
+          )
+        : h(
+            'table',
+            { class: 'data-table stack webhooks-table', 'aria-label': 'Webhook endpoints' },
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ['URL', 'Events', 'Status', ''].map((t) => h('th', { scope: 'col' }, t)),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              endpoints.map((e) => endpointRow(e, base, reload, logPanel, message)),
+            ),
+          ),
+    );
   };
-  mount(main,
-    h('div', { class: 'page-head' }, h('h1', {}, 'Webhooks'),
-      h('p', { class: 'subtitle' }, `Events of ${ctx.business.name} (${ctx.business.urlKey}), signed with Standard Webhooks and retried for about three days.`)),
-    message, h('section', { class: 'card' }, createForm(base, types, reload, message)), list, logPanel);
+  mount(
+    main,
+    h(
+      'div',
+      { class: 'page-head' },
+      h('h1', {}, 'Webhooks'),
+      h(
+        'p',
+        { class: 'subtitle' },
+        `Events of ${ctx.business.name} (${ctx.business.urlKey}), signed with Standard Webhooks and retried for about three days.`,
+      ),
+    ),
+    message,
+    h('section', { class: 'card' }, createForm(base, types, reload, message)),
+    list,
+    logPanel,
+  );
   await reload();
 }
