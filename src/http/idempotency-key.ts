@@ -44,12 +44,39 @@ export function readIdempotencyKey(rawHeaders: readonly string[]): string | unde
  * form (18, 18.0 and 1.8e1 are all `18`); accepted numbers have at most 15 significant digits
  * (invoices-interface 3.1), so no two accepted decimals share a binary64 value.
  */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, member]) => member !== undefined);
-  entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([name, member]) => `${JSON.stringify(name)}:${canonicalJson(member)}`).join(',')}}`;
+export function canonicalJson(root: unknown): string {
+  // A list of work of its own, not recursion: a body of 10,000 nested arrays is valid JSON and must not
+  // overflow the stack. Items are taken from the end, so each value's parts are pushed in reverse.
+  const work: ({ text: string } | { value: unknown })[] = [{ value: root }];
+  const out: string[] = [];
+  while (work.length > 0) {
+    const item = work.pop()!;
+    if ('text' in item) {
+      out.push(item.text);
+      continue;
+    }
+    const value = item.value;
+    if (value === null || typeof value !== 'object') {
+      out.push(JSON.stringify(value) ?? 'null');
+      continue;
+    }
+    const parts: ({ text: string } | { value: unknown })[] = [];
+    if (Array.isArray(value)) {
+      for (const [i, member] of value.entries()) parts.push({ text: i > 0 ? ',' : '' }, { value: member });
+      parts.unshift({ text: '[' });
+      parts.push({ text: ']' });
+    } else {
+      const entries = Object.entries(value as Record<string, unknown>).filter(([, member]) => member !== undefined);
+      entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      for (const [i, [name, member]] of entries.entries()) {
+        parts.push({ text: `${i > 0 ? ',' : ''}${JSON.stringify(name)}:` }, { value: member });
+      }
+      parts.unshift({ text: '{' });
+      parts.push({ text: '}' });
+    }
+    for (let i = parts.length - 1; i >= 0; i--) work.push(parts[i]!);
+  }
+  return out.join('');
 }
 
 /** What identifies a request for its key: the route (method and template; an alias is the same) and its path values. */

@@ -107,7 +107,7 @@ export function validateInvoice(raw: unknown, context: LeadContext): Validated {
   }
   const items = readItems(body.items, get<ReadValues[]>('items') ?? [], { regime, billType }, fail);
   const charges = readCharges(get<ReadValues[]>('additionalCharges') ?? [], money, fail);
-  checkDigits(body, '', fail);
+  checkDigits(body, fail);
   const tagIds = readTags(get<string[]>('tags'), context, fail);
   const sorted = inBodyOrder(errors, Object.keys(raw));
   if (sorted.length > 0 || !currency) return { errors: sorted, input: null };
@@ -229,16 +229,28 @@ function readCharges(entries: ReadValues[], currency: Currency, fail: Fail): Cha
   });
 }
 
-/** 3.1.1: every number of the body has at most 15 significant digits. */
-function checkDigits(value: unknown, path: string, fail: Fail): void {
-  if (typeof value === 'number') {
-    const parsed = decimalOf(value);
-    if (parsed && parsed.significantDigits > LIMITS.significantDigits)
-      fail(path, 'INVALID_FIELD_VALUE', `${path} must have at most ${LIMITS.significantDigits} significant digits`);
-  } else if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) checkDigits(item, `${path}[${i}]`, fail);
-  } else if (isJsonObject(value))
-    for (const [key, member] of Object.entries(value)) checkDigits(member, path === '' ? key : `${path}.${key}`, fail);
+/**
+ * 3.1.1: every number of the body has at most 15 significant digits. A walk with a list of its own, not
+ * recursion: a body of 10,000 nested arrays (valid JSON) must get a 400, not overflow the stack.
+ */
+function checkDigits(body: unknown, fail: Fail): void {
+  const pending: [unknown, string][] = [[body, '']];
+  while (pending.length > 0) {
+    const [value, path] = pending.pop()!;
+    if (typeof value === 'number') {
+      const parsed = decimalOf(value);
+      if (parsed && parsed.significantDigits > LIMITS.significantDigits)
+        fail(path, 'INVALID_FIELD_VALUE', `${path} must have at most ${LIMITS.significantDigits} significant digits`);
+      continue;
+    }
+    const members: [unknown, string][] = Array.isArray(value)
+      ? value.map((item, i) => [item, `${path}[${i}]`])
+      : isJsonObject(value)
+        ? Object.entries(value).map(([key, member]) => [member, path === '' ? key : `${path}.${key}`])
+        : [];
+    // Taken from the end: pushed in reverse, so failures come in body order.
+    for (let i = members.length - 1; i >= 0; i--) pending.push(members[i]!);
+  }
 }
 
 /** 4.1: a live tag's id, else its name ignoring case (leads-interface 2.5); duplicates dropped, order kept. */

@@ -33,6 +33,23 @@ describeEachStore('2.3 to 3.8: regimes, charges, limits and dates', (ctx) => {
   const post = (t: InvoiceTenant, body: Record<string, unknown>) =>
     call(ctx().app, 'POST', t.invoices, { token: t.token, body: { billedTo: buyer(), items: VENDOR_ITEMS, ...body } });
 
+  it('a body nested 10,000 deep is a 400 naming the field, never a 5xx (with and without an Idempotency-Key)', async () => {
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const rawBody = JSON.stringify({ billedTo: buyer(), items: VENDOR_ITEMS, terms: 0 }).replace(
+      '"terms":0',
+      `"terms":${deep}`,
+    );
+    for (const headers of [{}, { 'idempotency-key': `deep-${Math.random()}` }] as Record<string, string>[]) {
+      const answer = await call(ctx().app, 'POST', india.invoices, {
+        token: india.token,
+        headers: { ...headers, 'content-type': 'application/json' },
+        rawBody,
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.body.data.error.errors[0].field).toMatch(/^terms/);
+    }
+  });
+
   it('9.3 UAE: tax after items, a percentage discount on the running total, a fixed charge; the VAT stays', async () => {
     const invoice = await createInvoice(ctx(), uae, {
       billedTo: { name: 'Dubai Buyer', country: 'AE' },

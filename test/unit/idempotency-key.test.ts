@@ -64,6 +64,13 @@ describe('4.2 rule 2: the fingerprint', () => {
     expect(canonicalJson(b)).toBe('{"a":1,"b":{"c":[1,2],"d":"x"}}');
   });
 
+  it('a body of 10,000 nested arrays or objects is written without overflowing the stack', () => {
+    const arrays = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    expect(canonicalJson(JSON.parse(arrays))).toBe(arrays);
+    const objects = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+    expect(canonicalJson(JSON.parse(objects))).toBe(objects);
+  });
+
   it.each([
     ['18', '18.0'],
     ['18', '1.8e1'],
