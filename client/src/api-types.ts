@@ -4,24 +4,7 @@
 /** One per code; codes by the client's country (else the business's) and party type (an individual or a company). */
 export interface AdditionalId {
   /** The code (UDY, IEC, LUT, NAT, ...), offered by the client's country and allowed for its party type. */
-  label:
-    | 'UDY'
-    | 'IEC'
-    | 'LUT'
-    | 'NAT'
-    | 'TIN'
-    | 'IQA'
-    | 'PAS'
-    | 'GCC'
-    | 'CRN'
-    | 'MOM'
-    | 'MLS'
-    | 'SAG'
-    | 'OTH'
-    | 'HQ'
-    | 'BRN'
-    | 'NRIC'
-    | 'PASSPORT';
+  label: "UDY" | "IEC" | "LUT" | "NAT" | "TIN" | "IQA" | "PAS" | "GCC" | "CRN" | "MOM" | "MLS" | "SAG" | "OTH" | "HQ" | "BRN" | "NRIC" | "PASSPORT";
   /** Required; the code's format (UDY, IEC, LUT) or any non-blank text. At most 500 characters. */
   value: string;
   /** Print the identifier on invoices. Default false. */
@@ -33,24 +16,7 @@ export interface AdditionalId {
 /** One per code; codes by the client's country (else the business's) and party type (an individual or a company). */
 export interface AdditionalIdInput {
   /** The code (UDY, IEC, LUT, NAT, ...), offered by the client's country and allowed for its party type. */
-  label:
-    | 'UDY'
-    | 'IEC'
-    | 'LUT'
-    | 'NAT'
-    | 'TIN'
-    | 'IQA'
-    | 'PAS'
-    | 'GCC'
-    | 'CRN'
-    | 'MOM'
-    | 'MLS'
-    | 'SAG'
-    | 'OTH'
-    | 'HQ'
-    | 'BRN'
-    | 'NRIC'
-    | 'PASSPORT';
+  label: "UDY" | "IEC" | "LUT" | "NAT" | "TIN" | "IQA" | "PAS" | "GCC" | "CRN" | "MOM" | "MLS" | "SAG" | "OTH" | "HQ" | "BRN" | "NRIC" | "PASSPORT";
   /** Required; the code's format (UDY, IEC, LUT) or any non-blank text. At most 500 characters. */
   value: string;
   /** Print the identifier on invoices. Default false. */
@@ -68,7 +34,7 @@ export interface AppToken {
   /** When the token expires (ISO 8601). */
   expiresAt: string;
   authentication: {
-    strategy: 'app-secret' | 'app-token' | 'app-iss-app-token';
+    strategy: "app-secret" | "app-token" | "app-iss-app-token";
     /** The token's claims. */
     payload: {
       [key: string]: unknown;
@@ -110,7 +76,7 @@ export interface BankAccount {
   /** At most 500 characters. */
   swift: string | null;
   /** SAVINGS or CURRENT. */
-  bankAccountType: 'SAVINGS' | 'CURRENT' | null;
+  bankAccountType: "SAVINGS" | "CURRENT" | null;
   /** ISO 3166-1 alpha-2 country code. */
   bankCountry: string | null;
   /** ISO 4217 currency code. */
@@ -136,7 +102,7 @@ export interface BankAccountInput {
   /** At most 500 characters. */
   swift?: string | null;
   /** SAVINGS or CURRENT. */
-  bankAccountType?: 'SAVINGS' | 'CURRENT' | null;
+  bankAccountType?: "SAVINGS" | "CURRENT" | null;
   /** ISO 3166-1 alpha-2 country code. */
   bankCountry?: string | null;
   /** ISO 4217 currency code. */
@@ -154,7 +120,7 @@ export interface Client {
   /** At most 500 characters. */
   alias: string | null;
   /** INDIVIDUAL or COMPANY; derived from the tax ids when omitted. */
-  clientType: 'INDIVIDUAL' | 'COMPANY' | null;
+  clientType: "INDIVIDUAL" | "COMPANY" | null;
   /** Customer. Default true. isClient and isVendor cannot both be false. */
   isClient: boolean;
   /** Vendor. Default false. */
@@ -198,23 +164,7 @@ export interface Client {
   /** Malaysia SST registration: AAA-9999-99999999 or A99-9999-99999999. */
   sstNumber: string | null;
   /** Vocabulary of the business's country: IN or AE (see the tables); rejected for other businesses. Derived when omitted. */
-  taxPayerType:
-    | 'B2C'
-    | 'REG'
-    | 'UNREG'
-    | 'EXP'
-    | 'SEZ'
-    | 'TDS'
-    | 'DEX'
-    | 'COM'
-    | 'VATR'
-    | 'VATNR'
-    | 'GCCVATR'
-    | 'GCCVATNR'
-    | 'NGCC'
-    | 'VATRDZ'
-    | 'VATRNDZ'
-    | null;
+  taxPayerType: "B2C" | "REG" | "UNREG" | "EXP" | "SEZ" | "TDS" | "DEX" | "COM" | "VATR" | "VATNR" | "GCCVATR" | "GCCVATNR" | "NGCC" | "VATRDZ" | "VATRNDZ" | null;
   /** Stored as given; at most 500 characters. */
   vatNumber: string | null;
   /** Label shown against the VAT number. Default "VAT Number". */
@@ -230,18 +180,7 @@ export interface Client {
     [key: string]: string | number | boolean;
   };
   /** API for a client created through this interface; otherwise its origin. */
-  source:
-    | 'API'
-    | 'INVOICE'
-    | 'CLIENT_DASHBOARD'
-    | 'CLIENT_UPLOAD'
-    | 'DASHBOARD'
-    | 'INVOICE_BULK_UPLOAD'
-    | 'LEADFORM'
-    | 'PORTFOLIO'
-    | 'ZOHO'
-    | 'MARIKA'
-    | 'LEADAPI';
+  source: "API" | "INVOICE" | "CLIENT_DASHBOARD" | "CLIENT_UPLOAD" | "DASHBOARD" | "INVOICE_BULK_UPLOAD" | "LEADFORM" | "PORTFOLIO" | "ZOHO" | "MARIKA" | "LEADAPI";
   /** ISO 8601 UTC with milliseconds. */
   createdAt: string;
   /** ISO 8601 UTC with milliseconds; unchanged by an identical retry. */
@@ -258,7 +197,7 @@ export interface ClientCreate {
   /** At most 500 characters. */
   alias?: string | null;
   /** INDIVIDUAL or COMPANY; derived from the tax ids when omitted. */
-  clientType?: 'INDIVIDUAL' | 'COMPANY' | null;
+  clientType?: "INDIVIDUAL" | "COMPANY" | null;
   /** Customer. Default true. isClient and isVendor cannot both be false. */
   isClient?: boolean | null;
   /** Vendor. Default false. */
@@ -302,23 +241,7 @@ export interface ClientCreate {
   /** Malaysia SST registration: AAA-9999-99999999 or A99-9999-99999999. */
   sstNumber?: string | null;
   /** Vocabulary of the business's country: IN or AE (see the tables); rejected for other businesses. Derived when omitted. */
-  taxPayerType?:
-    | 'B2C'
-    | 'REG'
-    | 'UNREG'
-    | 'EXP'
-    | 'SEZ'
-    | 'TDS'
-    | 'DEX'
-    | 'COM'
-    | 'VATR'
-    | 'VATNR'
-    | 'GCCVATR'
-    | 'GCCVATNR'
-    | 'NGCC'
-    | 'VATRDZ'
-    | 'VATRNDZ'
-    | null;
+  taxPayerType?: "B2C" | "REG" | "UNREG" | "EXP" | "SEZ" | "TDS" | "DEX" | "COM" | "VATR" | "VATNR" | "GCCVATR" | "GCCVATNR" | "NGCC" | "VATRDZ" | "VATRNDZ" | null;
   /** Stored as given; at most 500 characters. */
   vatNumber?: string | null;
   /** Label shown against the VAT number. Default "VAT Number". */
@@ -344,7 +267,7 @@ export interface ClientCreated {
   /** At most 500 characters. */
   alias: string | null;
   /** INDIVIDUAL or COMPANY; derived from the tax ids when omitted. */
-  clientType: 'INDIVIDUAL' | 'COMPANY' | null;
+  clientType: "INDIVIDUAL" | "COMPANY" | null;
   /** Customer. Default true. isClient and isVendor cannot both be false. */
   isClient: boolean;
   /** Vendor. Default false. */
@@ -388,23 +311,7 @@ export interface ClientCreated {
   /** Malaysia SST registration: AAA-9999-99999999 or A99-9999-99999999. */
   sstNumber: string | null;
   /** Vocabulary of the business's country: IN or AE (see the tables); rejected for other businesses. Derived when omitted. */
-  taxPayerType:
-    | 'B2C'
-    | 'REG'
-    | 'UNREG'
-    | 'EXP'
-    | 'SEZ'
-    | 'TDS'
-    | 'DEX'
-    | 'COM'
-    | 'VATR'
-    | 'VATNR'
-    | 'GCCVATR'
-    | 'GCCVATNR'
-    | 'NGCC'
-    | 'VATRDZ'
-    | 'VATRNDZ'
-    | null;
+  taxPayerType: "B2C" | "REG" | "UNREG" | "EXP" | "SEZ" | "TDS" | "DEX" | "COM" | "VATR" | "VATNR" | "GCCVATR" | "GCCVATNR" | "NGCC" | "VATRDZ" | "VATRNDZ" | null;
   /** Stored as given; at most 500 characters. */
   vatNumber: string | null;
   /** Label shown against the VAT number. Default "VAT Number". */
@@ -420,18 +327,7 @@ export interface ClientCreated {
     [key: string]: string | number | boolean;
   };
   /** API for a client created through this interface; otherwise its origin. */
-  source:
-    | 'API'
-    | 'INVOICE'
-    | 'CLIENT_DASHBOARD'
-    | 'CLIENT_UPLOAD'
-    | 'DASHBOARD'
-    | 'INVOICE_BULK_UPLOAD'
-    | 'LEADFORM'
-    | 'PORTFOLIO'
-    | 'ZOHO'
-    | 'MARIKA'
-    | 'LEADAPI';
+  source: "API" | "INVOICE" | "CLIENT_DASHBOARD" | "CLIENT_UPLOAD" | "DASHBOARD" | "INVOICE_BULK_UPLOAD" | "LEADFORM" | "PORTFOLIO" | "ZOHO" | "MARIKA" | "LEADAPI";
   /** ISO 8601 UTC with milliseconds. */
   createdAt: string;
   /** ISO 8601 UTC with milliseconds; unchanged by an identical retry. */
@@ -467,27 +363,27 @@ export interface FieldError {
   code: ErrorCode;
 }
 
-/** An invoice (2.1), the vendor's shape. */
+/** An invoice, in the vendor's shape. */
 export interface Invoice {
   /** 24 lowercase hex characters; never reused. */
   _id: string;
-  /** Unique in the business (3.5). */
+  /** Unique in the business. */
   invoiceNumber: string;
   /** UTC, milliseconds. */
   invoiceDate: string;
   /** Omitted when unset. */
   dueDate?: string;
-  billType: 'INVOICE' | 'BOS';
-  taxType: 'INDIA' | 'UAE' | 'SAUDI' | 'MALAYSIA' | 'OTHER';
+  billType: "INVOICE" | "BOS";
+  taxType: "INDIA" | "UAE" | "SAUDI" | "MALAYSIA" | "OTHER";
   /** INDIA only: inter-state supply. */
   igst?: boolean;
   /** ISO 4217. */
   currency: string;
-  /** The seller (2.2): the members that have a value. */
+  /** The seller: the members that have a value. */
   billedBy: {
     [key: string]: unknown;
   };
-  /** The buyer (2.2). */
+  /** The buyer: the members that have a value. */
   billedTo: {
     [key: string]: unknown;
   };
@@ -512,25 +408,25 @@ export interface Invoice {
   /** As sent. */
   invoiceSubTitle?: string;
   /** Request order. */
-  items: {
+  items: ({
     [key: string]: unknown;
-  }[];
-  /** Sums (2.4): subTotal, amount, INDIA igst/cgst/sgst or tax, discount, charges, total. */
+  })[];
+  /** Sums of the items: subTotal, amount, INDIA igst/cgst/sgst or tax, discount, charges, total. */
   finalTotal: {
     [key: string]: unknown;
   };
   /** In order. */
-  additionalCharges: {
+  additionalCharges: ({
     [key: string]: unknown;
-  }[];
+  })[];
   /** As sent, or the business's default terms. */
-  terms: {
+  terms: ({
     [key: string]: unknown;
-  }[];
-  status: 'UNPAID' | 'PARTIALLY_PAID' | 'PAID' | 'CANCELED';
-  /** The linked client's clientId (3.6). */
+  })[];
+  status: "UNPAID" | "PARTIALLY_PAID" | "PAID" | "CANCELED";
+  /** The linked client's clientId. */
   client: string;
-  /** Built from PUBLIC_URL (2.7). */
+  /** Built from the PUBLIC_URL setting. */
   share: {
     link: string;
     pdf: string;
@@ -549,7 +445,7 @@ export interface Invoice {
   amountPaid: number;
   /** total − amountPaid; 0 once canceled. */
   amountDue: number;
-  /** SAUDI tax invoices: base64 of the ZATCA TLV (3.3). */
+  /** SAUDI tax invoices: base64 of the ZATCA phase-1 TLV (seller, VAT number, time, total, VAT). */
   zatcaQr?: string;
   /** UTC, milliseconds. */
   createdAt: string;
@@ -560,23 +456,23 @@ export interface Invoice {
 export interface InvoiceCanceled {
   /** 24 lowercase hex characters; never reused. */
   _id: string;
-  /** Unique in the business (3.5). */
+  /** Unique in the business. */
   invoiceNumber: string;
   /** UTC, milliseconds. */
   invoiceDate: string;
   /** Omitted when unset. */
   dueDate?: string;
-  billType: 'INVOICE' | 'BOS';
-  taxType: 'INDIA' | 'UAE' | 'SAUDI' | 'MALAYSIA' | 'OTHER';
+  billType: "INVOICE" | "BOS";
+  taxType: "INDIA" | "UAE" | "SAUDI" | "MALAYSIA" | "OTHER";
   /** INDIA only: inter-state supply. */
   igst?: boolean;
   /** ISO 4217. */
   currency: string;
-  /** The seller (2.2): the members that have a value. */
+  /** The seller: the members that have a value. */
   billedBy: {
     [key: string]: unknown;
   };
-  /** The buyer (2.2). */
+  /** The buyer: the members that have a value. */
   billedTo: {
     [key: string]: unknown;
   };
@@ -601,25 +497,25 @@ export interface InvoiceCanceled {
   /** As sent. */
   invoiceSubTitle?: string;
   /** Request order. */
-  items: {
+  items: ({
     [key: string]: unknown;
-  }[];
-  /** Sums (2.4): subTotal, amount, INDIA igst/cgst/sgst or tax, discount, charges, total. */
+  })[];
+  /** Sums of the items: subTotal, amount, INDIA igst/cgst/sgst or tax, discount, charges, total. */
   finalTotal: {
     [key: string]: unknown;
   };
   /** In order. */
-  additionalCharges: {
+  additionalCharges: ({
     [key: string]: unknown;
-  }[];
+  })[];
   /** As sent, or the business's default terms. */
-  terms: {
+  terms: ({
     [key: string]: unknown;
-  }[];
-  status: 'UNPAID' | 'PARTIALLY_PAID' | 'PAID' | 'CANCELED';
-  /** The linked client's clientId (3.6). */
+  })[];
+  status: "UNPAID" | "PARTIALLY_PAID" | "PAID" | "CANCELED";
+  /** The linked client's clientId. */
   client: string;
-  /** Built from PUBLIC_URL (2.7). */
+  /** Built from the PUBLIC_URL setting. */
   share: {
     link: string;
     pdf: string;
@@ -638,7 +534,7 @@ export interface InvoiceCanceled {
   amountPaid: number;
   /** total − amountPaid; 0 once canceled. */
   amountDue: number;
-  /** SAUDI tax invoices: base64 of the ZATCA TLV (3.3). */
+  /** SAUDI tax invoices: base64 of the ZATCA phase-1 TLV (seller, VAT number, time, total, VAT). */
   zatcaQr?: string;
   /** UTC, milliseconds. */
   createdAt: string;
@@ -647,16 +543,16 @@ export interface InvoiceCanceled {
   payments: unknown[];
 }
 
-/** An invoice create (4.1): any other key INVALID_FIELD. */
+/** An invoice create: any other key INVALID_FIELD. */
 export interface InvoiceCreate {
-  /** Unique in the business, case-sensitive; omitted: the next of the series (3.5). */
+  /** Unique in the business, case-sensitive; omitted: the next of the series (its last run of digits incremented). */
   invoiceNumber?: string | null;
   /** A date (YYYY-MM-DD: 00:00 of it in the business's time zone) or an ISO 8601 instant with Z or an offset; years 1970 to 9999. Default: now, to the second. */
   invoiceDate?: string | null;
   /** A date (YYYY-MM-DD: 00:00 of it in the business's time zone) or an ISO 8601 instant with Z or an offset; years 1970 to 9999. Not before the invoice's date. Default: the invoice date plus the client's dueInDays. */
   dueDate?: string | null;
   /** INVOICE (tax invoice, default) or BOS (bill of supply, no tax). */
-  invoiceType?: 'INVOICE' | 'BOS' | null;
+  invoiceType?: "INVOICE" | "BOS" | null;
   /** ISO 4217 with a minor unit of 0, 2 or 3 digits; upper-cased; default the business's. */
   currency?: string | null;
   /** ll-CC; default the client's, else the business country's. */
@@ -665,7 +561,7 @@ export interface InvoiceCreate {
   invoiceTitle?: string | null;
   /** At most 500 characters. */
   invoiceSubTitle?: string | null;
-  /** The buyer (2.2, 3.6). */
+  /** The buyer: a party, optionally linked to a client by clientId. */
   billedTo: {
     /** 1 to 500 characters after trimming. */
     name?: string | null;
@@ -694,53 +590,18 @@ export interface InvoiceCreate {
     /** Stored as given; at most 500 characters. */
     vatNumber?: string | null;
     /** Vocabulary of the business's country: IN or AE (see the tables); rejected for other businesses. Derived when omitted. */
-    taxPayerType?:
-      | 'B2C'
-      | 'REG'
-      | 'UNREG'
-      | 'EXP'
-      | 'SEZ'
-      | 'TDS'
-      | 'DEX'
-      | 'COM'
-      | 'VATR'
-      | 'VATNR'
-      | 'GCCVATR'
-      | 'GCCVATNR'
-      | 'NGCC'
-      | 'VATRDZ'
-      | 'VATRNDZ'
-      | null;
+    taxPayerType?: "B2C" | "REG" | "UNREG" | "EXP" | "SEZ" | "TDS" | "DEX" | "COM" | "VATR" | "VATNR" | "GCCVATR" | "GCCVATNR" | "NGCC" | "VATRDZ" | "VATRNDZ" | null;
     /** See 2.5. */
-    additionalIds?:
-      | {
-          /** The code (UDY, IEC, LUT, NAT, ...), offered by the client's country and allowed for its party type. */
-          label:
-            | 'UDY'
-            | 'IEC'
-            | 'LUT'
-            | 'NAT'
-            | 'TIN'
-            | 'IQA'
-            | 'PAS'
-            | 'GCC'
-            | 'CRN'
-            | 'MOM'
-            | 'MLS'
-            | 'SAG'
-            | 'OTH'
-            | 'HQ'
-            | 'BRN'
-            | 'NRIC'
-            | 'PASSPORT';
-          /** Required; the code's format (UDY, IEC, LUT) or any non-blank text. At most 500 characters. */
-          value: string;
-          /** Print the identifier on invoices. Default false. */
-          showInInvoice?: boolean | null;
-          /** Identifier read by e-invoicing (SA, MY). Only the first flagged entry keeps it. */
-          useForEInvoice?: boolean | null;
-        }[]
-      | null;
+    additionalIds?: ({
+      /** The code (UDY, IEC, LUT, NAT, ...), offered by the client's country and allowed for its party type. */
+      label: "UDY" | "IEC" | "LUT" | "NAT" | "TIN" | "IQA" | "PAS" | "GCC" | "CRN" | "MOM" | "MLS" | "SAG" | "OTH" | "HQ" | "BRN" | "NRIC" | "PASSPORT";
+      /** Required; the code's format (UDY, IEC, LUT) or any non-blank text. At most 500 characters. */
+      value: string;
+      /** Print the identifier on invoices. Default false. */
+      showInInvoice?: boolean | null;
+      /** Identifier read by e-invoicing (SA, MY). Only the first flagged entry keeps it. */
+      useForEInvoice?: boolean | null;
+    })[] | null;
     /** Digits with an optional leading +; round brackets, spaces and hyphens are stripped and a leading + added. At most 30 characters after normalisation. */
     phone?: string | null;
     /** An e-mail address (at most 254 characters); compared case-insensitively. */
@@ -781,53 +642,18 @@ export interface InvoiceCreate {
     /** Stored as given; at most 500 characters. */
     vatNumber?: string | null;
     /** Vocabulary of the business's country: IN or AE (see the tables); rejected for other businesses. Derived when omitted. */
-    taxPayerType?:
-      | 'B2C'
-      | 'REG'
-      | 'UNREG'
-      | 'EXP'
-      | 'SEZ'
-      | 'TDS'
-      | 'DEX'
-      | 'COM'
-      | 'VATR'
-      | 'VATNR'
-      | 'GCCVATR'
-      | 'GCCVATNR'
-      | 'NGCC'
-      | 'VATRDZ'
-      | 'VATRNDZ'
-      | null;
+    taxPayerType?: "B2C" | "REG" | "UNREG" | "EXP" | "SEZ" | "TDS" | "DEX" | "COM" | "VATR" | "VATNR" | "GCCVATR" | "GCCVATNR" | "NGCC" | "VATRDZ" | "VATRNDZ" | null;
     /** See 2.5. */
-    additionalIds?:
-      | {
-          /** The code (UDY, IEC, LUT, NAT, ...), offered by the client's country and allowed for its party type. */
-          label:
-            | 'UDY'
-            | 'IEC'
-            | 'LUT'
-            | 'NAT'
-            | 'TIN'
-            | 'IQA'
-            | 'PAS'
-            | 'GCC'
-            | 'CRN'
-            | 'MOM'
-            | 'MLS'
-            | 'SAG'
-            | 'OTH'
-            | 'HQ'
-            | 'BRN'
-            | 'NRIC'
-            | 'PASSPORT';
-          /** Required; the code's format (UDY, IEC, LUT) or any non-blank text. At most 500 characters. */
-          value: string;
-          /** Print the identifier on invoices. Default false. */
-          showInInvoice?: boolean | null;
-          /** Identifier read by e-invoicing (SA, MY). Only the first flagged entry keeps it. */
-          useForEInvoice?: boolean | null;
-        }[]
-      | null;
+    additionalIds?: ({
+      /** The code (UDY, IEC, LUT, NAT, ...), offered by the client's country and allowed for its party type. */
+      label: "UDY" | "IEC" | "LUT" | "NAT" | "TIN" | "IQA" | "PAS" | "GCC" | "CRN" | "MOM" | "MLS" | "SAG" | "OTH" | "HQ" | "BRN" | "NRIC" | "PASSPORT";
+      /** Required; the code's format (UDY, IEC, LUT) or any non-blank text. At most 500 characters. */
+      value: string;
+      /** Print the identifier on invoices. Default false. */
+      showInInvoice?: boolean | null;
+      /** Identifier read by e-invoicing (SA, MY). Only the first flagged entry keeps it. */
+      useForEInvoice?: boolean | null;
+    })[] | null;
     /** Digits with an optional leading +; round brackets, spaces and hyphens are stripped and a leading + added. At most 30 characters after normalisation. */
     phone?: string | null;
     /** An e-mail address (at most 254 characters); compared case-insensitively. */
@@ -866,53 +692,18 @@ export interface InvoiceCreate {
     /** Stored as given; at most 500 characters. */
     vatNumber?: string | null;
     /** Vocabulary of the business's country: IN or AE (see the tables); rejected for other businesses. Derived when omitted. */
-    taxPayerType?:
-      | 'B2C'
-      | 'REG'
-      | 'UNREG'
-      | 'EXP'
-      | 'SEZ'
-      | 'TDS'
-      | 'DEX'
-      | 'COM'
-      | 'VATR'
-      | 'VATNR'
-      | 'GCCVATR'
-      | 'GCCVATNR'
-      | 'NGCC'
-      | 'VATRDZ'
-      | 'VATRNDZ'
-      | null;
+    taxPayerType?: "B2C" | "REG" | "UNREG" | "EXP" | "SEZ" | "TDS" | "DEX" | "COM" | "VATR" | "VATNR" | "GCCVATR" | "GCCVATNR" | "NGCC" | "VATRDZ" | "VATRNDZ" | null;
     /** See 2.5. */
-    additionalIds?:
-      | {
-          /** The code (UDY, IEC, LUT, NAT, ...), offered by the client's country and allowed for its party type. */
-          label:
-            | 'UDY'
-            | 'IEC'
-            | 'LUT'
-            | 'NAT'
-            | 'TIN'
-            | 'IQA'
-            | 'PAS'
-            | 'GCC'
-            | 'CRN'
-            | 'MOM'
-            | 'MLS'
-            | 'SAG'
-            | 'OTH'
-            | 'HQ'
-            | 'BRN'
-            | 'NRIC'
-            | 'PASSPORT';
-          /** Required; the code's format (UDY, IEC, LUT) or any non-blank text. At most 500 characters. */
-          value: string;
-          /** Print the identifier on invoices. Default false. */
-          showInInvoice?: boolean | null;
-          /** Identifier read by e-invoicing (SA, MY). Only the first flagged entry keeps it. */
-          useForEInvoice?: boolean | null;
-        }[]
-      | null;
+    additionalIds?: ({
+      /** The code (UDY, IEC, LUT, NAT, ...), offered by the client's country and allowed for its party type. */
+      label: "UDY" | "IEC" | "LUT" | "NAT" | "TIN" | "IQA" | "PAS" | "GCC" | "CRN" | "MOM" | "MLS" | "SAG" | "OTH" | "HQ" | "BRN" | "NRIC" | "PASSPORT";
+      /** Required; the code's format (UDY, IEC, LUT) or any non-blank text. At most 500 characters. */
+      value: string;
+      /** Print the identifier on invoices. Default false. */
+      showInInvoice?: boolean | null;
+      /** Identifier read by e-invoicing (SA, MY). Only the first flagged entry keeps it. */
+      useForEInvoice?: boolean | null;
+    })[] | null;
     /** Digits with an optional leading +; round brackets, spaces and hyphens are stripped and a leading + added. At most 30 characters after normalisation. */
     phone?: string | null;
     /** An e-mail address (at most 254 characters); compared case-insensitively. */
@@ -951,53 +742,18 @@ export interface InvoiceCreate {
     /** Stored as given; at most 500 characters. */
     vatNumber?: string | null;
     /** Vocabulary of the business's country: IN or AE (see the tables); rejected for other businesses. Derived when omitted. */
-    taxPayerType?:
-      | 'B2C'
-      | 'REG'
-      | 'UNREG'
-      | 'EXP'
-      | 'SEZ'
-      | 'TDS'
-      | 'DEX'
-      | 'COM'
-      | 'VATR'
-      | 'VATNR'
-      | 'GCCVATR'
-      | 'GCCVATNR'
-      | 'NGCC'
-      | 'VATRDZ'
-      | 'VATRNDZ'
-      | null;
+    taxPayerType?: "B2C" | "REG" | "UNREG" | "EXP" | "SEZ" | "TDS" | "DEX" | "COM" | "VATR" | "VATNR" | "GCCVATR" | "GCCVATNR" | "NGCC" | "VATRDZ" | "VATRNDZ" | null;
     /** See 2.5. */
-    additionalIds?:
-      | {
-          /** The code (UDY, IEC, LUT, NAT, ...), offered by the client's country and allowed for its party type. */
-          label:
-            | 'UDY'
-            | 'IEC'
-            | 'LUT'
-            | 'NAT'
-            | 'TIN'
-            | 'IQA'
-            | 'PAS'
-            | 'GCC'
-            | 'CRN'
-            | 'MOM'
-            | 'MLS'
-            | 'SAG'
-            | 'OTH'
-            | 'HQ'
-            | 'BRN'
-            | 'NRIC'
-            | 'PASSPORT';
-          /** Required; the code's format (UDY, IEC, LUT) or any non-blank text. At most 500 characters. */
-          value: string;
-          /** Print the identifier on invoices. Default false. */
-          showInInvoice?: boolean | null;
-          /** Identifier read by e-invoicing (SA, MY). Only the first flagged entry keeps it. */
-          useForEInvoice?: boolean | null;
-        }[]
-      | null;
+    additionalIds?: ({
+      /** The code (UDY, IEC, LUT, NAT, ...), offered by the client's country and allowed for its party type. */
+      label: "UDY" | "IEC" | "LUT" | "NAT" | "TIN" | "IQA" | "PAS" | "GCC" | "CRN" | "MOM" | "MLS" | "SAG" | "OTH" | "HQ" | "BRN" | "NRIC" | "PASSPORT";
+      /** Required; the code's format (UDY, IEC, LUT) or any non-blank text. At most 500 characters. */
+      value: string;
+      /** Print the identifier on invoices. Default false. */
+      showInInvoice?: boolean | null;
+      /** Identifier read by e-invoicing (SA, MY). Only the first flagged entry keeps it. */
+      useForEInvoice?: boolean | null;
+    })[] | null;
     /** Digits with an optional leading +; round brackets, spaces and hyphens are stripped and a leading + added. At most 30 characters after normalisation. */
     phone?: string | null;
     /** An e-mail address (at most 254 characters); compared case-insensitively. */
@@ -1012,9 +768,9 @@ export interface InvoiceCreate {
     /** At most 500 characters. */
     vehicleNumber?: string | null;
     /** REGULAR or ODC (over-dimensional cargo). */
-    vehicleType?: 'REGULAR' | 'ODC' | null;
+    vehicleType?: "REGULAR" | "ODC" | null;
     /** ROAD, RAIL, AIR or SHIP. */
-    transportMode?: 'ROAD' | 'RAIL' | 'AIR' | 'SHIP' | null;
+    transportMode?: "ROAD" | "RAIL" | "AIR" | "SHIP" | null;
     /** {name, transporterId}. */
     transporter?: {
       /** At most 500 characters. */
@@ -1024,23 +780,10 @@ export interface InvoiceCreate {
     };
     /** At most 500 characters. */
     challanNumber?: string | null;
-    /** A date (YYYY-MM-DD) or an ISO 8601 instant with Z or an offset (3.8). */
+    /** A date (YYYY-MM-DD) or an ISO 8601 instant with Z or an offset; a date alone is midnight in the time zone of the business. */
     challanDate?: string | null;
     /** The e-way bill sub-supply type. */
-    subSupplyType?:
-      | 'SUPPLY'
-      | 'IMPORT'
-      | 'EXPORT'
-      | 'JOB_WORK'
-      | 'OWN_USE'
-      | 'JOB_WORK_RETURNS'
-      | 'SALES_RETURN'
-      | 'OTHERS'
-      | 'SKD_CKD_LOTS'
-      | 'LINE_SALES'
-      | 'RECIPIENT_NOT_KNOWN'
-      | 'EXHIBITION_OR_FAIRS'
-      | null;
+    subSupplyType?: "SUPPLY" | "IMPORT" | "EXPORT" | "JOB_WORK" | "OWN_USE" | "JOB_WORK_RETURNS" | "SALES_RETURN" | "OTHERS" | "SKD_CKD_LOTS" | "LINE_SALES" | "RECIPIENT_NOT_KNOWN" | "EXHIBITION_OR_FAIRS" | null;
   };
   /** {phone, email}. */
   contact?: {
@@ -1050,7 +793,7 @@ export interface InvoiceCreate {
     email?: string | null;
   };
   /** 1 to 500 items (else INVALID_ITEMS). */
-  items: {
+  items: ({
     /** 1 to 500 characters after trimming. */
     name: string;
     /** Unit price: at least 0, below 10^12, at most 6 decimals. */
@@ -1063,29 +806,25 @@ export interface InvoiceCreate {
     taxRate?: number | null;
     /** HSN/SAC code: 4, 6 or 8 digits. */
     hsn?: string | null;
-  }[];
-  /** At most 20 charges and discounts (3.4). */
-  additionalCharges?:
-    | {
-        /** 1 to 500 characters. */
-        label: string;
-        /** At least 0; PERCENTAGE at most 100 with at most 4 decimals; FIXED_AMOUNT within the minor unit. */
-        amount: number;
-        /** PERCENTAGE of the running total, or FIXED_AMOUNT. */
-        type: 'PERCENTAGE' | 'FIXED_AMOUNT';
-        /** 1 (charge) or -1 (discount). */
-        multiplier: number;
-      }[]
-    | null;
+  })[];
+  /** At most 20 charges and discounts, applied after tax in order. */
+  additionalCharges?: ({
+    /** 1 to 500 characters. */
+    label: string;
+    /** At least 0; PERCENTAGE at most 100 with at most 4 decimals; FIXED_AMOUNT within the minor unit. */
+    amount: number;
+    /** PERCENTAGE of the running total, or FIXED_AMOUNT. */
+    type: "PERCENTAGE" | "FIXED_AMOUNT";
+    /** 1 (charge) or -1 (discount). */
+    multiplier: number;
+  })[] | null;
   /** At most 20 groups; omitted: the business's default terms; [] none. */
-  terms?:
-    | {
-        /** At most 500 characters. */
-        label: string;
-        /** At most 50 strings. */
-        terms: string[];
-      }[]
-    | null;
+  terms?: ({
+    /** At most 500 characters. */
+    label: string;
+    /** At most 50 strings. */
+    terms: string[];
+  })[] | null;
   /** At most 50 tags (INVALID_TAG otherwise). */
   tags?: string[] | null;
   /** {to: {name?, email}, cc?}: sent after commit when SMTP_URL is set; stored otherwise. */
@@ -1105,23 +844,23 @@ export interface InvoiceCreate {
 export interface InvoiceCreated {
   /** 24 lowercase hex characters; never reused. */
   _id: string;
-  /** Unique in the business (3.5). */
+  /** Unique in the business. */
   invoiceNumber: string;
   /** UTC, milliseconds. */
   invoiceDate: string;
   /** Omitted when unset. */
   dueDate?: string;
-  billType: 'INVOICE' | 'BOS';
-  taxType: 'INDIA' | 'UAE' | 'SAUDI' | 'MALAYSIA' | 'OTHER';
+  billType: "INVOICE" | "BOS";
+  taxType: "INDIA" | "UAE" | "SAUDI" | "MALAYSIA" | "OTHER";
   /** INDIA only: inter-state supply. */
   igst?: boolean;
   /** ISO 4217. */
   currency: string;
-  /** The seller (2.2): the members that have a value. */
+  /** The seller: the members that have a value. */
   billedBy: {
     [key: string]: unknown;
   };
-  /** The buyer (2.2). */
+  /** The buyer: the members that have a value. */
   billedTo: {
     [key: string]: unknown;
   };
@@ -1146,25 +885,25 @@ export interface InvoiceCreated {
   /** As sent. */
   invoiceSubTitle?: string;
   /** Request order. */
-  items: {
+  items: ({
     [key: string]: unknown;
-  }[];
-  /** Sums (2.4): subTotal, amount, INDIA igst/cgst/sgst or tax, discount, charges, total. */
+  })[];
+  /** Sums of the items: subTotal, amount, INDIA igst/cgst/sgst or tax, discount, charges, total. */
   finalTotal: {
     [key: string]: unknown;
   };
   /** In order. */
-  additionalCharges: {
+  additionalCharges: ({
     [key: string]: unknown;
-  }[];
+  })[];
   /** As sent, or the business's default terms. */
-  terms: {
+  terms: ({
     [key: string]: unknown;
-  }[];
-  status: 'UNPAID' | 'PARTIALLY_PAID' | 'PAID' | 'CANCELED';
-  /** The linked client's clientId (3.6). */
+  })[];
+  status: "UNPAID" | "PARTIALLY_PAID" | "PAID" | "CANCELED";
+  /** The linked client's clientId. */
   client: string;
-  /** Built from PUBLIC_URL (2.7). */
+  /** Built from the PUBLIC_URL setting. */
   share: {
     link: string;
     pdf: string;
@@ -1183,7 +922,7 @@ export interface InvoiceCreated {
   amountPaid: number;
   /** total − amountPaid; 0 once canceled. */
   amountDue: number;
-  /** SAUDI tax invoices: base64 of the ZATCA TLV (3.3). */
+  /** SAUDI tax invoices: base64 of the ZATCA phase-1 TLV (seller, VAT number, time, total, VAT). */
   zatcaQr?: string;
   /** UTC, milliseconds. */
   createdAt: string;
@@ -1230,7 +969,7 @@ export interface Lead {
   /** Current name of the lead's stage. */
   stage: string;
   /** The stage's state. */
-  status: 'NEW' | 'OPEN' | 'CLOSED' | 'DROPPED' | 'REJECTED';
+  status: "NEW" | "OPEN" | "CLOSED" | "DROPPED" | "REJECTED";
   /** Current labels, in the order set. */
   stageReasons: string[];
   /** The member's e-mail (lower case). */
@@ -1241,7 +980,7 @@ export interface Lead {
   customFields?: {
     [key: string]: string | number | boolean;
   };
-  source: 'API' | 'DASHBOARD';
+  source: "API" | "DASHBOARD";
   /** ISO 8601 UTC with milliseconds. */
   createdAt: string;
   /** Changes only when a stored value changes. */
@@ -1348,7 +1087,7 @@ export interface LeadCreated {
   /** Current name of the lead's stage. */
   stage: string;
   /** The stage's state. */
-  status: 'NEW' | 'OPEN' | 'CLOSED' | 'DROPPED' | 'REJECTED';
+  status: "NEW" | "OPEN" | "CLOSED" | "DROPPED" | "REJECTED";
   /** Current labels, in the order set. */
   stageReasons: string[];
   /** The member's e-mail (lower case). */
@@ -1359,7 +1098,7 @@ export interface LeadCreated {
   customFields?: {
     [key: string]: string | number | boolean;
   };
-  source: 'API' | 'DASHBOARD';
+  source: "API" | "DASHBOARD";
   /** ISO 8601 UTC with milliseconds. */
   createdAt: string;
   /** Changes only when a stored value changes. */
@@ -1466,7 +1205,7 @@ export interface LeadPatch {
   addInternalNotes?: LeadNotesInput | null;
 }
 
-/** A payment (2.6). */
+/** A payment. */
 export interface Payment {
   _id: string;
   amount: number;
@@ -1474,7 +1213,7 @@ export interface Payment {
   transactionCharge: number;
   /** UTC. */
   paymentDate: string;
-  paymentMethod: 'ACCOUNT_TRANSFER' | 'CASH' | 'CHEQUE' | 'CREDIT_CARD' | 'DEBIT_CARD' | 'DD' | 'UPI' | null;
+  paymentMethod: "ACCOUNT_TRANSFER" | "CASH" | "CHEQUE" | "CREDIT_CARD" | "DEBIT_CARD" | "DD" | "UPI" | null;
   notes: string | null;
   refId: string | null;
   /** The urlKey. */
@@ -1490,7 +1229,7 @@ export interface Payment {
   createdAt: string;
 }
 
-/** A payment (4.6). */
+/** A payment. */
 export interface PaymentCreate {
   /** At least 0, within the currency's minor unit; amount + tds + transactionCharge must be above 0. */
   amount: number;
@@ -1501,7 +1240,7 @@ export interface PaymentCreate {
   /** A date (YYYY-MM-DD: 00:00 of it in the business's time zone) or an ISO 8601 instant with Z or an offset; years 1970 to 9999. Default: now, to the second. */
   paymentDate?: string | null;
   /** How it was paid, or null. */
-  paymentMethod?: 'ACCOUNT_TRANSFER' | 'CASH' | 'CHEQUE' | 'CREDIT_CARD' | 'DEBIT_CARD' | 'DD' | 'UPI' | null;
+  paymentMethod?: "ACCOUNT_TRANSFER" | "CASH" | "CHEQUE" | "CREDIT_CARD" | "DEBIT_CARD" | "DD" | "UPI" | null;
   /** At most 2500 characters. */
   notes?: string | null;
   /** At most 128 characters. */
@@ -1611,7 +1350,7 @@ export interface Stage {
   /** Accepted by lead create/edit while the stage and its pipeline are live. */
   name: string;
   /** The lead status tied to the stage. */
-  state: 'NEW' | 'OPEN' | 'CLOSED' | 'DROPPED' | 'REJECTED';
+  state: "NEW" | "OPEN" | "CLOSED" | "DROPPED" | "REJECTED";
   /** Keys of stageReasons entries this stage accepts (archived ones only with includeArchived=true). */
   reasons: string[];
   /** Labels configured for the stage, in order. */

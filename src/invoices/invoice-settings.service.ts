@@ -58,7 +58,7 @@ export const SETTINGS_SPEC = entry(
         required: true,
         entry: PARTY_SPEC,
         description:
-          "The seller's billing details (2.2 without clientId); gstin fills gstState and panNumber; name defaults to the business's.",
+          "The seller's billing details (the party members but clientId); gstin fills gstState and panNumber; name defaults to the business's.",
       },
     ],
     [

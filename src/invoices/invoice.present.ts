@@ -37,7 +37,7 @@ export function presentInvoice(stored: StoredInvoice, ctx: PresentContext): Invo
   };
 }
 
-/** A payment (2.6). */
+/** A payment. */
 export function presentPayment(
   payment: StoredPayment,
   invoice: StoredInvoice,

@@ -204,7 +204,11 @@ export const TRANSPORT_SPEC = entry('InvoiceTransport', "The vendor's transport 
   ['challanNumber', text(500)],
   [
     'challanDate',
-    { type: 'string', description: 'A date (YYYY-MM-DD) or an ISO 8601 instant with Z or an offset (3.8).' },
+    {
+      type: 'string',
+      description:
+        'A date (YYYY-MM-DD) or an ISO 8601 instant with Z or an offset; a date alone is midnight in the time zone of the business.',
+    },
   ],
   [
     'subSupplyType',
@@ -268,7 +272,8 @@ export const INVOICE_SPEC = entry('InvoiceCreate', 'Body of POST /api/v1/busines
       maxLength: LIMITS.number,
       pattern: /^[^\p{Cc}]*$/u,
       message: 'must be 1 to 64 characters without control characters',
-      description: 'Unique in the business, case-sensitive; omitted: the next of the series (3.5).',
+      description:
+        'Unique in the business, case-sensitive; omitted: the next of the series (its last run of digits incremented).',
     },
   ],
   ['invoiceDate', { type: 'string', description: `${DATE} Default: now, to the second.` }],
@@ -302,7 +307,15 @@ export const INVOICE_SPEC = entry('InvoiceCreate', 'Body of POST /api/v1/busines
   ],
   ['invoiceTitle', text(LIMITS.title)],
   ['invoiceSubTitle', text(LIMITS.title)],
-  ['billedTo', { type: 'object', required: true, entry: BUYER_SPEC, description: 'The buyer (2.2, 3.6).' }],
+  [
+    'billedTo',
+    {
+      type: 'object',
+      required: true,
+      entry: BUYER_SPEC,
+      description: 'The buyer: a party, optionally linked to a client by clientId.',
+    },
+  ],
   [
     'billedBy',
     {
@@ -331,7 +344,7 @@ export const INVOICE_SPEC = entry('InvoiceCreate', 'Body of POST /api/v1/busines
       type: 'array',
       items: CHARGE_SPEC,
       maxItems: LIMITS.charges,
-      description: 'At most 20 charges and discounts (3.4).',
+      description: 'At most 20 charges and discounts, applied after tax in order.',
     },
   ],
   [

@@ -85,11 +85,11 @@ export const invoicesOperatorApi: ApiSection<InvoicesContext> = {
       guard: 'operator',
       pathParams: urlKey,
       summary: 'Create an invoice in the dashboard',
-      description: "As the app's create (4.1).",
+      description: "As the app's create.",
       body: {
         required: true,
         schema: ref('InvoiceCreate'),
-        examples: { vendor: { summary: 'Section 9.1', value: EXAMPLE_CREATE } },
+        examples: { vendor: { summary: "The vendor's example", value: EXAMPLE_CREATE } },
       },
       answers: [{ status: 201, description: 'The invoice.', schema: success(ref('InvoiceCreated')) }],
       errors: [...CREATE_CODES, 'BUSINESS_NOT_FOUND'],

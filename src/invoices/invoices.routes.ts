@@ -67,7 +67,7 @@ function publicOperations(base: typeof INVOICES | typeof INVOICES_ALIAS, suffix:
       body: {
         required: true,
         schema: ref('InvoiceCreate'),
-        examples: { vendor: { summary: 'Section 9.1: intra-state GST, a new buyer', value: EXAMPLE_CREATE } },
+        examples: { vendor: { summary: 'The vendor example: intra-state GST, a new buyer', value: EXAMPLE_CREATE } },
       },
       answers: [{ status: 201, description: 'The invoice.', schema: ref('InvoiceCreated') }],
       errors: CREATE_CODES,
