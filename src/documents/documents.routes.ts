@@ -1,10 +1,8 @@
 import type { FastifyReply } from 'fastify';
-import { publicUrlOf } from '../config.js';
 import { feature, type FeatureEnv } from '../feature.js';
 import { refuseBare, rejectQuery } from '../http/replies.js';
-import { InvoiceSettings } from '../invoices/invoice-settings.service.js';
-import { INVOICES, INVOICES_ALIAS } from '../invoices/invoices.routes.js';
-import { InvoicesService } from '../invoices/invoices.service.js';
+import { INVOICES, INVOICES_ALIAS, invoicesContext } from '../invoices/invoices.routes.js';
+import type { InvoicesService } from '../invoices/invoices.service.js';
 import { type ApiSection, type Operation, type OperationDoc, operationsOf } from '../openapi/operation.js';
 import type { InvoiceAnswer } from './invoice-document.types.js';
 import { createPdfPool, type PdfPool } from './pdf-pool.js';
@@ -21,17 +19,8 @@ export interface DocumentsContext {
   close(): Promise<void>;
 }
 
-const documentsContext = ({ deps, services }: FeatureEnv): DocumentsContext => {
-  const now = () => deps.clock.now();
-  const settings = new InvoiceSettings(deps.store, now);
-  const invoices = new InvoicesService(
-    deps.store,
-    services.leadContexts,
-    settings,
-    now,
-    services.events,
-    publicUrlOf(deps.config),
-  );
+const documentsContext = (env: FeatureEnv): DocumentsContext => {
+  const { invoices } = invoicesContext(env);
   let pool: PdfPool | null = null;
   return {
     invoices,

@@ -1,4 +1,4 @@
-import currencyCodes from 'currency-codes';
+import { currencyOf } from '../invoices/invoice.money.js';
 
 /**
  * Amounts and dates as the invoice's locale writes them (invoices-interface 4.7), from the runtime's
@@ -6,11 +6,11 @@ import currencyCodes from 'currency-codes';
  * Amounts reach Intl as decimal strings, which Intl.NumberFormat formats exactly (no binary float).
  */
 
-/** ISO 4217 minor-unit digits (INR 2, JPY 0, KWD 3), from currency-codes, the project's ISO 4217 table. */
+/** ISO 4217 minor-unit digits (INR 2, JPY 0, KWD 3) of a currency an invoice may be issued in (currencyOf). */
 export function minorUnitDigits(currency: string): number {
-  const digits = currencyCodes.code(currency)?.digits;
-  if (digits === undefined) throw new RangeError(`unknown currency ${currency}`);
-  return digits;
+  const known = currencyOf(currency);
+  if (!known) throw new RangeError(`no invoice currency ${currency}`);
+  return known.minorUnit;
 }
 
 /**

@@ -34,7 +34,8 @@ export interface InvoicesContext {
   services: Services;
 }
 
-const invoicesContext = ({ deps, services }: FeatureEnv): InvoicesContext => {
+/** The invoice services of one app (the documents feature reads invoices through the same ones). */
+export const invoicesContext = ({ deps, services }: FeatureEnv): InvoicesContext => {
   const now = () => deps.clock.now();
   const settings = new InvoiceSettings(deps.store, now);
   const invoices = new InvoicesService(
