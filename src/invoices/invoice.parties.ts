@@ -2,6 +2,7 @@ import { buildUnderivedClient } from '../clients/client.build.js';
 import { deriveClient } from '../clients/client.derive.js';
 import { fillTaxIds } from '../tax/countries.js';
 import type { ReadValues } from '../validation/field-reader.js';
+import { PARTY_CLIENT_FIELDS } from './invoice.schema.js';
 
 /**
  * Party blocks (invoices-interface 2.2, 3.6): a snapshot carries the members that have a value, in the
@@ -12,27 +13,7 @@ import type { ReadValues } from '../validation/field-reader.js';
 export type Party = Record<string, unknown>;
 
 /** The members of a party, in answer order (the field table's, with clientId never echoed). */
-export const PARTY_MEMBERS = [
-  'name',
-  'street',
-  'city',
-  'state',
-  'pincode',
-  'country',
-  'gstState',
-  'gstin',
-  'panNumber',
-  'trnNumber',
-  'tinNumber',
-  'sstNumber',
-  'vatNumber',
-  'taxPayerType',
-  'additionalIds',
-  'phone',
-  'email',
-  'phoneShowInInvoice',
-  'emailShowInInvoice',
-] as const;
+export const PARTY_MEMBERS = ['name', ...PARTY_CLIENT_FIELDS] as const;
 
 /** Read values (Maps, lists of Maps) as plain JSON values. */
 export function plain(value: unknown): unknown {

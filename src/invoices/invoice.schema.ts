@@ -36,7 +36,7 @@ const clientField = (name: string): FieldSpec => {
 };
 
 /** A party's members are the client's fields of the same name (service-interface 2.4, 2.5). */
-const PARTY_CLIENT_FIELDS = [
+export const PARTY_CLIENT_FIELDS = [
   'country',
   'street',
   'city',
