@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { StoredLead } from '../src/leads/lead.types.js';
+import type { StoredLead } from '../src/storage/leads.records.js';
 import { leadColumns } from '../src/storage/lead-rows.js';
 import type { Database } from '../src/storage/schema.js';
 

@@ -2,7 +2,7 @@
 // PostgreSQL database: buffer counts, which do not depend on the machine's load.
 // Run: LEADS_SCALE_PG_NAME=crmkit_leads_scale npx tsx bench/experiments/explain-words.ts
 import { CompiledQuery } from 'kysely';
-import type { LeadListFilter } from '../../src/leads/lead-list.types.js';
+import type { LeadListFilter } from '../../src/storage/lead-lists.records.js';
 import { testConfig } from '../../src/config.js';
 import { openStore } from '../../src/storage/store.js';
 

@@ -18,6 +18,7 @@ import { systemClock } from '../../src/deps.js';
 import { OperatorsService } from '../../src/operator/operators.service.js';
 import { openStore, type Store } from '../../src/storage/store.js';
 import { insertVolume, type VolumeConfig } from '../leads-volume.js';
+import { withLeadSettingsDefaults } from '../../src/leads/lead-settings.defaults.js';
 
 const ADMIN = { email: 'bench@crmkit.test', password: 'bench-password-for-leads-scale' };
 const RUNS = Number(process.env.LEADS_SCALE_RUNS ?? 100);
@@ -82,7 +83,7 @@ async function tenant(
   await inject(app, 'PUT', `/admin/v1/businesses/${urlKey}/members`, operator, {
     members: Array.from({ length: 10 }, (_, i) => ({ email: `m${i}@bench.in`, name: `Member ${i}` })),
   });
-  const settings = (await store.leadSettings.get(urlKey))!;
+  const settings = withLeadSettingsDefaults((await store.leadSettings.get(urlKey))!);
   return {
     urlKey,
     token,

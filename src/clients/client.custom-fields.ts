@@ -1,7 +1,7 @@
 import type { FieldError } from '../errors/codes.js';
 import { codePointLength, isStorableString } from '../validation/strings.js';
 import { isJsonObject } from '../validation/field-reader.js';
-import type { CustomFieldDefinition, CustomFieldValue } from './client.types.js';
+import type { CustomFieldDefinition, CustomFieldValue } from '../storage/records.js';
 
 /**
  * Custom field values (docs/decisions.md "Clients"). Names match live fields case-insensitively, exactly as

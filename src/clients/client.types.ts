@@ -1,3 +1,4 @@
+import type { CustomFieldDefinition, CustomFieldValue } from '../storage/records.js';
 import type { PartyKind, TaxIds } from '../tax/tax-country.js';
 
 /**
@@ -71,9 +72,6 @@ export interface BankAccountValue {
   isPrimary: boolean;
 }
 
-/** TEXT and SELECT store strings, NUMBER a finite number, DATE a YYYY-MM-DD string, BOOLEAN a boolean. */
-export type CustomFieldValue = string | number | boolean;
-
 /** The tax ids (gstin, gstState, panNumber, trnNumber, tinNumber, sstNumber, vatNumber) are TaxIds (src/tax/). */
 export interface ClientValue extends TaxIds {
   /** Null only for operator-created clients, which have no caller reference. */
@@ -107,16 +105,6 @@ export interface ClientValue extends TaxIds {
   customFields: Record<string, CustomFieldValue>;
   /** Present only in operator mode (a dashboard-created client); API clients get `API` from the store call. */
   source?: OperatorSource;
-}
-
-export type CustomFieldType = 'TEXT' | 'NUMBER' | 'DATE' | 'BOOLEAN' | 'SELECT';
-
-export interface CustomFieldDefinition {
-  id: string;
-  name: string;
-  type: CustomFieldType;
-  options: string[] | null;
-  isArchived: boolean;
 }
 
 /** What the client rules need to know about the business the client belongs to. */

@@ -21,7 +21,7 @@ import {
 import type { ListSpec } from '../validation/field-spec.js';
 import type { ClientValue, ValidationContext, ValidationMode } from './client.types.js';
 
-export type { CustomFieldDefinition, ValidationContext, ValidationMode } from './client.types.js';
+export type { ValidationContext, ValidationMode } from './client.types.js';
 
 export type ValidationResult = { ok: true; value: ClientValue } | { ok: false; errors: FieldError[] };
 

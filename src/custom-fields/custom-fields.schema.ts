@@ -1,4 +1,4 @@
-import type { CustomFieldType } from '../clients/client.types.js';
+import type { CustomFieldType } from '../storage/records.js';
 import { entry } from '../validation/field-spec.js';
 import type { JsonSchema } from '../validation/json-schema.js';
 import { bodyJsonSchema } from '../validation/read-body.js';

@@ -5,7 +5,7 @@ import type { Store } from '../storage/store.js';
 import type { EntryRules, FieldReader, ReadValues } from '../validation/field-reader.js';
 import { readBodyValues } from '../validation/read-body.js';
 
-import type { CustomFieldDefinition, CustomFieldType } from '../clients/client.types.js';
+import type { CustomFieldDefinition, CustomFieldType } from '../storage/records.js';
 import { CUSTOM_FIELDS_BODY_SPEC } from './custom-fields.schema.js';
 
 export type { CustomFieldDefinition };

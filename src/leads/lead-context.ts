@@ -5,7 +5,8 @@ import { EMPTY_CONFIG } from '../pipelines/pipelines.types.js';
 import { PIPELINES_TOPIC } from '../pipelines/pipelines.service.js';
 import type { BusinessRecord } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
-import { defaultTimeZone, type LeadSettings } from './lead-settings.types.js';
+import type { LeadSettings } from '../storage/lead-settings.records.js';
+import { defaultTimeZone, withLeadSettingsDefaults } from './lead-settings.defaults.js';
 
 /** Published as `lead-settings:<urlKey>` when an operator changes sources, tags, members or lead custom fields. */
 export const LEAD_SETTINGS_TOPIC = 'lead-settings';
@@ -39,7 +40,7 @@ export function leadContextCache(store: Store, config: Pick<Config, 'cacheTtlMs'
         business,
         timeZone: business.timeZone ?? defaultTimeZone(business.country),
         pipelines: pipelines?.document ?? EMPTY_CONFIG,
-        settings,
+        settings: withLeadSettingsDefaults(settings),
       };
     },
     { max: 10_000, ttlMs: config.cacheTtlMs },

@@ -1,14 +1,15 @@
 import { opaqueId } from '../auth/secrets.js';
 import { readCustomFieldSet } from '../custom-fields/custom-fields.service.js';
 import { AppError } from '../errors/app-error.js';
-import type { CustomFieldDefinition } from '../clients/client.types.js';
+import type { CustomFieldDefinition } from '../storage/records.js';
 import type { BusinessesService } from '../operator/businesses.service.js';
 import type { Store } from '../storage/store.js';
 import { FieldReader, isJsonObject, type EntryRules, type ReadValues } from '../validation/field-reader.js';
 import type { EntrySpec } from '../validation/field-spec.js';
 import { LEAD_SETTINGS_TOPIC } from './lead-context.js';
 import { LEAD_SOURCES_BODY, MEMBERS_BODY, SOURCE_KEY, TAGS_BODY } from './lead-settings.schema.js';
-import type { LeadSettings, LeadSettingsKind, LeadSource, Member, Tag } from './lead-settings.types.js';
+import type { LeadSettings, LeadSettingsKind, LeadSource, Member, Tag } from '../storage/lead-settings.records.js';
+import { withLeadSettingsDefaults } from './lead-settings.defaults.js';
 
 /**
  * The operator side of the lead configuration (docs/decisions.md "Lead configuration (operator side)"): each list is replaced whole. An
@@ -25,7 +26,7 @@ export class LeadSettingsService {
 
   async get(urlKey: string): Promise<LeadSettings> {
     await this.businesses.require(urlKey);
-    return (await this.store.leadSettings.get(urlKey))!;
+    return withLeadSettingsDefaults((await this.store.leadSettings.get(urlKey))!);
   }
 
   async replaceSources(urlKey: string, body: unknown): Promise<LeadSource[]> {

@@ -8,7 +8,13 @@ import type { LeadContext } from './lead-context.js';
 import type { BlockValues } from './lead.blocks.js';
 import { pipelineById, resolveStage, stageById } from './lead.resolve.js';
 import { LIMITS } from './lead.schema.js';
-import type { ContactSnapshot, CustomerSnapshot, LeadData, StoredActivity, StoredLead } from './lead.types.js';
+import type {
+  ContactSnapshot,
+  CustomerSnapshot,
+  LeadData,
+  StoredActivity,
+  StoredLead,
+} from '../storage/leads.records.js';
 import { requireReason } from './lead.required-reason.js';
 import { inBodyOrder, reasonKeysFor, type NotesInput, type PatchInput } from './lead.validate.js';
 

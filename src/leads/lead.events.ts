@@ -4,7 +4,7 @@ import type { OutboxRow } from '../storage/webhooks.store.js';
 import type { EventPlan } from '../webhooks/events.js';
 import type { LeadContext } from './lead-context.js';
 import { presentLead, presentPlace } from './lead.present.js';
-import type { StoredLead } from './lead.types.js';
+import type { StoredLead } from '../storage/leads.records.js';
 
 const NONE: OutboxRow[] = [];
 

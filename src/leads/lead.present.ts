@@ -1,8 +1,8 @@
 import type { LeadContext } from './lead-context.js';
 import { reasonByKey, stageById } from './lead.resolve.js';
-import type { ContactSnapshot, CustomerSnapshot, StoredActivity, StoredLead } from './lead.types.js';
+import type { ContactSnapshot, CustomerSnapshot, StoredActivity, StoredLead } from '../storage/leads.records.js';
 
-export type { StoredLead } from './lead.types.js';
+export type { StoredLead } from '../storage/leads.records.js';
 
 /** `YYYY-MM-DD` → the date at midnight UTC, as answers carry it (docs/leads.md). */
 export const followUpInstant = (date: string): string => `${date}T00:00:00.000Z`;

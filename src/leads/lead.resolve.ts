@@ -1,6 +1,6 @@
 import type { StoredPipeline, StoredReason, StoredStage } from '../pipelines/pipelines.types.js';
 import type { LeadContext } from './lead-context.js';
-import type { LeadSource, Member, Tag } from './lead-settings.types.js';
+import type { LeadSource, Member, Tag } from '../storage/lead-settings.records.js';
 
 /**
  * Names to configuration (docs/leads.md "Create": names, not ids), in one place for create, edit and the

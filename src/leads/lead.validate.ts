@@ -1,5 +1,5 @@
 import { readCustomFieldValues } from '../clients/client.custom-fields.js';
-import type { CustomFieldValue } from '../clients/client.types.js';
+import type { CustomFieldValue } from '../storage/records.js';
 import { AppError } from '../errors/app-error.js';
 import type { FieldError } from '../errors/codes.js';
 import type { StoredPipeline, StoredStage } from '../pipelines/pipelines.types.js';

@@ -1,7 +1,7 @@
 import { ref, success, type OperationDoc } from '../openapi/operation.js';
 import { STAGE_STATES } from '../pipelines/pipelines.types.js';
 import type { JsonSchema } from '../validation/json-schema.js';
-import { SORT_FIELDS } from './lead-list.types.js';
+import { SORT_FIELDS } from '../storage/lead-lists.records.js';
 import { MAX_LIMIT, MAX_SKIP } from './leads.query.js';
 
 /** GET /leads in the OpenAPI document (docs/decisions.md "Lead lists"): every query parameter, the page object (operations: leads-list.routes.ts). */

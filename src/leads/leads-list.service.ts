@@ -5,7 +5,7 @@ import type { LeadListPage } from '../storage/lead-lists.store.js';
 import type { Store } from '../storage/store.js';
 import type { StoredPipeline } from '../pipelines/pipelines.types.js';
 import type { LeadContext } from './lead-context.js';
-import type { LeadListFilter } from './lead-list.types.js';
+import type { LeadListFilter } from '../storage/lead-lists.records.js';
 import { presentLead } from './lead.present.js';
 import { resolveLeadSource, resolveMember, resolvePipeline, resolveStage, resolveTags } from './lead.resolve.js';
 import { encodeCursor, parseLeadListQuery, type ParsedLeadList } from './leads.query.js';

@@ -2,7 +2,7 @@ import { AppError } from '../errors/app-error.js';
 import { STAGE_STATES, type StageState } from '../pipelines/pipelines.types.js';
 import { normalisePhone } from '../validation/phone.js';
 import { searchWords } from '../validation/search-words.js';
-import { SORT_FIELDS, type LeadListQuery, type SortField } from './lead-list.types.js';
+import { SORT_FIELDS, type LeadListQuery, type SortField } from '../storage/lead-lists.records.js';
 import { decodeSyncCursor, encodeSyncCursor, type SyncCursor } from '../storage/sync-pages.js';
 
 /**

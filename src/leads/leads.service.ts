@@ -14,7 +14,7 @@ import { todayIn } from './lead.dates.js';
 import { createdEvents, editedEvents, newClientEvents } from './lead.events.js';
 import { applyEdit, type ClientRef, type EditRefs } from './lead.edit.js';
 import { presentActivity, presentLead } from './lead.present.js';
-import type { ContactSnapshot, CustomerSnapshot, StoredLead } from './lead.types.js';
+import type { ContactSnapshot, CustomerSnapshot, StoredLead } from '../storage/leads.records.js';
 import { inBodyOrder, validateCreate, validatePatch, type CreateInput } from './lead.validate.js';
 
 export type Lead = Record<string, unknown>;

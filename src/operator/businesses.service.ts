@@ -3,7 +3,7 @@ import { AppError } from '../errors/app-error.js';
 import type { AppRegistry } from '../auth/app-registry.js';
 import type { Store } from '../storage/store.js';
 import type { BusinessRecord } from '../storage/records.js';
-import { defaultTimeZone } from '../leads/lead-settings.types.js';
+import { defaultTimeZone } from '../leads/lead-settings.defaults.js';
 import { COUNTRY_CODES, CURRENCY_CODES, defaultCurrencyForCountry } from '../validation/countries.js';
 import { entry, type BooleanSpec, type StringSpec } from '../validation/field-spec.js';
 import { readBody } from '../validation/read-body.js';

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { LeadListFilter, LeadListQuery, SortField } from '../leads/lead-list.types.js';
-import type { StoredLead } from '../leads/lead.types.js';
+import type { LeadListFilter, LeadListQuery, SortField } from './lead-lists.records.js';
+import type { StoredLead } from './leads.records.js';
 import type { StoreKind } from './db.js';
 import { PLAN_PER_CALL } from './postgres-client.js';
 import { canName } from './keys.js';

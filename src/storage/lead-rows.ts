@@ -1,4 +1,4 @@
-import type { LeadData, LeadOrigin, StoredActivity, StoredLead } from '../leads/lead.types.js';
+import type { LeadData, LeadOrigin, StoredActivity, StoredLead } from './leads.records.js';
 import type { LeadActivitiesTable, LeadsTable } from './schema.js';
 
 /** The columns a lead read selects: every reader (one lead, a list page) maps them with storedLeadOf. */

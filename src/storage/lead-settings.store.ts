@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { defaultLeadSettings, type LeadSettings, type LeadSettingsKind } from '../leads/lead-settings.types.js';
+import type { LeadSettings, LeadSettingsKind } from './lead-settings.records.js';
 import { canName } from './keys.js';
 import type { Database } from './schema.js';
 
@@ -7,8 +7,8 @@ import type { Database } from './schema.js';
 export class LeadSettingsStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Every kind in one query; a kind never written holds its default. Undefined for an unknown business. */
-  async get(urlKey: string): Promise<LeadSettings | undefined> {
+  /** Every kind written, in one query (a kind never written is absent). Undefined for an unknown business. */
+  async get(urlKey: string): Promise<Partial<LeadSettings> | undefined> {
     if (!canName(urlKey)) return undefined;
     const rows = await this.db
       .selectFrom('businesses')
@@ -17,11 +17,11 @@ export class LeadSettingsStore {
       .where('businesses.url_key', '=', urlKey)
       .execute();
     if (rows.length === 0) return undefined;
-    const settings = defaultLeadSettings();
+    const settings: Record<string, unknown> = {};
     for (const row of rows) {
-      if (row.kind && row.doc) (settings as unknown as Record<string, unknown>)[row.kind] = JSON.parse(row.doc);
+      if (row.kind && row.doc) settings[row.kind] = JSON.parse(row.doc);
     }
-    return settings;
+    return settings as Partial<LeadSettings>;
   }
 
   /** Replaces one kind in one statement. False when the business does not exist. */

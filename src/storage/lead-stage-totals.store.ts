@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { LeadListFilter } from '../leads/lead-list.types.js';
+import type { LeadListFilter } from './lead-lists.records.js';
 import type { StoreKind } from './db.js';
 import { COUNTED, type LeadListsStore } from './lead-lists.store.js';
 import { UNITS_SPLIT } from './migrations/020-lead-budget-sums.js';

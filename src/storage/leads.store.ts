@@ -1,5 +1,5 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
-import type { StoredActivity, StoredLead } from '../leads/lead.types.js';
+import type { StoredActivity, StoredLead } from './leads.records.js';
 import { Batcher, type Outcome } from './batcher.js';
 import { bindSlots, requireSlots } from './compiled.js';
 import type { StoreKind } from './db.js';

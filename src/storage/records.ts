@@ -67,3 +67,16 @@ export interface AuditEntry {
   businessUrlKey: string | null;
   detail: unknown;
 }
+
+/** TEXT and SELECT store strings, NUMBER a finite number, DATE a YYYY-MM-DD string, BOOLEAN a boolean. */
+export type CustomFieldValue = string | number | boolean;
+
+export type CustomFieldType = 'TEXT' | 'NUMBER' | 'DATE' | 'BOOLEAN' | 'SELECT';
+
+export interface CustomFieldDefinition {
+  id: string;
+  name: string;
+  type: CustomFieldType;
+  options: string[] | null;
+  isArchived: boolean;
+}

@@ -1,6 +1,7 @@
 import { call, type TestApp } from './app.js';
 import { insertLeads, type LeadSpec } from './lead-rows.js';
 import { seedTenant, type Tenant } from './seed.js';
+import { withLeadSettingsDefaults } from '../../src/leads/lead-settings.defaults.js';
 
 /** A business with configuration to filter by: pipelines (one archived), tags, members, by name → id. */
 export interface ListTenant extends Tenant {
@@ -51,7 +52,7 @@ export async function seedListTenant(ctx: TestApp): Promise<ListTenant> {
     ],
   });
   // Member ids are not in any answer (members are known by e-mail): read from the store.
-  const settings = (await ctx.store.leadSettings.get(t.urlKey))!;
+  const settings = withLeadSettingsDefaults((await ctx.store.leadSettings.get(t.urlKey))!);
   return {
     ...t,
     pipelines,

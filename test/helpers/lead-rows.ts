@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { LeadData, StoredLead } from '../../src/leads/lead.types.js';
+import type { LeadData, StoredLead } from '../../src/storage/leads.records.js';
 import { leadColumns } from '../../src/storage/lead-rows.js';
 import type { Store } from '../../src/storage/store.js';
 

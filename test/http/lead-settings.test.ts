@@ -290,7 +290,7 @@ describeEachStore('operator lead configuration', (ctx) => {
     const [tag] = (await put(tenant, 'tags', { tags: [{ name: 'VIP' }] })).body.data.tags;
     await put(tenant, 'members', { members: [{ email: 'ravi@example.com', name: 'Ravi' }] });
     const members = await ctx().store.leadSettings.get(tenant.urlKey);
-    await seedLeadCarrying(ctx(), tenant, { source: 'REFERRAL', tagId: tag.id, memberId: members!.members[0]!.id });
+    await seedLeadCarrying(ctx(), tenant, { source: 'REFERRAL', tagId: tag.id, memberId: members!.members![0]!.id });
 
     const noSource = await put(tenant, 'lead-sources', { sources: [{ key: 'WEBSITE', label: 'Website' }] });
     expect(noSource.status).toBe(400);
@@ -316,7 +316,7 @@ describeEachStore('operator lead configuration', (ctx) => {
         .status,
     ).toBe(200);
     // The member kept its identity across the edit (matched by e-mail), so the lead still resolves to them.
-    expect((await ctx().store.leadSettings.get(tenant.urlKey))!.members[0]!.id).toBe(members!.members[0]!.id);
+    expect((await ctx().store.leadSettings.get(tenant.urlKey))!.members![0]!.id).toBe(members!.members![0]!.id);
   });
 
   it('every change is audit-logged with its business', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompiledQuery, sql } from 'kysely';
-import type { LeadListFilter } from '../../src/leads/lead-list.types.js';
+import type { LeadListFilter } from '../../src/storage/lead-lists.records.js';
 import { testConfig } from '../../src/config.js';
 import { openStore, type Store } from '../../src/storage/store.js';
 import { availableStores, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CompiledQuery, sql } from 'kysely';
 import { insertVolume, syntheticConfig } from '../../bench/leads-volume.js';
-import type { LeadListFilter, LeadListQuery } from '../../src/leads/lead-list.types.js';
+import type { LeadListFilter, LeadListQuery } from '../../src/storage/lead-lists.records.js';
 import { testConfig } from '../../src/config.js';
 import { openStore, type Store } from '../../src/storage/store.js';
 import { availableStores, configFor, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';

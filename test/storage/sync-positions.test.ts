@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertVolume, syntheticConfig } from '../../bench/leads-volume.js';
 import { migrations } from '../../src/storage/migrate.js';
 import { openStore, type Store } from '../../src/storage/store.js';
-import type { LeadListQuery } from '../../src/leads/lead-list.types.js';
+import type { LeadListQuery } from '../../src/storage/lead-lists.records.js';
 import { decodeSyncCursor, encodeSyncCursor, type SyncCursor } from '../../src/storage/sync-pages.js';
 import { syncHorizon } from '../../src/storage/sync-positions.js';
 import { describeEachStore } from '../helpers/app.js';

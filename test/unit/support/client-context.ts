@@ -1,4 +1,5 @@
-import type { CustomFieldDefinition, ValidationContext } from '../../../src/clients/client.types.js';
+import type { ValidationContext } from '../../../src/clients/client.types.js';
+import type { CustomFieldDefinition } from '../../../src/storage/records.js';
 import { validateClient } from '../../../src/clients/client.validate.js';
 import type { ClientValue } from '../../../src/clients/client.types.js';
 

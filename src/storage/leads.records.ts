@@ -1,4 +1,4 @@
-import type { CustomFieldValue } from '../clients/client.types.js';
+import type { CustomFieldValue } from './records.js';
 
 /**
  * A lead as stored and handed out by the store (docs/leads.md): configuration by id (pipeline,

@@ -1,4 +1,4 @@
-import type { SyncCursor } from '../storage/sync-pages.js';
+import type { SyncCursor } from './sync-pages.js';
 
 /**
  * A lead list request once parsed and resolved (docs/decisions.md "Lead lists"): configuration by id, values
