@@ -2,7 +2,7 @@ import { opaqueId } from '../auth/secrets.js';
 import { AppError } from '../errors/app-error.js';
 import type { FieldError } from '../errors/codes.js';
 import type { StoredPipeline, StoredStage } from '../pipelines/pipelines.types.js';
-import type { ContactRecord, LeadChange, LeadEditScope } from '../storage/leads.store.js';
+import type { ContactRecord, LeadChange, NoteBatch } from '../storage/leads.store.js';
 import { canonical } from '../clients/client.compare.js';
 import type { LeadContext } from './lead-context.js';
 import type { BlockValues } from './lead.blocks.js';
@@ -43,17 +43,16 @@ export interface EditFacts {
 const EDITABLE_STATES = new Set(['NEW', 'OPEN']);
 
 /**
- * A PATCH against the lead as it is now (locked): the destination stage and its reasons (4.2 and
+ * A PATCH against the lead as read (written only if it is still that version): the destination stage and its reasons (4.2 and
  * section 3), the customer and contact rule, tags, custom fields and budget merged, and the entries
  * it adds. A lead whose stored values would not change is not rewritten (its updatedAt is kept).
  */
-export async function applyEdit(
+export function applyEdit(
   current: StoredLead,
   input: PatchInput,
   refs: EditRefs,
   facts: EditFacts,
-  scope: LeadEditScope,
-): Promise<Omit<LeadChange, 'events'>> {
+): Omit<LeadChange, 'events'> {
   const errors: FieldError[] = [];
   const fail = (field: string, code: FieldError['code'], message: string) => void errors.push({ field, message, code });
   const { context } = facts;
@@ -101,12 +100,13 @@ export async function applyEdit(
   if (next.stageId !== current.stageId || next.data.reasonKeys.join() !== d.reasonKeys.join()) {
     activities.push(stageChange(current, next, facts));
   }
-  activities.push(
-    ...(await notes('COMMENT', input.comments, facts, scope)),
-    ...(await notes('INTERNAL_NOTE', input.notes, facts, scope)),
-  );
+  const notes = [noteBatch('COMMENT', input.comments, facts), noteBatch('INTERNAL_NOTE', input.notes, facts)];
   const changed = canonical(comparable(next)) !== canonical(comparable(current));
-  return { lead: changed ? { ...next, updatedAt: facts.now } : null, activities };
+  return {
+    lead: changed ? { ...next, updatedAt: facts.now } : null,
+    activities,
+    notes: notes.filter((batch) => batch !== undefined),
+  };
 }
 
 function destination(
@@ -227,18 +227,16 @@ function stageChange(current: StoredLead, next: StoredLead, facts: EditFacts): S
   };
 }
 
-/** A batch with a clientRequestId already used on this lead (same kind) appends nothing. */
-async function notes(
-  type: 'COMMENT' | 'INTERNAL_NOTE',
+/** The entries of a comment or note batch; the store adds none when its clientRequestId is already used on the lead. */
+function noteBatch(
+  kind: 'COMMENT' | 'INTERNAL_NOTE',
   batch: NotesInput | undefined,
   facts: EditFacts,
-  scope: LeadEditScope,
-): Promise<StoredActivity[]> {
-  if (!batch) return [];
-  if (batch.clientRequestId !== null && !(await scope.claimRequestId(type, batch.clientRequestId))) return [];
-  return batch.bodies.map((body) => ({
+): NoteBatch | undefined {
+  if (!batch) return undefined;
+  const activities = batch.bodies.map((body) => ({
     activityId: opaqueId('ac_'),
-    type,
+    type: kind,
     author: facts.author,
     body,
     fromPipelineId: null,
@@ -248,4 +246,5 @@ async function notes(
     reasonKeys: null,
     createdAt: facts.now,
   }));
+  return { kind, clientRequestId: batch.clientRequestId, activities };
 }

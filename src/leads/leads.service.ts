@@ -182,10 +182,10 @@ export class LeadsService {
   }
 
   /**
-   * A partial edit applied to the locked lead: concurrent edits apply one after the other, none lost.
-   * `now` before the lock is only for validation (followUpDate's today). Its events are decided against
-   * the locked row (so a no-op sends nothing) from subscriptions read
-   * before the transaction, where no other query may run.
+   * A partial edit, decided against the lead as read and written only if the lead is still that version
+   * (the store's check): concurrent edits apply one after the other, none lost. `now` is only for
+   * validation (followUpDate's today). Its events are decided against the same read (so a no-op sends
+   * nothing), from subscriptions read once before.
    */
   async edit(urlKey: string, leadId: string, body: unknown, by: Author): Promise<Lead> {
     const context = await this.context(urlKey);
@@ -194,19 +194,21 @@ export class LeadsService {
     const order = Object.keys(body as object);
     const refs = await this.references(urlKey, input.customer, input.contact, 'edit', order);
     const plan = await this.events.plan(urlKey);
-    let emitted = false;
-    const edited = await this.store.leads.editLead(urlKey, leadId, async (current, scope) => {
-      // The time of the change, read under the row lock: the edits of one lead are stamped in the order
-      // they apply, and never below the stored time (processes' clocks may differ).
+    // Decided against the lead as read and written only if it is still that version; when another edit
+    // wrote first, decided again against what it wrote: concurrent edits apply one after the other.
+    for (;;) {
+      const current = await this.store.leads.findLead(urlKey, leadId);
+      if (!current || current.removed) throw notFound();
+      // Never below the stored time (processes' clocks may differ): a lead's edits are stamped in order.
       const at = Math.max(this.now(), current.updatedAt);
-      const change = await applyEdit(current, input, refs, { context, author: by.author, now: at, order }, scope);
+      const change = applyEdit(current, input, refs, { context, author: by.author, now: at, order });
       const events = change.lead ? editedEvents(plan, current, change.lead, context) : [];
-      emitted = events.length > 0;
-      return { ...change, events };
-    });
-    if (!edited) throw notFound();
-    if (emitted) this.events.sent();
-    return presentLead(edited, context);
+      const edited = await this.store.leads.writeEdit(urlKey, current, { ...change, events });
+      if (edited === 'stale') continue;
+      if (!edited) throw notFound();
+      if (events.length > 0) this.events.sent();
+      return presentLead(edited, context);
+    }
   }
 
   async get(urlKey: string, leadId: string): Promise<Lead> {

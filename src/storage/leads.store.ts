@@ -35,18 +35,28 @@ export type InsertLeadResult =
   | { outcome: 'exists'; lead: StoredLead; createRequest: unknown }
   | { outcome: 'no-business' };
 
-/** What a PATCH decided against the locked row: the lead to store (null: the row does not change) and the entries to add. */
+/**
+ * What a PATCH decided against the lead as read: the lead to store (null: the row does not change), the
+ * entries to add, and the comment and note batches (each added only if its clientRequestId is not
+ * already taken on the lead).
+ */
 export interface LeadChange {
   lead: StoredLead | null;
   activities: StoredActivity[];
+  notes: NoteBatch[];
   /** Webhook outbox rows, written after the lead and only when it is rewritten (`lead` not null). */
   events: OutboxRow[];
 }
 
-/** Inside a PATCH's transaction: claims a comment batch's clientRequestId; false when an earlier PATCH holds it. */
-export interface LeadEditScope {
-  claimRequestId(kind: 'COMMENT' | 'INTERNAL_NOTE', clientRequestId: string): Promise<boolean>;
+/** A PATCH's comments or notes: with a clientRequestId, written only by the first PATCH that claims it. */
+export interface NoteBatch {
+  kind: 'COMMENT' | 'INTERNAL_NOTE';
+  clientRequestId: string | null;
+  activities: StoredActivity[];
 }
+
+/** A written edit's lead; `stale` when the lead changed since it was read (decide again); undefined when gone. */
+export type EditOutcome = StoredLead | 'stale' | undefined;
 
 const URL_KEY_SLOT = '\u0000url_key';
 /** A leadId or an externalId: each compiled read has one key. */
@@ -274,53 +284,58 @@ export class LeadsStore {
   }
 
   /**
-   * An edit: the live lead's row locked for the transaction, `decide` run against it (it may throw to
-   * refuse), then its change written with one version bump and its events after it, in the same
-   * transaction: under the lock, the events of one lead are written in the order its edits commit.
-   * Undefined when there is no live lead.
+   * Writes an edit decided against `basedOn` (the lead as read), if the lead is still that version: the
+   * row with one version bump, its entries, the note batches whose clientRequestId this write claims
+   * (`ON CONFLICT DO NOTHING` on the lead's request ids), then its events, in one transaction. The
+   * version check and the row write are one UPDATE, so of two edits read at the same version one writes
+   * and the other answers `stale` before it wrote anything; under the row lock that UPDATE takes, the
+   * events of one lead are written in the order its edits commit. Undefined when there is no live lead.
    */
-  async editLead(
-    urlKey: string,
-    leadId: string,
-    decide: (current: StoredLead, scope: LeadEditScope) => Promise<LeadChange>,
-  ): Promise<StoredLead | undefined> {
-    if (!canName(urlKey, leadId)) return undefined;
+  async writeEdit(urlKey: string, basedOn: StoredLead, change: LeadChange): Promise<EditOutcome> {
+    if (!canName(urlKey, basedOn.leadId)) return undefined;
     return this.transaction(async (trx) => {
-      let query = trx
+      const row = await trx
         .selectFrom('leads')
-        .select(['leads.id', 'leads.business_pk', ...LEAD_COLUMNS])
+        .select(['leads.id', 'leads.business_pk', 'leads.version'])
         .where('leads.business_pk', '=', businessOf(this.db, urlKey))
-        .where('leads.lead_id', '=', leadId)
-        .where('leads.removed', '=', 0);
-      if (this.kind === 'postgres') query = query.forUpdate();
-      const row = await query.executeTakeFirst();
+        .where('leads.lead_id', '=', basedOn.leadId)
+        .where('leads.removed', '=', 0)
+        .executeTakeFirst();
       if (!row) return undefined;
       const leadPk = Number(row.id);
-      const current = storedLeadOf(row);
-      const change = await decide(current, {
-        claimRequestId: async (kind, clientRequestId) => {
-          const claimed = await trx
-            .insertInto('lead_request_ids')
-            .values({ lead_pk: leadPk, kind, client_request_id: clientRequestId })
-            .onConflict((oc) => oc.columns(['lead_pk', 'kind', 'client_request_id']).doNothing())
-            .returning('lead_pk')
-            .executeTakeFirst();
-          return claimed !== undefined;
-        },
-      });
+      let written: StoredLead = basedOn;
+      if (change.lead) {
+        written = { ...change.lead, version: basedOn.version + 1 };
+        const updated = await trx
+          .updateTable('leads')
+          .set({ ...changedColumns(basedOn, written), version: written.version, updated_at: written.updatedAt })
+          .where('id', '=', leadPk)
+          .where('version', '=', basedOn.version)
+          .where('removed', '=', 0)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 0) return 'stale';
+        if (written.data.tagIds.join() !== basedOn.data.tagIds.join())
+          await this.writeTags(trx, leadPk, Number(row.business_pk), written.data.tagIds, true);
+      } else if (Number(row.version) !== basedOn.version) return 'stale';
       await this.writeActivities(trx, leadPk, change.activities);
-      if (!change.lead) return current;
-      const next = { ...change.lead, version: current.version + 1 };
-      await trx
-        .updateTable('leads')
-        .set({ ...changedColumns(current, next), version: next.version, updated_at: next.updatedAt })
-        .where('id', '=', leadPk)
-        .execute();
-      if (next.data.tagIds.join() !== current.data.tagIds.join())
-        await this.writeTags(trx, leadPk, Number(row.business_pk), next.data.tagIds, true);
+      for (const batch of change.notes) {
+        if (batch.clientRequestId === null || (await this.claimRequestId(trx, leadPk, batch)))
+          await this.writeActivities(trx, leadPk, batch.activities);
+      }
       await writeOutbox(trx, change.events);
-      return next;
+      return written;
     });
+  }
+
+  /** Takes a note batch's clientRequestId on the lead; false when an earlier PATCH holds it. */
+  private async claimRequestId(trx: Kysely<Database>, leadPk: number, batch: NoteBatch): Promise<boolean> {
+    const claimed = await trx
+      .insertInto('lead_request_ids')
+      .values({ lead_pk: leadPk, kind: batch.kind, client_request_id: batch.clientRequestId! })
+      .onConflict((oc) => oc.columns(['lead_pk', 'kind', 'client_request_id']).doNothing())
+      .returning('lead_pk')
+      .executeTakeFirst();
+    return claimed !== undefined;
   }
 
   private async writeTags(

@@ -68,9 +68,9 @@ export class WebhookEvents {
   }
 
   /**
-   * The business's subscriptions as they are now, for a write that decides its events inside its own
-   * transaction (a lead edit, under the row lock): there no other query may run (SQLite has one
-   * connection), so the plan answers from what was read here, before the transaction began.
+   * The business's subscriptions as they are now, for a write that decides its events as it decides its
+   * change (a lead edit, perhaps decided again when another edit wrote first): the plan answers from
+   * what was read here, once.
    */
   async plan(urlKey: string): Promise<EventPlan> {
     const found = this.subscriptions.read(urlKey);
