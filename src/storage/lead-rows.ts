@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { LeadData, LeadOrigin, StoredActivity, StoredLead } from './leads.records.js';
 import type { LeadActivitiesTable, LeadsTable } from './schema.js';
 
@@ -17,6 +18,9 @@ export const LEAD_COLUMNS = [
   'leads.created_at',
   'leads.updated_at',
 ] as const;
+
+/** The list columns as one SELECT list, for statements composed by hand. */
+export const LEAD_SELECT = sql.raw(LEAD_COLUMNS.join(', '));
 
 export type LeadRow = Pick<
   LeadsTable,

@@ -1,7 +1,8 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { LeadListFilter } from './lead-lists.records.js';
 import type { StoreKind } from './db.js';
-import { COUNTED, type LeadListsStore } from './lead-lists.store.js';
+import { COUNTED, countedConditions } from './lead-list-filters.js';
+import type { LeadListsStore } from './lead-lists.store.js';
 import { UNITS_SPLIT } from './migrations/020-lead-budget-sums.js';
 import type { Database } from './schema.js';
 
@@ -66,7 +67,7 @@ export class LeadStageTotalsStore {
     const where = sql.join(
       [
         sql`leads.business_pk = (select id from businesses where url_key = ${urlKey})`,
-        ...this.lists.countedConditions(filter, true),
+        ...countedConditions(this.lists.kind, filter, true),
       ],
       sql` and `,
     );
