@@ -95,7 +95,7 @@ const httpUrl = rule('`http(s)://host[:port][/path]` URL, no trailing slash need
   if (raw === '') return null;
   return /^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(raw) ? raw.replace(/\/+$/, '') : undefined;
 });
-const smtpUrl = rule('`smtp://…` or `smtps://…` URL, nodemailer\'s connection URL (empty means unset)', (raw) => {
+const smtpUrl = rule("`smtp://…` or `smtps://…` URL, nodemailer's connection URL (empty means unset)", (raw) => {
   if (raw === '') return null;
   return /^smtps?:\/\/[^/\s?#]+\/?(\?\S*)?$/.test(raw) ? raw : undefined;
 });
@@ -319,7 +319,7 @@ export const VARIABLES = {
     default: null,
     parse: mailbox,
     describe:
-      "The From of invoice mail; required with SMTP_URL. A bare address is shown under the seller's name (`\"Acme Pvt Ltd\" <billing@example.com>`); a `Name <address>` is used as it is.",
+      'The From of invoice mail; required with SMTP_URL. A bare address is shown under the seller\'s name (`"Acme Pvt Ltd" <billing@example.com>`); a `Name <address>` is used as it is.',
   },
   mailRetryBaseMs: {
     name: 'MAIL_RETRY_BASE_MS',
