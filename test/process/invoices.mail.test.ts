@@ -163,7 +163,7 @@ describe.each(stores)('invoice mail through a real SMTP server (%s, one process)
     expect(await view.invoiceMail.status(tenant.urlKey, _id)).toMatchObject({ state: 'sent', attempts: 1 });
   });
 
-  it('an idempotent retry by number and an Idempotency-Key replay send nothing more', async () => {
+  it('an idempotent retry by number, an Idempotency-Key replay and a refused create send nothing more', async () => {
     const to = address('retry');
     const late = address('late');
     const body = { invoiceNumber: `MAIL-${randomKey('n')}` };
@@ -177,6 +177,9 @@ describe.each(stores)('invoice mail through a real SMTP server (%s, one process)
     const replay = await create(server.url, tenant, { to: { email: to } }, { idempotencyKey });
     expect(replay.status).toBe(201);
     expect(replay.replayed).toBe('true');
+    // A create refused with 400 queues nothing.
+    const refused = address('refused');
+    expect((await create(server.url, tenant, { to: { email: refused } }, { body: { items: [] } })).status).toBe(400);
     const marker = address('marker');
     expect((await create(server.url, tenant, { to: { email: marker } })).status).toBe(201);
     await arrived(sink, to, 2);
@@ -184,6 +187,7 @@ describe.each(stores)('invoice mail through a real SMTP server (%s, one process)
     await settle();
     expect(sink.to(to)).toHaveLength(2);
     expect(sink.to(late)).toHaveLength(0);
+    expect(sink.to(refused)).toHaveLength(0);
   });
 
   it('an SMTP server answering 451 at first: the mail is sent once, by the retry', async () => {
