@@ -36,6 +36,12 @@ export interface Config {
   /** Where the service is reached from outside; null: `http://HOST:PORT` (publicUrlOf). */
   publicUrl: string | null;
   idempotencyKeyRetentionHours: number;
+  /** Where invoice mail goes out; null: an invoice's `email` is stored and nothing is sent. */
+  smtpUrl: string | null;
+  mailFrom: string | null;
+  mailRetryBaseMs: number;
+  mailPollMs: number;
+  smtpTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -88,6 +94,15 @@ const origins = rule('comma-separated `http(s)://host[:port]` origins', (raw) =>
 const httpUrl = rule('`http(s)://host[:port][/path]` URL, no trailing slash needed (empty means unset)', (raw) => {
   if (raw === '') return null;
   return /^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(raw) ? raw.replace(/\/+$/, '') : undefined;
+});
+const smtpUrl = rule("`smtp://…` or `smtps://…` URL, nodemailer's connection URL (empty means unset)", (raw) => {
+  if (raw === '') return null;
+  return /^smtps?:\/\/[^/\s?#]+\/?(\?\S*)?$/.test(raw) ? raw : undefined;
+});
+// What a From header holds: an address, or a display name and an address in angle brackets.
+const mailbox = rule('`address@domain` or `Name <address@domain>` (empty means unset)', (raw) => {
+  if (raw === '') return null;
+  return /^([^<>\r\n]+ )?<[^\s<>@]+@[^\s<>@]+>$|^[^\s<>@]+@[^\s<>@]+$/.test(raw) ? raw : undefined;
 });
 const postgresUrl = rule('`postgres://…` or `postgresql://…` URL (empty means unset)', (raw) =>
   raw === '' ? null : /^postgres(ql)?:\/\//.test(raw) ? raw : undefined,
@@ -292,6 +307,40 @@ export const VARIABLES = {
     describe:
       "How long an `Idempotency-Key` and its answer are kept from the key's first use (at least the interface's 24 hours); older keys are pruned and count as new.",
   },
+  smtpUrl: {
+    name: 'SMTP_URL',
+    default: null,
+    parse: smtpUrl,
+    describe:
+      'The SMTP server invoice mail goes out through (`smtp://user:pass@host:587`, `smtps://…:465`; query options as nodemailer reads them). Set: an invoice created with `email` is mailed once after its commit, with the share link and the PDF (docs/invoice-documents.md "E-mail"). Unset: `email` is stored and nothing is sent, then or later.',
+  },
+  mailFrom: {
+    name: 'MAIL_FROM',
+    default: null,
+    parse: mailbox,
+    describe:
+      'The From of invoice mail; required with SMTP_URL. A bare address is shown under the seller\'s name (`"Acme Pvt Ltd" <billing@example.com>`); a `Name <address>` is used as it is.',
+  },
+  mailRetryBaseMs: {
+    name: 'MAIL_RETRY_BASE_MS',
+    default: 10000,
+    parse: integer(0, 3600000),
+    describe:
+      'First invoice-mail retry delay after a temporary failure; later ones follow the webhook schedule in units of this (see WEBHOOKS_RETRY_BASE_MS), then the mail is given up. A permanent refusal (an SMTP 5xx) is given up at once.',
+  },
+  mailPollMs: {
+    name: 'MAIL_POLL_MS',
+    default: 1000,
+    parse: integer(10, 60000),
+    describe:
+      'How often the mail worker looks for due mail (retries, and mail queued by other processes); mail queued by this process is sent at once.',
+  },
+  smtpTimeoutMs: {
+    name: 'SMTP_TIMEOUT_MS',
+    default: 30000,
+    parse: integer(100, 300000),
+    describe: 'Time the SMTP server has to accept the connection, greet, and answer each command.',
+  },
 } satisfies { [K in keyof Config]: VariableSpec<Config[K]> };
 
 export function loadConfig(env: Env = process.env): Config {
@@ -318,6 +367,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (result.databaseDirectUrl !== null && result.databaseUrl === null) {
     throw new ConfigError('DATABASE_DIRECT_URL: set only beside DATABASE_URL (the pooled connection the queries use)');
+  }
+  if (result.smtpUrl !== null && result.mailFrom === null) {
+    throw new ConfigError('MAIL_FROM: required with SMTP_URL (the address invoice mail is sent from)');
   }
   return result;
 }

@@ -12,6 +12,7 @@ import { dashboardApi, dashboardFeature } from './operator/dashboard/dashboard.r
 import { operatorApi, operatorFeature } from './operator/operator.routes.js';
 import { healthFeature, opsApi } from './ops/health.routes.js';
 import { documentsApi, documentsFeature } from './documents/documents.routes.js';
+import { invoiceMailFeature } from './documents/invoice-mail.feature.js';
 import { invoicesApi, invoicesFeature, invoicesOperatorApi } from './invoices/invoices.routes.js';
 import { pipelinesApi, pipelinesFeature, pipelinesOperatorApi } from './pipelines/pipelines.routes.js';
 import type { JsonSchema } from './validation/json-schema.js';
@@ -32,6 +33,7 @@ export const FEATURES: readonly AnyFeature[] = [
   leadStageTotalsFeature,
   invoicesFeature,
   documentsFeature,
+  invoiceMailFeature,
   webhooksFeature,
   healthFeature,
   dashboardFeature,

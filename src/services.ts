@@ -7,6 +7,7 @@ import { LastUsedRecorder } from './auth/last-used.js';
 import { OperatorRegistry } from './auth/operator-registry.js';
 import { TokenService } from './auth/token.service.js';
 import type { Deps } from './deps.js';
+import { InvoiceMailQueue } from './documents/invoice-mail.queue.js';
 import { AppsService } from './operator/apps.service.js';
 import { AuditService } from './operator/audit.service.js';
 import { BusinessesService } from './operator/businesses.service.js';
@@ -29,6 +30,8 @@ export interface Services {
   leadContexts: CachedLoader<LeadContext>;
   /** Webhook events: what features that change a resource call inside their write transaction. */
   events: WebhookEvents;
+  /** Invoice mail: whether a create queues its `email` (SMTP_URL set), and the wake-up of this process's sender. */
+  mail: InvoiceMailQueue;
   /** Hit and miss counts of every cache, by name: feature modules add theirs; /metrics reads them. */
   caches: Record<string, () => { hits: number; misses: number }>;
   /** Answers counted by method, route and status (the root's onResponse hook), for /metrics. */
@@ -57,6 +60,7 @@ export async function createServices(deps: Deps): Promise<Services> {
     audit: new AuditService(store, now),
     leadContexts,
     events,
+    mail: new InvoiceMailQueue(config.smtpUrl !== null),
     caches: { apps: () => registry.stats, leadContext: () => leadContexts, webhooks: () => events.cache },
     requestMetrics: new RequestMetrics(),
   };

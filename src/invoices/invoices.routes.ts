@@ -45,6 +45,7 @@ export const invoicesContext = ({ deps, services }: FeatureEnv): InvoicesContext
     now,
     services.events,
     publicUrlOf(deps.config),
+    services.mail,
   );
   return { invoices, settings, payments: new PaymentsService(deps.store, invoices, now, services.events), services };
 };

@@ -19,6 +19,7 @@ import { encodeCursor, parseFindQuery } from './invoices.find.js';
 import { isJsonObject } from '../validation/field-reader.js';
 import { inBodyOrder, validateInvoice, type InvoiceInput } from './invoice.validate.js';
 import type { InvoiceSettings } from './invoice-settings.service.js';
+import type { InvoiceMailQueue } from '../documents/invoice-mail.queue.js';
 
 /** A find page (4.3); a sync page also carries nextCursor (null: nothing follows yet) and total null. */
 export interface FindPage {
@@ -53,6 +54,7 @@ export class InvoicesService {
     private readonly now: () => number,
     private readonly events: WebhookEvents,
     private readonly publicUrl: string,
+    private readonly mail: InvoiceMailQueue,
   ) {}
 
   async context(urlKey: string): Promise<LeadContext> {
@@ -91,10 +93,13 @@ export class InvoicesService {
       201,
       this.present(urlKey, { ...insert.invoice, invoiceNumber: '', clientId: '' }),
     );
-    const result = await this.store.invoices.insertInvoice(urlKey, { ...insert, answer });
+    // The mail is queued in the creating transaction: sent once after the commit, never for a retry.
+    const mail = this.mail.recipientsOf(input.email);
+    const result = await this.store.invoices.insertInvoice(urlKey, { ...insert, answer, mail });
     if (result.outcome === 'no-business') throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
     if (result.outcome === 'exists') return this.retried(urlKey, result.invoice, request);
     this.events.sent();
+    if (mail) this.mail.queued();
     const invoice = this.present(urlKey, result.invoice);
     return {
       invoice: answer

@@ -1,4 +1,5 @@
 import type { IdempotentAnswer } from './idempotency-keys.store.js';
+import type { MailRecipients } from './invoice-mail.store.js';
 import type { SyncCursor } from './sync-pages.js';
 import type { OutboxRow } from './webhooks.records.js';
 
@@ -65,6 +66,8 @@ export interface InvoiceInsert {
   events(settled: CreateSettled): OutboxRow[];
   /** An Idempotency-Key's answer (invoices-interface 4.2), kept in this transaction with the number and client it settles. */
   answer: IdempotentAnswer | null;
+  /** The invoice's mail, queued in this transaction; null or absent: none (no `email`, or mail not configured). */
+  mail?: MailRecipients | null;
 }
 
 export type InsertInvoiceResult =

@@ -17,6 +17,7 @@ import { canName } from './keys.js';
 import type { Database, InvoicePaymentsTable, InvoicesTable } from './schema.js';
 import { keepIdempotentAnswer } from './idempotency-keys.store.js';
 import { writeOutbox } from './webhooks.store.js';
+import { queueInvoiceMail } from './invoice-mail.store.js';
 
 export type * from './invoices.records.js';
 
@@ -146,6 +147,13 @@ export class InvoicesStore {
         .execute();
       if (insert.balanceE4 !== null) await addToBalance(trx, clientPk, 'invoice', insert.balanceE4);
       await writeOutbox(trx, insert.events(settled));
+      if (insert.mail)
+        await queueInvoiceMail(trx, {
+          businessPk,
+          invoiceId: invoice.invoiceId,
+          recipients: insert.mail,
+          at: invoice.createdAt,
+        });
       await keepIdempotentAnswer(trx, insert.answer, { invoiceNumber: number.value, client: settled.clientId });
       return {
         outcome: 'inserted',

@@ -106,6 +106,19 @@ export interface IdempotencyKeysTable {
   created_at: number;
 }
 
+export interface InvoiceMailTable {
+  id: Generated<number>;
+  business_pk: number;
+  invoice_id: string;
+  recipients: string;
+  state: string;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
 export interface AuditLogTable {
   id: Generated<number>;
   at: number;
@@ -298,4 +311,5 @@ export interface Database {
   invoice_settings: InvoiceSettingsTable;
   invoice_buyers: InvoiceBuyersTable;
   idempotency_keys: IdempotencyKeysTable;
+  invoice_mail: InvoiceMailTable;
 }

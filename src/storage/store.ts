@@ -17,6 +17,7 @@ import { LeadsStore } from './leads.store.js';
 import { WebhooksStore } from './webhooks.store.js';
 import { InvoicesStore } from './invoices.store.js';
 import { InvoiceListsStore } from './invoice-lists.store.js';
+import { InvoiceMailStore } from './invoice-mail.store.js';
 
 /** The store behind one small interface: accounts, business data, and the change feed that keeps caches honest. */
 export interface Store {
@@ -32,6 +33,8 @@ export interface Store {
   readonly webhooks: WebhooksStore;
   readonly invoices: InvoicesStore;
   readonly invoiceLists: InvoiceListsStore;
+  /** The invoice mail outbox (docs/invoice-documents.md "E-mail"). */
+  readonly invoiceMail: InvoiceMailStore;
   /** Idempotency-Key claims and kept answers (invoices-interface 4.2). */
   readonly idempotencyKeys: IdempotencyKeysStore;
   readonly changes: ChangeFeed;
@@ -84,6 +87,7 @@ export function openStore(config: StoreConfig): Store {
     webhooks: new WebhooksStore(db, opened.kind),
     invoices: new InvoicesStore(db, opened.kind),
     invoiceLists: new InvoiceListsStore(db, opened.kind),
+    invoiceMail: new InvoiceMailStore(db, opened.kind),
     idempotencyKeys: new IdempotencyKeysStore(db),
     changes,
     sqlitePath: opened.sqlitePath,
