@@ -1,4 +1,5 @@
 import type { IdempotentAnswer } from './idempotency-keys.store.js';
+import type { AuditEntry } from './records.js';
 import type { SyncCursor } from './sync-pages.js';
 import type { OutboxRow } from './webhooks.records.js';
 
@@ -65,6 +66,8 @@ export interface InvoiceInsert {
   events(settled: CreateSettled): OutboxRow[];
   /** An Idempotency-Key's answer (invoices-interface 4.2), kept in this transaction with the number and client it settles. */
   answer: IdempotentAnswer | null;
+  /** The operator's audit line, written in this transaction; its detail gains the settled `invoiceNumber`. */
+  audit: AuditEntry | null;
 }
 
 export type InsertInvoiceResult =
@@ -82,6 +85,8 @@ export interface InvoiceChange {
   events: OutboxRow[];
   /** An Idempotency-Key's answer, kept in this transaction when the change is applied. */
   answer?: IdempotentAnswer | null;
+  /** The operator's audit line, written in this transaction when the change is applied. */
+  audit?: AuditEntry | null;
 }
 
 export interface LockedInvoice {

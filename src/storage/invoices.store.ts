@@ -17,6 +17,8 @@ import { canName } from './keys.js';
 import type { Database, InvoicePaymentsTable, InvoicesTable } from './schema.js';
 import { keepIdempotentAnswer } from './idempotency-keys.store.js';
 import { writeOutbox } from './webhooks.store.js';
+import { writeAudit } from './business-data.store.js';
+import type { AuditEntry } from './records.js';
 
 export type * from './invoices.records.js';
 
@@ -147,6 +149,10 @@ export class InvoicesStore {
       if (insert.balanceE4 !== null) await addToBalance(trx, clientPk, 'invoice', insert.balanceE4);
       await writeOutbox(trx, insert.events(settled));
       await keepIdempotentAnswer(trx, insert.answer, { invoiceNumber: number.value, client: settled.clientId });
+      if (insert.audit) {
+        const detail = { ...(insert.audit.detail as object), invoiceNumber: number.value };
+        await writeAudit(trx, { ...insert.audit, detail });
+      }
       return {
         outcome: 'inserted',
         invoice: { ...invoice, invoiceNumber: number.value, clientId: settled.clientId },
@@ -322,6 +328,7 @@ export class InvoicesStore {
     }
     await writeOutbox(trx, change.events);
     await keepIdempotentAnswer(trx, change.answer);
+    if (change.audit) await writeAudit(trx, change.audit);
   }
 
   async getSettings(urlKey: string): Promise<InvoiceSettingsRecord | undefined> {
@@ -340,7 +347,13 @@ export class InvoicesStore {
   }
 
   /** Replaces the settings document; a numbering in it (seriesStart) restarts the series at the next auto number. */
-  async putSettings(urlKey: string, doc: unknown, seriesStart: string | null, now: number): Promise<boolean> {
+  async putSettings(
+    urlKey: string,
+    doc: unknown,
+    seriesStart: string | null,
+    now: number,
+    audit: AuditEntry | null,
+  ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const found = await trx.selectFrom('businesses').select('id').where('url_key', '=', urlKey).executeTakeFirst();
       if (!found) return false;
@@ -350,6 +363,7 @@ export class InvoicesStore {
         .values({ business_pk: Number(found.id), last_number: null, ...values })
         .onConflict((oc) => oc.column('business_pk').doUpdateSet(values))
         .execute();
+      if (audit) await writeAudit(trx, audit);
       return true;
     });
   }
