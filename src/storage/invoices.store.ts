@@ -108,6 +108,7 @@ export class InvoicesStore {
   /** The invoice, its number, its client (made or matched), its balance and its events: one transaction. */
   async insertInvoice(urlKey: string, insert: InvoiceInsert): Promise<InsertInvoiceResult> {
     return this.db.transaction().execute(async (trx) => {
+      await this.holdWriteLock(trx);
       const found = await trx.selectFrom('businesses').select('id').where('url_key', '=', urlKey).executeTakeFirst();
       if (!found) return { outcome: 'no-business' } as const;
       const businessPk = Number(found.id);
@@ -158,6 +159,16 @@ export class InvoicesStore {
         invoice: { ...invoice, invoiceNumber: number.value, clientId: settled.clientId },
       } as const;
     });
+  }
+
+  /**
+   * SQLite: the write lock from the transaction's first statement. A transaction that reads first and
+   * writes later fails with SQLITE_BUSY when another process (several servers on one file) wrote in
+   * between, since its snapshot cannot be upgraded; an UPDATE that matches nothing takes the lock and
+   * busy_timeout queues the rest, as PostgreSQL's row locks do (4.9). PostgreSQL: the row locks below.
+   */
+  private async holdWriteLock(trx: Kysely<Database>): Promise<void> {
+    if (this.kind === 'sqlite') await sql`update invoice_settings set updated_at = updated_at where 0`.execute(trx);
   }
 
   /** The business's settings row, made if missing, and locked for the rest of the transaction. */
@@ -264,6 +275,7 @@ export class InvoicesStore {
   ): Promise<T | undefined> {
     if (!canName(urlKey, invoiceId)) return undefined;
     return this.db.transaction().execute(async (trx) => {
+      await this.holdWriteLock(trx);
       let query = trx
         .selectFrom('invoices')
         .selectAll()
@@ -355,6 +367,7 @@ export class InvoicesStore {
     audit: AuditEntry | null,
   ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
+      await this.holdWriteLock(trx);
       const found = await trx.selectFrom('businesses').select('id').where('url_key', '=', urlKey).executeTakeFirst();
       if (!found) return false;
       const values = { doc: JSON.stringify(doc), series_start: seriesStart, updated_at: now };
