@@ -257,3 +257,60 @@ describeEachStore('8 operator writes are audit-logged with the change, and only 
     ]);
   });
 });
+
+describeEachStore('2.1 to 2.3, 4.1, 4.6: members, unknown keys and query parameters', (ctx) => {
+  let t: InvoiceTenant;
+  beforeAll(async () => {
+    t = await seedInvoiceTenant(ctx());
+  });
+  const post = (body: Record<string, unknown>, query = '') =>
+    call(ctx().app, 'POST', `${t.invoices}${query}`, {
+      token: t.token,
+      body: { billedTo: buyer(), items: VENDOR_ITEMS, ...body },
+    });
+
+  it('2.2, 2.3 unknown party and item members are INVALID_FIELD naming them; billedBy.country must be the business’s', async () => {
+    const r = await post({
+      billedTo: buyer({ nickname: 'A' }),
+      shippedTo: { name: 'S', country: 'IN', clientId: 'x' },
+      items: [{ ...VENDOR_ITEMS[0], discount: 5 }],
+      billedBy: { country: 'AE' },
+    });
+    expect(fieldsOf(r)).toEqual([
+      'billedTo.nickname:INVALID_FIELD',
+      'items[0].discount:INVALID_FIELD',
+      'shippedTo.clientId:INVALID_FIELD',
+      'billedBy.country:INVALID_FIELD_VALUE',
+    ]);
+    const hsn = await post({
+      items: ['1234', '123456', '12345678'].map((code) => ({ ...VENDOR_ITEMS[0], hsn: code })),
+    });
+    expect(hsn.body.items.map((i: { hsn: string }) => i.hsn)).toEqual(['1234', '123456', '12345678']);
+  });
+
+  it('4.1, 4.6 any query parameter on a create or a payment: INVALID_QUERY_FIELD, nothing stored', async () => {
+    const name = `Query ${Math.random()}`;
+    expect(firstError(await post({ billedTo: buyer({ name }) }, '?dryRun=true')).code).toBe('INVALID_QUERY_FIELD');
+    const page = await call(ctx().app, 'GET', `${t.invoices}?$limit=100`, { token: t.token });
+    expect(page.body.data.filter((i: any) => i.billedTo.name === name)).toEqual([]);
+    const invoice = await createInvoice(ctx(), t);
+    const paid = await call(ctx().app, 'POST', `${t.invoices}/${invoice._id}/payments?x=1`, {
+      token: t.token,
+      body: { amount: 1 },
+    });
+    expect(firstError(paid).code).toBe('INVALID_QUERY_FIELD');
+  });
+
+  it('2.1 updatedAt moves on a payment and a cancel only; an identical retry and a read leave it', async () => {
+    const body = { invoiceNumber: `U-${Math.random()}` };
+    const created = (await post(body)).body;
+    expect(created.updatedAt).toBe(created.createdAt);
+    await new Promise((r) => setTimeout(r, 5));
+    const retried = (await post(body)).body;
+    expect([retried.idempotent, retried.updatedAt]).toEqual([true, created.updatedAt]);
+    await call(ctx().app, 'POST', `${t.invoices}/${created._id}/payments`, { token: t.token, body: { amount: 1 } });
+    const paid = (await call(ctx().app, 'GET', `${t.invoices}/${created._id}`, { token: t.token })).body;
+    expect(paid.updatedAt > created.updatedAt).toBe(true);
+    expect(paid.createdAt).toBe(created.createdAt);
+  });
+});
