@@ -1,5 +1,6 @@
 import { AppError } from '../errors/app-error.js';
 import type { Store } from '../storage/store.js';
+import type { AuditEntry } from '../storage/records.js';
 import { FieldReader, isJsonObject } from '../validation/field-reader.js';
 import { entry } from '../validation/field-spec.js';
 import { DEFAULT_NUMBERING, formatNumbering, NUMBERING_LIMITS, type InvoiceNumbering } from './invoice.numbering.js';
@@ -101,7 +102,13 @@ export class InvoiceSettings {
     );
   }
 
-  async put(urlKey: string, body: unknown, business: { name: string; country: string }): Promise<InvoiceSettingsDoc> {
+  /** `audit`: the operator's line, written in the settings' transaction. */
+  async put(
+    urlKey: string,
+    body: unknown,
+    business: { name: string; country: string },
+    audit: AuditEntry | null = null,
+  ): Promise<InvoiceSettingsDoc> {
     const reader = new FieldReader({ businessCountry: business.country, enforceGstinChecksum: false });
     const values = isJsonObject(body)
       ? reader.readEntry(SETTINGS_SPEC, body, '')
@@ -117,7 +124,7 @@ export class InvoiceSettings {
       numbering,
       defaultTerms: plain(values.get('defaultTerms')) as unknown[],
     };
-    if (!(await this.store.invoices.putSettings(urlKey, doc, formatNumbering(numbering), this.now())))
+    if (!(await this.store.invoices.putSettings(urlKey, doc, formatNumbering(numbering), this.now(), audit)))
       throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
     return doc;
   }

@@ -35,22 +35,34 @@ function interState(billedBy: Party, billedTo: Party): boolean {
   return !(billedTo.country === 'IN' && billedTo.gstState === billedBy.gstState && billedTo.taxPayerType !== 'SEZ');
 }
 
-function partyRules(input: InvoiceInput, billedBy: Party, billedTo: Party): FieldError[] {
+/** A rule is checked only when every body key it reads was read without failure: no error follows from another. */
+const readWell = (failed: ReadonlySet<string>, ...keys: string[]) => keys.every((key) => !failed.has(key));
+
+function partyRules(input: InvoiceInput, billedBy: Party, billedTo: Party, failed: ReadonlySet<string>): FieldError[] {
   const errors: FieldError[] = [];
   const required = (field: string, why: string) =>
     errors.push({ field, code: 'INVALID_FIELD_VALUE', message: `${field} is required ${why}` });
-  if (input.regime === 'INDIA' && !billedBy.gstState)
+  if (input.regime === 'INDIA' && !billedBy.gstState && readWell(failed, 'billedBy'))
     required('billedBy.gstState', 'for an Indian seller (send it, or save billing details)');
-  if (input.regime === 'INDIA' && billedTo.country === 'IN' && !billedTo.gstState)
+  if (input.regime === 'INDIA' && billedTo.country === 'IN' && !billedTo.gstState && readWell(failed, 'billedTo'))
     required('billedTo.gstState', 'for a buyer in India: it is the place of supply');
-  if (input.regime === 'SAUDI' && input.billType === 'INVOICE' && !billedBy.vatNumber)
+  const taxInvoice = input.billType === 'INVOICE' && readWell(failed, 'invoiceType', 'billedBy');
+  if (input.regime === 'SAUDI' && taxInvoice && !billedBy.vatNumber)
     required('billedBy.vatNumber', 'on a Saudi tax invoice');
   return errors;
 }
 
+/** The body keys that hold a failure (`items[2].rate` → `items`). */
+export const failedKeys = (errors: FieldError[]): Set<string> => new Set(errors.map((e) => e.field.split(/[.[]/)[0]!));
+
+/**
+ * `failed`: the body keys validation already refused. The rules reading them are skipped, the others
+ * still run, so one 400 carries every failure of the body (4.1).
+ */
 export function buildInvoice(
   input: InvoiceInput,
   ctx: BuildContext,
+  failed: ReadonlySet<string> = new Set(),
 ): { ok: true; value: BuiltInvoice } | { ok: false; errors: FieldError[] } {
   const { business } = ctx;
   const billedBy = partyOf(
@@ -59,9 +71,11 @@ export function buildInvoice(
     sentParty(input.billedBy),
   );
   const billedTo = partyOf(ctx.client && clientParty(ctx.client), sentParty(input.billedTo));
-  const errors = partyRules(input, billedBy, billedTo);
+  const errors = partyRules(input, billedBy, billedTo, failed);
   const igst = interState(billedBy, billedTo);
   const currency = input.currency;
+  if (!readWell(failed, 'items', 'additionalCharges', 'currency', 'invoiceType'))
+    return { ok: false, errors: [...errors, ...dateRules(input, ctx, failed).errors] };
   const amounts = computeInvoice({
     currency,
     regime: input.regime,
@@ -77,17 +91,10 @@ export function buildInvoice(
         : `${amounts.field} takes the total below 0`;
     errors.push({ field: amounts.field, code: amounts.code, message });
   }
-  const invoiceDate = input.invoiceDate ?? Math.floor(ctx.now / 1000) * 1000;
-  const invoiceDay = calendarDateIn(ctx.timeZone, invoiceDate);
-  const dueDate = input.dueDate ?? defaultDue(invoiceDay, ctx);
-  if (dueDate !== null && calendarDateIn(ctx.timeZone, dueDate) < invoiceDay) {
-    errors.push({
-      field: 'dueDate',
-      code: 'INVALID_FIELD_VALUE',
-      message: "dueDate may not precede the invoice's date",
-    });
-  }
-  if (errors.length > 0 || !amounts.ok) return { ok: false, errors };
+  const dates = dateRules(input, ctx, failed);
+  errors.push(...dates.errors);
+  if (errors.length > 0 || !amounts.ok || failed.size > 0) return { ok: false, errors };
+  const { invoiceDate, dueDate } = dates;
   const money = (minor: bigint) => moneyToJson(minor, currency);
   const india = input.regime === 'INDIA';
   const content: Record<string, unknown> = {
@@ -122,6 +129,26 @@ export function buildInvoice(
       input.billType === 'INVOICE' && { zatcaQr: zatca(billedBy, invoiceDate, amounts.finalTotal, currency) }),
   };
   return { ok: true, value: { content, totalMinor: amounts.finalTotal.total, invoiceDate } };
+}
+
+/** 3.8: the invoice date (default now, to the second) and the due date, which may not precede its calendar date. */
+function dateRules(
+  input: InvoiceInput,
+  ctx: BuildContext,
+  failed: ReadonlySet<string>,
+): { invoiceDate: number; dueDate: number | null; errors: FieldError[] } {
+  const invoiceDate = input.invoiceDate ?? Math.floor(ctx.now / 1000) * 1000;
+  const invoiceDay = calendarDateIn(ctx.timeZone, invoiceDate);
+  const dueDate = input.dueDate ?? defaultDue(invoiceDay, ctx);
+  const errors: FieldError[] = [];
+  const precedes = dueDate !== null && calendarDateIn(ctx.timeZone, dueDate) < invoiceDay;
+  if (precedes && readWell(failed, 'invoiceDate', 'dueDate'))
+    errors.push({
+      field: 'dueDate',
+      code: 'INVALID_FIELD_VALUE',
+      message: "dueDate may not precede the invoice's date",
+    });
+  return { invoiceDate, dueDate, errors };
 }
 
 function optionalMembers(input: InvoiceInput): Record<string, unknown> {

@@ -54,6 +54,11 @@ export interface InvoiceInput {
   email: ReadValues | null;
 }
 
+/**
+ * `input` is what could be read even when `errors` is not empty (members that failed are absent or
+ * defaulted), so the rules needing the store and the resolved parties (invoice.build.ts) run on the
+ * same body and one 400 carries every failure (4.1); it is stored only when `errors` is empty.
+ */
 export type Validated = { errors: FieldError[]; input: InvoiceInput | null };
 
 const PARTIES = ['billedTo', 'billedBy', 'shippedTo', 'shippedFrom'] as const;
@@ -109,21 +114,19 @@ export function validateInvoice(raw: unknown, context: LeadContext): Validated {
   const charges = readCharges(get<ReadValues[]>('additionalCharges') ?? [], money, fail);
   checkDigits(body, fail);
   const tagIds = readTags(get<string[]>('tags'), context, fail);
-  const sorted = inBodyOrder(errors, Object.keys(raw));
-  if (sorted.length > 0 || !currency) return { errors: sorted, input: null };
   return {
-    errors: [],
+    errors: inBodyOrder(errors, Object.keys(raw)),
     input: {
       sent: Object.keys(raw),
       invoiceNumber: get<string>('invoiceNumber') ?? null,
       ...dates,
       billType,
       regime,
-      currency,
+      currency: money,
       locale: get<string>('locale') ?? null,
       invoiceTitle: get<string>('invoiceTitle') ?? null,
       invoiceSubTitle: get<string>('invoiceSubTitle') ?? null,
-      billedTo: get<ReadValues>('billedTo')!,
+      billedTo: get<ReadValues>('billedTo') ?? new Map(),
       billedBy: billedBy ?? null,
       shippedTo: get<ReadValues>('shippedTo') ?? null,
       shippedFrom: get<ReadValues>('shippedFrom') ?? null,

@@ -18,18 +18,18 @@ import type { InvoicesContext } from './invoices.routes.js';
 
 /**
  * The operator's invoice actions (invoices-interface 8), audit-logged like the rest of the operator API:
- * the audit line is written after the change commits (AuditService writes on its own), as for leads.
+ * the audit line is data handed to the service and written in the change's own transaction, so a change
+ * is never kept without its line, nor a line without its change (a refused or identical request writes none).
  */
 
 const ADMIN = '/admin/v1/businesses/:urlKey';
 const operation = operationsOf<InvoicesContext>();
 const audit = (
   c: InvoicesContext,
-  request: FastifyRequest,
+  request: FastifyRequest<{ Params: { urlKey: string; invoiceId?: string } }>,
   action: string,
-  urlKeyOf: string,
-  detail: Record<string, unknown>,
-) => c.services.audit.record(request, action, urlKeyOf, detail);
+  detail: Record<string, unknown> = {},
+) => c.services.audit.entryOf(request, action, request.params.urlKey, detail);
 const paymentKey = { ...invoiceKey, paymentId: "The payment's _id." };
 
 export const invoicesOperatorApi: ApiSection<InvoicesContext> = {
@@ -73,9 +73,8 @@ export const invoicesOperatorApi: ApiSection<InvoicesContext> = {
       errors: ['INVALID_FIELD_VALUE', 'BUSINESS_NOT_FOUND'],
       handler: (c) => async (request) => {
         const { business } = await c.invoices.context(request.params.urlKey);
-        const saved = await c.settings.put(request.params.urlKey, request.body, business);
-        await audit(c, request, 'invoice-settings.put', request.params.urlKey, {});
-        return ok(saved);
+        const entry = audit(c, request, 'invoice-settings.put');
+        return ok(await c.settings.put(request.params.urlKey, request.body, business, entry));
       },
     }),
     operation({
@@ -95,12 +94,8 @@ export const invoicesOperatorApi: ApiSection<InvoicesContext> = {
       errors: [...CREATE_CODES, 'BUSINESS_NOT_FOUND'],
       bodyErrors: ['CLIENT_NOT_FOUND'],
       handler: (c) => async (request, reply) => {
-        const { invoice, idempotent } = await c.invoices.create(request.params.urlKey, request.body);
-        if (!idempotent)
-          await audit(c, request, 'invoice.create', request.params.urlKey, {
-            invoiceId: invoice._id,
-            invoiceNumber: invoice.invoiceNumber,
-          });
+        const entry = audit(c, request, 'invoice.create');
+        const { invoice, idempotent } = await c.invoices.create(request.params.urlKey, request.body, null, entry);
         reply.code(201);
         return ok(idempotent ? { ...invoice, idempotent: true } : invoice);
       },
@@ -162,11 +157,9 @@ export const invoicesOperatorApi: ApiSection<InvoicesContext> = {
         'BUSINESS_NOT_FOUND',
       ],
       handler: (c) => async (request, reply) => {
-        const payment = await c.payments.record(request.params.urlKey, request.params.invoiceId, request.body, null);
-        await audit(c, request, 'invoice.payment.record', request.params.urlKey, {
-          invoiceId: request.params.invoiceId,
-          paymentId: payment._id,
-        });
+        const { urlKey, invoiceId } = request.params;
+        const entry = audit(c, request, 'invoice.payment.record', { invoiceId });
+        const payment = await c.payments.record(urlKey, invoiceId, request.body, null, null, entry);
         reply.code(201);
         return ok(payment);
       },
@@ -190,16 +183,9 @@ export const invoicesOperatorApi: ApiSection<InvoicesContext> = {
       errors: ['INVOICE_NOT_FOUND', 'PAYMENT_NOT_FOUND', 'BUSINESS_NOT_FOUND'],
       handler: (c) => async (request) => {
         noBody(request);
-        const removed = await c.payments.remove(
-          request.params.urlKey,
-          request.params.invoiceId,
-          request.params.paymentId,
-        );
-        await audit(c, request, 'invoice.payment.remove', request.params.urlKey, {
-          invoiceId: request.params.invoiceId,
-          paymentId: request.params.paymentId,
-        });
-        return ok(removed);
+        const { urlKey, invoiceId, paymentId } = request.params;
+        const entry = audit(c, request, 'invoice.payment.remove', { invoiceId, paymentId });
+        return ok(await c.payments.remove(urlKey, invoiceId, paymentId, entry));
       },
     }),
     operation({
@@ -231,9 +217,9 @@ export const invoicesOperatorApi: ApiSection<InvoicesContext> = {
       handler: (c) => async (request) => {
         const cancelPayment = flagQuery(request, 'cancelPayment');
         noBody(request);
-        const invoice = await c.payments.cancel(request.params.urlKey, request.params.invoiceId, cancelPayment);
-        await audit(c, request, 'invoice.cancel', request.params.urlKey, { invoiceId: request.params.invoiceId });
-        return ok(invoice);
+        const { urlKey, invoiceId } = request.params;
+        const entry = audit(c, request, 'invoice.cancel', { invoiceId });
+        return ok(await c.payments.cancel(urlKey, invoiceId, cancelPayment, entry));
       },
     }),
   ],

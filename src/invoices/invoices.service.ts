@@ -5,10 +5,11 @@ import { AppError } from '../errors/app-error.js';
 import type { FieldError } from '../errors/codes.js';
 import type { LeadContext } from '../leads/lead-context.js';
 import type { InvoiceInsert, NumberSeries, StoredInvoice } from '../storage/invoices.records.js';
+import type { AuditEntry } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import { idempotentAnswer, withAssigned, type IdempotencyClaim } from '../storage/idempotency-keys.store.js';
 import type { WebhookEvents } from '../webhooks/events.js';
-import { buildInvoice, randomHex, type BuiltInvoice } from './invoice.build.js';
+import { buildInvoice, failedKeys, randomHex, type BuiltInvoice } from './invoice.build.js';
 import { createRequestOf, sameCreateRequest, type CreateRequest } from './invoice.compare.js';
 import { invoiceClientEvents, invoiceEvent } from './invoice.events.js';
 import { pow10 } from './invoice.money.js';
@@ -72,19 +73,23 @@ export class InvoicesService {
    * what it makes are stored in one transaction; a taken number answers the stored invoice when the
    * details are the same (idempotent), else 409.
    */
-  async create(urlKey: string, body: unknown, claim: IdempotencyClaim | null = null): Promise<CreateOutcome> {
+  /** `audit`: an operator's line, written in the creating transaction (none for an identical retry). */
+  async create(
+    urlKey: string,
+    body: unknown,
+    claim: IdempotencyClaim | null = null,
+    audit: AuditEntry | null = null,
+  ): Promise<CreateOutcome> {
     const context = await this.context(urlKey);
     const now = this.now();
-    const { input, client } = await this.validated(urlKey, body, context);
+    const { errors, input, client } = await this.validated(urlKey, body, context);
     const [settings, plan] = await Promise.all([this.settings.stored(urlKey), this.events.plan(urlKey)]);
-    const built = buildInvoice(input, {
-      business: context.business,
-      timeZone: context.timeZone,
-      settings,
-      client,
-      now,
-    });
-    if (!built.ok) throw AppError.fromFieldErrors(inBodyOrder(built.errors, input.sent));
+    const built = buildInvoice(
+      input,
+      { business: context.business, timeZone: context.timeZone, settings, client, now },
+      failedKeys(errors),
+    );
+    if (!built.ok) throw AppError.fromFieldErrors(inBodyOrder([...errors, ...built.errors], input.sent));
     const request = createRequestOf(input);
     const insert = this.insertOf(urlKey, input, built.value, request, client, now, { plan, context });
     // The answer an Idempotency-Key replays: the number and client are settled in the transaction (withAssigned).
@@ -95,7 +100,11 @@ export class InvoicesService {
     );
     // The mail is queued in the creating transaction: sent once after the commit, never for a retry.
     const mail = this.mail.recipientsOf(input.email);
-    const result = await this.store.invoices.insertInvoice(urlKey, { ...insert, answer, mail });
+    const withAudit = audit && {
+      ...audit,
+      detail: { ...(audit.detail as object), invoiceId: insert.invoice.invoiceId },
+    };
+    const result = await this.store.invoices.insertInvoice(urlKey, { ...insert, answer, mail, audit: withAudit });
     if (result.outcome === 'no-business') throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
     if (result.outcome === 'exists') return this.retried(urlKey, result.invoice, request);
     this.events.sent();
@@ -109,12 +118,15 @@ export class InvoicesService {
     };
   }
 
-  /** The body's pass and the client billedTo.clientId names (CLIENT_NOT_FOUND among the body's errors). */
+  /**
+   * The body's pass and the client billedTo.clientId names (CLIENT_NOT_FOUND among the body's errors);
+   * the errors are answered with those of the build (one 400), the input is stored only without any.
+   */
   private async validated(
     urlKey: string,
     body: unknown,
     context: LeadContext,
-  ): Promise<{ input: InvoiceInput; client: Record<string, unknown> | null }> {
+  ): Promise<{ errors: FieldError[]; input: InvoiceInput; client: Record<string, unknown> | null }> {
     const { errors, input } = validateInvoice(body, context);
     const clientId =
       typeof (body as { billedTo?: { clientId?: unknown } } | null)?.billedTo?.clientId === 'string'
@@ -132,9 +144,8 @@ export class InvoicesService {
         code: 'CLIENT_NOT_FOUND',
         message: 'billedTo.clientId does not name a client of this business',
       });
-    if (all.length > 0 || !input)
-      throw AppError.fromFieldErrors(inBodyOrder(all, isJsonObject(body) ? Object.keys(body) : []));
-    return { input, client: found };
+    if (!input) throw AppError.fromFieldErrors(inBodyOrder(all, isJsonObject(body) ? Object.keys(body) : []));
+    return { errors: all, input, client: found };
   }
 
   private insertOf(
@@ -145,7 +156,7 @@ export class InvoicesService {
     client: Record<string, unknown> | null,
     now: number,
     { plan, context }: { plan: Awaited<ReturnType<WebhookEvents['plan']>>; context: LeadContext },
-  ): Omit<InvoiceInsert, 'answer'> {
+  ): Omit<InvoiceInsert, 'answer' | 'audit'> {
     const invoiceId = randomHex();
     const newClientId = `invoice-${invoiceId}`;
     const newClient = client

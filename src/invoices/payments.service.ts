@@ -1,12 +1,13 @@
 import { AppError } from '../errors/app-error.js';
 import type { Decision, LockedInvoice, StoredInvoice, StoredPayment } from '../storage/invoices.records.js';
+import type { AuditEntry } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import { idempotentAnswer, type IdempotencyClaim, type IdempotentAnswer } from '../storage/idempotency-keys.store.js';
 import { FieldReader, isJsonObject } from '../validation/field-reader.js';
 import type { WebhookEvents } from '../webhooks/events.js';
 import { randomHex } from './invoice.build.js';
 import { parseInvoiceDate } from './invoice.dates.js';
-import { currencyOf, decimalOf, exactMinor, moneyToJson } from './invoice.money.js';
+import { currencyOf, decimalOf, exactMinor, INVOICE_MINOR_UNITS, moneyToJson } from './invoice.money.js';
 import { presentPayment, type InvoiceAnswer } from './invoice.present.js';
 import { PAYMENT_SPEC } from './invoice.schema.js';
 import { decideCancel, decidePayment, decideRemoval, type Outcome, type SettleContext } from './invoice.settle.js';
@@ -56,6 +57,7 @@ export class PaymentsService {
     body: unknown,
     appId: string | null,
     claim: IdempotencyClaim | null = null,
+    audit: AuditEntry | null = null,
   ): Promise<Record<string, unknown>> {
     const ctx = await this.settleContext(urlKey);
     const timeZone = (await this.invoices.context(urlKey)).timeZone;
@@ -68,7 +70,11 @@ export class PaymentsService {
     const done = await this.decide(
       urlKey,
       invoiceId,
-      (locked) => keeping(decidePayment(locked, payment, ctx), answer),
+      (locked) =>
+        keeping(decidePayment(locked, payment, ctx), {
+          answer,
+          audit: audit && { ...audit, detail: { ...(audit.detail as object), paymentId: payment.paymentId } },
+        }),
       true,
     );
     return (answer?.body as Record<string, unknown> | undefined) ?? presentPayment(done.payment, done.invoice, urlKey);
@@ -84,22 +90,45 @@ export class PaymentsService {
   }
 
   /** 4.5: the invoice plus `payments: []` (the vendor's shape). */
-  async cancel(urlKey: string, invoiceId: string, cancelPayment: boolean): Promise<InvoiceAnswer> {
+  async cancel(
+    urlKey: string,
+    invoiceId: string,
+    cancelPayment: boolean,
+    audit: AuditEntry | null = null,
+  ): Promise<InvoiceAnswer> {
     const ctx = await this.settleContext(urlKey);
-    const invoice = await this.decide(urlKey, invoiceId, (locked) => decideCancel(locked, cancelPayment, ctx), true);
+    const invoice = await this.decide(
+      urlKey,
+      invoiceId,
+      (locked) => keeping(decideCancel(locked, cancelPayment, ctx), { audit }),
+      true,
+    );
     return { ...(ctx.present(invoice) as InvoiceAnswer), payments: [] };
   }
 
-  async remove(urlKey: string, invoiceId: string, paymentId: string): Promise<Record<string, unknown>> {
+  async remove(
+    urlKey: string,
+    invoiceId: string,
+    paymentId: string,
+    audit: AuditEntry | null = null,
+  ): Promise<Record<string, unknown>> {
     const ctx = await this.settleContext(urlKey);
-    const done = await this.decide(urlKey, invoiceId, (locked) => decideRemoval(locked, paymentId, ctx), true);
+    const done = await this.decide(
+      urlKey,
+      invoiceId,
+      (locked) => keeping(decideRemoval(locked, paymentId, ctx), { audit }),
+      true,
+    );
     return { invoice: ctx.present(done.invoice), payment: presentPayment(done.payment, done.invoice, urlKey) };
   }
 }
 
-/** A decision's change that also keeps an Idempotency-Key's answer. */
-function keeping<T>(decision: Decision<T>, answer: IdempotentAnswer | null): Decision<T> {
-  return 'change' in decision ? { ...decision, change: { ...decision.change, answer } } : decision;
+/** A decision's change that also keeps an Idempotency-Key's answer and the operator's audit line, if any. */
+function keeping<T>(
+  decision: Decision<T>,
+  extra: { answer?: IdempotentAnswer | null; audit: AuditEntry | null },
+): Decision<T> {
+  return 'change' in decision ? { ...decision, change: { ...decision.change, ...extra } } : decision;
 }
 
 type PaymentValues = Map<string, unknown> & { paymentDateAt?: number };
@@ -122,9 +151,29 @@ function readPayment(body: unknown, timeZone: string): PaymentValues {
       );
     else values!.paymentDateAt = at;
   }
+  if (values) checkMoneyBeforeLookup(values, reader);
   if (!values || reader.errors.length > 0)
     throw AppError.fromFieldErrors(inBodyOrder(reader.errors, isJsonObject(body) ? Object.keys(body) : []));
   return values;
+}
+
+/** The finest minor unit of any invoice currency: more decimals are wrong whatever the invoice. */
+const FINEST_MINOR_UNIT = Math.max(...INVOICE_MINOR_UNITS);
+
+/**
+ * 4.6 puts the body's 400 before the 404: what can be judged without the invoice is judged here (more
+ * decimals than any currency has, nothing settled); the invoice's own minor unit is checked once found.
+ */
+function checkMoneyBeforeLookup(values: PaymentValues, reader: FieldReader): void {
+  const failedBefore = new Set(reader.errors.map((e) => e.field));
+  for (const key of MONEY_MEMBERS) {
+    const value = values.get(key);
+    if (value !== undefined && decimalOf(value)!.value.scale > FINEST_MINOR_UNIT)
+      reader.valueError(key, `${key} has more decimals than any currency's minor unit (${FINEST_MINOR_UNIT})`);
+  }
+  const readWell = MONEY_MEMBERS.every((key) => !failedBefore.has(key)) && values.has('amount');
+  if (readWell && MONEY_MEMBERS.every((key) => (values.get(key) ?? 0) === 0))
+    reader.valueError('amount', 'amount + tds + transactionCharge must be above 0');
 }
 
 /** The payment in the invoice's currency: each amount within its minor unit, the settled sum above 0. */

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { AuditEntry } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 
 /** Who did what to which business, for every operator action that changes something. */
@@ -14,13 +15,17 @@ export class AuditService {
     businessUrlKey: string | null,
     detail: Record<string, unknown> = {},
   ): Promise<void> {
-    await this.store.data.recordAudit({
-      at: this.now(),
-      operatorEmail: request.operator?.email ?? '',
-      action,
-      businessUrlKey,
-      detail,
-    });
+    await this.store.data.recordAudit(this.entryOf(request, action, businessUrlKey, detail));
+  }
+
+  /** The line a change writes in its own transaction (invoices: the store writes it with the change). */
+  entryOf(
+    request: FastifyRequest,
+    action: string,
+    businessUrlKey: string | null,
+    detail: Record<string, unknown> = {},
+  ): AuditEntry {
+    return { at: this.now(), operatorEmail: request.operator?.email ?? '', action, businessUrlKey, detail };
   }
 
   async list(page: number, pageSize: number) {

@@ -360,16 +360,7 @@ export class BusinessDataStore {
   }
 
   async recordAudit(entry: AuditEntry): Promise<void> {
-    await this.db
-      .insertInto('audit_log')
-      .values({
-        at: entry.at,
-        operator_email: entry.operatorEmail,
-        action: entry.action,
-        business_url_key: entry.businessUrlKey,
-        detail: JSON.stringify(entry.detail ?? {}),
-      })
-      .execute();
+    await writeAudit(this.db, entry);
   }
 
   /** Newest first, by page; row ids stay inside the store. */
@@ -389,4 +380,18 @@ export class BusinessDataStore {
       detail: JSON.parse(r.detail) as unknown,
     }));
   }
+}
+
+/** One audit line on the connection given: a change's transaction writes the line with the change, or neither is kept. */
+export async function writeAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      at: entry.at,
+      operator_email: entry.operatorEmail,
+      action: entry.action,
+      business_url_key: entry.businessUrlKey,
+      detail: JSON.stringify(entry.detail ?? {}),
+    })
+    .execute();
 }

@@ -1,5 +1,6 @@
 import type { IdempotentAnswer } from './idempotency-keys.store.js';
 import type { MailRecipients } from './invoice-mail.store.js';
+import type { AuditEntry } from './records.js';
 import type { SyncCursor } from './sync-pages.js';
 import type { OutboxRow } from './webhooks.records.js';
 
@@ -68,6 +69,8 @@ export interface InvoiceInsert {
   answer: IdempotentAnswer | null;
   /** The invoice's mail, queued in this transaction; null or absent: none (no `email`, or mail not configured). */
   mail?: MailRecipients | null;
+  /** The operator's audit line, written in this transaction; its detail gains the settled `invoiceNumber`. */
+  audit: AuditEntry | null;
 }
 
 export type InsertInvoiceResult =
@@ -85,6 +88,8 @@ export interface InvoiceChange {
   events: OutboxRow[];
   /** An Idempotency-Key's answer, kept in this transaction when the change is applied. */
   answer?: IdempotentAnswer | null;
+  /** The operator's audit line, written in this transaction when the change is applied. */
+  audit?: AuditEntry | null;
 }
 
 export interface LockedInvoice {

@@ -18,6 +18,8 @@ import type { Database, InvoicePaymentsTable, InvoicesTable } from './schema.js'
 import { keepIdempotentAnswer } from './idempotency-keys.store.js';
 import { writeOutbox } from './webhooks.store.js';
 import { queueInvoiceMail } from './invoice-mail.store.js';
+import { writeAudit } from './business-data.store.js';
+import type { AuditEntry } from './records.js';
 
 export type * from './invoices.records.js';
 
@@ -107,6 +109,7 @@ export class InvoicesStore {
   /** The invoice, its number, its client (made or matched), its balance and its events: one transaction. */
   async insertInvoice(urlKey: string, insert: InvoiceInsert): Promise<InsertInvoiceResult> {
     return this.db.transaction().execute(async (trx) => {
+      await this.holdWriteLock(trx);
       const found = await trx.selectFrom('businesses').select('id').where('url_key', '=', urlKey).executeTakeFirst();
       if (!found) return { outcome: 'no-business' } as const;
       const businessPk = Number(found.id);
@@ -155,11 +158,25 @@ export class InvoicesStore {
           at: invoice.createdAt,
         });
       await keepIdempotentAnswer(trx, insert.answer, { invoiceNumber: number.value, client: settled.clientId });
+      if (insert.audit) {
+        const detail = { ...(insert.audit.detail as object), invoiceNumber: number.value };
+        await writeAudit(trx, { ...insert.audit, detail });
+      }
       return {
         outcome: 'inserted',
         invoice: { ...invoice, invoiceNumber: number.value, clientId: settled.clientId },
       } as const;
     });
+  }
+
+  /**
+   * SQLite: the write lock from the transaction's first statement. A transaction that reads first and
+   * writes later fails with SQLITE_BUSY when another process (several servers on one file) wrote in
+   * between, since its snapshot cannot be upgraded; an UPDATE that matches nothing takes the lock and
+   * busy_timeout queues the rest, as PostgreSQL's row locks do (4.9). PostgreSQL: the row locks below.
+   */
+  private async holdWriteLock(trx: Kysely<Database>): Promise<void> {
+    if (this.kind === 'sqlite') await sql`update invoice_settings set updated_at = updated_at where 0`.execute(trx);
   }
 
   /** The business's settings row, made if missing, and locked for the rest of the transaction. */
@@ -266,6 +283,7 @@ export class InvoicesStore {
   ): Promise<T | undefined> {
     if (!canName(urlKey, invoiceId)) return undefined;
     return this.db.transaction().execute(async (trx) => {
+      await this.holdWriteLock(trx);
       let query = trx
         .selectFrom('invoices')
         .selectAll()
@@ -330,6 +348,7 @@ export class InvoicesStore {
     }
     await writeOutbox(trx, change.events);
     await keepIdempotentAnswer(trx, change.answer);
+    if (change.audit) await writeAudit(trx, change.audit);
   }
 
   async getSettings(urlKey: string): Promise<InvoiceSettingsRecord | undefined> {
@@ -348,8 +367,15 @@ export class InvoicesStore {
   }
 
   /** Replaces the settings document; a numbering in it (seriesStart) restarts the series at the next auto number. */
-  async putSettings(urlKey: string, doc: unknown, seriesStart: string | null, now: number): Promise<boolean> {
+  async putSettings(
+    urlKey: string,
+    doc: unknown,
+    seriesStart: string | null,
+    now: number,
+    audit: AuditEntry | null,
+  ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
+      await this.holdWriteLock(trx);
       const found = await trx.selectFrom('businesses').select('id').where('url_key', '=', urlKey).executeTakeFirst();
       if (!found) return false;
       const values = { doc: JSON.stringify(doc), series_start: seriesStart, updated_at: now };
@@ -358,6 +384,7 @@ export class InvoicesStore {
         .values({ business_pk: Number(found.id), last_number: null, ...values })
         .onConflict((oc) => oc.column('business_pk').doUpdateSet(values))
         .execute();
+      if (audit) await writeAudit(trx, audit);
       return true;
     });
   }

@@ -1,4 +1,7 @@
 // @module-tag pooled
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_URL, TEST_ADMIN, availableStores } from '../helpers/stores.js';
 import { http, spawnServer, type ServerProcess } from '../helpers/process.js';
@@ -11,112 +14,200 @@ const ITEMS = [
 ];
 const N = 40;
 
-/** invoices-interface 4.9 under real concurrency: two server processes on one PostgreSQL database. */
-describe.runIf(stores.includes('postgres'))('invoices: races across two processes on PostgreSQL (4.9)', () => {
-  let servers: ServerProcess[] = [];
-  let base = '';
-  let token = '';
+/**
+ * invoices-interface 4.9 under real concurrency: two server processes on one database, PostgreSQL (and
+ * through PgBouncer in the pooled pass) and one SQLite file. Each race asserts what its guard promises
+ * (the business's series lock, the unique number, the buyer's match key, the invoice's row lock, the
+ * key's claim), and the client's balance (3.7.3) is read exactly from the process that did not write.
+ */
+const STORES = [
+  { store: 'postgres', env: () => ({ DATABASE_URL: POSTGRES_URL }) },
+  { store: 'sqlite', env: () => ({ DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-invoice-races-')) }) },
+] as const;
 
-  beforeAll(async () => {
+describe.each(STORES.filter((s) => stores.includes(s.store)))(
+  'invoices: races across two processes on $store (4.9)',
+  ({ env: storeEnv }) => {
+    let servers: ServerProcess[] = [];
+    let base = '';
+    let clients = '';
+    let token = '';
     const env = {
-      DATABASE_URL: POSTGRES_URL,
+      ...storeEnv(),
       ADMIN_EMAIL: TEST_ADMIN.email,
       ADMIN_PASSWORD: TEST_ADMIN.password,
       AUTH_FAILURE_LIMIT: '1000',
     };
-    servers = await Promise.all([spawnServer(env), spawnServer(env)]);
-    const a = servers[0]!.url;
-    const operator = (await http(a, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body
-      .accessToken;
-    const urlKey = randomKey('inv');
-    expect(
-      (
-        await http(a, 'POST', '/admin/v1/businesses', {
-          token: operator,
-          body: { name: urlKey, country: 'IN', urlKey },
-        })
-      ).status,
-    ).toBe(201);
-    const settings = { billedBy: { gstState: '29' }, numbering: {}, defaultTerms: [] };
-    expect(
-      (await http(a, 'PUT', `/admin/v1/businesses/${urlKey}/invoice-settings`, { token: operator, body: settings }))
-        .status,
-    ).toBe(200);
-    const app = (await http(a, 'POST', '/admin/v1/apps', { token: operator, body: { name: 'invoice races' } })).body
-      .data;
-    expect((await http(a, 'PUT', `/admin/v1/apps/${app.appId}/businesses/${urlKey}`, { token: operator })).status).toBe(
-      200,
-    );
-    token = (
-      await http(a, 'POST', '/authentication', {
-        body: { strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret },
-      })
-    ).body.accessToken;
-    base = `/api/v1/businesses/${urlKey}/invoices`;
-  }, 90_000);
-  afterAll(async () => {
-    await Promise.all(servers.map((s) => s.stop()));
-  });
 
-  const on = (i: number) => servers[i % 2]!.url;
-  const all = <T>(count: number, make: (i: number) => Promise<T>) =>
-    Promise.all(Array.from({ length: count }, (_, i) => make(i)));
-  const create = (i: number, body: Record<string, unknown>) =>
-    http(on(i), 'POST', base, {
-      token,
-      body: { billedTo: { name: 'Race Buyer', country: 'IN', gstState: '29' }, items: ITEMS, ...body },
+    beforeAll(async () => {
+      // One after the other: the second finds the first's migrations done (SQLite has no migration lock to wait on).
+      servers = [await spawnServer(env)];
+      servers.push(await spawnServer(env));
+      const a = servers[0]!.url;
+      const operator = (await http(a, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body
+        .accessToken;
+      const urlKey = randomKey('inv');
+      const business = { name: urlKey, country: 'IN', urlKey };
+      expect((await http(a, 'POST', '/admin/v1/businesses', { token: operator, body: business })).status).toBe(201);
+      const settings = { billedBy: { gstState: '29' }, numbering: {}, defaultTerms: [] };
+      const admin = `/admin/v1/businesses/${urlKey}`;
+      expect((await http(a, 'PUT', `${admin}/invoice-settings`, { token: operator, body: settings })).status).toBe(200);
+      const app = (await http(a, 'POST', '/admin/v1/apps', { token: operator, body: { name: 'invoice races' } })).body
+        .data;
+      const linked = await http(a, 'PUT', `/admin/v1/apps/${app.appId}/businesses/${urlKey}`, { token: operator });
+      expect(linked.status).toBe(200);
+      const secret = { strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret };
+      token = (await http(a, 'POST', '/authentication', { body: secret })).body.accessToken;
+      base = `/api/v1/businesses/${urlKey}/invoices`;
+      clients = `/api/v1/businesses/${urlKey}/clients`;
+    }, 90_000);
+    afterAll(async () => {
+      await Promise.all(servers.map((s) => s.stop()));
+      if ('DATA_DIR' in env) rmSync(env.DATA_DIR, { recursive: true, force: true });
     });
 
-  it('N creates without a number: N distinct, consecutive numbers (the first series of the business)', async () => {
-    const results = await all(N, (i) => create(i, { billedTo: { name: `Buyer ${i}`, country: 'IN', gstState: '29' } }));
-    expect(results.map((r) => r.status).filter((s) => s !== 201)).toEqual([]);
-    const numbers = results.map((r) => r.body.invoiceNumber as string).sort();
-    expect(numbers).toEqual(Array.from({ length: N }, (_, i) => `INV-${String(i + 1).padStart(4, '0')}`));
-  }, 60_000);
+    const on = (i: number) => servers[i % 2]!.url;
+    const all = <T>(count: number, make: (i: number) => Promise<T>) =>
+      Promise.all(Array.from({ length: count }, (_, i) => make(i)));
+    const create = (i: number, body: Record<string, unknown>) =>
+      http(on(i), 'POST', base, {
+        token,
+        body: { billedTo: { name: 'Race Buyer', country: 'IN', gstState: '29' }, items: ITEMS, ...body },
+      });
+    const balanceOn = async (i: number, clientId: string) => {
+      const read = await http(on(i), 'GET', `${clients}/${clientId}`, { token });
+      expect(read.status).toBe(200);
+      const { invoice, invoicePayment } = read.body.data.balance;
+      return { invoice, invoicePayment };
+    };
+    /** A POST with an Idempotency-Key, answering the headers the key's rules speak through. */
+    const keyed = async (i: number, path: string, key: string, body: unknown) => {
+      const response = await fetch(`${on(i)}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(body),
+      });
+      return {
+        status: response.status,
+        body: (await response.json()) as any,
+        replayed: response.headers.get('idempotent-replayed'),
+        retryAfter: response.headers.get('retry-after'),
+      };
+    };
 
-  it('N creates of one number, same details: one invoice, all 201, exactly one without idempotent', async () => {
-    const results = await all(N, (i) => create(i, { invoiceNumber: 'RACE-1' }));
-    expect(results.map((r) => r.status).filter((s) => s !== 201)).toEqual([]);
-    expect(results.filter((r) => r.body.idempotent !== true)).toHaveLength(1);
-    expect(new Set(results.map((r) => r.body._id)).size).toBe(1);
-  }, 60_000);
+    it('N creates without a number: N distinct, consecutive numbers (the first series of the business)', async () => {
+      const results = await all(N, (i) =>
+        create(i, { billedTo: { name: `Buyer ${i}`, country: 'IN', gstState: '29' } }),
+      );
+      expect(results.map((r) => r.status).filter((s) => s !== 201)).toEqual([]);
+      const numbers = results.map((r) => r.body.invoiceNumber as string).sort();
+      expect(numbers).toEqual(Array.from({ length: N }, (_, i) => `INV-${String(i + 1).padStart(4, '0')}`));
+    }, 60_000);
 
-  it('N creates for one new buyer: one client', async () => {
-    const results = await all(N, (i) =>
-      create(i, { billedTo: { name: 'One New Buyer', country: 'IN', gstState: '27' } }),
-    );
-    expect(results.map((r) => r.status).filter((s) => s !== 201)).toEqual([]);
-    expect(new Set(results.map((r) => r.body.client)).size).toBe(1);
-  }, 60_000);
+    it('N creates of one number, same details: one invoice, all 201, exactly one without idempotent', async () => {
+      const results = await all(N, (i) => create(i, { invoiceNumber: 'RACE-1' }));
+      expect(results.map((r) => r.status).filter((s) => s !== 201)).toEqual([]);
+      expect(results.filter((r) => r.body.idempotent !== true)).toHaveLength(1);
+      expect(new Set(results.map((r) => r.body._id)).size).toBe(1);
+    }, 60_000);
 
-  it('N payments on one invoice never over-settle: each 201 or PAYMENT_EXCEEDS_DUE, and the sum is what was accepted', async () => {
-    const invoice = (await create(0, {})).body;
-    const results = await all(N, (i) =>
-      http(on(i), 'POST', `${base}/${invoice._id}/payments`, { token, body: { amount: 100 } }),
-    );
-    const accepted = results.filter((r) => r.status === 201).length;
-    expect(accepted).toBe(15);
-    for (const r of results.filter((x) => x.status !== 201))
-      expect([r.status, r.body.data.error.code]).toEqual([400, 'PAYMENT_EXCEEDS_DUE']);
-    const read = await http(on(1), 'GET', `${base}/${invoice._id}`, { token });
-    expect(read.body).toMatchObject({ amountPaid: 1500, amountDue: 80, status: 'PARTIALLY_PAID' });
-    const balance = (
-      await http(on(0), 'GET', `/api/v1/businesses/${base.split('/')[4]}/clients/${invoice.client}`, { token })
-    ).body.data.balance;
-    expect(balance.invoicePayment).toBeGreaterThanOrEqual(1500);
-  }, 60_000);
+    it('N creates of one number, two bodies: one invoice; its retries 201, the other body 409 naming it', async () => {
+      const results = await all(N, (i) => create(i, { invoiceNumber: 'RACE-2', items: ITEMS.slice(0, 1 + (i % 2)) }));
+      const created = results.filter((r) => r.status === 201 && r.body.idempotent !== true);
+      expect(created).toHaveLength(1);
+      const winner = created[0]!.body;
+      for (const r of results) {
+        if (r.status === 201) expect(r.body._id).toBe(winner._id);
+        else
+          expect([r.status, r.body.data.error.code, r.body.data.error.existingInvoiceId]).toEqual([
+            409,
+            'IDEMPOTENCY_CONFLICT',
+            winner._id,
+          ]);
+      }
+      expect(results.filter((r) => r.status === 409)).toHaveLength(N / 2);
+    }, 60_000);
 
-  it('payment against cancel: serial, the later gets INVOICE_HAS_PAYMENTS or INVOICE_CANCELED', async () => {
-    for (let round = 0; round < 10; round += 1) {
-      const invoice = (await create(round, {})).body;
-      const [payment, cancel] = await Promise.all([
-        http(on(round), 'POST', `${base}/${invoice._id}/payments`, { token, body: { amount: 10 } }),
-        http(on(round + 1), 'POST', `${base}/${invoice._id}/cancel`, { token }),
-      ]);
-      const outcome = `${payment.status}/${cancel.status}`;
-      expect(['201/409', '409/200']).toContain(outcome);
-      if (outcome === '201/409') expect(cancel.body.data.error.code).toBe('INVOICE_HAS_PAYMENTS');
-      else expect(payment.body.data.error.code).toBe('INVOICE_CANCELED');
-    }
-  }, 60_000);
-});
+    it('N creates for one new buyer: one client, whose balance counts every invoice (read on each process)', async () => {
+      const name = `One New Buyer ${randomKey('b')}`;
+      const results = await all(N, (i) => create(i, { billedTo: { name, country: 'IN', gstState: '27' } }));
+      expect(results.map((r) => r.status).filter((s) => s !== 201)).toEqual([]);
+      const ids = new Set(results.map((r) => r.body.client));
+      expect(ids.size).toBe(1);
+      const [clientId] = [...ids] as string[];
+      for (const i of [0, 1]) expect(await balanceOn(i, clientId!)).toEqual({ invoice: N * 1580, invoicePayment: 0 });
+    }, 60_000);
+
+    it('N payments on one invoice never over-settle: each 201 or PAYMENT_EXCEEDS_DUE, the balance exact on both', async () => {
+      const invoice = (
+        await create(0, { billedTo: { name: `Payer ${randomKey('p')}`, country: 'IN', gstState: '29' } })
+      ).body;
+      const results = await all(N, (i) =>
+        http(on(i), 'POST', `${base}/${invoice._id}/payments`, { token, body: { amount: 100 } }),
+      );
+      expect(results.filter((r) => r.status === 201)).toHaveLength(15);
+      for (const r of results.filter((x) => x.status !== 201))
+        expect([r.status, r.body.data.error.code]).toEqual([400, 'PAYMENT_EXCEEDS_DUE']);
+      for (const i of [0, 1]) {
+        const read = await http(on(i), 'GET', `${base}/${invoice._id}`, { token });
+        expect(read.body).toMatchObject({ amountPaid: 1500, amountDue: 80, status: 'PARTIALLY_PAID' });
+        expect(await balanceOn(i, invoice.client)).toEqual({ invoice: 1580, invoicePayment: 1500 });
+      }
+    }, 60_000);
+
+    it('payment against cancel: serial, the later gets INVOICE_HAS_PAYMENTS or INVOICE_CANCELED', async () => {
+      for (let round = 0; round < 10; round += 1) {
+        const invoice = (await create(round, {})).body;
+        const [payment, cancel] = await Promise.all([
+          http(on(round), 'POST', `${base}/${invoice._id}/payments`, { token, body: { amount: 10 } }),
+          http(on(round + 1), 'POST', `${base}/${invoice._id}/cancel`, { token }),
+        ]);
+        const outcome = `${payment.status}/${cancel.status}`;
+        expect(['201/409', '409/200']).toContain(outcome);
+        if (outcome === '201/409') expect(cancel.body.data.error.code).toBe('INVOICE_HAS_PAYMENTS');
+        else expect(payment.body.data.error.code).toBe('INVOICE_CANCELED');
+        const read = await http(on(round + 1), 'GET', `${base}/${invoice._id}`, { token });
+        expect([read.body.status, read.body.amountPaid]).toEqual(
+          outcome === '201/409' ? ['PARTIALLY_PAID', 10] : ['CANCELED', 0],
+        );
+      }
+    }, 60_000);
+
+    it('N requests under one Idempotency-Key: one document; the rest replay it or are IDEMPOTENCY_IN_PROGRESS', async () => {
+      const key = randomKey('race');
+      const body = { billedTo: { name: `Keyed ${key}`, country: 'IN', gstState: '29' }, items: ITEMS };
+      const results = await all(N, (i) => keyed(i, base, key, body));
+      const fresh = results.filter((r) => r.status === 201 && r.replayed === null);
+      expect(fresh).toHaveLength(1);
+      for (const r of results) {
+        if (r.status === 201) expect(r.body).toEqual(fresh[0]!.body);
+        else expect([r.status, r.body.data.error.code, r.retryAfter]).toEqual([409, 'IDEMPOTENCY_IN_PROGRESS', '1']);
+      }
+      const found = await http(on(1), 'GET', `${base}?client=${fresh[0]!.body.client}`, { token });
+      expect(found.body.total).toBe(1);
+      const payments = `${base}/${fresh[0]!.body._id}/payments`;
+      const paid = await all(N, (i) => keyed(i, payments, `${key}-pay`, { amount: 1 }));
+      expect(paid.filter((r) => r.status === 201 && r.replayed === null)).toHaveLength(1);
+      expect(paid.filter((r) => r.status !== 201).map((r) => r.body.data.error.code)).not.toContain(
+        'PAYMENT_EXCEEDS_DUE',
+      );
+      const live = await http(on(0), 'GET', payments, { token });
+      expect(live.body.payments).toHaveLength(1);
+    }, 60_000);
+
+    it("3.7.3 the client's balance after create, payment and cancel, read at once on the other process", async () => {
+      const buyer = { name: `Balance ${randomKey('c')}`, country: 'IN', gstState: '29' };
+      const first = (await create(0, { billedTo: buyer })).body;
+      expect(await balanceOn(1, first.client)).toEqual({ invoice: 1580, invoicePayment: 0 });
+      const second = (await create(1, { billedTo: buyer, items: ITEMS.slice(0, 1) })).body;
+      expect(second.client).toBe(first.client);
+      expect(await balanceOn(0, first.client)).toEqual({ invoice: 1816, invoicePayment: 0 });
+      const pay = { amount: 200.5, tds: 30, transactionCharge: 5.25 };
+      expect((await http(on(1), 'POST', `${base}/${first._id}/payments`, { token, body: pay })).status).toBe(201);
+      expect(await balanceOn(0, first.client)).toEqual({ invoice: 1816, invoicePayment: 235.75 });
+      const canceled = await http(on(0), 'POST', `${base}/${first._id}/cancel?cancelPayment=true`, { token });
+      expect(canceled.status).toBe(200);
+      expect(await balanceOn(1, first.client)).toEqual({ invoice: 236, invoicePayment: 0 });
+    }, 60_000);
+  },
+);
