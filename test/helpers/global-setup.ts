@@ -18,10 +18,19 @@ declare module 'vitest' {
  */
 export default async function migrateTemplateOnce(project: TestProject): Promise<() => void> {
   const dataDir = tempDataDir();
-  const store = openStore(configFor('sqlite', { dataDir }));
-  await store.migrate();
-  // Closing the only connection checkpoints the write-ahead log into the file and removes it.
-  await store.close();
-  project.provide('sqliteTemplate', join(dataDir, 'crmkit.sqlite'));
-  return () => rmSync(dataDir, { recursive: true, force: true });
+  const removeIt = () => rmSync(dataDir, { recursive: true, force: true });
+  // The PgBouncer pass runs on PostgreSQL alone: no embedded store to start.
+  if (process.env.TEST_STORES === 'postgres') return removeIt;
+  try {
+    const store = openStore(configFor('sqlite', { dataDir }));
+    await store.migrate();
+    // Closing the only connection checkpoints the write-ahead log into the file and removes it.
+    await store.close();
+    project.provide('sqliteTemplate', join(dataDir, 'crmkit.sqlite'));
+  } catch (error) {
+    // No template (a machine without the SQLite driver, say): each test app migrates its own store, and
+    // the embedded store's own tests report what is wrong, as they did before this setup existed.
+    console.warn(`[global-setup] no migrated SQLite template: ${(error as Error).message}`);
+  }
+  return removeIt;
 }
