@@ -12,6 +12,8 @@ export default defineConfig({
     maxWorkers: 2,
     fileParallelism: true,
     tags: TEST_TAGS,
+    // Migrates one embedded store per run, which each test app copies (test/helpers/global-setup.ts).
+    globalSetup: ['test/helpers/global-setup.ts'],
     projects: [
       { extends: true, test: { name: 'UTC', include: ['test/**/*.test.ts'], env: { TZ: 'UTC' } } },
       { extends: true, test: { name: 'Asia/Kolkata', include: filesTagged('dates'), env: { TZ: 'Asia/Kolkata' } } },

@@ -1,7 +1,9 @@
 // Writes client/src/api-types.ts, the types of the TypeScript client, from the OpenAPI document
-// (`npm run generate:client`). A unit test regenerates it in memory and fails when the file is stale.
+// (`npm run generate:client`), with openapi-typescript. A unit test regenerates it in memory and fails
+// when the file is stale.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import openapiTS, { astToString } from 'openapi-typescript';
 import { testConfig } from '../src/config.js';
 import { openApiDocument } from '../src/features.js';
 import type { JsonSchema } from '../src/validation/json-schema.js';
@@ -48,8 +50,6 @@ type Schema = JsonSchema & {
   description?: string;
 };
 
-const refName = (schema: Schema): string | undefined => schema.$ref?.split('/').pop();
-
 function referencedNames(schema: unknown, into: Set<string>): void {
   if (Array.isArray(schema)) {
     for (const s of schema) referencedNames(s, into);
@@ -77,79 +77,51 @@ function closure(schemas: Record<string, Schema>): string[] {
   return [...names].sort();
 }
 
-const literal = (value: unknown): string => JSON.stringify(value);
-const comment = (text: string | undefined, indent: string): string =>
-  text ? `${indent}/** ${text.replace(/\*\//g, '*\\/')} */\n` : '';
-
-function typeOf(schema: Schema, indent: string): string {
-  const name = refName(schema);
-  if (name) return name;
-  if (schema.const !== undefined) return literal(schema.const);
-  if (schema.oneOf) return schema.oneOf.map((s) => typeOf(s, indent)).join(' | ');
-  if (schema.enum) {
-    const values = schema.enum.filter((v) => v !== null);
-    const base = values.length > MAX_UNION ? 'string' : values.map(literal).join(' | ');
-    return schema.enum.includes(null) ? `${base} | null` : base;
-  }
-  const types = [schema.type ?? 'unknown'].flat();
-  return types.map((type) => primitive(type, schema, indent)).join(' | ');
-}
-
-function primitive(type: string, schema: Schema, indent: string): string {
-  switch (type) {
-    case 'string':
-      return 'string';
-    case 'integer':
-    case 'number':
-      return 'number';
-    case 'boolean':
-      return 'boolean';
-    case 'null':
-      return 'null';
-    case 'array': {
-      const item = schema.items ? typeOf(schema.items, indent) : 'unknown';
-      return /[ |]/.test(item) ? `(${item})[]` : `${item}[]`;
+/** Enum lists longer than MAX_UNION dropped (the type stays: a string), in a copy. */
+function withoutLongUnions(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutLongUnions);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'enum' && Array.isArray(value) && value.length > MAX_UNION) {
+      // A nullable long enum keeps its null: `type` may not say it when only the enum listed it.
+      if (value.includes(null) && !(schema as Schema).type?.includes('null'))
+        copy.type = [(schema as Schema).type ?? 'string', 'null'].flat();
+      continue;
     }
-    case 'object':
-      return objectType(schema, indent);
-    default:
-      return 'unknown';
+    copy[key] = withoutLongUnions(value);
   }
+  return copy;
 }
 
-function objectType(schema: Schema, indent: string): string {
-  const inner = `${indent}  `;
-  const required = new Set(schema.required ?? []);
-  const members = Object.entries(schema.properties ?? {}).map(
-    ([name, member]) =>
-      `${comment(member.description, inner)}${inner}${name}${required.has(name) ? '' : '?'}: ${typeOf(member, inner)};\n`,
-  );
-  const extra = schema.additionalProperties;
-  if (typeof extra === 'object') members.push(`${inner}[key: string]: ${typeOf(extra, inner)};\n`);
-  else if (!schema.properties) members.push(`${inner}[key: string]: unknown;\n`);
-  return `{\n${members.join('')}${indent}}`;
-}
-
-/** The whole file, from the document the server serves. */
-export function renderClientTypes(document: JsonSchema): string {
+/**
+ * The whole file, from the document the server serves: the client's schemas and what they refer to,
+ * as openapi-typescript writes them (`components["schemas"]`), each also exported by its own name.
+ */
+export async function renderClientTypes(document: JsonSchema): Promise<string> {
   const schemas = (document.components as { schemas: Record<string, Schema> }).schemas;
-  const blocks = closure(schemas).map((name) => {
-    const schema = schemas[name]!;
-    const type = typeOf(schema, '');
-    const head = comment(schema.description, '');
-    return schema.type === 'object' && !schema.oneOf
-      ? `${head}export interface ${name} ${type}\n`
-      : `${head}export type ${name} = ${type};\n`;
-  });
+  const used = Object.fromEntries(closure(schemas).map((name) => [name, withoutLongUnions(schemas[name])]));
+  const ast = await openapiTS(
+    { openapi: '3.1.0', info: document.info as never, paths: {}, components: { schemas: used as never } },
+    {
+      rootTypes: true,
+      rootTypesNoSchemaPrefix: true,
+      alphabetize: true,
+      // A default is the server's to apply: the field stays optional to send.
+      defaultNonNullable: false,
+      // An object with no properties listed holds anything (a token's claims), not nothing.
+      emptyObjectsUnknown: true,
+    },
+  );
   return [
     '// Generated by `npm run generate:client` from the OpenAPI document of the crmkit server',
-    `// (version ${(document.info as { version: string }).version}). Do not edit: change the server's schemas and regenerate.`,
+    `// (version ${(document.info as { version: string }).version}) with openapi-typescript. Do not edit: change the server's schemas and regenerate.`,
     '',
-    blocks.join('\n'),
+    astToString(ast),
   ].join('\n');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(CLIENT_TYPES_FILE, renderClientTypes(openApiDocument({ config: testConfig() })));
+  writeFileSync(CLIENT_TYPES_FILE, await renderClientTypes(openApiDocument({ config: testConfig() })));
   console.log(`wrote ${CLIENT_TYPES_FILE}`);
 }

@@ -1,5 +1,7 @@
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { testConfig, type Config } from '../../src/config.js';
 import { systemClock, type Clock } from '../../src/deps.js';
@@ -25,6 +27,9 @@ export async function createTestApp(
   clock: Clock = systemClock,
 ): Promise<TestApp> {
   const config = configFor(storeName, overrides);
+  // A fresh embedded store starts as a copy of the run's migrated one (test/helpers/global-setup.ts);
+  // migrate() below then finds every migration applied. A folder the test names is left as it is.
+  if (storeName === 'sqlite' && overrides.dataDir === undefined) copyMigratedSqlite(config.dataDir);
   const store = openStore(config);
   await store.migrate();
   await new OperatorsService(store, clock.now, config.passwordHashCost).ensureFirstOperator(
@@ -43,6 +48,11 @@ export async function createTestApp(
       await store.close();
     },
   };
+}
+
+function copyMigratedSqlite(dataDir: string): void {
+  const template = inject('sqliteTemplate');
+  if (template) copyFileSync(template, join(dataDir, 'crmkit.sqlite'));
 }
 
 const stores = await availableStores();

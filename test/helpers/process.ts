@@ -54,7 +54,8 @@ export async function spawnServer(
       child.kill('SIGKILL');
       throw new Error(`server did not start in time: ${output}`);
     }
-    await new Promise((r) => setTimeout(r, 100));
+    // Polled often: a server starts in a few hundred milliseconds, and every process test waits on it.
+    await new Promise((r) => setTimeout(r, 20));
   }
   const end = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);

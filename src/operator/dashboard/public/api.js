@@ -1,10 +1,20 @@
+// @ts-check
 // The operator API client: one fetch wrapper, the session kept in sessionStorage,
 // errors read from the section 7 envelope, and a 401 sending the operator back to log in.
+
+/** @typedef {import('../../../../client/src/api-types.js').FieldError} FieldError */
+/** @typedef {{ token: string, email: string, expiresAt: string }} Session */
 
 const SESSION_KEY = 'crmkit.session';
 const BUSINESS_KEY = 'crmkit.business';
 
 export class ApiError extends Error {
+  /**
+   * @param {number} status the HTTP status (0: the server could not be reached)
+   * @param {string} message
+   * @param {string} [code] the error code of the envelope
+   * @param {FieldError[]} [fieldErrors]
+   */
   constructor(status, message, code, fieldErrors) {
     super(message);
     this.status = status;
@@ -13,12 +23,17 @@ export class ApiError extends Error {
   }
 }
 
+/** @type {(email: string | undefined) => void} */
 let onSessionExpired = () => {};
-/** Called once by the app shell: what to do when the server says the session is no longer valid. */
+/**
+ * Called once by the app shell: what to do when the server says the session is no longer valid.
+ * @param {(email: string | undefined) => void} handler
+ */
 export function setSessionExpiredHandler(handler) {
   onSessionExpired = handler;
 }
 
+/** @returns {Session | null} */
 export function getSession() {
   try {
     return JSON.parse(sessionStorage.getItem(SESSION_KEY) ?? 'null');
@@ -27,7 +42,11 @@ export function getSession() {
   }
 }
 
-/** After a password change: the server ended the old session and handed this tab a new one. */
+/**
+ * After a password change: the server ended the old session and handed this tab a new one.
+ * @param {string} token
+ * @param {string} expiresAt
+ */
 export function replaceSessionToken(token, expiresAt) {
   const session = getSession();
   if (session) sessionStorage.setItem(SESSION_KEY, JSON.stringify({ ...session, token, expiresAt }));
@@ -42,11 +61,16 @@ export function getCurrentBusiness() {
   return sessionStorage.getItem(BUSINESS_KEY);
 }
 
+/** @param {string | null | undefined} urlKey */
 export function setCurrentBusiness(urlKey) {
   if (urlKey) sessionStorage.setItem(BUSINESS_KEY, urlKey);
   else sessionStorage.removeItem(BUSINESS_KEY);
 }
 
+/**
+ * @param {Response} response
+ * @returns {Promise<any>} the parsed body, or null when it is not JSON
+ */
 async function readJson(response) {
   try {
     return await response.json();
@@ -55,13 +79,20 @@ async function readJson(response) {
   }
 }
 
+/**
+ * @param {number} status
+ * @param {any} json the answer's body, as sent
+ */
 function errorFrom(status, json) {
   const error = json?.data?.error;
   const message = error?.message ?? json?.data?.message ?? json?.message ?? `The request failed (HTTP ${status}).`;
   return new ApiError(status, message, error?.code, Array.isArray(error?.errors) ? error.errors : []);
 }
 
-/** The sign-in lockout in words: how long, and until when (Retry-After is in seconds). */
+/**
+ * The sign-in lockout in words: how long, and until when (Retry-After is in seconds).
+ * @param {number} seconds
+ */
 export function lockoutMessage(seconds) {
   if (!Number.isFinite(seconds) || seconds <= 0) return 'Too many failed attempts. Wait a few minutes, then try again.';
   const minutes = Math.ceil(seconds / 60);
@@ -70,7 +101,12 @@ export function lockoutMessage(seconds) {
   return `Too many failed attempts. Try again in ${span} (at ${until}).`;
 }
 
-/** Logs in with the local strategy and keeps the session token for this browser tab. */
+/**
+ * Logs in with the local strategy and keeps the session token for this browser tab.
+ * @param {string} email
+ * @param {string} password
+ * @returns {Promise<Session>}
+ */
 export async function login(email, password) {
   let response;
   try {
@@ -91,11 +127,19 @@ export async function login(email, password) {
   return session;
 }
 
-/** Calls /admin/v1<path>; returns `data` of the success envelope or throws an ApiError. */
+/**
+ * Calls /admin/v1<path>; returns `data` of the success envelope or throws an ApiError.
+ * @param {'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>} the answer's `data`, whose shape the calling view knows
+ */
 export async function api(method, path, body) {
   const session = getSession();
+  /** @type {Record<string, string>} */
   const headers = { accept: 'application/json' };
   if (session?.token) headers.authorization = `Bearer ${session.token}`;
+  /** @type {RequestInit} */
   const init = { method, headers };
   if (body !== undefined) {
     headers['content-type'] = 'application/json';
@@ -118,4 +162,4 @@ export async function api(method, path, body) {
 }
 
 /** Percent-encodes one path segment (a clientId may hold "/", "?", "#" or spaces). */
-export const seg = (value) => encodeURIComponent(value);
+export const seg = (/** @type {string} */ value) => encodeURIComponent(value);

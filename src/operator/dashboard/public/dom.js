@@ -1,7 +1,21 @@
+// @ts-check
 // Small DOM helpers: the page builds every element through h(), so nothing is parsed as HTML
 // and no inline style or handler ever exists (the page runs under a strict CSP).
 
-/** h('button', {class: 'primary', onclick}, 'Save') → element. Attributes starting with "on" become listeners. */
+/**
+ * A child as h() and mount() take it: a node, text, or nothing (skipped), or a list of them.
+ * @typedef {Node | string | number | boolean | null | undefined | ChildList} Child
+ * @typedef {Child[]} ChildList
+ */
+
+/**
+ * h('button', {class: 'primary', onclick}, 'Save') → element. Attributes starting with "on" become listeners.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any> | null} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs ?? {})) {
@@ -9,21 +23,31 @@ export function h(tag, attrs = {}, ...children) {
     if (name.startsWith('on') && typeof value === 'function') el.addEventListener(name.slice(2), value);
     else if (name === 'class') el.className = value;
     else if (name === 'dataset') Object.assign(el.dataset, value);
-    else if (name === 'value' || name === 'checked' || name === 'selected') el[name] = value;
+    else if (name === 'value' || name === 'checked' || name === 'selected') /** @type {any} */ (el)[name] = value;
     else el.setAttribute(name, value === true ? '' : String(value));
   }
   append(el, children);
   return el;
 }
 
+/**
+ * @param {Element} el
+ * @param {Child[]} children
+ */
 function append(el, children) {
-  for (const child of children.flat(Infinity)) {
+  for (const child of /** @type {any[]} */ (children).flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
 }
 
-/** Replaces the children of el. */
+/**
+ * Replaces the children of el.
+ * @template {Element} E
+ * @param {E} el
+ * @param {...Child} children
+ * @returns {E}
+ */
 export function mount(el, ...children) {
   el.replaceChildren();
   append(el, children);
@@ -37,7 +61,12 @@ export function uid(prefix = 'f') {
   return `${prefix}-${idCounter}`;
 }
 
-/** A labelled form field: <div class="field"><label for>…</label><input id></div>. */
+/**
+ * A labelled form field: <div class="field"><label for>…</label><input id></div>.
+ * @param {Child} label
+ * @param {HTMLElement} control
+ * @param {Child} [hint]
+ */
 export function field(label, control, hint) {
   if (!control.id) control.id = uid();
   const hintEl = hint ? h('p', { class: 'hint', id: `${control.id}-hint` }, hint) : null;
@@ -45,22 +74,32 @@ export function field(label, control, hint) {
   return h('div', { class: 'field' }, h('label', { for: control.id }, label), control, hintEl);
 }
 
-/** A status message announced to assistive technology; fades after a few seconds. */
+/**
+ * A status message announced to assistive technology; fades after a few seconds.
+ * @param {Child} message
+ * @param {'success' | 'error' | 'info'} [kind]
+ */
 export function toast(message, kind = 'success') {
   const region = document.getElementById('toasts');
   if (!region) return;
   const item = h('div', { class: `toast toast-${kind}` }, message);
   region.append(item);
-  while (region.children.length > 3) region.firstElementChild.remove();
+  while (region.firstElementChild && region.children.length > 3) region.firstElementChild.remove();
   setTimeout(() => item.remove(), 5000);
 }
 
-/** An error banner (role=alert) for a view; returns the element so callers can place it. */
+/**
+ * An error banner (role=alert) for a view; returns the element so callers can place it.
+ * @param {Child} message
+ */
 export function errorBanner(message) {
   return h('div', { class: 'banner banner-error', role: 'alert' }, message);
 }
 
-/** Copies text to the clipboard, falling back to a hidden textarea where the API is unavailable. */
+/**
+ * Copies text to the clipboard, falling back to a hidden textarea where the API is unavailable.
+ * @param {string} text
+ */
 export async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);
@@ -76,12 +115,21 @@ export async function copyText(text) {
   }
 }
 
-/** A modal <dialog>; resolves with the value passed to close(). */
+/**
+ * One button of a dialog: closes it with `value` (only once `check()` answers true, when given).
+ * @typedef {{ label: string, value: unknown, class?: string, check?: () => boolean }} DialogAction
+ */
+
+/**
+ * A modal <dialog>; resolves with the value passed to close().
+ * @param {{ title: Child, body: Child, actions: DialogAction[], dismissable?: boolean }} dialog
+ * @returns {Promise<unknown>} the chosen action's value; undefined when dismissed
+ */
 export function openDialog({ title, body, actions, dismissable = true }) {
   return new Promise((resolve) => {
     const titleId = uid('dlg');
     const dialog = h('dialog', { class: 'dialog', 'aria-labelledby': titleId });
-    const close = (value) => {
+    const close = (/** @type {unknown} */ value) => {
       dialog.close();
       dialog.remove();
       resolve(value);
@@ -114,7 +162,12 @@ export function openDialog({ title, body, actions, dismissable = true }) {
   });
 }
 
-/** Asks for confirmation; resolves true when the operator confirms. */
+/**
+ * Asks for confirmation; resolves true when the operator confirms.
+ * @param {Child} title
+ * @param {Child} message
+ * @param {string} confirmLabel
+ */
 export async function confirmAction(title, message, confirmLabel, danger = false) {
   const answer = await openDialog({
     title,
@@ -127,7 +180,12 @@ export async function confirmAction(title, message, confirmLabel, danger = false
   return answer === true;
 }
 
-/** A button that disables itself while its async action runs. */
+/**
+ * A button that disables itself while its async action runs.
+ * @param {Child} label
+ * @param {() => unknown} action
+ * @param {Record<string, any>} [attrs]
+ */
 export function actionButton(label, action, attrs = {}) {
   const button = h('button', { type: 'button', ...attrs }, label);
   button.addEventListener('click', async () => {
@@ -141,6 +199,10 @@ export function actionButton(label, action, attrs = {}) {
   return button;
 }
 
+/**
+ * An instant for people, in the browser's zone and language; '—' for none.
+ * @param {string | null | undefined} iso
+ */
 export function formatDate(iso) {
   if (!iso) return '—';
   const date = new Date(iso);

@@ -1,10 +1,19 @@
+// @ts-check
 // Audit log: who did what, when, to which business, newest first, a page at a time (GET /audit).
 import { api } from './api.js';
 import { errorBanner, formatDate, h, mount } from './dom.js';
 
 const PAGE_SIZE = 50;
 
-/** The log's action codes in words; an action this page does not know yet shows its code. */
+/**
+ * One entry of GET /admin/v1/audit, as the document's AuditPage schema (src/operator/operator.openapi.ts) says.
+ * @typedef {{ at: string, operator: string, action: string, business: string | null, detail: Record<string, unknown> }} AuditEntry
+ */
+
+/**
+ * The log's action codes in words; an action this page does not know yet shows its code.
+ * @type {Record<string, string>}
+ */
 const ACTIONS = {
   'business.create': 'Created business',
   'business.update': 'Changed business settings',
@@ -28,7 +37,10 @@ const ACTIONS = {
   'client.document': 'Added document to client',
 };
 
-/** The detail object as short "key: value" lines; lists joined with commas. */
+/**
+ * The detail object as short "key: value" lines; lists joined with commas.
+ * @param {AuditEntry['detail']} detail
+ */
 function detailOf(detail) {
   const entries = Object.entries(detail ?? {});
   if (entries.length === 0) return h('span', { class: 'muted' }, '—');
@@ -50,6 +62,7 @@ function detailOf(detail) {
   );
 }
 
+/** @param {AuditEntry[]} entries */
 function entriesTable(entries) {
   return h(
     'table',
@@ -91,21 +104,28 @@ function entriesTable(entries) {
   );
 }
 
+/** @param {HTMLElement} main */
 export async function renderAudit(main) {
   const list = h('section', { class: 'card', 'aria-live': 'polite' });
   const pager = h('nav', { class: 'pager', 'aria-label': 'Audit log pages' });
   let page = 1;
 
+  /**
+   * @param {number} wanted the page to show
+   * @param {string} [focusSelector] the pager button to keep the keyboard's focus on
+   */
   const load = async (wanted, focusSelector) => {
     const buttons = [...pager.querySelectorAll('button')];
     buttons.forEach((b) => {
       b.disabled = true;
     });
     mount(list, h('p', { class: 'loading', role: 'status' }, 'Loading the audit log…'));
+    /** @type {{ entries: AuditEntry[], hasMore: boolean }} */
     let data;
     try {
       data = await api('GET', `/audit?page=${wanted}&pageSize=${PAGE_SIZE}`);
-    } catch (error) {
+    } catch (caught) {
+      const error = /** @type {import('./api.js').ApiError} */ (caught);
       buttons.forEach((b) => {
         b.disabled = false;
       });
@@ -155,7 +175,7 @@ export async function renderAudit(main) {
     );
     // Keyboard users keep their place: the button pressed, or its partner when that one is now disabled.
     if (focusSelector) {
-      const wantedButton = main.querySelector(focusSelector);
+      const wantedButton = /** @type {HTMLButtonElement | null} */ (main.querySelector(focusSelector));
       (wantedButton && !wantedButton.disabled
         ? wantedButton
         : [...pager.querySelectorAll('button')].find((b) => !b.disabled)

@@ -1,12 +1,19 @@
+// @ts-check
 // Operator accounts: the list, inviting an operator, and changing your own password (which ends
 // your other sessions; this tab gets a new one).
 import { api, replaceSessionToken } from './api.js';
 import { field, formatDate, h, mount, toast } from './dom.js';
 import { clearFormError, reportFormError } from './field-errors.js';
 
+/**
+ * An operator account as GET /admin/v1/operators lists it (the document's OperatorListed schema).
+ * @typedef {{ email: string, createdAt: string, isCurrent: boolean }} OperatorListed
+ */
+
 const INVITE_LABELS = { email: 'E-mail', password: 'Temporary password' };
 const PASSWORD_LABELS = { currentPassword: 'Current password', newPassword: 'New password' };
 
+/** @param {OperatorListed[]} operators */
 function operatorsTable(operators) {
   if (operators.length === 0) return h('div', { class: 'empty' }, h('p', {}, 'No operator account.'));
   return h(
@@ -37,7 +44,16 @@ function operatorsTable(operators) {
   );
 }
 
-/** A small form whose submit runs `send`, with errors shown beside the fields they name. */
+/**
+ * A small form whose submit runs `send`, with errors shown beside the fields they name.
+ * @param {string} id the heading's id, which names the form
+ * @param {string} title
+ * @param {string} intro
+ * @param {HTMLElement[]} fields
+ * @param {string} label the submit button's
+ * @param {Record<string, string>} labels each field name the API uses, as the form labels it
+ * @param {() => Promise<void>} send
+ */
 function accountForm(id, title, intro, fields, label, labels, send) {
   const message = h('div');
   const submit = h('button', { type: 'submit', class: 'primary' }, label);
@@ -55,8 +71,9 @@ function accountForm(id, title, intro, fields, label, labels, send) {
     submit.disabled = true;
     clearFormError(form, message);
     try {
-      await send(form, message);
-    } catch (error) {
+      await send();
+    } catch (caught) {
+      const error = /** @type {import('./api.js').ApiError} */ (caught);
       if (error.status !== 401) reportFormError(form, message, error, labels);
     } finally {
       submit.disabled = false;
@@ -65,6 +82,7 @@ function accountForm(id, title, intro, fields, label, labels, send) {
   return form;
 }
 
+/** @param {() => Promise<unknown>} reload */
 function inviteForm(reload) {
   const email = h('input', {
     type: 'email',
@@ -136,7 +154,10 @@ function passwordForm() {
     { ...PASSWORD_LABELS, repeatPassword: 'Repeat the new password' },
     async () => {
       if (next.value !== repeat.value) {
-        const error = new Error('The two new passwords differ.');
+        // Read by reportFormError as an API answer's field errors are (field-errors.js errorsOf).
+        const error = /** @type {Error & { fieldErrors: import('./field-errors.js').FieldError[] }} */ (
+          new Error('The two new passwords differ.')
+        );
         error.fieldErrors = [
           {
             field: 'repeatPassword',
@@ -159,6 +180,7 @@ function passwordForm() {
   );
 }
 
+/** @param {HTMLElement} main */
 export async function renderOperators(main) {
   const list = h('section', { class: 'card' });
   const reload = async () => mount(list, operatorsTable((await api('GET', '/operators')) ?? []));
