@@ -44,7 +44,7 @@ describe('the invoice share page in headless chromium', () => {
     expect(await page.getByRole('link', { name: 'Download PDF' }).getAttribute('href')).toBe(
       `${invoice.share.link}/pdf`,
     );
-    expect(await page.locator('main').innerText()).toContain('Rupees');
+    expect(await page.locator('main').textContent()).toContain('Rupees');
     expect(problems).toEqual([]);
   });
 
@@ -72,7 +72,7 @@ describe('the invoice share page in headless chromium', () => {
     });
     expect(cancel.statusCode).toBe(200);
     await page.goto(local(canceled.share.link));
-    expect(await page.getByRole('status').innerText()).toBe('CANCELED');
+    expect(await page.getByRole('status').textContent()).toBe('CANCELED');
     await shootBoth(page, 'invoice-share-canceled');
     const revoke = await session.server.app.inject({
       method: 'POST',
