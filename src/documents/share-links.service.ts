@@ -1,26 +1,13 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../errors/app-error.js';
 import { notFound, type InvoicesService } from '../invoices/invoices.service.js';
 import type { InvoiceAnswer } from '../invoices/invoice.present.js';
 import type { Store } from '../storage/store.js';
+import { newShareToken, sameToken, TOKEN_SHAPE } from './share-token.js';
 
 /** The invoice a share token opens, and the business's time zone its dates are shown in. */
 export interface SharedDocument {
   invoice: InvoiceAnswer;
   timeZone: string;
-}
-
-/** 43 base64url characters: 32 random bytes (invoices-interface 2.7). */
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
-
-/** 256 bits from the operating system's CSPRNG, as an invoice's first token is made. */
-export const newShareToken = (): string => randomBytes(32).toString('base64url');
-
-/** Whether two tokens are the same, in time that does not depend on where they differ. */
-export function sameToken(given: string, stored: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(stored);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /**
