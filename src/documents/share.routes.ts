@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { refuseBare } from '../http/replies.js';
 import { type ApiSection, type Operation, type OperationDoc, operationsOf } from '../openapi/operation.js';
 import type { DocumentsContext } from './documents.routes.js';
@@ -35,6 +35,15 @@ const NOT_FOUND_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-
 
 function notFound(reply: FastifyReply): FastifyReply {
   return reply.code(404).headers(PRIVATE_HEADERS).type('text/html; charset=utf-8').send(NOT_FOUND_PAGE);
+}
+
+/**
+ * Paths under /share that no route takes (an empty token, a token with a slash, one longer than the
+ * router's parameter limit) get the same page as an unknown token, not the API's JSON 404: no answer may
+ * tell a malformed link from a revoked one.
+ */
+export function installShareNotFound(app: FastifyInstance): void {
+  app.register(async (scope) => scope.setNotFoundHandler((_request, reply) => notFound(reply)), { prefix: '/share' });
 }
 
 const operation = operationsOf<DocumentsContext>();

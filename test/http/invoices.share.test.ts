@@ -177,31 +177,36 @@ describeEachStore(
       const revoked = await revoke(invoice._id);
       const newPath = pathOf(revoked.body.data.share.link);
       const old = tokenOf(invoice.share.link);
-      const answers = await Promise.all(
-        [
-          oldPath,
-          `${oldPath}/pdf`,
-          `/share/invoices/${'A'.repeat(43)}`,
-          `/share/invoices/${'A'.repeat(43)}/pdf`,
-          `/share/invoices/${old.slice(0, 42)}`,
-          `/share/invoices/${old}A`,
-          `/share/invoices/${old.slice(0, 42)}.`,
-          `/share/invoices/${encodeURIComponent(`${old.slice(0, 40)}' or 1=1`)}`,
-          '/share/invoices/%00',
-          `/share/invoices/${'x'.repeat(600)}`,
-          `/share/invoices/${old.toLowerCase() === old ? old.toUpperCase() : old.toLowerCase()}`,
-        ].map((path) => get(path)),
-      );
+      const paths = [
+        oldPath,
+        `${oldPath}/pdf`,
+        `/share/invoices/${'A'.repeat(43)}`,
+        `/share/invoices/${'A'.repeat(43)}/pdf`,
+        `/share/invoices/${old.slice(0, 42)}`,
+        `/share/invoices/${old}A`,
+        `/share/invoices/${old.slice(0, 42)}.`,
+        `/share/invoices/${encodeURIComponent(`${old.slice(0, 40)}' or 1=1`)}`,
+        '/share/invoices/%00',
+        `/share/invoices/${'x'.repeat(600)}`,
+        '/share/invoices/',
+        '/share/invoices',
+        `/share/invoices/${old}/other`,
+        `/share/invoices/${old.slice(0, 20)}/${old.slice(21)}`,
+        `/share/invoices/${old.toLowerCase() === old ? old.toUpperCase() : old.toLowerCase()}`,
+      ];
+      const answers = await Promise.all(paths.map((path) => get(path)));
       const [first] = answers;
       expect(first!.statusCode).toBe(404);
       expect(first!.headers['cache-control']).toBe('no-store');
       expect(first!.headers['x-robots-tag']).toBe('noindex');
       expect(first!.body).not.toContain(old);
-      for (const answer of answers) {
-        expect(answer.statusCode).toBe(404);
-        expect(answer.rawPayload.equals(first!.rawPayload)).toBe(true);
-        expect(comparable(answer.headers)).toEqual(comparable(first!.headers));
-      }
+      answers.forEach((answer, i) => {
+        const path = paths[i]!.slice(0, 80);
+        expect(answer.statusCode, path).toBe(404);
+        expect(answer.body, path).toBe(first!.body);
+        expect(answer.rawPayload.equals(first!.rawPayload), path).toBe(true);
+        expect(comparable(answer.headers), path).toEqual(comparable(first!.headers));
+      });
       expect((await get(newPath)).statusCode).toBe(200);
       expect((await get(`${newPath}/pdf`)).statusCode).toBe(200);
     });
