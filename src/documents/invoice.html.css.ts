@@ -43,6 +43,6 @@ table.totals .strong td{background:#eef2f7;font-weight:700;font-size:16px}
 .terms h3{font-size:13px;margin:6px 0 2px}
 .terms ul{margin:0;padding-left:18px}
 .stamp{position:absolute;top:38%;left:0;right:0;text-align:center;font-size:96px;font-weight:800;color:#b91c1c;opacity:.2;transform:rotate(-30deg);pointer-events:none;margin:0}
-@media (max-width:600px){main{padding:16px;margin:0;border-radius:0}h1{font-size:22px}}
+@media (max-width:600px){main{padding:16px;margin:0;border-radius:0}h1{font-size:22px}.stamp{font-size:56px}}
 @media print{body{background:#fff}main{box-shadow:none;margin:0;max-width:none;padding:0}.bar{display:none}thead{display:table-header-group}tr{break-inside:avoid}.summary,.words,.signatory{break-inside:avoid}}
 `;

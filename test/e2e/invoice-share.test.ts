@@ -73,6 +73,12 @@ describe('the invoice share page in headless chromium', () => {
     expect(cancel.statusCode).toBe(200);
     await page.goto(local(canceled.share.link));
     expect(await page.getByRole('status').textContent()).toBe('CANCELED');
+    await page.setViewportSize(PHONE);
+    // The stamp is sized for the phone: the whole word inside the page, no sideways scroll.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    const stamp = await page.getByRole('status').boundingBox();
+    expect(stamp!.x).toBeGreaterThanOrEqual(0);
+    expect(await page.getByRole('status').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     await shootBoth(page, 'invoice-share-canceled');
     const revoke = await session.server.app.inject({
       method: 'POST',
