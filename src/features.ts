@@ -13,6 +13,8 @@ import { operatorApi, operatorFeature } from './operator/operator.routes.js';
 import { healthFeature, opsApi } from './ops/health.routes.js';
 import { documentsApi, documentsFeature } from './documents/documents.routes.js';
 import { invoiceMailFeature } from './documents/invoice-mail.feature.js';
+import { shareLinkOperatorApi } from './documents/share-link.operator.js';
+import { shareApi } from './documents/share.routes.js';
 import { invoicesApi, invoicesFeature, invoicesOperatorApi } from './invoices/invoices.routes.js';
 import { pipelinesApi, pipelinesFeature, pipelinesOperatorApi } from './pipelines/pipelines.routes.js';
 import type { JsonSchema } from './validation/json-schema.js';
@@ -49,6 +51,7 @@ const DOCUMENT_ORDER: readonly ApiSection<never>[] = [
   leadsListApi,
   invoicesApi,
   documentsApi,
+  shareApi,
   operatorApi,
   pipelinesOperatorApi,
   clientsOperatorApi,
@@ -57,6 +60,7 @@ const DOCUMENT_ORDER: readonly ApiSection<never>[] = [
   leadsListOperatorApi,
   leadStageTotalsApi,
   invoicesOperatorApi,
+  shareLinkOperatorApi,
   webhooksApi,
   opsApi,
   dashboardApi,

@@ -27,9 +27,10 @@ th{background:#eef2f7;color:#1e3a8a;text-align:left;padding:6px;vertical-align:b
 td{padding:6px;border-bottom:1px solid #e5e7eb;vertical-align:top;overflow-wrap:anywhere}
 td.text{min-width:9em}
 .money,.quantity,.percent{text-align:right;white-space:nowrap}
+.index,.code{white-space:nowrap}
 tfoot td{font-weight:700}
 .summary{display:flex;flex-wrap:wrap;gap:24px;margin-top:18px;align-items:flex-start}
-.summary .tax{flex:1 1 320px}
+.summary .tax{flex:1 1 320px;min-width:0}
 .summary h3{margin:0 0 6px;font-size:13px}
 table.totals{flex:0 1 320px;width:auto;min-width:260px}
 table.totals td{border:0;padding:4px 8px}
@@ -42,6 +43,6 @@ table.totals .strong td{background:#eef2f7;font-weight:700;font-size:16px}
 .terms h3{font-size:13px;margin:6px 0 2px}
 .terms ul{margin:0;padding-left:18px}
 .stamp{position:absolute;top:38%;left:0;right:0;text-align:center;font-size:96px;font-weight:800;color:#b91c1c;opacity:.2;transform:rotate(-30deg);pointer-events:none;margin:0}
-@media (max-width:600px){main{padding:16px;margin:0;border-radius:0}h1{font-size:22px}}
+@media (max-width:600px){main{padding:16px;margin:0;border-radius:0}h1{font-size:22px}.stamp{font-size:56px}}
 @media print{body{background:#fff}main{box-shadow:none;margin:0;max-width:none;padding:0}.bar{display:none}thead{display:table-header-group}tr{break-inside:avoid}.summary,.words,.signatory{break-inside:avoid}}
 `;

@@ -18,6 +18,7 @@ import { WebhooksStore } from './webhooks.store.js';
 import { InvoicesStore } from './invoices.store.js';
 import { InvoiceListsStore } from './invoice-lists.store.js';
 import { InvoiceMailStore } from './invoice-mail.store.js';
+import { ShareLinksStore } from './share-links.store.js';
 
 /** The store behind one small interface: accounts, business data, and the change feed that keeps caches honest. */
 export interface Store {
@@ -35,6 +36,8 @@ export interface Store {
   readonly invoiceLists: InvoiceListsStore;
   /** The invoice mail outbox (docs/invoice-documents.md "E-mail"). */
   readonly invoiceMail: InvoiceMailStore;
+  /** Invoice share tokens: the public page's lookup and the operator's revocation. */
+  readonly shareLinks: ShareLinksStore;
   /** Idempotency-Key claims and kept answers (invoices-interface 4.2). */
   readonly idempotencyKeys: IdempotencyKeysStore;
   readonly changes: ChangeFeed;
@@ -88,6 +91,7 @@ export function openStore(config: StoreConfig): Store {
     invoices: new InvoicesStore(db, opened.kind),
     invoiceLists: new InvoiceListsStore(db, opened.kind),
     invoiceMail: new InvoiceMailStore(db, opened.kind),
+    shareLinks: new ShareLinksStore(db),
     idempotencyKeys: new IdempotencyKeysStore(db),
     changes,
     sqlitePath: opened.sqlitePath,
