@@ -2,7 +2,7 @@ import { AppError } from '../errors/app-error.js';
 import { notFound, type InvoicesService } from '../invoices/invoices.service.js';
 import type { InvoiceAnswer } from '../invoices/invoice.present.js';
 import type { Store } from '../storage/store.js';
-import { newShareToken, sameToken, TOKEN_SHAPE } from './share-token.js';
+import { newShareToken, sameToken, TOKEN_SHAPE } from '../invoices/invoice.share-token.js';
 
 /** The invoice a share token opens, and the business's time zone its dates are shown in. */
 export interface SharedDocument {

@@ -8,6 +8,7 @@ import { INVOICE_PAGE_CSS } from './invoice.html.css.js';
 import { escapeHtml, renderInvoiceHtml } from './invoice.html.js';
 import { pdfDisposition } from './pdf-disposition.js';
 import type { SharedDocument } from './share-links.service.js';
+import { SHARE_PAGE_BASE } from '../invoices/invoice.share-token.js';
 
 /**
  * The public share page (invoices-interface 2.7, 4.7): GET /share/invoices/:token, the invoice as HTML,
@@ -15,7 +16,7 @@ import type { SharedDocument } from './share-links.service.js';
  * that opens nothing, whatever the reason, gets the one NOT_FOUND_PAGE with the one set of headers.
  */
 
-export const SHARE_PAGE = '/share/invoices/:token';
+export const SHARE_PAGE = `${SHARE_PAGE_BASE}/:token`;
 const SHARE_PDF = `${SHARE_PAGE}/pdf`;
 
 /**

@@ -1,4 +1,5 @@
 import type { StoredInvoice, StoredPayment } from '../storage/invoices.records.js';
+import { shareLinkOf } from './invoice.share-token.js';
 import { currencyOf, moneyToJson } from './invoice.money.js';
 
 /** Where links point (2.7): PUBLIC_URL, and the business the invoice belongs to. */
@@ -28,7 +29,7 @@ export function presentInvoice(stored: StoredInvoice, ctx: PresentContext): Invo
     ...stored.content,
     status: stored.status,
     client: stored.clientId,
-    share: { link: `${ctx.publicUrl}/share/invoices/${stored.shareToken}`, pdf: `${ctx.publicUrl}${base}/pdf` },
+    share: { link: shareLinkOf(ctx.publicUrl, stored.shareToken), pdf: `${ctx.publicUrl}${base}/pdf` },
     ...VENDOR_CONSTANTS,
     amountPaid: moneyToJson(paid, currency),
     amountDue: moneyToJson(due, currency),

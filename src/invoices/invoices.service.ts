@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { newShareToken } from './invoice.share-token.js';
 import type { CachedLoader } from '../cache/cached-loader.js';
 import { presentClient } from '../clients/client.present.js';
 import { AppError } from '../errors/app-error.js';
@@ -169,7 +169,7 @@ export class InvoicesService {
       totalMinor: built.totalMinor,
       paidMinor: 0n,
       invoiceDate: built.invoiceDate,
-      shareToken: randomBytes(32).toString('base64url'),
+      shareToken: newShareToken(),
       content: built.content,
       createRequest: request,
       createdAt: now,

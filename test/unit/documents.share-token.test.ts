@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newShareToken, sameToken } from '../../src/documents/share-token.js';
+import { newShareToken, sameToken } from '../../src/invoices/invoice.share-token.js';
 
 describe('2.7 share tokens', () => {
   it('are 43 base64url characters of 32 random bytes, never repeated', () => {

@@ -3,7 +3,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 /** 43 base64url characters: 32 random bytes (invoices-interface 2.7). */
 export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
-/** 256 bits from the operating system's CSPRNG, as an invoice's first token is made. */
+/** 256 bits from the operating system's CSPRNG: an invoice's first token, and each after a revocation. */
 export const newShareToken = (): string => randomBytes(32).toString('base64url');
 
 /** Whether two tokens are the same, in time that does not depend on where they differ. */
@@ -12,3 +12,9 @@ export function sameToken(given: string, stored: string): boolean {
   const b = Buffer.from(stored);
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+/** Where the public share page lives (the root path, no auth): `<PUBLIC_URL>/share/invoices/<token>`. */
+export const SHARE_PAGE_BASE = '/share/invoices';
+
+/** An invoice's `share.link` (2.7): from PUBLIC_URL, never from a request's Host. */
+export const shareLinkOf = (publicUrl: string, token: string): string => `${publicUrl}${SHARE_PAGE_BASE}/${token}`;
