@@ -114,8 +114,8 @@ function leadOperations(
         operator
           ? async (request, reply) => {
               rejectQuery(request);
-              const { lead } = await leads.create(request.params.urlKey, request.body, operatorOf(request));
-              await services.audit.record(request, 'lead.create', request.params.urlKey, { leadId: lead.leadId });
+              const audit = services.audit.entryOf(request, 'lead.create', request.params.urlKey);
+              const { lead } = await leads.create(request.params.urlKey, request.body, operatorOf(request), audit);
               reply.code(201);
               return ok(lead);
             }
@@ -175,16 +175,9 @@ function leadOperations(
         operator
           ? async (request) => {
               rejectQuery(request);
-              const lead = await leads.edit(
-                request.params.urlKey,
-                request.params.leadId,
-                request.body,
-                operatorOf(request),
-              );
-              await services.audit.record(request, 'lead.edit', request.params.urlKey, {
-                leadId: request.params.leadId,
-              });
-              return ok(lead);
+              const { urlKey, leadId } = request.params;
+              const audit = services.audit.entryOf(request, 'lead.edit', urlKey, { leadId });
+              return ok(await leads.edit(urlKey, leadId, request.body, operatorOf(request), audit));
             }
           : async (request) => {
               rejectQuery(request);
@@ -276,9 +269,10 @@ export const leadsOperatorApi: ApiSection<LeadsContext> = {
         ({ leads, services }) =>
         async (request) => {
           noBody(request);
-          const result = await leads.remove(request.params.urlKey, request.params.leadId);
-          await services.audit.record(request, 'lead.remove', request.params.urlKey, { leadId: request.params.leadId });
-          return ok(result);
+          const { urlKey, leadId } = request.params;
+          return ok(
+            await leads.remove(urlKey, leadId, services.audit.entryOf(request, 'lead.remove', urlKey, { leadId })),
+          );
         },
     }),
   ],

@@ -15,6 +15,7 @@ import { createdEvents, editedEvents, newClientEvents } from './lead.events.js';
 import { applyEdit, type ClientRef, type EditRefs } from './lead.edit.js';
 import { presentActivity, presentLead } from './lead.present.js';
 import type { ContactSnapshot, CustomerSnapshot, StoredLead } from '../storage/leads.records.js';
+import type { AuditEntry } from '../storage/records.js';
 import { inBodyOrder, validateCreate, validatePatch, type CreateInput } from './lead.validate.js';
 
 export type Lead = Record<string, unknown>;
@@ -50,7 +51,8 @@ export class LeadsService {
    * stored with the client and contact it makes in one transaction (INSERT … ON CONFLICT DO NOTHING:
    * of concurrent creates exactly one stores, the others compare against it).
    */
-  async create(urlKey: string, body: unknown, by: Author): Promise<CreateOutcome> {
+  /** `audit`: an operator's line, written with the lead (its detail gains the leadId). */
+  async create(urlKey: string, body: unknown, by: Author, audit: AuditEntry | null = null): Promise<CreateOutcome> {
     const context = await this.context(urlKey);
     const now = this.now();
     const { input, retryOnly } = await this.validCreate(body, context, by, now);
@@ -91,6 +93,7 @@ export class LeadsService {
         createdAt: at,
       },
       events,
+      audit: audit && { ...audit, detail: { ...(audit.detail as object), leadId: lead.leadId } },
     });
     if (result.outcome === 'no-business') throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
     if (result.outcome === 'exists') return this.retried(result.lead, result.createRequest, request, context);
@@ -187,7 +190,13 @@ export class LeadsService {
    * validation (followUpDate's today). Its events are decided against the same read (so a no-op sends
    * nothing), from subscriptions read once before.
    */
-  async edit(urlKey: string, leadId: string, body: unknown, by: Author): Promise<Lead> {
+  async edit(
+    urlKey: string,
+    leadId: string,
+    body: unknown,
+    by: Author,
+    audit: AuditEntry | null = null,
+  ): Promise<Lead> {
     const context = await this.context(urlKey);
     const now = this.now();
     const input = validatePatch(body, context, todayIn(context.timeZone, now));
@@ -203,7 +212,7 @@ export class LeadsService {
       const at = Math.max(this.now(), current.updatedAt);
       const change = applyEdit(current, input, refs, { context, author: by.author, now: at, order });
       const events = change.lead ? editedEvents(plan, current, change.lead, context) : [];
-      const edited = await this.store.leads.writeEdit(urlKey, current, { ...change, events });
+      const edited = await this.store.leads.writeEdit(urlKey, current, { ...change, events, audit });
       if (edited === 'stale') continue;
       if (!edited) throw notFound();
       if (events.length > 0) this.events.sent();
@@ -235,9 +244,13 @@ export class LeadsService {
     };
   }
 
-  async remove(urlKey: string, leadId: string): Promise<{ leadId: string; removed: true }> {
+  async remove(
+    urlKey: string,
+    leadId: string,
+    audit: AuditEntry | null = null,
+  ): Promise<{ leadId: string; removed: true }> {
     await this.context(urlKey);
-    if (!(await this.store.leads.removeLead(urlKey, leadId, this.now()))) throw notFound();
+    if (!(await this.store.leads.removeLead(urlKey, leadId, this.now(), audit))) throw notFound();
     return { leadId, removed: true };
   }
 }

@@ -9,6 +9,8 @@ import { activityData, leadColumns, LEAD_COLUMNS, storedActivityOf, storedLeadOf
 import type { Database } from './schema.js';
 import { directReads, type ReadRunner } from './shared-reads.js';
 import { writeOutbox, type OutboxRow } from './webhooks.store.js';
+import { writeAudit } from './business-data.store.js';
+import type { AuditEntry } from './records.js';
 
 export interface ContactRecord {
   contactId: string;
@@ -28,6 +30,8 @@ export interface LeadInsert {
   activity: StoredActivity;
   /** Webhook outbox rows (lead.created), written if, and only if, this create inserts. */
   events: OutboxRow[];
+  /** An operator's audit line, written with the lead (none when it does not insert). */
+  audit?: AuditEntry | null;
 }
 
 export type InsertLeadResult =
@@ -46,6 +50,8 @@ export interface LeadChange {
   notes: NoteBatch[];
   /** Webhook outbox rows, written after the lead and only when it is rewritten (`lead` not null). */
   events: OutboxRow[];
+  /** An operator's audit line, written in the edit's transaction. */
+  audit?: AuditEntry | null;
 }
 
 /** A PATCH's comments or notes: with a clientRequestId, written only by the first PATCH that claims it. */
@@ -250,6 +256,7 @@ export class LeadsStore {
       await this.writeTags(trx, leadPk, businessPk, lead.data.tagIds, false);
       await this.writeActivities(trx, leadPk, [insert.activity]);
       await writeOutbox(trx, insert.events);
+      if (insert.audit) await writeAudit(trx, insert.audit);
       return { outcome: 'inserted' } as const;
     });
   }
@@ -323,6 +330,7 @@ export class LeadsStore {
           await this.writeActivities(trx, leadPk, batch.activities);
       }
       await writeOutbox(trx, change.events);
+      if (change.audit) await writeAudit(trx, change.audit);
       return written;
     });
   }
@@ -417,16 +425,21 @@ export class LeadsStore {
   }
 
   /** Removes a live lead (operator): invisible to the interface; its externalId stays taken. */
-  async removeLead(urlKey: string, leadId: string, now: number): Promise<boolean> {
+  /** Removes a live lead, with the operator's audit line in the same transaction. False when there is none. */
+  async removeLead(urlKey: string, leadId: string, now: number, audit: AuditEntry | null = null): Promise<boolean> {
     if (!canName(urlKey, leadId)) return false;
-    const result = await this.db
-      .updateTable('leads')
-      .set((eb) => ({ removed: 1, version: eb('version', '+', 1), updated_at: now }))
-      .where('business_pk', '=', businessOf(this.db, urlKey))
-      .where('lead_id', '=', leadId)
-      .where('removed', '=', 0)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return this.transaction(async (trx) => {
+      const result = await trx
+        .updateTable('leads')
+        .set((eb) => ({ removed: 1, version: eb('version', '+', 1), updated_at: now }))
+        .where('business_pk', '=', businessOf(trx, urlKey))
+        .where('lead_id', '=', leadId)
+        .where('removed', '=', 0)
+        .executeTakeFirst();
+      const removed = Number(result.numUpdatedRows) > 0;
+      if (removed && audit) await writeAudit(trx, audit);
+      return removed;
+    });
   }
 
   /**

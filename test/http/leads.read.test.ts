@@ -146,6 +146,32 @@ describeEachStore("4.3, 4.5, 4.6 and the operator's leads", (ctx) => {
       ).toBe(true);
     });
 
+    it('7 audit lines are written with the change they record: one per create, edit and remove; none for a refused edit or a second remove', async () => {
+      const created = await call(ctx().app, 'POST', t.admin, {
+        token: t.operator,
+        body: { customer: { name: 'Audited' }, contact: { name: 'Visitor' }, pipeline: 'Sales', stage: 'New' },
+      });
+      const leadId = created.body.data.leadId;
+      const lines = async () =>
+        (await call(ctx().app, 'GET', '/admin/v1/audit?pageSize=100', { token: t.operator })).body.data.entries
+          .filter((e: any) => e.detail?.leadId === leadId)
+          .map((e: any) => `${e.action} ${e.business}`)
+          .sort();
+      expect(await lines()).toEqual([`lead.create ${t.urlKey}`]);
+      const refused = await call(ctx().app, 'PATCH', `${t.admin}/${leadId}`, {
+        token: t.operator,
+        body: { stage: 'Nope' },
+      });
+      expect(refused.status).toBe(400);
+      expect(await lines()).toEqual([`lead.create ${t.urlKey}`]);
+      expect(
+        (await call(ctx().app, 'PATCH', `${t.admin}/${leadId}`, { token: t.operator, body: { subject: 'S' } })).status,
+      ).toBe(200);
+      expect((await call(ctx().app, 'DELETE', `${t.admin}/${leadId}`, { token: t.operator })).status).toBe(200);
+      expect((await call(ctx().app, 'DELETE', `${t.admin}/${leadId}`, { token: t.operator })).status).toBe(404);
+      expect(await lines()).toEqual([`lead.create ${t.urlKey}`, `lead.edit ${t.urlKey}`, `lead.remove ${t.urlKey}`]);
+    });
+
     it("7 DELETE removes: invisible to the interface (404), the operator's second DELETE is 404 too, the externalId stays taken", async () => {
       const body = minimalLead();
       const created = await call(ctx().app, 'POST', t.leads, { token: t.token, body });
