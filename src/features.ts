@@ -6,6 +6,8 @@ import { leadSettingsApi, leadSettingsFeature } from './leads/lead-settings.rout
 import { leadsApi, leadsFeature, leadsOperatorApi } from './leads/leads.routes.js';
 import { leadsListApi, leadsListFeature, leadsListOperatorApi } from './leads/leads-list.routes.js';
 import { leadStageTotalsApi, leadStageTotalsFeature } from './leads/lead-stage-totals.routes.js';
+import { leadBulkApi, leadBulkFeature } from './leads/lead-bulk.routes.js';
+import { leadSavedFiltersApi, leadSavedFiltersFeature } from './leads/lead-saved-filters.routes.js';
 import { openApiDocumentOf, openApiFeature, referenceApi } from './openapi/openapi.routes.js';
 import type { ApiSection } from './openapi/operation.js';
 import { dashboardApi, dashboardFeature } from './operator/dashboard/dashboard.routes.js';
@@ -30,6 +32,8 @@ export const FEATURES: readonly AnyFeature[] = [
   leadsFeature,
   leadsListFeature,
   leadStageTotalsFeature,
+  leadSavedFiltersFeature,
+  leadBulkFeature,
   invoicesFeature,
   documentsFeature,
   webhooksFeature,
@@ -54,6 +58,8 @@ const DOCUMENT_ORDER: readonly ApiSection<never>[] = [
   leadsOperatorApi,
   leadsListOperatorApi,
   leadStageTotalsApi,
+  leadSavedFiltersApi,
+  leadBulkApi,
   invoicesOperatorApi,
   webhooksApi,
   opsApi,
