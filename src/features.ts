@@ -7,6 +7,7 @@ import { leadsApi, leadsFeature, leadsOperatorApi } from './leads/leads.routes.j
 import { leadsListApi, leadsListFeature, leadsListOperatorApi } from './leads/leads-list.routes.js';
 import { leadStageTotalsApi, leadStageTotalsFeature } from './leads/lead-stage-totals.routes.js';
 import { leadBulkApi, leadBulkFeature } from './leads/lead-bulk.routes.js';
+import { leadCsvApi, leadCsvFeature } from './leads/lead-csv.routes.js';
 import { leadSavedFiltersApi, leadSavedFiltersFeature } from './leads/lead-saved-filters.routes.js';
 import { openApiDocumentOf, openApiFeature, referenceApi } from './openapi/openapi.routes.js';
 import type { ApiSection } from './openapi/operation.js';
@@ -34,6 +35,7 @@ export const FEATURES: readonly AnyFeature[] = [
   leadStageTotalsFeature,
   leadSavedFiltersFeature,
   leadBulkFeature,
+  leadCsvFeature,
   invoicesFeature,
   documentsFeature,
   webhooksFeature,
@@ -60,6 +62,7 @@ const DOCUMENT_ORDER: readonly ApiSection<never>[] = [
   leadStageTotalsApi,
   leadSavedFiltersApi,
   leadBulkApi,
+  leadCsvApi,
   invoicesOperatorApi,
   webhooksApi,
   opsApi,
