@@ -84,7 +84,14 @@ export class LeadImportService {
     const context = await this.leads.context(urlKey);
     const records = await parseRecords(input.csv);
     const first = input.firstRow ?? 1;
-    const answer: ImportAnswer = { dryRun: input.dryRun === true, rows: 0, created: 0, unchanged: 0, failed: 0, errors: [] };
+    const answer: ImportAnswer = {
+      dryRun: input.dryRun === true,
+      rows: 0,
+      created: 0,
+      unchanged: 0,
+      failed: 0,
+      errors: [],
+    };
     const seen = new Map<string, number>();
     const fail = (error: RowError) => {
       answer.failed += 1;

@@ -3,7 +3,8 @@
 // (#/lead-list?pipeline=Sales&stage=Won), so a link shares the view and Back restores the filters
 // before; saved filters are the operator's, on the server (lead-list-saved.js); selected leads take
 // bulk actions (lead-bulk.js).
-import { api } from './api.js';
+import { api, getSession } from './api.js';
+import { csvImportCard, exportLeads } from './csv-import.js';
 import { errorBanner, h, mount } from './dom.js';
 import { bulkBar } from './lead-bulk.js';
 import { COLUMNS, chosenColumns, keepColumns, leadTitle } from './lead-list-columns.js';
@@ -76,11 +77,17 @@ export async function renderLeadList(main, ctx) {
           'Filter, sort and select leads; the address keeps the filters, to share or come back to.',
         ),
       ),
-      h('a', { href: '#/leads', class: 'button secondary' }, 'Board view'),
+      h(
+        'div',
+        { class: 'toolbar' },
+        h('a', { href: '#/leads', class: 'button secondary' }, 'Board view'),
+        h('button', { type: 'button', class: 'secondary', onclick: () => exportCsv(view) }, 'Export CSV'),
+      ),
     ),
     listFilters(config, params, showList),
     savedFiltersBar(ctx, params, showList),
     columnChooser(state, draw),
+    csvImportCard(ctx, reload),
     bulkBar(view, reload),
     message,
     table,
@@ -92,6 +99,17 @@ export async function renderLeadList(main, ctx) {
     if (error.status === 401) return;
     // The address may name what no longer exists (a renamed stage): say so, keep the page usable.
     mount(message, errorBanner(`These filters could not be used: ${error.message}`));
+  }
+}
+
+/** The leads these filters match, all of them, as a CSV download. */
+async function exportCsv({ ctx, params, message }) {
+  mount(message, h('p', { class: 'loading', role: 'status' }, 'Preparing the CSV file…'));
+  try {
+    await exportLeads(ctx, params, getSession()?.token);
+    mount(message);
+  } catch (error) {
+    mount(message, errorBanner(error.message));
   }
 }
 
