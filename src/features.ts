@@ -6,6 +6,9 @@ import { leadSettingsApi, leadSettingsFeature } from './leads/lead-settings.rout
 import { leadsApi, leadsFeature, leadsOperatorApi } from './leads/leads.routes.js';
 import { leadsListApi, leadsListFeature, leadsListOperatorApi } from './leads/leads-list.routes.js';
 import { leadStageTotalsApi, leadStageTotalsFeature } from './leads/lead-stage-totals.routes.js';
+import { leadBulkApi, leadBulkFeature } from './leads/lead-bulk.routes.js';
+import { leadCsvApi, leadCsvFeature } from './leads/lead-csv.routes.js';
+import { leadSavedFiltersApi, leadSavedFiltersFeature } from './leads/lead-saved-filters.routes.js';
 import { openApiDocumentOf, openApiFeature, referenceApi } from './openapi/openapi.routes.js';
 import type { ApiSection } from './openapi/operation.js';
 import { dashboardApi, dashboardFeature } from './operator/dashboard/dashboard.routes.js';
@@ -33,6 +36,9 @@ export const FEATURES: readonly AnyFeature[] = [
   leadsFeature,
   leadsListFeature,
   leadStageTotalsFeature,
+  leadSavedFiltersFeature,
+  leadBulkFeature,
+  leadCsvFeature,
   invoicesFeature,
   documentsFeature,
   invoiceMailFeature,
@@ -59,6 +65,9 @@ const DOCUMENT_ORDER: readonly ApiSection<never>[] = [
   leadsOperatorApi,
   leadsListOperatorApi,
   leadStageTotalsApi,
+  leadSavedFiltersApi,
+  leadBulkApi,
+  leadCsvApi,
   invoicesOperatorApi,
   shareLinkOperatorApi,
   webhooksApi,

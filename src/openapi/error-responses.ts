@@ -267,6 +267,10 @@ const CODES: Record<ErrorCode, { when: string; example: ErrorExample }> = {
     when: 'no webhook endpoint with this id in this business',
     example: { message: 'No webhook endpoint with this id' },
   },
+  SAVED_FILTER_NOT_FOUND: {
+    when: 'no saved filter of this operator with this id in this business',
+    example: { message: 'No saved filter of yours with this id' },
+  },
   WEBHOOK_EVENT_NOT_FOUND: {
     when: 'no event with this id was ever queued for this endpoint',
     example: { message: 'No event with this id for this endpoint' },

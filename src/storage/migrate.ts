@@ -15,6 +15,7 @@ import { INVOICES_SYNCED, invoiceSyncMigration } from './migrations/013-invoice-
 import { idempotencyKeysMigration } from './migrations/015-idempotency-keys.js';
 import { leadBudgetSumsMigration } from './migrations/020-lead-budget-sums.js';
 import { invoiceMailMigration } from './migrations/022-invoice-mail.js';
+import { leadSavedFiltersMigration } from './migrations/027-lead-saved-filters.js';
 import { repairSyncPositions } from './sync-positions.js';
 
 export class SchemaTooNewError extends Error {}
@@ -37,6 +38,7 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '015-idempotency-keys': idempotencyKeysMigration(),
     '020-lead-budget-sums': leadBudgetSumsMigration(kind),
     '022-invoice-mail': invoiceMailMigration(kind),
+    '027-lead-saved-filters': leadSavedFiltersMigration(),
   };
 }
 
@@ -80,7 +82,7 @@ async function renameFormerMigrations(db: Kysely<unknown>, kind: StoreKind): Pro
 }
 
 /** The newest migration this build knows: reported by /healthz. */
-export const SCHEMA_VERSION = '022-invoice-mail';
+export const SCHEMA_VERSION = '027-lead-saved-filters';
 
 /**
  * Runs pending migrations under the store's lock (a PostgreSQL session advisory lock, so `db` must hold a

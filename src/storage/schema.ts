@@ -285,6 +285,15 @@ export interface InvoiceBuyersTable {
   match_key: string;
 }
 
+export interface LeadSavedFiltersTable {
+  public_id: string;
+  business_pk: number;
+  operator_id: string;
+  name: string;
+  query: string;
+  updated_at: number;
+}
+
 export interface Database {
   operators: OperatorsTable;
   signing_keys: SigningKeysTable;
@@ -312,4 +321,5 @@ export interface Database {
   invoice_buyers: InvoiceBuyersTable;
   idempotency_keys: IdempotencyKeysTable;
   invoice_mail: InvoiceMailTable;
+  lead_saved_filters: LeadSavedFiltersTable;
 }

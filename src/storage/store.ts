@@ -13,6 +13,7 @@ import { SharedReadTransaction } from './shared-reads.js';
 import { LeadListsStore } from './lead-lists.store.js';
 import { LeadStageTotalsStore } from './lead-stage-totals.store.js';
 import { LeadSettingsStore } from './lead-settings.store.js';
+import { LeadSavedFiltersStore } from './lead-saved-filters.store.js';
 import { LeadsStore } from './leads.store.js';
 import { WebhooksStore } from './webhooks.store.js';
 import { InvoicesStore } from './invoices.store.js';
@@ -31,6 +32,7 @@ export interface Store {
   readonly leadLists: LeadListsStore;
   readonly leadStageTotals: LeadStageTotalsStore;
   readonly leadSettings: LeadSettingsStore;
+  readonly leadSavedFilters: LeadSavedFiltersStore;
   readonly webhooks: WebhooksStore;
   readonly invoices: InvoicesStore;
   readonly invoiceLists: InvoiceListsStore;
@@ -87,6 +89,7 @@ export function openStore(config: StoreConfig): Store {
     leadLists,
     leadStageTotals: new LeadStageTotalsStore(db, opened.kind, leadLists),
     leadSettings: new LeadSettingsStore(db),
+    leadSavedFilters: new LeadSavedFiltersStore(db),
     webhooks: new WebhooksStore(db, opened.kind),
     invoices: new InvoicesStore(db, opened.kind),
     invoiceLists: new InvoiceListsStore(db, opened.kind),

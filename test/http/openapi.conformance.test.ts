@@ -119,6 +119,13 @@ describeEachStore('OpenAPI: every operation answers as documented', (ctx) => {
     endpointId = created.body.data.id;
     return endpointId;
   }
+  async function newSavedFilter(): Promise<string> {
+    const saved = await call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/lead-saved-filters`, {
+      token: t.operator,
+      body: { name: randomKey('filter'), query: 'status=OPEN' },
+    });
+    return saved.body.data.id;
+  }
   async function queuedEvent(): Promise<string> {
     return (
       await call(ctx().app, 'POST', `/admin/v1/businesses/${t.urlKey}/webhooks/${endpointId}/test`, {
@@ -148,11 +155,13 @@ describeEachStore('OpenAPI: every operation answers as documented', (ctx) => {
                       ? await newInvoice()
                       : name === 'paymentId'
                         ? await newPayment()
-                        : name === 'file'
-                          ? FILES[path]!
-                          : name === 'token'
-                            ? await newShareToken()
-                            : 'pl_anything';
+                        : name === 'filterId'
+                          ? await newSavedFilter()
+                          : name === 'file'
+                            ? FILES[path]!
+                            : name === 'token'
+                              ? await newShareToken()
+                              : 'pl_anything';
       url = url.replace(`{${name}}`, encodeURIComponent(value));
     }
     const scheme = Object.keys(op.security?.find((s) => Object.keys(s).length > 0) ?? {})[0];

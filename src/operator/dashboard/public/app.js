@@ -17,6 +17,7 @@ import { renderCustomFields } from './view-custom-fields.js';
 import { renderClients } from './view-clients.js';
 import { renderWebhooks } from './view-webhooks.js';
 import { renderLeads } from './view-leads-board.js';
+import { renderLeadList } from './view-leads-list.js';
 import { renderLeadSettings } from './view-lead-settings.js';
 import { renderClientsList } from './view-clients-list.js';
 import { renderAudit } from './view-audit.js';
@@ -26,6 +27,7 @@ const SECTIONS = [
   { route: 'businesses', label: 'Businesses', render: renderBusinesses, needsBusiness: false },
   { route: 'apps', label: 'Apps', render: renderApps, needsBusiness: false },
   { route: 'leads', label: 'Leads', render: renderLeads, needsBusiness: true },
+  { route: 'lead-list', label: 'Lead list', render: renderLeadList, needsBusiness: true },
   { route: 'pipelines', label: 'Pipelines', render: renderPipelines, needsBusiness: true },
   { route: 'lead-settings', label: 'Lead settings', render: renderLeadSettings, needsBusiness: true },
   { route: 'custom-fields', label: 'Custom fields', render: renderCustomFields, needsBusiness: true },
@@ -58,8 +60,9 @@ async function canLeave() {
   );
 }
 
-// A route may carry one parameter after its section: #/leads/<leadId> opens that lead.
-const sectionOf = (route) => route.split('/')[0];
+// A route may carry one parameter after its section (#/leads/<leadId> opens that lead) or a query
+// (#/lead-list?stage=Won: the list's filters).
+const sectionOf = (route) => route.split(/[/?]/)[0];
 
 function currentRoute() {
   const route = location.hash.replace(/^#\/?/, '');

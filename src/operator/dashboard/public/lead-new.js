@@ -1,6 +1,9 @@
 // "New lead" on the board: the operator create (leads-interface 7, POST …/leads without externalId),
-// into a stage of the pipeline on screen. Errors stay in the form, next to the field they name.
+// into a stage of the pipeline on screen. The customer is an existing client picked by search, or a
+// new one made on purpose: a client with the same normalised name is offered first (client-picker.js).
+// Errors stay in the form, next to the field they name.
 import { api } from './api.js';
+import { clientPicker, likelyDuplicates } from './client-picker.js';
 import { field, h, mount, toast } from './dom.js';
 import { clearFieldErrors, errorSummary, showFieldErrors } from './field-errors.js';
 import { leadsBase } from './lead-config.js';
@@ -34,6 +37,10 @@ export function newLeadForm(ctx, config, pipeline, onCreated, onCancel) {
       config.members.filter((m) => !m.isArchived).map((m) => h('option', { value: m.email }, m.name)),
     ),
   };
+  const picker = clientPicker(ctx, c.customer);
+  const duplicate = h('div', { class: 'client-duplicate' });
+  // The name the operator chose to make a new client with, though a same-named client exists.
+  let newOnPurpose = null;
   const message = h('div');
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Create lead');
   const cancel = h('button', { type: 'button', class: 'secondary', onclick: onCancel }, 'Cancel');
@@ -43,7 +50,8 @@ export function newLeadForm(ctx, config, pipeline, onCreated, onCancel) {
     h('h2', { id: 'new-lead-title' }, `New lead in ${pipeline.name}`),
     message,
     field('Subject', c.subject),
-    blockField('Customer name', c.customer, 'customer'),
+    blockField('Customer name (search by name or clientId)', c.customer, 'customer'),
+    h('div', { class: 'client-pick' }, picker.nodes, duplicate),
     blockField('Contact name', c.contact, 'contact'),
     field('Contact e-mail (optional)', c.email),
     field('Stage', c.stage),
@@ -56,10 +64,25 @@ export function newLeadForm(ctx, config, pipeline, onCreated, onCancel) {
     mount(message);
     clearFieldErrors(form);
     const value = (el) => el.value.trim();
+    mount(duplicate);
+    if (!picker.linked && value(c.customer) && newOnPurpose !== value(c.customer)) {
+      const same = await likelyDuplicates(ctx.business, value(c.customer)).catch(() => []);
+      if (same.length > 0) {
+        offerDuplicate(duplicate, same[0], picker, () => {
+          newOnPurpose = value(c.customer);
+          form.requestSubmit();
+        });
+        return;
+      }
+    }
     const body = {
       pipeline: pipeline.name,
       stage: c.stage.value,
-      customer: value(c.customer) ? { name: value(c.customer) } : {},
+      customer: picker.linked
+        ? { clientId: picker.linked.clientId }
+        : value(c.customer)
+          ? { name: value(c.customer) }
+          : {},
       contact: {
         ...(value(c.contact) ? { name: value(c.contact) } : {}),
         ...(value(c.email) ? { email: value(c.email) } : {}),
@@ -86,4 +109,27 @@ export function newLeadForm(ctx, config, pipeline, onCreated, onCancel) {
   });
   queueMicrotask(() => c.subject.focus());
   return form;
+}
+
+/** A client of the same name exists: link it, or make a new client on purpose. */
+function offerDuplicate(container, client, picker, createAnyway) {
+  mount(
+    container,
+    h(
+      'div',
+      { class: 'banner banner-info', role: 'alert' },
+      h('p', {}, `A client named “${client.name}” already exists (${client.clientId}). Link the lead to it?`),
+      h(
+        'div',
+        { class: 'form-actions' },
+        h(
+          'button',
+          { type: 'button', class: 'primary', onclick: () => (mount(container), picker.link(client)) },
+          'Use the existing client',
+        ),
+        ' ',
+        h('button', { type: 'button', class: 'secondary', onclick: createAnyway }, 'Create a new client anyway'),
+      ),
+    ),
+  );
 }

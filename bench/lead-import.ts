@@ -1,0 +1,59 @@
+/**
+ * Lead CSV import at volume (issue 39): imports ROWS leads in the parts the dashboard sends
+ * (MAX_IMPORT_ROWS records each), through the real app over a real store, and reports the event
+ * loop's delay while it runs (perf_hooks.monitorEventLoopDelay, 10 ms resolution) and the rows a
+ * second. `npx tsx bench/lead-import.ts [rows=5000] [sqlite|postgres]` (TEST_DATABASE_URL for PostgreSQL).
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { MAX_IMPORT_ROWS } from '../src/leads/lead-import.service.js';
+import { http, startServer } from '../test/e2e/helpers-browser.js';
+import { seedListBusiness } from '../test/e2e/helpers-leads-list.js';
+
+const rows = Number(process.argv[2] ?? 5000);
+const storeName = (process.argv[3] ?? 'postgres') as 'sqlite' | 'postgres';
+
+const server = await startServer(storeName);
+const biz = await seedListBusiness(server);
+const header = 'externalId,pipeline,stage,subject,customerName,contactName,budgetAmount';
+const part = (first: number, count: number) =>
+  [
+    header,
+    ...Array.from(
+      { length: count },
+      (_, j) => `bench-${first + j},Sales,New,"Order ${first + j}, bench",Buyer ${j % 50},Asha,${first + j}.5`,
+    ),
+  ].join('\n');
+
+// A warm-up part first: module loading and the first compilations are not the import's steady state.
+const warm = await http(server.url, 'POST', `/admin/v1/businesses/${biz.urlKey}/lead-imports`, {
+  token: biz.operator,
+  body: { csv: part(rows, 10), firstRow: 1 },
+});
+if (warm.status !== 200) throw new Error(JSON.stringify(warm.body));
+const delay = monitorEventLoopDelay({ resolution: 10 });
+delay.enable();
+const started = performance.now();
+let created = 0;
+for (let first = 0; first < rows; first += MAX_IMPORT_ROWS) {
+  const count = Math.min(MAX_IMPORT_ROWS, rows - first);
+  const answer = await http(server.url, 'POST', `/admin/v1/businesses/${biz.urlKey}/lead-imports`, {
+    token: biz.operator,
+    body: { csv: part(first, count), firstRow: first + 1 },
+  });
+  if (answer.status !== 200 || answer.body.data.failed > 0) throw new Error(JSON.stringify(answer.body).slice(0, 500));
+  created += answer.body.data.created;
+}
+const seconds = (performance.now() - started) / 1000;
+delay.disable();
+const ms = (ns: number) => (ns / 1e6).toFixed(1);
+console.log(
+  JSON.stringify({
+    store: storeName,
+    rows,
+    created,
+    seconds: Number(seconds.toFixed(1)),
+    rowsPerSecond: Math.round(rows / seconds),
+    eventLoopDelayMs: { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) },
+  }),
+);
+await server.close();

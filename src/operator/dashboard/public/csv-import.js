@@ -1,0 +1,163 @@
+// Importing leads from a CSV file (POST …/lead-imports): the file is split into parts of the
+// server's size (csv-parts.js), each checked first (a dry run: the preview, with every row's
+// problem) and imported only when the operator confirms. Rows already stored under their externalId
+// are left as they are, so importing the same file again adds nothing.
+import { api, seg } from './api.js';
+import { errorBanner, field, h, mount } from './dom.js';
+import { csvParts } from './csv-parts.js';
+
+/** Records per request: the server's limit, from its error when a part is too big (the first part shows it). */
+const PART = 1000;
+const SHOWN_ERRORS = 50;
+
+async function send(path, parts, dryRun, progress) {
+  const total = { rows: 0, created: 0, unchanged: 0, failed: 0, errors: [] };
+  for (const part of parts) {
+    const answer = await api('POST', path, { csv: part.text, dryRun, firstRow: part.firstRow });
+    for (const key of ['rows', 'created', 'unchanged', 'failed']) total[key] += answer[key];
+    total.errors.push(...answer.errors.slice(0, SHOWN_ERRORS - total.errors.length));
+    progress(total.rows);
+  }
+  return total;
+}
+
+function errorTable(errors, failed) {
+  if (failed === 0) return null;
+  return h(
+    'div',
+    {},
+    h(
+      'p',
+      {},
+      failed > errors.length ? `The first ${errors.length} of ${failed} rows with a problem:` : 'Rows with a problem:',
+    ),
+    h(
+      'table',
+      { class: 'data-table compact stack', 'aria-label': 'Rows with a problem' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['Row', 'externalId', 'Problem'].map((t) => h('th', { scope: 'col' }, t)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        errors.map((e) =>
+          h(
+            'tr',
+            {},
+            h('td', { 'data-label': 'Row' }, String(e.row)),
+            h('td', { 'data-label': 'externalId' }, e.externalId ?? ''),
+            h(
+              'td',
+              { 'data-label': 'Problem' },
+              e.errors?.map((f) => `${f.field}: ${f.message}`).join('; ') || e.message,
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+export function csvImportCard(ctx, onImported) {
+  const path = `/businesses/${seg(ctx.business.urlKey)}/lead-imports`;
+  const file = h('input', { type: 'file', name: 'leadsCsv', accept: '.csv,text/csv' });
+  const status = h('div', { class: 'csv-status' });
+  let parts = [];
+  const run = async (dryRun) => {
+    const rows = parts.reduce((n, p) => n + p.rows, 0);
+    const line = h(
+      'p',
+      { role: 'status', class: 'loading' },
+      dryRun ? `Checking ${rows} rows…` : `Importing ${rows} rows…`,
+    );
+    mount(status, line);
+    const verb = dryRun ? 'Checked' : 'Imported';
+    const total = await send(path, parts, dryRun, (done) => {
+      line.textContent = `${verb} ${done} of ${rows} rows…`;
+    });
+    return total;
+  };
+  file.addEventListener('change', async () => {
+    mount(status);
+    const chosen = file.files?.[0];
+    if (!chosen) return;
+    try {
+      parts = csvParts(await chosen.text(), PART);
+      if (parts.length === 0) {
+        mount(status, errorBanner('The file holds no lead rows.'));
+        return;
+      }
+      const preview = await run(true);
+      const importButton = h(
+        'button',
+        { type: 'button', class: 'primary', disabled: preview.created === 0 },
+        `Import ${preview.created} new leads`,
+      );
+      importButton.addEventListener('click', async () => {
+        importButton.disabled = true;
+        try {
+          const done = await run(false);
+          mount(
+            status,
+            h(
+              'p',
+              { role: 'status', class: 'csv-result' },
+              `Imported: ${done.created} new, ${done.unchanged} already there, ${done.failed} failed.`,
+            ),
+            errorTable(done.errors, done.failed),
+          );
+          await onImported();
+        } catch (error) {
+          if (error.status !== 401) mount(status, errorBanner(error.message));
+        }
+      });
+      mount(
+        status,
+        h(
+          'p',
+          { role: 'status', class: 'csv-preview' },
+          `Preview of ${preview.rows} rows: ${preview.created} new, ${preview.unchanged} already imported, ${preview.failed} with a problem. Nothing is written yet.`,
+        ),
+        errorTable(preview.errors, preview.failed),
+        importButton,
+      );
+    } catch (error) {
+      if (error.status !== 401) mount(status, errorBanner(error.fieldErrors?.[0]?.message ?? error.message));
+    }
+  });
+  return h(
+    'details',
+    { class: 'card csv-import' },
+    h('summary', {}, 'Import leads from CSV'),
+    h(
+      'p',
+      { class: 'muted' },
+      'Columns as the export writes them (externalId, pipeline, stage, subject, customerName, contactName, …). Rows whose externalId is already imported are left as they are.',
+    ),
+    field('CSV file', file),
+    status,
+  );
+}
+
+/** Downloads the leads the list's filters match, as the server writes them (GET …/lead-export). */
+export async function exportLeads(ctx, params, token) {
+  const response = await fetch(`/admin/v1/businesses/${seg(ctx.business.urlKey)}/lead-export?${params}`, {
+    headers: { authorization: `Bearer ${token}`, accept: 'text/csv' },
+  });
+  if (!response.ok) {
+    const json = await response.json().catch(() => null);
+    throw new Error(json?.data?.error?.message ?? `The export failed (HTTP ${response.status}).`);
+  }
+  const url = URL.createObjectURL(await response.blob());
+  const link = h('a', { href: url, download: `leads-${ctx.business.urlKey}.csv`, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
