@@ -13,6 +13,9 @@ import { operatorApi, operatorFeature } from './operator/operator.routes.js';
 import { healthFeature, opsApi } from './ops/health.routes.js';
 import { documentsApi, documentsFeature } from './documents/documents.routes.js';
 import { invoicesApi, invoicesFeature, invoicesOperatorApi } from './invoices/invoices.routes.js';
+import { invoiceDashboardFeature } from './invoices/invoice-dashboard.feature.js';
+import { invoicePdfOperatorApi } from './invoices/invoice-pdf.operator.js';
+import { invoicePreviewOperatorApi } from './invoices/invoice-preview.operator.js';
 import { pipelinesApi, pipelinesFeature, pipelinesOperatorApi } from './pipelines/pipelines.routes.js';
 import type { JsonSchema } from './validation/json-schema.js';
 import { webhooksApi, webhooksFeature } from './webhooks/webhooks.routes.js';
@@ -31,6 +34,7 @@ export const FEATURES: readonly AnyFeature[] = [
   leadsListFeature,
   leadStageTotalsFeature,
   invoicesFeature,
+  invoiceDashboardFeature,
   documentsFeature,
   webhooksFeature,
   healthFeature,
@@ -55,6 +59,8 @@ const DOCUMENT_ORDER: readonly ApiSection<never>[] = [
   leadsListOperatorApi,
   leadStageTotalsApi,
   invoicesOperatorApi,
+  invoicePreviewOperatorApi,
+  invoicePdfOperatorApi,
   webhooksApi,
   opsApi,
   dashboardApi,
