@@ -12,6 +12,7 @@ import { dashboardApi, dashboardFeature } from './operator/dashboard/dashboard.r
 import { operatorApi, operatorFeature } from './operator/operator.routes.js';
 import { healthFeature, opsApi } from './ops/health.routes.js';
 import { documentsApi, documentsFeature } from './documents/documents.routes.js';
+import { shareLinkOperatorApi } from './documents/share-link.operator.js';
 import { invoicesApi, invoicesFeature, invoicesOperatorApi } from './invoices/invoices.routes.js';
 import { invoiceDashboardFeature } from './invoices/invoice-dashboard.feature.js';
 import { invoicePdfOperatorApi } from './invoices/invoice-pdf.operator.js';
@@ -59,6 +60,7 @@ const DOCUMENT_ORDER: readonly ApiSection<never>[] = [
   leadsListOperatorApi,
   leadStageTotalsApi,
   invoicesOperatorApi,
+  shareLinkOperatorApi,
   invoicePreviewOperatorApi,
   invoicePdfOperatorApi,
   webhooksApi,

@@ -5,7 +5,11 @@ import { INVOICES, INVOICES_ALIAS, invoicesContext } from '../invoices/invoices.
 import type { InvoicesService } from '../invoices/invoices.service.js';
 import { type ApiSection, type Operation, type OperationDoc, operationsOf } from '../openapi/operation.js';
 import type { InvoiceAnswer } from './invoice-document.types.js';
+import { pdfDisposition } from './pdf-disposition.js';
 import { createPdfPool, type PdfPool } from './pdf-pool.js';
+import { shareLinkOperatorApi } from './share-link.operator.js';
+import { ShareLinks } from './share-links.service.js';
+import type { Services } from '../services.js';
 
 /**
  * GET …/invoices/:invoiceId/pdf (invoices-interface 4.7): the invoice as GET answers it, rendered in the
@@ -15,6 +19,8 @@ import { createPdfPool, type PdfPool } from './pdf-pool.js';
 
 export interface DocumentsContext {
   invoices: InvoicesService;
+  shareLinks: ShareLinks;
+  services: Services;
   pool(): PdfPool;
   close(): Promise<void>;
 }
@@ -24,6 +30,8 @@ const documentsContext = (env: FeatureEnv): DocumentsContext => {
   let pool: PdfPool | null = null;
   return {
     invoices,
+    shareLinks: new ShareLinks(env.deps.store, invoices, () => env.deps.clock.now()),
+    services: env.services,
     pool: () => (pool ??= createPdfPool()),
     close: async () => {
       await pool?.close();
@@ -31,12 +39,6 @@ const documentsContext = (env: FeatureEnv): DocumentsContext => {
     },
   };
 };
-
-/** `inline`, with the invoice number as the file name: ASCII-safe, and in full per RFC 6266 / 5987. */
-export function pdfDisposition(invoiceNumber: string): string {
-  const ascii = invoiceNumber.replace(/[^A-Za-z0-9._-]+/g, '_');
-  return `inline; filename="${ascii}.pdf"; filename*=UTF-8''${encodeURIComponent(`${invoiceNumber}.pdf`)}`;
-}
 
 const operation = operationsOf<DocumentsContext>();
 const pathParams = { urlKey: 'The business.', invoiceId: "The invoice's _id." };
@@ -109,7 +111,7 @@ export const documentsApi: ApiSection<DocumentsContext> = {
 };
 
 export const documentsFeature = feature({
-  sections: [documentsApi],
+  sections: [documentsApi, shareLinkOperatorApi],
   context: documentsContext,
   install: (app, context) => app.addHook('onClose', () => context.close()),
 });

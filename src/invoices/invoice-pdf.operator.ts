@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { pdfDisposition } from '../documents/documents.routes.js';
+import { pdfDisposition } from '../documents/pdf-disposition.js';
 import type { InvoiceAnswer } from '../documents/invoice-document.types.js';
 import { rejectQuery } from '../http/replies.js';
 import { operationsOf, type ApiSection } from '../openapi/operation.js';

@@ -17,6 +17,7 @@ import { LeadsStore } from './leads.store.js';
 import { WebhooksStore } from './webhooks.store.js';
 import { InvoicesStore } from './invoices.store.js';
 import { InvoiceListsStore } from './invoice-lists.store.js';
+import { ShareLinksStore } from './share-links.store.js';
 
 /** The store behind one small interface: accounts, business data, and the change feed that keeps caches honest. */
 export interface Store {
@@ -32,6 +33,8 @@ export interface Store {
   readonly webhooks: WebhooksStore;
   readonly invoices: InvoicesStore;
   readonly invoiceLists: InvoiceListsStore;
+  /** Invoice share tokens: the public page's lookup and the operator's revocation. */
+  readonly shareLinks: ShareLinksStore;
   /** Idempotency-Key claims and kept answers (invoices-interface 4.2). */
   readonly idempotencyKeys: IdempotencyKeysStore;
   readonly changes: ChangeFeed;
@@ -84,6 +87,7 @@ export function openStore(config: StoreConfig): Store {
     webhooks: new WebhooksStore(db, opened.kind),
     invoices: new InvoicesStore(db, opened.kind),
     invoiceLists: new InvoiceListsStore(db, opened.kind),
+    shareLinks: new ShareLinksStore(db),
     idempotencyKeys: new IdempotencyKeysStore(db),
     changes,
     sqlitePath: opened.sqlitePath,

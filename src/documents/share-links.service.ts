@@ -1,0 +1,59 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { AppError } from '../errors/app-error.js';
+import { notFound, type InvoicesService } from '../invoices/invoices.service.js';
+import type { InvoiceAnswer } from '../invoices/invoice.present.js';
+import type { Store } from '../storage/store.js';
+
+/** The invoice a share token opens, and the business's time zone its dates are shown in. */
+export interface SharedDocument {
+  invoice: InvoiceAnswer;
+  timeZone: string;
+}
+
+/** 43 base64url characters: 32 random bytes (invoices-interface 2.7). */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/** 256 bits from the operating system's CSPRNG, as an invoice's first token is made. */
+export const newShareToken = (): string => randomBytes(32).toString('base64url');
+
+/** Whether two tokens are the same, in time that does not depend on where they differ. */
+export function sameToken(given: string, stored: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(stored);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Share links (invoices-interface 2.7, 4.7, 8): the public page's lookup and the operator's revocation.
+ * Every way a token can fail (malformed, unknown, revoked, its business gone) ends in the one
+ * `ShareNotFound`, so the page cannot tell them apart.
+ */
+export class ShareLinks {
+  constructor(
+    private readonly store: Store,
+    private readonly invoices: InvoicesService,
+    private readonly now: () => number,
+  ) {}
+
+  /** The invoice a token opens now; a malformed token never reaches the database. */
+  async open(token: string): Promise<SharedDocument | undefined> {
+    if (!TOKEN_SHAPE.test(token)) return undefined;
+    const found = await this.store.shareLinks.findByToken(token);
+    if (!found || !sameToken(token, found.invoice.shareToken)) return undefined;
+    try {
+      const { timeZone } = await this.invoices.context(found.urlKey);
+      return { invoice: this.invoices.present(found.urlKey, found.invoice), timeZone };
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'BUSINESS_NOT_FOUND') return undefined;
+      throw error;
+    }
+  }
+
+  /** A new token for the invoice: the old link is dead in every process once this commits (nothing caches it). */
+  async revoke(urlKey: string, invoiceId: string): Promise<InvoiceAnswer> {
+    await this.invoices.context(urlKey);
+    const stored = await this.store.shareLinks.replaceToken(urlKey, invoiceId, newShareToken(), this.now());
+    if (!stored) throw notFound();
+    return this.invoices.present(urlKey, stored);
+  }
+}
