@@ -13,6 +13,7 @@ import { operatorApi, operatorFeature } from './operator/operator.routes.js';
 import { healthFeature, opsApi } from './ops/health.routes.js';
 import { documentsApi, documentsFeature } from './documents/documents.routes.js';
 import { shareLinkOperatorApi } from './documents/share-link.operator.js';
+import { shareApi } from './documents/share.routes.js';
 import { invoicesApi, invoicesFeature, invoicesOperatorApi } from './invoices/invoices.routes.js';
 import { invoiceDashboardFeature } from './invoices/invoice-dashboard.feature.js';
 import { invoicePdfOperatorApi } from './invoices/invoice-pdf.operator.js';
@@ -52,6 +53,7 @@ const DOCUMENT_ORDER: readonly ApiSection<never>[] = [
   leadsListApi,
   invoicesApi,
   documentsApi,
+  shareApi,
   operatorApi,
   pipelinesOperatorApi,
   clientsOperatorApi,

@@ -7,6 +7,7 @@ import { type ApiSection, type Operation, type OperationDoc, operationsOf } from
 import type { InvoiceAnswer } from './invoice-document.types.js';
 import { pdfDisposition } from './pdf-disposition.js';
 import { createPdfPool, type PdfPool } from './pdf-pool.js';
+import { shareApi } from './share.routes.js';
 import { shareLinkOperatorApi } from './share-link.operator.js';
 import { ShareLinks } from './share-links.service.js';
 import type { Services } from '../services.js';
@@ -111,7 +112,7 @@ export const documentsApi: ApiSection<DocumentsContext> = {
 };
 
 export const documentsFeature = feature({
-  sections: [documentsApi, shareLinkOperatorApi],
+  sections: [documentsApi, shareApi, shareLinkOperatorApi],
   context: documentsContext,
   install: (app, context) => app.addHook('onClose', () => context.close()),
 });

@@ -27,9 +27,10 @@ th{background:#eef2f7;color:#1e3a8a;text-align:left;padding:6px;vertical-align:b
 td{padding:6px;border-bottom:1px solid #e5e7eb;vertical-align:top;overflow-wrap:anywhere}
 td.text{min-width:9em}
 .money,.quantity,.percent{text-align:right;white-space:nowrap}
+.index,.code{white-space:nowrap}
 tfoot td{font-weight:700}
 .summary{display:flex;flex-wrap:wrap;gap:24px;margin-top:18px;align-items:flex-start}
-.summary .tax{flex:1 1 320px}
+.summary .tax{flex:1 1 320px;min-width:0}
 .summary h3{margin:0 0 6px;font-size:13px}
 table.totals{flex:0 1 320px;width:auto;min-width:260px}
 table.totals td{border:0;padding:4px 8px}

@@ -137,12 +137,12 @@ export interface BrowserSession {
  * after. On PostgreSQL the server gets a database of its own, so that pages listing everything (apps,
  * the audit log) show only what the file made, as on a fresh embedded store.
  */
-export function browserSession(storeName: StoreName = 'sqlite'): BrowserSession {
+export function browserSession(storeName: StoreName = 'sqlite', overrides: Partial<Config> = {}): BrowserSession {
   const session = {} as BrowserSession;
   let own: PrivateDatabase | undefined;
   beforeAll(async () => {
     if (storeName === 'postgres') own = await privatePostgresDatabase('crmkit_e2e');
-    session.server = await startServer(storeName, own ? { databaseUrl: own.url } : {});
+    session.server = await startServer(storeName, { ...overrides, ...(own && { databaseUrl: own.url }) });
     session.browser = await launchBrowser();
     Object.assign(session, await openPage(session.browser));
   });

@@ -92,6 +92,14 @@ describeEachStore('OpenAPI: every operation answers as documented', (ctx) => {
     invoiceId = created.body._id;
     return invoiceId;
   }
+  /** The share token of a fresh invoice (the public share page's path parameter). */
+  async function newShareToken(): Promise<string> {
+    await newInvoice();
+    const read = await call(ctx().app, 'GET', `/api/v1/businesses/${t.urlKey}/invoices/${invoiceId}`, {
+      token: t.token,
+    });
+    return String(read.body.share.link).split('/share/invoices/')[1]!;
+  }
   async function newPayment(): Promise<string> {
     return (
       await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/invoices/${invoiceId}/payments`, {
@@ -142,7 +150,9 @@ describeEachStore('OpenAPI: every operation answers as documented', (ctx) => {
                         ? await newPayment()
                         : name === 'file'
                           ? FILES[path]!
-                          : 'pl_anything';
+                          : name === 'token'
+                            ? await newShareToken()
+                            : 'pl_anything';
       url = url.replace(`{${name}}`, encodeURIComponent(value));
     }
     const scheme = Object.keys(op.security?.find((s) => Object.keys(s).length > 0) ?? {})[0];
