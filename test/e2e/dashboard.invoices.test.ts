@@ -83,7 +83,7 @@ describe.each(stores)('dashboard: invoices, invoice settings and the client page
     await page().getByLabel('GSTIN').fill('');
     await page().getByLabel('Street').fill('1 MG Road');
     await page().getByRole('button', { name: 'Save invoice settings' }).click();
-    await page().getByText('Invoice settings saved.').waitFor();
+    await page().getByText('Invoice settings saved.', { exact: true }).waitFor();
     expect(await page().locator('.field-error').count()).toBe(0);
     const saved = (await api('GET', '/invoice-settings')).body.data;
     expect(saved.numbering).toEqual({ prefix: 'ACME/', padding: 5, nextNumber: 7 });
@@ -171,7 +171,7 @@ describe.each(stores)('dashboard: invoices, invoice settings and the client page
     await page().getByLabel('Amount').fill('500');
     await page().getByLabel('Method').selectOption('UPI');
     await page().getByRole('button', { name: 'Record payment' }).click();
-    await page().getByText('Payment recorded.').waitFor();
+    await page().getByText('Payment recorded.', { exact: true }).waitFor();
     await page().locator('h1 .status-chip', { hasText: 'Partly paid' }).waitFor();
     expect(await fact('due').textContent()).toBe('₹1,080.00');
     expect(await balance()).toEqual({ invoiced: '₹1,580.00', paid: '₹500.00' });
@@ -180,13 +180,16 @@ describe.each(stores)('dashboard: invoices, invoice settings and the client page
     await heading(/Invoice ACME\/00007/);
     expect(await page().getByLabel('Amount').inputValue()).toBe('1080');
     await page().getByRole('button', { name: 'Record payment' }).click();
-    await page().locator('h1 .status-chip', { hasText: 'Paid' }).waitFor();
+    await page()
+      .locator('h1 .status-chip', { hasText: /^Paid$/ })
+      .waitFor();
     expect(await fact('due').textContent()).toBe('₹0.00');
     await fitsAtPhoneWidth();
     await shootBoth(page(), 'invoice-detail');
     expect(await balance()).toEqual({ invoiced: '₹1,580.00', paid: '₹1,580.00' });
-    // Nothing the page did broke its policy (a blocked frame or fetch is a console error).
-    expect(s.problems).toEqual([]);
+    // Nothing the page did broke its policy (a blocked frame or fetch is a console error); the 400s are
+    // the field errors the tests asked for (settings, live preview, a payment above the amount due).
+    expect(s.problems.filter((problem) => !problem.includes('status of 400 (Bad Request)'))).toEqual([]);
   });
 
   it('cancel: with payments only by removing them, without payments at once; the balance drops them', async () => {
@@ -211,8 +214,15 @@ describe.each(stores)('dashboard: invoices, invoice settings and the client page
     await page().locator('h1 .status-chip', { hasText: 'Canceled' }).waitFor();
     expect(await page().locator('.payment-row.is-removed').count()).toBe(1);
 
+    // A payment removed after a confirmation: the invoice is unpaid again, the payment kept as removed.
+    expect((await api('POST', `/invoices/${unpaid}/payments`, { amount: 10 })).status).toBe(201);
     await page().goto(`${s.server.url}/#/invoices/${unpaid}`);
     await heading(/Invoice ACME\/00009/);
+    await page().locator('h1 .status-chip', { hasText: 'Partly paid' }).waitFor();
+    await page().getByRole('button', { name: 'Remove the payment of ₹10.00' }).click();
+    await page().getByRole('dialog').getByRole('button', { name: 'Remove payment' }).click();
+    await page().locator('h1 .status-chip', { hasText: 'Unpaid' }).waitFor();
+    expect(await page().locator('.payment-row.is-removed').count()).toBe(1);
     await page().getByRole('button', { name: 'Cancel invoice' }).click();
     await page().getByRole('dialog').getByRole('button', { name: 'Cancel invoice' }).click();
     await page().locator('h1 .status-chip', { hasText: 'Canceled' }).waitFor();
@@ -265,6 +275,10 @@ describe.each(stores)('dashboard: invoices, invoice settings and the client page
     await fitsAtPhoneWidth();
     await shootBoth(page(), 'invoices-list');
 
+    await page().getByRole('navigation', { name: 'Show only' }).getByRole('link', { name: 'Canceled' }).click();
+    await page().waitForURL(/#\/invoices\?status=CANCELED$/);
+    await page().getByText('Showing 2 of 2').waitFor();
+    expect(await rows.locator('.status-chip').allTextContents()).toEqual(['Canceled', 'Canceled']);
     await page().getByLabel('Status').selectOption('PAID');
     await page().getByRole('button', { name: 'Apply' }).click();
     await page().waitForURL(/#\/invoices\?status=PAID$/);

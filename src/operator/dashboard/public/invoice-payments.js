@@ -41,8 +41,8 @@ export function paymentsList(business, invoice, payments, changed) {
                 );
                 if (!sure) return;
                 await api('DELETE', path(payment));
-                toast('Payment removed.');
                 await changed();
+                toast('Payment removed.');
               },
               {
                 class: 'secondary small',
@@ -99,8 +99,8 @@ export async function paymentForm(business, invoice, changed) {
       if (notes.value.trim()) body.notes = notes.value.trim();
       try {
         await api('POST', `/businesses/${seg(business.urlKey)}/invoices/${seg(invoice._id)}/payments`, body);
-        toast('Payment recorded.');
         await changed();
+        toast('Payment recorded.');
       } catch (error) {
         if (error.status === 401) return;
         // PAYMENT_EXCEEDS_DUE names no field: it belongs beside the amount all the same.

@@ -48,8 +48,8 @@ function cancelAction(base, invoice, livePayments, changed) {
       });
       if (!choice) return;
       await api('POST', `${base}/cancel?cancelPayment=${choice}`);
-      toast(`Invoice ${invoice.invoiceNumber} canceled.`);
       await changed();
+      toast(`Invoice ${invoice.invoiceNumber} canceled.`);
     },
     { class: 'danger' },
   );
@@ -75,8 +75,8 @@ function shareCard(base, invoice, changed) {
       );
       if (!sure) return;
       await api('POST', `${base}/share-link/revoke`);
-      toast('Link revoked: a new one replaces it.');
       await changed();
+      toast('Link revoked: a new one replaces it.');
     },
     { class: 'secondary' },
   );

@@ -130,6 +130,26 @@ function filterForm(ctx, filters) {
   return form;
 }
 
+/** Status chips above the list: one click shows one status, the other filters kept (the address again). */
+function statusLinks(filters) {
+  const linkTo = (status) => {
+    const kept = new URLSearchParams(Object.entries(filters).filter(([key, value]) => value && key !== 'status'));
+    if (status) kept.set('status', status);
+    return `#/invoices${kept.size ? `?${kept}` : ''}`;
+  };
+  return h(
+    'nav',
+    { class: 'status-links', 'aria-label': 'Show only' },
+    [['', 'All'], ...STATUS_CHOICES].map(([status, label]) =>
+      h(
+        'a',
+        { href: linkTo(status), class: 'chip-link', 'aria-current': filters.status === status ? 'page' : false },
+        label,
+      ),
+    ),
+  );
+}
+
 export async function renderInvoices(main, ctx) {
   if (ctx.param === 'new') return renderInvoiceNew(main, ctx);
   if (ctx.param && !ctx.param.startsWith('?')) return renderInvoiceDetail(main, ctx, ctx.param);
@@ -165,6 +185,7 @@ export async function renderInvoices(main, ctx) {
       h('h1', {}, 'Invoices'),
       h('a', { href: '#/invoices/new', class: 'button primary' }, 'New invoice'),
     ),
+    statusLinks(filters),
     filterForm(ctx, filters),
     totalsSlot,
     h('section', { class: 'card', 'aria-label': 'Invoice list' }, element),
