@@ -25,8 +25,7 @@ export const invoicePreviewOperatorApi: ApiSection<InvoiceDashboardContext> = {
   schemas: {
     InvoicePreview: {
       type: 'object',
-      description:
-        'The invoice create would store (2.1 members computed at create), before it exists: no _id, share, payments or timestamps.',
+      description: 'The invoice create would store, before it exists: no _id, share, payments or timestamps.',
       required: ['invoiceNumber', 'currency', 'billedBy', 'billedTo', 'items', 'finalTotal', 'status', 'locale'],
       properties: {
         invoiceNumber: { type: 'string', description: 'As sent, else the number a create would get now.' },
@@ -34,9 +33,12 @@ export const invoicePreviewOperatorApi: ApiSection<InvoiceDashboardContext> = {
         billedBy: { type: 'object', description: 'The seller after defaults.' },
         billedTo: { type: 'object', description: 'The buyer after defaults (a linked client fills what is omitted).' },
         items: { type: 'array', items: { type: 'object' }, description: "Taxed items, each regime's members." },
-        finalTotal: { type: 'object', description: 'Sums of the items, charges, total (2.4).' },
-        status: { enum: ['UNPAID', 'PAID'], description: 'PAID when the total is 0 (3.7).' },
-        locale: { type: 'string', description: 'The locale the invoice would be written in (4.1).' },
+        finalTotal: {
+          type: 'object',
+          description: 'Sums of the items, charges and the total, as an invoice has them.',
+        },
+        status: { enum: ['UNPAID', 'PAID'], description: 'PAID when the total is 0, as at create.' },
+        locale: { type: 'string', description: 'The locale the invoice would be written in.' },
       },
     },
     InvoiceNumberingPreviewInput: bodyJsonSchema(
