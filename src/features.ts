@@ -19,6 +19,9 @@ import { invoiceMailFeature } from './documents/invoice-mail.feature.js';
 import { shareLinkOperatorApi } from './documents/share-link.operator.js';
 import { shareApi } from './documents/share.routes.js';
 import { invoicesApi, invoicesFeature, invoicesOperatorApi } from './invoices/invoices.routes.js';
+import { invoiceDashboardFeature } from './invoices/invoice-dashboard.feature.js';
+import { invoicePdfOperatorApi } from './invoices/invoice-pdf.operator.js';
+import { invoicePreviewOperatorApi } from './invoices/invoice-preview.operator.js';
 import { pipelinesApi, pipelinesFeature, pipelinesOperatorApi } from './pipelines/pipelines.routes.js';
 import type { JsonSchema } from './validation/json-schema.js';
 import { webhooksApi, webhooksFeature } from './webhooks/webhooks.routes.js';
@@ -40,6 +43,7 @@ export const FEATURES: readonly AnyFeature[] = [
   leadBulkFeature,
   leadCsvFeature,
   invoicesFeature,
+  invoiceDashboardFeature,
   documentsFeature,
   invoiceMailFeature,
   webhooksFeature,
@@ -70,6 +74,8 @@ const DOCUMENT_ORDER: readonly ApiSection<never>[] = [
   leadCsvApi,
   invoicesOperatorApi,
   shareLinkOperatorApi,
+  invoicePreviewOperatorApi,
+  invoicePdfOperatorApi,
   webhooksApi,
   opsApi,
   dashboardApi,

@@ -5,9 +5,12 @@ import { coalescedSends } from './coalesced-sends.js';
 import { installCors } from './cors.js';
 import { parseJsonBody } from './json-body.js';
 
-/** The pages' policy (dashboard, /docs): scripts and styles from this origin only, never framed. */
+/**
+ * The pages' policy (dashboard, /docs): scripts and styles from this origin only, never framed. They may
+ * frame blob: URLs alone: the invoice page shows the PDF it fetched with the operator's token as a blob.
+ */
 export const PAGE_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; frame-src blob:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /**
  * Every other answer is data, never a document: it may load nothing and be framed by nobody (OWASP's

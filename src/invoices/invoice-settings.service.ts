@@ -79,6 +79,13 @@ export const SETTINGS_SPEC = entry(
   ],
 );
 
+/** Body of the settings page's next-number preview: the numbering as PUT would take it. */
+export const NUMBERING_PREVIEW_SPEC = entry(
+  'InvoiceNumberingPreviewInput',
+  'Body of POST /admin/v1/businesses/:urlKey/invoice-settings/numbering-preview.',
+  [['numbering', { type: 'object', required: true, entry: NUMBERING_SPEC, description: 'As PUT takes it.' }]],
+);
+
 /** Reads and replaces the settings; create reads them (uncached: one small row). */
 export class InvoiceSettings {
   constructor(
@@ -100,6 +107,16 @@ export class InvoiceSettings {
         defaultTerms: [],
       }
     );
+  }
+
+  /** The numbering of a preview body, read exactly as PUT reads it (the same field errors, the same defaults). */
+  readNumbering(body: unknown, business: { country: string }): InvoiceNumbering {
+    const reader = new FieldReader({ businessCountry: business.country, enforceGstinChecksum: false });
+    const values = isJsonObject(body)
+      ? reader.readEntry(NUMBERING_PREVIEW_SPEC, body, '')
+      : (reader.nameError('body', 'The request body must be a JSON object'), undefined);
+    if (!values || reader.errors.length > 0) throw AppError.fromFieldErrors(reader.errors);
+    return { ...DEFAULT_NUMBERING, ...(plain(values.get('numbering')) as Partial<InvoiceNumbering>) };
   }
 
   /** `audit`: the operator's line, written in the settings' transaction. */

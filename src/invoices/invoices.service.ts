@@ -13,7 +13,7 @@ import { buildInvoice, failedKeys, randomHex, type BuiltInvoice } from './invoic
 import { createRequestOf, sameCreateRequest, type CreateRequest } from './invoice.compare.js';
 import { invoiceClientEvents, invoiceEvent } from './invoice.events.js';
 import { pow10 } from './invoice.money.js';
-import { followingCandidate, nextInvoiceNumber } from './invoice.numbering.js';
+import { followingCandidate, formatNumbering, nextInvoiceNumber, type InvoiceNumbering } from './invoice.numbering.js';
 import { matchKeyOf, newClientValue, partyOf, sentParty } from './invoice.parties.js';
 import { presentInvoice, type InvoiceAnswer } from './invoice.present.js';
 import { encodeCursor, parseFindQuery } from './invoices.find.js';
@@ -116,6 +116,43 @@ export class InvoicesService {
         : invoice,
       idempotent: false,
     };
+  }
+
+  /**
+   * What create would store, by the same validation and rules, with nothing stored: the dashboard's live
+   * totals (docs/decisions.md "Invoice preview"). Without invoiceNumber, the number it would get now.
+   */
+  async preview(urlKey: string, body: unknown): Promise<InvoiceAnswer> {
+    const context = await this.context(urlKey);
+    const { errors, input, client } = await this.validated(urlKey, body, context);
+    const settings = await this.settings.stored(urlKey);
+    const { business, timeZone } = context;
+    const built = buildInvoice(input, { business, timeZone, settings, client, now: this.now() }, failedKeys(errors));
+    if (!built.ok) throw AppError.fromFieldErrors(inBodyOrder([...errors, ...built.errors], input.sent));
+    return {
+      invoiceNumber: input.invoiceNumber ?? (await this.nextNumber(urlKey)),
+      ...built.value.content,
+      status: built.value.totalMinor === 0n ? 'PAID' : 'UNPAID',
+    };
+  }
+
+  /**
+   * The number an invoice created now without one would get (3.5, 8), taken ones skipped; with a
+   * numbering, the one saving it would start the series at.
+   */
+  async nextNumber(urlKey: string, numbering?: InvoiceNumbering): Promise<string> {
+    const record = await this.store.invoices.getSettings(urlKey);
+    let candidate = SERIES.first({
+      lastNumber: record?.lastNumber ?? null,
+      seriesStart: numbering ? formatNumbering(numbering) : (record?.seriesStart ?? null),
+    });
+    while (await this.numberTaken(urlKey, candidate)) candidate = SERIES.following(candidate);
+    return candidate;
+  }
+
+  private async numberTaken(urlKey: string, invoiceNumber: string): Promise<boolean> {
+    const query = { filter: { invoiceNumber }, sort: [], limit: 0, skip: 0 };
+    return ((await this.store.invoiceLists.find(urlKey, query))?.total ?? 0) > 0;
   }
 
   /**

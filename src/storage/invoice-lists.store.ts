@@ -11,6 +11,14 @@ import type { Database } from './schema.js';
 
 type Query = SelectQueryBuilder<Database, 'invoices', object>;
 
+/** One currency's sums over the invoices a filter selects (minor units). */
+export interface InvoiceTotalsRow {
+  currency: string;
+  count: number;
+  invoicedMinor: bigint;
+  collectedMinor: bigint;
+}
+
 /** A find's page and its total: the filters of one business, walked in the sort asked for (indexes: migration 012). */
 export class InvoiceListsStore {
   constructor(
@@ -49,6 +57,40 @@ export class InvoiceListsStore {
       .offset(query.skip)
       .execute();
     return { total: Number(total), page: rows.map(storedInvoiceOf), next: null };
+  }
+
+  /**
+   * Per currency, the invoices a find's filters select: how many, Σ total and Σ paid of those not canceled
+   * (a canceled invoice is owed nothing), in minor units. Sums come back as digit strings: exact past 2^53.
+   */
+  async totals(urlKey: string, query: InvoiceListQuery): Promise<InvoiceTotalsRow[] | undefined> {
+    const business = await this.db
+      .selectFrom('businesses')
+      .select('id')
+      .where('url_key', '=', urlKey)
+      .executeTakeFirst();
+    if (!business) return undefined;
+    const live = (column: 'total_minor' | 'paid_minor') =>
+      sql<string>`cast(coalesce(sum(case when status <> 'CANCELED' then ${sql.ref(column)} else 0 end), 0) as text)`;
+    const rows = await this.filtered(
+      this.db.selectFrom('invoices').where('business_pk', '=', Number(business.id)),
+      query,
+    )
+      .select((eb) => [
+        'currency',
+        eb.fn.countAll<number>().as('count'),
+        live('total_minor').as('invoiced'),
+        live('paid_minor').as('collected'),
+      ])
+      .groupBy('currency')
+      .orderBy('currency')
+      .execute();
+    return rows.map((row) => ({
+      currency: row.currency,
+      count: Number(row.count),
+      invoicedMinor: BigInt(row.invoiced),
+      collectedMinor: BigInt(row.collected),
+    }));
   }
 
   /** A sync page's parts (src/storage/sync-pages.ts): the business's invoices matching the filters. */

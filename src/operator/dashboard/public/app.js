@@ -22,6 +22,8 @@ import { renderLeadSettings } from './view-lead-settings.js';
 import { renderClientsList } from './view-clients-list.js';
 import { renderAudit } from './view-audit.js';
 import { renderOperators } from './view-operators.js';
+import { renderInvoices } from './view-invoices.js';
+import { renderInvoiceSettings } from './view-invoice-settings.js';
 
 const SECTIONS = [
   { route: 'businesses', label: 'Businesses', render: renderBusinesses, needsBusiness: false },
@@ -33,6 +35,8 @@ const SECTIONS = [
   { route: 'custom-fields', label: 'Custom fields', render: renderCustomFields, needsBusiness: true },
   { route: 'client-list', label: 'Client list', render: renderClientsList, needsBusiness: true },
   { route: 'clients', label: 'Clients', render: renderClients, needsBusiness: true },
+  { route: 'invoices', label: 'Invoices', render: renderInvoices, needsBusiness: true },
+  { route: 'invoice-settings', label: 'Invoice settings', render: renderInvoiceSettings, needsBusiness: true },
   { route: 'webhooks', label: 'Webhooks', render: renderWebhooks, needsBusiness: true },
   { route: 'audit', label: 'Audit log', render: renderAudit, needsBusiness: false },
   { route: 'operators', label: 'Operators', render: renderOperators, needsBusiness: false },
@@ -61,7 +65,7 @@ async function canLeave() {
 }
 
 // A route may carry one parameter after its section (#/leads/<leadId> opens that lead) or a query
-// (#/lead-list?stage=Won: the list's filters).
+// (#/lead-list?stage=Won, #/invoices?status=PAID: the list's filters).
 const sectionOf = (route) => route.split(/[/?]/)[0];
 
 function currentRoute() {

@@ -4,6 +4,7 @@ import { api, seg } from './api.js';
 import { errorBanner, field, formatDate, h, mount } from './dom.js';
 import { STATUS_LABELS, formatBudget, leadsBase } from './lead-config.js';
 import { cardTitle } from './lead-move.js';
+import { renderClientDetail } from './view-client-detail.js';
 
 const PAGE = 20;
 const STATUS_BADGE = { active: 'badge-ok', archived: 'badge-muted', deleted: 'badge-danger' };
@@ -64,7 +65,13 @@ function clientRow(ctx, client) {
       h(
         'div',
         {},
-        h('strong', {}, client.name ?? '—'),
+        client.clientId
+          ? h(
+              'a',
+              { href: `#/client-list/${encodeURIComponent(client.clientId)}` },
+              h('strong', {}, client.name ?? '—'),
+            )
+          : h('strong', {}, client.name ?? '—'),
         ' ',
         h('span', { class: `badge ${STATUS_BADGE[client.status] ?? ''}` }, client.status),
         h(
@@ -82,6 +89,7 @@ function clientRow(ctx, client) {
 }
 
 export async function renderClientsList(main, ctx) {
+  if (ctx.param) return renderClientDetail(main, ctx, ctx.param);
   if (view.urlKey !== ctx.business.urlKey) Object.assign(view, { urlKey: ctx.business.urlKey, q: '', skip: 0 });
   const base = `/businesses/${seg(ctx.business.urlKey)}/clients`;
   const search = h('input', {

@@ -35,7 +35,11 @@ function header(lead, business) {
     h(
       'p',
       { class: 'muted small-text' },
-      `Customer ${lead.customer.name} (client ${lead.customer.clientId ?? '—'}) · created ${formatDate(lead.createdAt)} via ${lead.source === 'API' ? 'the API' : 'the dashboard'}`,
+      'Customer ',
+      lead.customer.clientId
+        ? h('a', { href: `#/client-list/${encodeURIComponent(lead.customer.clientId)}` }, lead.customer.name)
+        : lead.customer.name,
+      ` (client ${lead.customer.clientId ?? '—'}) · created ${formatDate(lead.createdAt)} via ${lead.source === 'API' ? 'the API' : 'the dashboard'}`,
       lead.externalId ? ` as ${lead.externalId}` : '',
       ` · updated ${formatDate(lead.updatedAt)}`,
     ),

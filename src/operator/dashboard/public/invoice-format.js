@@ -1,0 +1,87 @@
+// Invoice figures as the business writes them (invoices-interface 4.7's locale rules): amounts and dates
+// through Intl in a locale the server names (an invoice's `locale`, the business's in the totals answer),
+// dates in the business's time zone. Amounts reach Intl as decimal text, which it formats exactly.
+import { api, seg } from './api.js';
+import { h } from './dom.js';
+
+/** A money value of an answer (JSON number or decimal text) with its currency's symbol: en-IN ₹11,23,000.00. */
+export function money(value, currency, locale) {
+  if (value === null || value === undefined || value === '') return '—';
+  return new Intl.NumberFormat(locale, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' }).format(
+    String(value),
+  );
+}
+
+/** An instant's calendar date in the business's time zone, medium style: en-IN 26 Nov 2026. */
+export function day(iso, locale, timeZone) {
+  if (!iso) return '—';
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone }).format(new Date(iso));
+}
+
+/** A status chip: the label, with the colour the status means. */
+const STATUS = {
+  UNPAID: ['Unpaid', 'badge-new'],
+  PARTIALLY_PAID: ['Partly paid', 'badge-warn'],
+  PAID: ['Paid', 'badge-ok'],
+  CANCELED: ['Canceled', 'badge-muted'],
+};
+export const STATUS_CHOICES = Object.entries(STATUS).map(([value, [label]]) => [value, label]);
+
+export function statusChip(status) {
+  const [label, tone] = STATUS[status] ?? [status, ''];
+  return h('span', { class: `badge status-chip ${tone}`, dataset: { status } }, label);
+}
+
+export const invoicesBase = (business) => `/businesses/${seg(business.urlKey)}`;
+
+/** The business's locale and its invoices' sums per currency, for the filters given (URLSearchParams). */
+export async function loadTotals(business, filters) {
+  const query = filters.toString();
+  return api('GET', `${invoicesBase(business)}/invoice-totals${query ? `?${query}` : ''}`);
+}
+
+/** The totals as a definition list per currency: invoiced, collected, due. */
+export function totalsBlock(totals, label) {
+  if (totals.currencies.length === 0) return h('p', { class: 'muted' }, 'No invoice: nothing invoiced yet.');
+  return h(
+    'div',
+    { class: 'invoice-totals', role: 'group', 'aria-label': label },
+    totals.currencies.map((row) =>
+      h(
+        'dl',
+        { class: 'totals-row', dataset: { currency: row.currency } },
+        h(
+          'div',
+          {},
+          h('dt', {}, 'Invoiced'),
+          h('dd', { dataset: { total: 'invoiced' } }, money(row.invoiced, row.currency, totals.locale)),
+        ),
+        h(
+          'div',
+          {},
+          h('dt', {}, 'Collected'),
+          h('dd', { dataset: { total: 'collected' } }, money(row.collected, row.currency, totals.locale)),
+        ),
+        h(
+          'div',
+          {},
+          h('dt', {}, 'Due'),
+          h('dd', { dataset: { total: 'due' } }, money(row.due, row.currency, totals.locale)),
+        ),
+        h('div', {}, h('dt', {}, 'Invoices'), h('dd', {}, String(row.count))),
+      ),
+    ),
+  );
+}
+
+let documentOnce = null;
+/** The payment methods an invoice payment takes, read from the API's own document (one source: invoice.schema.ts). */
+export async function paymentMethods() {
+  documentOnce ??= fetch('/openapi.json', { headers: { accept: 'application/json' } }).then((r) => r.json());
+  const doc = await documentOnce;
+  return (doc.components?.schemas?.PaymentCreate?.properties?.paymentMethod?.enum ?? []).filter((m) => m !== null);
+}
+
+/** "ACCOUNT_TRANSFER" → "Account transfer" (UPI, DD kept as they are). */
+export const methodLabel = (method) =>
+  method.length <= 3 ? method : method.charAt(0) + method.slice(1).toLowerCase().replaceAll('_', ' ');

@@ -1,0 +1,188 @@
+// Invoice settings (invoices-interface 8): the business's billing details, its invoice numbering with a
+// live preview of the next number (the server's rule, asked as the operator types), and default terms.
+import { api } from './api.js';
+import { actionButton, errorBanner, field, h, mount, toast } from './dom.js';
+import { clearFormError, reportFormError } from './field-errors.js';
+import { invoicesBase } from './invoice-format.js';
+
+// The seller's tax numbers a business of this country prints (2.2); every other country a VAT number.
+const TAX_IDS = {
+  IN: [
+    ['gstin', 'GSTIN'],
+    ['panNumber', 'PAN'],
+  ],
+  AE: [['trnNumber', 'TRN']],
+  SA: [['vatNumber', 'VAT number']],
+  MY: [
+    ['sstNumber', 'SST number'],
+    ['tinNumber', 'TIN'],
+  ],
+};
+const taxIdsOf = (country) => TAX_IDS[country] ?? [['vatNumber', 'VAT number']];
+
+const ADDRESS = [
+  ['name', 'Name on invoices'],
+  ['street', 'Street'],
+  ['city', 'City'],
+  ['state', 'State'],
+  ['pincode', 'PIN / postal code'],
+  ['email', 'E-mail'],
+  ['phone', 'Phone'],
+];
+const NUMBERING = [
+  ['prefix', 'Prefix'],
+  ['padding', 'Digits'],
+  ['nextNumber', 'Next number'],
+];
+
+/** A whole number typed is sent as one; anything else as typed, so the server names what is wrong. */
+const numberOrText = (text) => (/^\d{1,15}$/.test(text) ? Number(text) : text);
+
+function input(name, value, attrs = {}) {
+  return h('input', {
+    type: 'text',
+    name,
+    value: value ?? '',
+    autocomplete: 'off',
+    dataset: { field: name },
+    ...attrs,
+  });
+}
+
+export async function renderInvoiceSettings(main, ctx) {
+  const business = ctx.business;
+  const base = invoicesBase(business);
+  const saved = await api('GET', `${base}/invoice-settings`);
+  const billedByKeys = [
+    ...ADDRESS,
+    ...(business.country === 'IN' ? [['gstState', 'GST state code']] : []),
+    ...taxIdsOf(business.country),
+  ];
+  const controls = {};
+  for (const [key] of billedByKeys) controls[key] = input(`billedBy.${key}`, saved.billedBy[key]);
+  controls.gstState?.setAttribute('maxlength', '2');
+  controls.gstState?.setAttribute('inputmode', 'numeric');
+  const numbering = {};
+  for (const [key] of NUMBERING)
+    numbering[key] = input(`numbering.${key}`, saved.numbering[key], key === 'prefix' ? {} : { inputmode: 'numeric' });
+  const [firstTerms, ...otherTerms] = saved.defaultTerms;
+  const termsLabel = input('defaultTerms[0].label', firstTerms?.label ?? 'Terms and conditions');
+  const termsLines = h('textarea', { name: 'terms', rows: 4, dataset: { field: 'defaultTerms[0].terms' } });
+  termsLines.value = (firstTerms?.terms ?? []).join('\n');
+  const preview = h('output', { class: 'number-preview', 'aria-live': 'polite', id: 'next-number' });
+  const message = h('div');
+
+  const numberingBody = () => {
+    const body = {};
+    for (const [key] of NUMBERING) {
+      const text = numbering[key].value.trim();
+      if (key === 'prefix' ? numbering[key].value !== '' : text !== '')
+        body[key] = key === 'prefix' ? numbering[key].value : numberOrText(text);
+    }
+    return body;
+  };
+  let asked = 0;
+  const refreshPreview = async () => {
+    const mine = ++asked;
+    try {
+      const answer = await api('POST', `${base}/invoice-settings/numbering-preview`, { numbering: numberingBody() });
+      if (mine === asked) mount(preview, 'Next invoice: ', h('strong', {}, answer.nextInvoiceNumber));
+    } catch (error) {
+      if (mine === asked && error.status !== 401)
+        mount(preview, h('span', { class: 'danger-text' }, error.fieldErrors[0]?.message ?? error.message));
+    }
+  };
+  let timer = null;
+  for (const control of Object.values(numbering))
+    control.addEventListener('input', () => {
+      clearTimeout(timer);
+      timer = setTimeout(refreshPreview, 200);
+    });
+
+  const form = h(
+    'form',
+    { class: 'form-grid invoice-settings', novalidate: true },
+    message,
+    h(
+      'section',
+      { class: 'card form-grid', 'aria-labelledby': 'billed-by-title' },
+      h('h2', { id: 'billed-by-title' }, 'Billing details'),
+      h('p', { class: 'subtitle' }, `Printed as the seller on ${business.name}'s invoices.`),
+      h(
+        'div',
+        { class: 'settings-grid' },
+        billedByKeys.map(([key, label]) => field(label, controls[key])),
+      ),
+    ),
+    h(
+      'section',
+      { class: 'card form-grid', 'aria-labelledby': 'numbering-title' },
+      h('h2', { id: 'numbering-title' }, 'Numbering'),
+      h(
+        'p',
+        { class: 'subtitle' },
+        'Saving starts the series at this number; numbers already taken are skipped. Existing invoices keep theirs.',
+      ),
+      h(
+        'div',
+        { class: 'settings-grid' },
+        NUMBERING.map(([key, label]) => field(label, numbering[key])),
+      ),
+      preview,
+    ),
+    h(
+      'section',
+      { class: 'card form-grid', 'aria-labelledby': 'terms-title' },
+      h('h2', { id: 'terms-title' }, 'Default terms'),
+      h('p', { class: 'subtitle' }, 'Printed on invoices created without terms of their own.'),
+      field('Heading', termsLabel),
+      field('Terms, one per line', termsLines),
+    ),
+  );
+  const labels = Object.fromEntries([
+    ...billedByKeys.map(([key, label]) => [`billedBy.${key}`, label]),
+    ...NUMBERING.map(([key, label]) => [`numbering.${key}`, label]),
+    ['defaultTerms[0].label', 'Terms heading'],
+  ]);
+  const save = actionButton(
+    'Save invoice settings',
+    async () => {
+      clearFormError(form, message);
+      const billedBy = {};
+      for (const [key] of billedByKeys) {
+        const value = controls[key].value.trim();
+        if (value) billedBy[key] = value;
+      }
+      const lines = termsLines.value
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean);
+      const defaultTerms = [...(lines.length ? [{ label: termsLabel.value.trim(), terms: lines }] : []), ...otherTerms];
+      try {
+        await api('PUT', `${base}/invoice-settings`, { billedBy, numbering: numberingBody(), defaultTerms });
+        toast('Invoice settings saved.');
+        await refreshPreview();
+      } catch (error) {
+        if (error.status !== 401) reportFormError(form, message, error, labels);
+      }
+    },
+    { class: 'primary' },
+  );
+  form.append(h('div', { class: 'form-actions' }, save));
+  form.addEventListener('submit', (event) => event.preventDefault());
+  mount(
+    main,
+    h(
+      'div',
+      { class: 'page-head' },
+      h('h1', {}, 'Invoice settings'),
+      h('p', { class: 'subtitle' }, `How ${business.name}'s invoices are billed and numbered.`),
+    ),
+    form,
+  );
+  try {
+    await refreshPreview();
+  } catch (error) {
+    mount(message, errorBanner(error.message));
+  }
+}
