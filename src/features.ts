@@ -14,6 +14,7 @@ import { healthFeature, opsApi } from './ops/health.routes.js';
 import { documentsApi, documentsFeature } from './documents/documents.routes.js';
 import { invoicesApi, invoicesFeature, invoicesOperatorApi } from './invoices/invoices.routes.js';
 import { pipelinesApi, pipelinesFeature, pipelinesOperatorApi } from './pipelines/pipelines.routes.js';
+import { reportsApi, reportsFeature } from './reports/reports.routes.js';
 import type { JsonSchema } from './validation/json-schema.js';
 import { webhooksApi, webhooksFeature } from './webhooks/webhooks.routes.js';
 
@@ -32,6 +33,7 @@ export const FEATURES: readonly AnyFeature[] = [
   leadStageTotalsFeature,
   invoicesFeature,
   documentsFeature,
+  reportsFeature,
   webhooksFeature,
   healthFeature,
   dashboardFeature,
@@ -55,6 +57,7 @@ const DOCUMENT_ORDER: readonly ApiSection<never>[] = [
   leadsListOperatorApi,
   leadStageTotalsApi,
   invoicesOperatorApi,
+  reportsApi,
   webhooksApi,
   opsApi,
   dashboardApi,

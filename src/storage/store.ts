@@ -17,6 +17,8 @@ import { LeadsStore } from './leads.store.js';
 import { WebhooksStore } from './webhooks.store.js';
 import { InvoicesStore } from './invoices.store.js';
 import { InvoiceListsStore } from './invoice-lists.store.js';
+import { LeadReportsStore } from './reports-leads.store.js';
+import { InvoiceReportsStore } from './reports-invoices.store.js';
 
 /** The store behind one small interface: accounts, business data, and the change feed that keeps caches honest. */
 export interface Store {
@@ -32,6 +34,9 @@ export interface Store {
   readonly webhooks: WebhooksStore;
   readonly invoices: InvoicesStore;
   readonly invoiceLists: InvoiceListsStore;
+  /** Report aggregates (src/reports/). */
+  readonly leadReports: LeadReportsStore;
+  readonly invoiceReports: InvoiceReportsStore;
   /** Idempotency-Key claims and kept answers (invoices-interface 4.2). */
   readonly idempotencyKeys: IdempotencyKeysStore;
   readonly changes: ChangeFeed;
@@ -84,6 +89,8 @@ export function openStore(config: StoreConfig): Store {
     webhooks: new WebhooksStore(db, opened.kind),
     invoices: new InvoicesStore(db, opened.kind),
     invoiceLists: new InvoiceListsStore(db, opened.kind),
+    leadReports: new LeadReportsStore(db, opened.kind),
+    invoiceReports: new InvoiceReportsStore(db, opened.kind),
     idempotencyKeys: new IdempotencyKeysStore(db),
     changes,
     sqlitePath: opened.sqlitePath,

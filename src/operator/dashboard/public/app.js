@@ -21,11 +21,13 @@ import { renderLeadSettings } from './view-lead-settings.js';
 import { renderClientsList } from './view-clients-list.js';
 import { renderAudit } from './view-audit.js';
 import { renderOperators } from './view-operators.js';
+import { renderReports } from './view-reports.js';
 
 const SECTIONS = [
   { route: 'businesses', label: 'Businesses', render: renderBusinesses, needsBusiness: false },
   { route: 'apps', label: 'Apps', render: renderApps, needsBusiness: false },
   { route: 'leads', label: 'Leads', render: renderLeads, needsBusiness: true },
+  { route: 'reports', label: 'Reports', render: renderReports, needsBusiness: true },
   { route: 'pipelines', label: 'Pipelines', render: renderPipelines, needsBusiness: true },
   { route: 'lead-settings', label: 'Lead settings', render: renderLeadSettings, needsBusiness: true },
   { route: 'custom-fields', label: 'Custom fields', render: renderCustomFields, needsBusiness: true },
