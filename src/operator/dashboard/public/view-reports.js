@@ -7,6 +7,8 @@ import { errorBanner, field, h, mount } from './dom.js';
 import { drawChart, formattersOf, loadChartLibrary, moneyList, reportCard } from './report-widgets.js';
 
 const PERIODS = [3, 6, 12, 24];
+/** Counts of leads: no tick between two whole numbers. */
+const WHOLE_COUNTS = { scales: { y: { ticks: { precision: 0 } } } };
 const BUCKET_LABELS = {
   current: 'Not yet due',
   '0-30': '0–30 days',
@@ -146,6 +148,7 @@ function outcomeCards(/** @type {any} */ r) {
             { label: 'Lost', data: r.months.map((/** @type {any} */ m) => m.lost) },
           ],
         },
+        options: WHOLE_COUNTS,
       },
     }),
     reportCard({
@@ -159,7 +162,7 @@ function outcomeCards(/** @type {any} */ r) {
           labels: r.lostByReason.map(reasonName),
           datasets: [{ label: 'Leads', data: r.lostByReason.map((/** @type {any} */ x) => x.leads) }],
         },
-        options: { indexAxis: 'y' },
+        options: { indexAxis: 'y', scales: { x: { ticks: { precision: 0 } } } },
       },
     }),
   ];
