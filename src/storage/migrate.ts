@@ -14,6 +14,7 @@ import { invoicesMigration } from './migrations/012-invoices.js';
 import { INVOICES_SYNCED, invoiceSyncMigration } from './migrations/013-invoice-sync.js';
 import { idempotencyKeysMigration } from './migrations/015-idempotency-keys.js';
 import { leadBudgetSumsMigration } from './migrations/020-lead-budget-sums.js';
+import { reportAggregatesMigration } from './migrations/026-report-aggregates.js';
 import { repairSyncPositions } from './sync-positions.js';
 
 export class SchemaTooNewError extends Error {}
@@ -35,6 +36,7 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '013-invoice-sync': invoiceSyncMigration(kind),
     '015-idempotency-keys': idempotencyKeysMigration(),
     '020-lead-budget-sums': leadBudgetSumsMigration(kind),
+    '026-report-aggregates': reportAggregatesMigration(kind),
   };
 }
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { StoreKind } from './db.js';
 import { monthsTable, type ReportMonth } from './reports-leads.store.js';
 import type { Database } from './schema.js';
@@ -41,9 +41,10 @@ interface SumRow {
 
 /**
  * Invoice reports (issue 38 item 4): sums of whole minor units per currency, added by the database
- * (cast to text, read as BigInt: exact past 2^53). Dates kept in the documents' JSON (dueDate,
- * paymentDate) are UTC ISO 8601 texts with milliseconds, whose order as text is their order in time, so
- * they are compared as text against edges computed in the business's time zone.
+ * (cast to text, read as BigInt: exact past 2^53). The documents' dueDate and paymentDate, copied to
+ * `invoices.due_on` and `invoice_payments.paid_on` by migration 026-report-aggregates, are UTC ISO 8601
+ * texts with milliseconds, whose order as text is their order in time, so they are compared as text
+ * against edges computed in the business's time zone.
  */
 export class InvoiceReportsStore {
   constructor(
@@ -67,26 +68,21 @@ export class InvoiceReportsStore {
   /** Live payments per month of their payment date, in their invoice's currency (a canceled invoice's kept payments too). */
   async collected(urlKey: string, months: readonly ReportMonth[]): Promise<MonthMoneyRow[]> {
     if (months.length === 0) return [];
-    const paidOn = this.json('p.data', 'paymentDate');
     const edges = months.map(
       (m) => sql`(cast(${m.month} as text), cast(${iso(m.from)} as text), cast(${iso(m.to)} as text))`,
     );
     const result = await sql<SumRow & { month: string }>`
-      with months(month, starts, ends) as (values ${sql.join(edges)}),
-      paid as (
-        select ${paidOn} as paid_on, i.currency, p.settled_minor
-        from invoices i join invoice_payments p on p.invoice_pk = i.id
-        where i.business_pk = ${business(urlKey)} and p.removed = 0
-      )
-      select m.month, paid.currency, count(*) as n, cast(sum(paid.settled_minor) as text) as minor
-      from months m join paid on paid.paid_on >= m.starts and paid.paid_on < m.ends
-      group by m.month, paid.currency`.execute(this.db);
+      with months(month, starts, ends) as (values ${sql.join(edges)})
+      select m.month, p.currency, count(*) as n, cast(sum(p.settled_minor) as text) as minor
+      from months m join invoice_payments p on p.business_pk = ${business(urlKey)} and p.removed = 0
+        and p.paid_on >= m.starts and p.paid_on < m.ends
+      group by m.month, p.currency`.execute(this.db);
     return result.rows.map((r) => ({ month: r.month, ...moneyOf(r) }));
   }
 
   /** What unpaid and partly paid invoices still owe, by how long past their due date they are. */
   async ageing(urlKey: string, edges: AgeingEdges): Promise<AgeingRow[]> {
-    const due = this.json('i.content', 'dueDate');
+    const due = sql`i.due_on`;
     const bucket = sql`case
         when ${due} is null or ${due} >= ${edges.dueAfterToday} then 'current'
         when ${due} >= ${edges.over30} then '0-30'
@@ -100,12 +96,6 @@ export class InvoiceReportsStore {
         where i.business_pk = ${business(urlKey)} and i.status in ('UNPAID', 'PARTIALLY_PAID')) aged
       group by aged.bucket, aged.currency`.execute(this.db);
     return result.rows.map((r) => ({ bucket: r.bucket, ...moneyOf(r) }));
-  }
-
-  private json(column: string, member: string): RawBuilder<string | null> {
-    return this.kind === 'postgres'
-      ? sql<string | null>`(${sql.raw(column)}::json ->> ${sql.lit(member)})`
-      : sql<string | null>`json_extract(${sql.raw(column)}, ${`$.${member}`})`;
   }
 }
 

@@ -50,10 +50,10 @@ export interface StageStayRow {
 }
 
 /**
- * Lead reports (issue 38 item 4), aggregated by the database from the activity history. A lead's
- * **stays** are read from its CREATED and STAGE_CHANGE activities that moved it (a change of reasons
- * alone is no move): each entered a stage at the activity's time and left it at the lead's next move.
- * The last stay of a lead is its current stage. Removed leads count nowhere.
+ * Lead reports (issue 38 item 4), aggregated by the database from the stays of migration
+ * 026-report-aggregates: a stay runs from a CREATED or STAGE_CHANGE activity that moved the lead (a
+ * change of reasons alone is no move) to its next move; the open stay (left_at null) is the lead's
+ * current stage. Removed leads have no stays.
  */
 export class LeadReportsStore {
   constructor(
@@ -61,14 +61,14 @@ export class LeadReportsStore {
     readonly kind: StoreKind,
   ) {}
 
-  /** Won and lost leads per month: leads whose current (last) stay is in `stages`, by the month they entered it. */
+  /** Won and lost leads per month: leads whose open stay is in `stages`, by the month they entered it. */
   async outcomes(urlKey: string, stages: readonly string[], months: readonly ReportMonth[]): Promise<OutcomeRow[]> {
     if (stages.length === 0 || months.length === 0) return [];
     const result = await sql<{ month: string; stage_id: string; n: number | string }>`
-      with ${this.stays(urlKey)}, ${monthsTable(months)}
+      with ${monthsTable(months)}
       select m.month, s.stage_id, count(*) as n
-      from stays s join months m on s.entered_at >= m.starts and s.entered_at < m.ends
-      where s.left_at is null and s.stage_id in (${sql.join(stages)})
+      from months m join lead_stays s on s.business_pk = ${business(urlKey)} and s.stage_id in (${sql.join(stages)})
+        and s.left_at is null and s.entered_at >= m.starts and s.entered_at < m.ends
       group by m.month, s.stage_id`.execute(this.db);
     return result.rows.map((r) => ({ month: r.month, stageId: r.stage_id, leads: Number(r.n) }));
   }
@@ -78,13 +78,13 @@ export class LeadReportsStore {
     if (lost.length === 0) return [];
     const reasons =
       this.kind === 'postgres'
-        ? sql`left join lateral json_array_elements_text(l.data::json -> 'reasonKeys') r(value) on true`
-        : sql`left join json_each(l.data, '$.reasonKeys') r`;
+        ? sql`left join lateral json_array_elements_text(s.reason_keys::json) r(value) on true`
+        : sql`left join json_each(s.reason_keys) r`;
     const result = await sql<{ reason: string | null; n: number | string }>`
-      with ${this.stays(urlKey)}
       select r.value as reason, count(*) as n
-      from stays s join leads l on l.id = s.lead_pk ${reasons}
-      where s.left_at is null and s.stage_id in (${sql.join(lost)}) and s.entered_at >= ${from} and s.entered_at < ${to}
+      from lead_stays s ${reasons}
+      where s.business_pk = ${business(urlKey)} and s.stage_id in (${sql.join(lost)}) and s.left_at is null
+        and s.entered_at >= ${from} and s.entered_at < ${to}
       group by r.value`.execute(this.db);
     return result.rows.map((r) => ({ reasonKey: r.reason, leads: Number(r.n) }));
   }
@@ -92,13 +92,13 @@ export class LeadReportsStore {
   /** Per stage: the leads that entered it within [from, to), and how many of them are now in a won stage. */
   async stageFlow(urlKey: string, stages: StageSets, from: number, to: number): Promise<StageFlowRow[]> {
     if (stages.all.length === 0) return [];
-    const won = stages.won.length > 0 ? sql`l.stage_id in (${sql.join(stages.won)})` : sql`1 = 0`;
+    const won = stages.won.length > 0 ? sql`s.current_stage_id in (${sql.join(stages.won)})` : sql`1 = 0`;
     const result = await sql<{ stage_id: string; entered: number | string; won: number | string }>`
-      with ${this.stays(urlKey)}
       select s.stage_id, count(distinct s.lead_pk) as entered,
         count(distinct case when ${won} then s.lead_pk end) as won
-      from stays s join leads l on l.id = s.lead_pk
-      where s.stage_id in (${sql.join(stages.all)}) and s.entered_at >= ${from} and s.entered_at < ${to}
+      from lead_stays s
+      where s.business_pk = ${business(urlKey)} and s.stage_id in (${sql.join(stages.all)})
+        and s.entered_at >= ${from} and s.entered_at < ${to}
       group by s.stage_id`.execute(this.db);
     return result.rows.map((r) => ({ stageId: r.stage_id, entered: Number(r.entered), won: Number(r.won) }));
   }
@@ -106,39 +106,28 @@ export class LeadReportsStore {
   /** Per stage: the stays that ended within [from, to), and their median length. */
   async stageStays(urlKey: string, stages: readonly string[], from: number, to: number): Promise<StageStayRow[]> {
     if (stages.length === 0) return [];
-    const result = await sql<{ stage_id: string; n: number | string; median: number | string }>`
-      with ${this.stays(urlKey)},
-      ended as (
+    const result = await sql<{ stage_id: string; n: number | string; median: string; middle: number | string }>`
+      with ended as (
         select s.stage_id, s.left_at - s.entered_at as ms,
           row_number() over (partition by s.stage_id order by s.left_at - s.entered_at) as rn,
           count(*) over (partition by s.stage_id) as n
-        from stays s
-        where s.stage_id in (${sql.join(stages)}) and s.left_at >= ${from} and s.left_at < ${to}
+        from lead_stays s
+        where s.business_pk = ${business(urlKey)} and s.stage_id in (${sql.join(stages)})
+          and s.left_at >= ${from} and s.left_at < ${to}
       )
       select stage_id, max(n) as n, cast(sum(ms) as text) as median, count(*) as middle
       from ended where rn = (n + 1) / 2 or rn = (n + 2) / 2
       group by stage_id`.execute(this.db);
     // One middle stay (odd count) or two (even): their mean, exact in milliseconds but for a half.
-    return result.rows.map((r) => {
-      const middle = Number((r as unknown as { middle: number | string }).middle);
-      return { stageId: r.stage_id, stays: Number(r.n), medianMs: Number(r.median) / middle };
-    });
-  }
-
-  /** The CTE `stays(lead_pk, stage_id, entered_at, left_at)` of the business's live leads. */
-  private stays(urlKey: string): RawBuilder<unknown> {
-    const field = (name: string) =>
-      this.kind === 'postgres' ? sql`(a.data::json ->> ${sql.lit(name)})` : sql`json_extract(a.data, ${`$.${name}`})`;
-    return sql`stays as (
-      select a.lead_pk, ${field('toStageId')} as stage_id, a.created_at as entered_at,
-        lead(a.created_at) over (partition by a.lead_pk order by a.created_at, a.id) as left_at
-      from lead_activities a join leads l on l.id = a.lead_pk
-      where l.business_pk = (select id from businesses where url_key = ${urlKey}) and l.removed = 0
-        and (a.type = 'CREATED'
-          or (a.type = 'STAGE_CHANGE' and coalesce(${field('fromStageId')}, '') <> coalesce(${field('toStageId')}, '')))
-    )`;
+    return result.rows.map((r) => ({
+      stageId: r.stage_id,
+      stays: Number(r.n),
+      medianMs: Number(r.median) / Number(r.middle),
+    }));
   }
 }
+
+const business = (urlKey: string) => sql`(select id from businesses where url_key = ${urlKey})`;
 
 /** The CTE `months(month, starts, ends)`: the period's months as rows, so the database buckets by them. */
 export function monthsTable(months: readonly ReportMonth[]): RawBuilder<unknown> {

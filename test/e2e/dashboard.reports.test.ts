@@ -65,9 +65,11 @@ describe.each(stores)('dashboard: reports (issue 38 item 4) [%s]', (storeName) =
 
   /** A report's table as text: one array of cell texts per body row. */
   const table = (id: string) =>
-    page.locator(`#${id}-table tbody tr`).evaluateAll((rows) =>
-      rows.map((row) => [...row.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').trim())),
-    );
+    page
+      .locator(`#${id}-table tbody tr`)
+      .evaluateAll((rows) =>
+        rows.map((row) => [...row.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').trim())),
+      );
 
   it('shows every report with the known figures, in the business locale', async () => {
     await page.goto(url);
@@ -76,7 +78,10 @@ describe.each(stores)('dashboard: reports (issue 38 item 4) [%s]', (storeName) =
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Businesses' }).waitFor();
     await page.locator('#business-switcher').selectOption(tenant.urlKey);
-    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Reports', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Sections' })
+      .getByRole('link', { name: 'Reports', exact: true })
+      .click();
     await page.getByRole('heading', { level: 1, name: 'Reports' }).waitFor();
     await page.locator('#report-months').selectOption('3');
     await page.locator('#report-receivables-table').waitFor();
