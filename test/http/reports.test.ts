@@ -1,5 +1,7 @@
 // @module-tag dates
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fillLeadStays } from '../../src/storage/migrations/026-report-aggregates.js';
 import { call, createTestApp, type TestApp } from '../helpers/app.js';
 import { availableStores } from '../helpers/stores.js';
 import { appSecretToken, operatorToken, seedTenant, type Tenant } from '../helpers/seed.js';
@@ -153,6 +155,25 @@ describe.each(stores)('reports (issue 38) [%s]', (storeName) => {
       '61-90': [{ currency: 'INR', amount: '70.00', count: 1 }], // V7, due 22 Aug (90 days)
       'over-90': [{ currency: 'INR', amount: '99.99', count: 1 }], // V4, due 20 Aug (92 days)
     });
+  });
+
+  it('migration 026: the stays its triggers kept equal the backfill it makes from the activity history', async () => {
+    const db = t.store.leadReports.db;
+    const businessPk = Number(
+      (await db.selectFrom('businesses').select('id').where('url_key', '=', tenant.urlKey).executeTakeFirstOrThrow())
+        .id,
+    );
+    const read = async () =>
+      (
+        await sql<Record<string, unknown>>`select lead_pk, stage_id, entered_at, left_at, current_stage_id, reason_keys
+          from lead_stays where business_pk = ${businessPk} order by lead_pk, entered_at`.execute(db)
+      ).rows.map((row) => Object.values(row).map((value) => (value === null ? null : String(value))));
+    const kept = await read();
+    // A 3, B 3, C 1, D 2, E 2, F 2, G 2, I 1, J 3 (the removed H has none).
+    expect(kept.length).toBe(19);
+    await sql`delete from lead_stays where business_pk = ${businessPk}`.execute(db);
+    await fillLeadStays(db as never, t.store.kind, businessPk);
+    expect(await read()).toEqual(kept);
   });
 
   it('refuses unknown parameters, bad months and unknown pipelines with 400s; another business is 404', async () => {

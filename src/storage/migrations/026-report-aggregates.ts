@@ -74,7 +74,7 @@ async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
   const a = MOVED('new.data', 'postgres');
   await run(`create function lead_stays_record() returns trigger language plpgsql as $$ begin
     if new.type = 'CREATED' or (new.type = 'STAGE_CHANGE' and ${a.moved}) then
-      update lead_stays set left_at = new.created_at where lead_pk = new.lead_pk and left_at is null;
+      update lead_stays set left_at = new.created_at, reason_keys = '[]' where lead_pk = new.lead_pk and left_at is null;
       update lead_stays set current_stage_id = ${a.to} where lead_pk = new.lead_pk;
       insert into lead_stays (business_pk, lead_pk, stage_id, entered_at, current_stage_id, reason_keys)
         select l.business_pk, new.lead_pk, ${a.to}, new.created_at, ${a.to}, ${a.reasons}
@@ -102,7 +102,7 @@ async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
   const a = MOVED('new.data', 'sqlite');
   await run(`create trigger lead_stays_move after insert on lead_activities
     when new.type = 'CREATED' or (new.type = 'STAGE_CHANGE' and ${a.moved}) begin
-      update lead_stays set left_at = new.created_at where lead_pk = new.lead_pk and left_at is null;
+      update lead_stays set left_at = new.created_at, reason_keys = '[]' where lead_pk = new.lead_pk and left_at is null;
       update lead_stays set current_stage_id = ${a.to} where lead_pk = new.lead_pk;
       insert into lead_stays (business_pk, lead_pk, stage_id, entered_at, current_stage_id, reason_keys)
         select l.business_pk, new.lead_pk, ${a.to}, new.created_at, ${a.to}, ${a.reasons}
