@@ -40,7 +40,8 @@ export function reportAggregatesMigration(kind: StoreKind) {
         ${keys('business_pk, stage_id, entered_at', 'lead_pk, current_stage_id')}`);
       await run(`create index lead_stays_left on lead_stays ${keys('business_pk, stage_id, left_at', 'entered_at')}
         where left_at is not null`);
-      await run('create index lead_stays_lead on lead_stays (lead_pk) where left_at is null');
+      // Every move updates the lead's stays (left_at of the open one, current_stage_id of all): by lead.
+      await run('create index lead_stays_lead on lead_stays (lead_pk)');
       await (kind === 'postgres' ? postgresTriggers(db) : sqliteTriggers(db));
       await fillLeadStays(db, kind);
 
