@@ -10,6 +10,7 @@
  * through the store's own schema and triggers (live stage counts and budget sums, stays).
  */
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
@@ -244,7 +245,7 @@ async function main(): Promise<void> {
   }
   writeFileSync(
     'bench/results/reports.json',
-    `${JSON.stringify({ at: new Date().toISOString(), leads: LEADS, invoices: INVOICES, targetP99Ms: TARGET_P99_MS, results }, null, 2)}\n`,
+    `${JSON.stringify({ at: new Date().toISOString(), loadAverage: loadavg()[0], leads: LEADS, invoices: INVOICES, targetP99Ms: TARGET_P99_MS, results }, null, 2)}\n`,
   );
   await app.close();
   await store.close();
