@@ -23,6 +23,7 @@ import { invoiceDashboardFeature } from './invoices/invoice-dashboard.feature.js
 import { invoicePdfOperatorApi } from './invoices/invoice-pdf.operator.js';
 import { invoicePreviewOperatorApi } from './invoices/invoice-preview.operator.js';
 import { pipelinesApi, pipelinesFeature, pipelinesOperatorApi } from './pipelines/pipelines.routes.js';
+import { reportsApi, reportsFeature } from './reports/reports.routes.js';
 import type { JsonSchema } from './validation/json-schema.js';
 import { webhooksApi, webhooksFeature } from './webhooks/webhooks.routes.js';
 
@@ -46,6 +47,7 @@ export const FEATURES: readonly AnyFeature[] = [
   invoiceDashboardFeature,
   documentsFeature,
   invoiceMailFeature,
+  reportsFeature,
   webhooksFeature,
   healthFeature,
   dashboardFeature,
@@ -76,6 +78,7 @@ const DOCUMENT_ORDER: readonly ApiSection<never>[] = [
   shareLinkOperatorApi,
   invoicePreviewOperatorApi,
   invoicePdfOperatorApi,
+  reportsApi,
   webhooksApi,
   opsApi,
   dashboardApi,

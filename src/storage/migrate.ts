@@ -16,6 +16,7 @@ import { idempotencyKeysMigration } from './migrations/015-idempotency-keys.js';
 import { leadBudgetSumsMigration } from './migrations/020-lead-budget-sums.js';
 import { invoiceMailMigration } from './migrations/022-invoice-mail.js';
 import { leadSavedFiltersMigration } from './migrations/027-lead-saved-filters.js';
+import { reportAggregatesMigration } from './migrations/026-report-aggregates.js';
 import { repairSyncPositions } from './sync-positions.js';
 
 export class SchemaTooNewError extends Error {}
@@ -38,6 +39,7 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '015-idempotency-keys': idempotencyKeysMigration(),
     '020-lead-budget-sums': leadBudgetSumsMigration(kind),
     '022-invoice-mail': invoiceMailMigration(kind),
+    '026-report-aggregates': reportAggregatesMigration(kind),
     '027-lead-saved-filters': leadSavedFiltersMigration(),
   };
 }

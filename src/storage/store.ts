@@ -20,6 +20,8 @@ import { InvoicesStore } from './invoices.store.js';
 import { InvoiceListsStore } from './invoice-lists.store.js';
 import { InvoiceMailStore } from './invoice-mail.store.js';
 import { ShareLinksStore } from './share-links.store.js';
+import { LeadReportsStore } from './reports-leads.store.js';
+import { InvoiceReportsStore } from './reports-invoices.store.js';
 
 /** The store behind one small interface: accounts, business data, and the change feed that keeps caches honest. */
 export interface Store {
@@ -40,6 +42,9 @@ export interface Store {
   readonly invoiceMail: InvoiceMailStore;
   /** Invoice share tokens: the public page's lookup and the operator's revocation. */
   readonly shareLinks: ShareLinksStore;
+  /** Report aggregates (src/reports/). */
+  readonly leadReports: LeadReportsStore;
+  readonly invoiceReports: InvoiceReportsStore;
   /** Idempotency-Key claims and kept answers (invoices-interface 4.2). */
   readonly idempotencyKeys: IdempotencyKeysStore;
   readonly changes: ChangeFeed;
@@ -95,6 +100,8 @@ export function openStore(config: StoreConfig): Store {
     invoiceLists: new InvoiceListsStore(db, opened.kind),
     invoiceMail: new InvoiceMailStore(db, opened.kind),
     shareLinks: new ShareLinksStore(db),
+    leadReports: new LeadReportsStore(db, opened.kind),
+    invoiceReports: new InvoiceReportsStore(db, opened.kind),
     idempotencyKeys: new IdempotencyKeysStore(db),
     changes,
     sqlitePath: opened.sqlitePath,

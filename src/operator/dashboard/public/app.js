@@ -24,12 +24,14 @@ import { renderAudit } from './view-audit.js';
 import { renderOperators } from './view-operators.js';
 import { renderInvoices } from './view-invoices.js';
 import { renderInvoiceSettings } from './view-invoice-settings.js';
+import { renderReports } from './view-reports.js';
 
 const SECTIONS = [
   { route: 'businesses', label: 'Businesses', render: renderBusinesses, needsBusiness: false },
   { route: 'apps', label: 'Apps', render: renderApps, needsBusiness: false },
   { route: 'leads', label: 'Leads', render: renderLeads, needsBusiness: true },
   { route: 'lead-list', label: 'Lead list', render: renderLeadList, needsBusiness: true },
+  { route: 'reports', label: 'Reports', render: renderReports, needsBusiness: true },
   { route: 'pipelines', label: 'Pipelines', render: renderPipelines, needsBusiness: true },
   { route: 'lead-settings', label: 'Lead settings', render: renderLeadSettings, needsBusiness: true },
   { route: 'custom-fields', label: 'Custom fields', render: renderCustomFields, needsBusiness: true },
