@@ -14,6 +14,7 @@ import { invoicesMigration } from './migrations/012-invoices.js';
 import { INVOICES_SYNCED, invoiceSyncMigration } from './migrations/013-invoice-sync.js';
 import { idempotencyKeysMigration } from './migrations/015-idempotency-keys.js';
 import { leadBudgetSumsMigration } from './migrations/020-lead-budget-sums.js';
+import { invoiceNumberOrderMigration } from './migrations/023-invoice-number-order.js';
 import { repairSyncPositions } from './sync-positions.js';
 
 export class SchemaTooNewError extends Error {}
@@ -35,6 +36,7 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '013-invoice-sync': invoiceSyncMigration(kind),
     '015-idempotency-keys': idempotencyKeysMigration(),
     '020-lead-budget-sums': leadBudgetSumsMigration(kind),
+    '023-invoice-number-order': invoiceNumberOrderMigration(kind),
   };
 }
 
@@ -78,7 +80,7 @@ async function renameFormerMigrations(db: Kysely<unknown>, kind: StoreKind): Pro
 }
 
 /** The newest migration this build knows: reported by /healthz. */
-export const SCHEMA_VERSION = '020-lead-budget-sums';
+export const SCHEMA_VERSION = '023-invoice-number-order';
 
 /**
  * Runs pending migrations under the store's lock (a PostgreSQL session advisory lock, so `db` must hold a
