@@ -58,7 +58,7 @@ async function timed(target: Target, s: Settings, databasePids?: () => Promise<n
   const server = cpuByProcess([target.pid]);
   const pids = target.usesDatabase ? databasePids : undefined;
   const database = pids ? cpuByProcess(await pids()) : undefined;
-  const figures = runWrk(target.spec, { seconds: s.seconds, connections: s.connections });
+  const figures = runWrk(target.spec, { seconds: s.seconds, connections: target.spec.connections ?? s.connections });
   if (failed(figures)) throw new Error(describe(target.name, figures));
   const perAnswer = (micros: number) => Math.round(micros / figures.requests);
   const run: Run = { figures, serverCpuUs: perAnswer(cpuBetween(server, cpuByProcess([target.pid]))) };
@@ -80,7 +80,10 @@ export async function pairedRounds(
   for (const target of targets) {
     await checkOnce(target.spec);
     if (s.warmupSeconds > 0) {
-      const warm = runWrk(target.spec, { seconds: s.warmupSeconds, connections: s.connections });
+      const warm = runWrk(target.spec, {
+        seconds: s.warmupSeconds,
+        connections: target.spec.connections ?? s.connections,
+      });
       if (failed(warm)) throw new Error(`warm-up: ${describe(target.name, warm)}`);
     }
   }

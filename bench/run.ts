@@ -8,7 +8,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import { recordAnswer, startAnswerAnchors, startBaseline, startDriver, type Target } from './anchors.js';
-import { pairedRounds, share, summarize, type Settings, type Summary } from './rounds.js';
+import { median, pairedRounds, share, summarize, type Settings, type Summary } from './rounds.js';
+import { fiveHundredItemsPdf, invoiceScenarios, INVOICE_SCENARIOS, operatorToken, seedInvoices } from './invoices.js';
+import { invoiceScaleScenarios, seedInvoiceScale } from './invoices-scale.js';
+import { pdfStall, type PdfStall } from './pdf-stall.js';
 import { seedBench, seedClients, type Seeded } from './seed.js';
 import { scenarios } from './server.js';
 import {
@@ -21,7 +24,18 @@ import {
   type Server,
   type Store,
 } from './stores.js';
-import { PLANS, RSS_LIMIT_MB, SCALE_LOSS, checks, wantedScenarios, type AnchorFigures, type Check } from './targets.js';
+import {
+  INVOICE_SCALE_P99_MS,
+  PDF_STALL_SCENARIO,
+  PLANS,
+  RSS_LIMIT_MB,
+  SCALE_LOSS,
+  checks,
+  relativeCheck,
+  wantedScenarios,
+  type AnchorFigures,
+  type Check,
+} from './targets.js';
 import type { LoadSpec } from './wrk.js';
 import {
   clientCount,
@@ -43,10 +57,17 @@ const SETTINGS: Settings = {
 };
 const CLIENTS = env('BENCH_CLIENTS', 10_000, 1000);
 const SCALE = Number(process.env.BENCH_SCALE ?? 0);
+/** BENCH_INVOICE_SCALE=N: on PostgreSQL, N invoices more in the business, then the finds and a sync page (bench/invoices-scale.ts). */
+const INVOICE_SCALE = Number(process.env.BENCH_INVOICE_SCALE ?? 0);
 const WANTED = wantedScenarios(process.env.BENCH_SCENARIOS);
 const STORES = (process.env.BENCH_STORES?.split(',').map((s) => s.trim()) ?? ['sqlite', 'postgres']) as Store[];
 const OUT =
-  process.env.BENCH_OUT ?? (SCALE > CLIENTS ? `bench/results/scale-${SCALE}.json` : 'bench/results/latest.json');
+  process.env.BENCH_OUT ??
+  (SCALE > CLIENTS
+    ? `bench/results/scale-${SCALE}.json`
+    : INVOICE_SCALE > 0
+      ? `bench/results/invoice-scale-${INVOICE_SCALE}.json`
+      : 'bench/results/latest.json');
 
 interface Row {
   /** `measured`: a scenario without targets (the leads'). */
@@ -63,6 +84,8 @@ interface Row {
   memoryMb?: { anon: number; file: number };
   /** The webhook deliveries row: one delivering instance draining the backlog of the webhook scenario. */
   delivery?: Delivery;
+  /** The 500-item PDF row (bench/pdf-stall.ts). */
+  pdfStall?: PdfStall;
 }
 
 const f2 = (n: number) => n.toFixed(2);
@@ -123,7 +146,7 @@ async function scenario(
       started = await startAnswerAnchors(await recordAnswer(spec), spec, '/api/v1/businesses/:urlKey/pipelines');
     const sameServer = (label: string, other: LoadSpec): Target => ({ ...crmkit, name: label, spec: other });
     const anchors =
-      kind === 'answer'
+      kind === 'answer' || kind === 'none'
         ? started
         : kind === 'no endpoint'
           ? [sameServer('POST new client, no endpoint', unhooked!)]
@@ -198,13 +221,16 @@ async function runStore(store: Store, baseline: Target, rows: Row[]): Promise<vo
       receiver = await startReceiver();
       seeded.hookedUrlKey = await hookedBusiness(server.url, seeded, receiver.url);
     }
+    const invoices = WANTED.some((name) => INVOICE_SCENARIOS.includes(name as never) || name === PDF_STALL_SCENARIO)
+      ? await seedInvoices(server.url, seeded, await operatorToken(server.url))
+      : undefined;
     driver = await startDriver(store, DATABASE_URL, CLIENTS);
     if (store === 'postgres') await settlePostgres();
     console.log(
       `\n== ${store}: ${CLIENTS} clients seeded (and ${CLIENTS} bare-driver rows) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
     const first = new Map<string, number>();
-    const all = scenarios(seeded, server.url);
+    const all = [...scenarios(seeded, server.url), ...(invoices ? invoiceScenarios(seeded, invoices, server.url) : [])];
     const plainCreate = all.find(([name]) => name === 'POST new client')![1];
     for (const [name, spec] of all) {
       if (!WANTED.includes(name) || name === HOOKED_SCENARIO) continue;
@@ -214,6 +240,13 @@ async function runStore(store: Store, baseline: Target, rows: Row[]): Promise<vo
       print(row);
     }
     printBeside(rows.filter((r) => r.store === store));
+    relate(rows.filter((r) => r.store === store));
+    if (invoices && WANTED.includes(PDF_STALL_SCENARIO)) {
+      const getClient = all.find(([name]) => name === 'GET client')![1];
+      rows.push(await stallRow(store, getClient, fiveHundredItemsPdf(seeded, invoices, server.url)));
+    }
+    if (invoices && INVOICE_SCALE > 0 && store === 'postgres')
+      await invoiceScale(seeded, invoices, server, baseline, rows);
     if (SCALE > CLIENTS) await scaleCheck(store, server, seeded, driver, baseline, first, rows);
     const { rss, anon, file } = rssMb(server.pid);
     const memory = { target: `server RSS ≤ ${RSS_LIMIT_MB} MB after the run`, value: rss, pass: rss <= RSS_LIMIT_MB };
@@ -243,6 +276,70 @@ async function runStore(store: Store, baseline: Target, rows: Row[]): Promise<vo
     await server.stop();
     await driver?.read.stop();
     await receiver?.target.stop();
+  }
+}
+
+/** The checks of scenarios set against another of the same run (POST invoice against POST new client…). */
+function relate(rows: Row[]): void {
+  for (const row of rows) {
+    const other = rows.find((r) => r.scenario === PLANS[row.scenario]?.relative?.scenario)?.crmkit;
+    const verdict = row.crmkit && relativeCheck(row.scenario, row.crmkit, other);
+    if (!verdict) continue;
+    row.checks.push(verdict);
+    if (!verdict.pass && row.status === 'pass') row.status = 'miss';
+    console.log(`  ${row.scenario.padEnd(28)} ${verdict.pass ? 'pass' : 'MISS'}  ${verdict.target}: ${verdict.value}`);
+  }
+}
+
+async function stallRow(store: Store, getClient: LoadSpec, bigPdf: LoadSpec): Promise<Row> {
+  const base = { store, scenario: PDF_STALL_SCENARIO, storedClients: CLIENTS };
+  try {
+    const stall = await pdfStall(getClient, bigPdf, SETTINGS);
+    console.log(
+      `  ${PDF_STALL_SCENARIO}: GET client p99 ${stall.getClientP99AloneMs} ms alone, ${stall.getClientP99DuringMs} ms beside them (delay ${stall.delayMs} ms ${list(stall.delayRounds)}); 500-item PDF p50 ${stall.bigPdfP50Ms} ms, slowest ${stall.bigPdfMaxMs} ms (${stall.bigPdfsRendered} alone)`,
+    );
+    for (const k of stall.checks) console.log(`    ${k.pass ? 'pass' : 'MISS'}  ${k.target}: ${k.value}`);
+    return {
+      ...base,
+      status: stall.checks.every((k) => k.pass) ? 'pass' : 'miss',
+      checks: stall.checks,
+      pdfStall: stall,
+    };
+  } catch (error) {
+    console.log(`  ${PDF_STALL_SCENARIO.padEnd(28)} FAILED: ${(error as Error).message}`);
+    return { ...base, status: 'FAILED', checks: [], error: (error as Error).message };
+  }
+}
+
+/** BENCH_INVOICE_SCALE=N (PostgreSQL): N invoices more, then each find's first page and a sync page, p99 ≤ INVOICE_SCALE_P99_MS. */
+async function invoiceScale(
+  seeded: Seeded,
+  invoices: Awaited<ReturnType<typeof seedInvoices>>,
+  server: Server,
+  baseline: Target,
+  rows: Row[],
+): Promise<void> {
+  const seconds = await seedInvoiceScale(DATABASE_URL, seeded, invoices, INVOICE_SCALE);
+  const started = Date.now();
+  await settlePostgres();
+  console.log(
+    `  -- ${INVOICE_SCALE} invoices written in ${seconds.toFixed(1)} s, vacuumed and checkpointed in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  for (const [name, spec] of invoiceScaleScenarios(seeded, server.url, INVOICE_SCALE)) {
+    const crmkit: Target = { name: 'crmkit', pid: server.pid, spec, stop: async () => undefined, usesDatabase: true };
+    const row: Row = { store: 'postgres', scenario: name, storedClients: CLIENTS, status: 'pass', checks: [] };
+    try {
+      const rounds = await pairedRounds(baseline, [crmkit], SETTINGS, postgresBackends);
+      row.crmkit = summarize('crmkit', rounds, 0);
+      row.baselineRequestsPerSecond = Math.round(median(rounds.map((r) => r.baseline)));
+      const p99 = row.crmkit.p99;
+      row.checks.push({ target: `p99 ≤ ${INVOICE_SCALE_P99_MS} ms`, value: p99, pass: p99 <= INVOICE_SCALE_P99_MS });
+      if (p99 > INVOICE_SCALE_P99_MS) row.status = 'miss';
+    } catch (error) {
+      Object.assign(row, { status: 'FAILED', error: (error as Error).message });
+    }
+    rows.push(row);
+    print(row);
   }
 }
 

@@ -28,6 +28,13 @@ for (const row of results.rows) {
     );
     continue;
   }
+  if (row.pdfStall) {
+    const p = row.pdfStall;
+    console.log(
+      `| ${row.store} | ${row.scenario} | | | GET client p99 ${p.getClientP99AloneMs} ms alone, ${p.getClientP99DuringMs} beside (delay ${p.delayMs} ms); 500-item PDF p50 ${p.bigPdfP50Ms} ms, slowest ${p.bigPdfMaxMs} | | | ${missed} |`,
+    );
+    continue;
+  }
   if (!c) {
     console.log(
       `| ${row.store} | ${row.scenario} | ${row.status === 'FAILED' ? `FAILED: ${row.error}` : row.checks.map((k) => k.value).join()} | | | | | ${missed} |`,

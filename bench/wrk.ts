@@ -2,7 +2,7 @@
  * The load generator: wrk (C, Debian's package), one thread, driven by bench/wrk.lua. A JavaScript load
  * generator parsed every answer on the same two cores as the server and set the ceiling itself (issue 22).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +27,8 @@ export interface LoadSpec {
   unique?: { head: string; tail: string; prefix: string };
   /** While timing, an answer whose body holds this text is wrong (a "new" client answered as a retry). */
   refuse?: string;
+  /** wrk's connections for this scenario, when not the run's (the PDF scenario: a few, bench/invoices.ts). */
+  connections?: number;
   expect: { status: number; text?: string; body?: Buffer };
 }
 
@@ -84,9 +86,8 @@ export interface WrkOptions {
   timeoutSeconds?: number;
 }
 
-/** One wrk run. Throws when wrk itself fails; errors and non-2xx answers are in the figures. */
-export function runWrk(spec: LoadSpec, options: WrkOptions): Figures {
-  const args = [
+function wrkArgs(spec: LoadSpec, options: WrkOptions): string[] {
+  return [
     '-t1',
     `-c${options.connections}`,
     `-d${options.seconds}s`,
@@ -96,11 +97,41 @@ export function runWrk(spec: LoadSpec, options: WrkOptions): Figures {
     script(spec, options.amount),
     `${spec.url}${spec.path}`,
   ];
-  const out = spawnSync('wrk', args, { encoding: 'utf8' });
+}
+
+/** One wrk run. Throws when wrk itself fails; errors and non-2xx answers are in the figures. */
+export function runWrk(spec: LoadSpec, options: WrkOptions): Figures {
+  const out = spawnSync('wrk', wrkArgs(spec, options), { encoding: 'utf8' });
   if (out.error)
     throw new Error(`wrk did not run (${out.error.message}): \`node scripts/setup.mjs --no-browser\` installs it`);
-  const line = /^BENCH_RESULT (.*)$/m.exec(out.stdout)?.[1];
-  if (out.status !== 0 || !line) throw new Error(`wrk failed (${out.status}): ${out.stderr}${out.stdout}`);
+  return figuresOf(spec, out.status, out.stdout, out.stderr);
+}
+
+/**
+ * A wrk run in the background, for load beside a synchronous runWrk (the PDF stall check): spawned now,
+ * its figures once it ends. Its output is read when the event loop runs again.
+ */
+export function startWrk(spec: LoadSpec, options: WrkOptions): Promise<Figures> {
+  const child = spawn('wrk', wrkArgs(spec, options), { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d));
+  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => {
+      try {
+        resolve(figuresOf(spec, status, stdout, stderr));
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+function figuresOf(spec: LoadSpec, status: number | null, stdout: string, stderr: string): Figures {
+  const line = /^BENCH_RESULT (.*)$/m.exec(stdout)?.[1];
+  if (status !== 0 || !line) throw new Error(`wrk failed (${status}): ${stderr}${stdout}`);
   const r = JSON.parse(line) as {
     requests: number;
     durationUs: number;

@@ -17,6 +17,7 @@ import { leadBudgetSumsMigration } from './migrations/020-lead-budget-sums.js';
 import { invoiceMailMigration } from './migrations/022-invoice-mail.js';
 import { leadSavedFiltersMigration } from './migrations/027-lead-saved-filters.js';
 import { reportAggregatesMigration } from './migrations/026-report-aggregates.js';
+import { invoiceNumberOrderMigration } from './migrations/023-invoice-number-order.js';
 import { repairSyncPositions } from './sync-positions.js';
 
 export class SchemaTooNewError extends Error {}
@@ -39,6 +40,7 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '015-idempotency-keys': idempotencyKeysMigration(),
     '020-lead-budget-sums': leadBudgetSumsMigration(kind),
     '022-invoice-mail': invoiceMailMigration(kind),
+    '023-invoice-number-order': invoiceNumberOrderMigration(kind),
     '026-report-aggregates': reportAggregatesMigration(kind),
     '027-lead-saved-filters': leadSavedFiltersMigration(),
   };

@@ -50,6 +50,16 @@ function loadFonts(): Map<string, unknown> {
   return loaded;
 }
 
+/**
+ * A face's ascent as a share of its size, from fontkit's public `ascent` and `unitsPerEm` (pdfkit's
+ * `ascender` is the same figure per 1,000 units, but only on its private `_font`).
+ */
+export function ascentOf(script: FontScript, weight: FontWeight): number {
+  fonts ??= loadFonts();
+  const font = fonts.get(fontName(script, weight)) as { ascent: number; unitsPerEm: number };
+  return font.ascent / font.unitsPerEm;
+}
+
 export function registerFonts(doc: PDFKit.PDFDocument): void {
   fonts ??= loadFonts();
   boundLayoutCaches();

@@ -1,5 +1,5 @@
 import bidiModule from 'bidi-js';
-import { type FontScript, type FontWeight, fontName, selectFont } from './pdf-fonts.js';
+import { ascentOf, type FontScript, type FontWeight, fontName, selectFont } from './pdf-fonts.js';
 
 /**
  * Text in mixed scripts on a PDF line: pdfkit shapes a run through fontkit (Arabic joining, right-to-left
@@ -114,10 +114,8 @@ export type Align = 'left' | 'right' | 'center';
  * Every run of a line sits on one baseline, the Latin face's: pdfkit would otherwise place each run by
  * its own font's ascent, and Noto Sans Arabic's is taller, so Arabic would sink below the Latin text.
  */
-function baselineOf(doc: PDFKit.PDFDocument, top: number, style: TextStyle): number {
-  useFont(doc, 'latin', style);
-  const font = (doc as unknown as { _font: { ascender: number } })._font;
-  return top + (font.ascender / 1000) * style.size;
+function baselineOf(top: number, style: TextStyle): number {
+  return top + ascentOf('latin', style.weight) * style.size;
 }
 
 /** Draws one line (no wrapping) with its left edge, or right edge, or centre in the given box. */
@@ -130,7 +128,7 @@ export function drawLine(
 ): void {
   const width = align === 'left' ? 0 : widthOf(doc, line, style);
   let x = align === 'left' ? box.x : align === 'right' ? box.x + box.width - width : box.x + (box.width - width) / 2;
-  const baseline = baselineOf(doc, box.y, style);
+  const baseline = baselineOf(box.y, style);
   doc.fillColor(style.color ?? '#1f2937');
   for (const run of visualRuns(line)) {
     useFont(doc, run.script, style);

@@ -1,14 +1,14 @@
 /**
  * Invoice PDF rendering through the worker pool (src/documents/pdf-pool.ts), before the PDF route exists:
  * latency of a 10-item and a 500-item invoice, 10-item throughput with two renders in flight, and the
- * event loop's delay on the main thread while a 500-item invoice renders. Run: npx tsx bench/pdf-render.ts
+ * event loop's delay on the main thread while a 500-item invoice renders. Run: npx tsx bench/experiments/pdf-render.ts
  * (PDF_BENCH_SECONDS to lengthen the throughput window). Figures are noisy on a shared machine.
  */
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createPdfPool, type PdfPool } from '../src/documents/pdf-pool.js';
-import type { InvoiceAnswer } from '../src/documents/invoice-document.types.js';
-import { manyItems } from '../test/helpers/invoice-documents.js';
+import { createPdfPool, type PdfPool } from '../../src/documents/pdf-pool.js';
+import type { InvoiceAnswer } from '../../src/documents/invoice-document.types.js';
+import { manyItems } from '../../test/helpers/invoice-documents.js';
 
 const seconds = Number(process.env.PDF_BENCH_SECONDS ?? 10);
 const ms = (ns: number) => (ns / 1e6).toFixed(1);

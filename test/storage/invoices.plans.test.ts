@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CompiledQuery, sql } from 'kysely';
+import { insertInvoiceVolume, volumeClient, volumeCreatedAt, volumeNumber } from '../../bench/invoices-volume.js';
+import { testConfig } from '../../src/config.js';
+import type { InvoiceListQuery } from '../../src/storage/invoices.records.js';
+import { openStore, type Store } from '../../src/storage/store.js';
+import { availableStores, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
+
+/**
+ * Issue 36 item 7: with enough invoices for the planner to care (one business of 200,000 and another of
+ * 20,000, analysed, as bench/invoices-volume.ts writes them), the find's first page and total under the
+ * default sort and under each filter of invoices-interface 4.3, and both phases of a sync page, never
+ * read the invoices table sequentially. The planner's own choice, no setting forced.
+ */
+const postgres = (await availableStores()).includes('postgres');
+const BIG = 'invoice-plans-big';
+const BIG_COUNT = 200_000;
+const DAY = 86_400_000;
+
+const base = (filter: InvoiceListQuery['filter'], extra: Partial<InvoiceListQuery> = {}): InvoiceListQuery => ({
+  filter,
+  limit: 10,
+  skip: 0,
+  sort: [],
+  ...extra,
+});
+const middle = volumeCreatedAt(BIG_COUNT / 2);
+const CASES: [string, InvoiceListQuery][] = [
+  ['default sort', base({})],
+  ...(['createdAt', 'invoiceNumber', 'invoiceDate'] as const).flatMap((field) =>
+    ([1, -1] as const).map(
+      (direction) =>
+        [`$sort[${field}]=${direction}`, base({}, { sort: [{ field, direction }] })] as [string, InvoiceListQuery],
+    ),
+  ),
+  ['client', base({ clientIds: [volumeClient('pb', 42)] })],
+  ['client (two)', base({ clientIds: [volumeClient('pb', 42), volumeClient('pb', 43)] })],
+  ['status', base({ statuses: ['PARTIALLY_PAID'] })],
+  ['status (two)', base({ statuses: ['CANCELED', 'PARTIALLY_PAID'] })],
+  ['invoiceNumber', base({ invoiceNumber: volumeNumber('pb', 4242) })],
+  ['invoiceDate range', base({ dateFrom: middle, dateTo: middle + 7 * DAY })],
+  ['invoiceDate from', base({ dateFrom: middle })],
+  ['sync from', base({}, { sync: { cursor: { phase: 'catch-up', from: middle, start: null, after: null } } })],
+  [
+    'sync after',
+    base(
+      {},
+      { sync: { cursor: { phase: 'catch-up', from: null, start: 1e12, after: { updatedAt: middle, key: 'ab' } } } },
+    ),
+  ],
+  ['sync following', base({}, { sync: { cursor: { phase: 'follow', from: null, position: 0, key: 'ab' } } })],
+];
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Rows Removed by Filter'?: number;
+  'Actual Loops'?: number;
+  Plans?: PlanNode[];
+}
+
+/** Every node of the plan that reads the invoices table: its kind, index, and the rows it read and discarded. */
+function invoiceScans(node: PlanNode): { type: string; index?: string; removed: number }[] {
+  const own =
+    node['Relation Name'] === 'invoices'
+      ? [
+          {
+            type: node['Node Type'],
+            ...(node['Index Name'] && { index: node['Index Name'] }),
+            removed: (node['Rows Removed by Filter'] ?? 0) * (node['Actual Loops'] ?? 1),
+          },
+        ]
+      : [];
+  return [...own, ...(node.Plans ?? []).flatMap(invoiceScans)];
+}
+
+describe.runIf(postgres)('invoice find and sync plans on PostgreSQL (issue 36 item 7)', () => {
+  let database: PrivateDatabase;
+  let store: Store;
+
+  const scansOf = async (statement: { sql: string; parameters: readonly unknown[] }) => {
+    const explained = await store.leads.db.executeQuery<{ 'QUERY PLAN': unknown }>(
+      CompiledQuery.raw(`explain (analyze, format json) ${statement.sql}`, [...statement.parameters]),
+    );
+    return invoiceScans((explained.rows[0]!['QUERY PLAN'] as { Plan: PlanNode }[])[0]!.Plan);
+  };
+
+  beforeAll(async () => {
+    database = await privatePostgresDatabase('crm_invoiceplans');
+    store = openStore(testConfig({ databaseUrl: database.url, pgPoolSize: 2 }));
+    await store.migrate();
+    const now = Date.now();
+    for (const urlKey of [BIG, 'invoice-plans-other']) {
+      await store.leads.db
+        .insertInto('businesses')
+        .values({
+          url_key: urlKey,
+          name: urlKey,
+          country: 'IN',
+          currency: 'INR',
+          custom_fields_enabled: 0,
+          time_zone: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    }
+    await insertInvoiceVolume(store.leads.db, BIG, { count: BIG_COUNT, prefix: 'pb' });
+    await insertInvoiceVolume(store.leads.db, 'invoice-plans-other', { count: 20_000, prefix: 'po' });
+    await sql`vacuum analyze invoices`.execute(store.leads.db);
+  }, 300_000);
+
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+
+  it.each(CASES)('%s: every statement reads invoices through an index that serves it', async (_name, query) => {
+    const statements = await store.invoiceLists.compile(BIG, query);
+    expect(statements.length).toBeGreaterThan(0);
+    for (const statement of statements) {
+      const scans = await scansOf(statement);
+      const shown = JSON.stringify(scans);
+      expect(scans.length, shown).toBeGreaterThan(0);
+      expect(
+        scans.filter((scan) => scan.type.includes('Seq Scan')),
+        shown,
+      ).toEqual([]);
+      // An index that only narrows to the business, then filters its invoices, is no index for the filter.
+      expect(
+        scans.reduce((sum, scan) => sum + scan.removed, 0),
+        shown,
+      ).toBeLessThanOrEqual(2_000);
+    }
+  });
+});
