@@ -73,7 +73,10 @@ async function runVitest(name, extraArgs, env, held) {
   if (existsSync(report)) {
     const json = JSON.parse(readFileSync(report, 'utf8'));
     counts.passed = json.numPassedTests ?? 0;
-    counts.failed = (json.numFailedTests ?? 0) + (json.numFailedTestSuites ?? 0);
+    // Failed tests, and each file that failed with no failed test (it did not load, a hook threw): vitest's
+    // numFailedTestSuites counts every describe block above a failed test as well, which counted one
+    // failure up to three times.
+    counts.failed = json.numFailedTests ?? 0;
     counts.skipped = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
     for (const file of json.testResults ?? []) {
       const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
@@ -81,8 +84,10 @@ async function runVitest(name, extraArgs, env, held) {
         problems.push(
           `${pass}: FAILED ${file.name} > ${test.fullName}\n${firstLines(test.failureMessages?.join('\n'))}`,
         );
-      if (file.status === 'failed' && failedTests.length === 0)
+      if (file.status === 'failed' && failedTests.length === 0) {
+        counts.failed += 1;
         problems.push(`${pass}: FAILED ${file.name}\n${firstLines(file.message)}`);
+      }
     }
   }
   // Errors no test caught (vitest's "Unhandled Errors"): they fail the run even when every test passed.

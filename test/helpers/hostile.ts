@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { SHARE_PAGE_BASE } from '../../src/invoices/invoice.share-token.js';
 
 /**
  * What an answer must never show: table and column names, driver and framework names, stack frames,
@@ -72,9 +73,19 @@ export interface Answer {
   text: string;
 }
 
-/** Never a 5xx, every error in the envelope, and no leak. `context` names the request in a failure. */
-export function expectSafeAnswer(answer: Answer, sent: SentLog, context: string): void {
+/**
+ * Never a 5xx, every error in the envelope, and no leak. `context` names the request in a failure. The
+ * public share pages are for people, not programs: their 404 is the one HTML page, never JSON
+ * (docs/decisions.md "Share links"); a body the server cannot read is refused as anywhere else.
+ */
+export function expectSafeAnswer(answer: Answer, sent: SentLog, context: string, url = ''): void {
   expect(answer.status, context).toBeLessThan(500);
+  if (url.startsWith(`${SHARE_PAGE_BASE}/`) && answer.status === 404) {
+    if (!answer.head) expect(answer.contentType, context).toMatch(/^text\/html/);
+    const leaks = leaksIn(answer.text, sent);
+    expect(leaks, `${context}: leaked ${leaks.join(', ')}`).toEqual([]);
+    return;
+  }
   const json = /^application\/json/.test(answer.contentType);
   // The page and its scripts are not data: words like "select … from" are theirs.
   if (json || answer.status >= 400) {

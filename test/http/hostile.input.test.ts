@@ -190,6 +190,7 @@ describeEachStore(
           await sendRaw(ctx().app, request, sent),
           sent,
           `${request.method} ${request.url} ${JSON.stringify(shot.mutation).slice(0, 80)}`,
+          request.url,
         );
       }
     }, 60_000);
@@ -199,7 +200,7 @@ describeEachStore(
         fc.asyncProperty(shots(world), async (shot) => {
           const request = toRequest(world, shot);
           const answer = await sendRaw(ctx().app, request, sent);
-          expectSafeAnswer(answer, sent, `${request.method} ${request.url.slice(0, 200)}`);
+          expectSafeAnswer(answer, sent, `${request.method} ${request.url.slice(0, 200)}`, request.url);
         }),
         { seed: SEED, numRuns: RUNS, endOnFailure: true },
       );

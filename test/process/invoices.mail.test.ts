@@ -8,6 +8,7 @@ import { SmtpSink } from '../helpers/smtp-sink.js';
 import {
   TEST_ADMIN,
   availableStores,
+  directUrlOf,
   privatePostgresDatabase,
   tempDataDir,
   type PrivateDatabase,
@@ -44,9 +45,15 @@ async function storeEnv(store: StoreName): Promise<Record<string, string>> {
   return env;
 }
 
-/** The test's own view of the server's store, to read what became of a mail. */
+/** The test's own view of the server's store, to read what became of a mail (behind PgBouncer: unnamed statements). */
 function storeOf(env: Record<string, string>): Store {
-  return openStore({ databaseUrl: env.DATABASE_URL ?? null, dataDir: env.DATA_DIR ?? '', pgPoolSize: 2 });
+  const databaseUrl = env.DATABASE_URL ?? null;
+  return openStore({
+    databaseUrl,
+    databaseDirectUrl: databaseUrl && directUrlOf(databaseUrl),
+    dataDir: env.DATA_DIR ?? '',
+    pgPoolSize: 2,
+  });
 }
 
 interface Tenant {
