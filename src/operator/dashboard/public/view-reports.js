@@ -82,7 +82,7 @@ export async function renderReports(container, ctx) {
           cards.map((c) => c.card),
         ),
       );
-      charts = cards.filter((c) => c.canvas).map((c) => drawChart(Chart, c.canvas, c.chart));
+      charts = cards.flatMap((c) => (c.canvas ? [drawChart(Chart, c.canvas, c.chart)] : []));
     } catch (error) {
       if (/** @type {any} */ (error).status === 401) return;
       mount(body, errorBanner(/** @type {Error} */ (error).message));
