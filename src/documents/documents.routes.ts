@@ -5,7 +5,7 @@ import { INVOICES, INVOICES_ALIAS, invoicesContext } from '../invoices/invoices.
 import type { InvoicesService } from '../invoices/invoices.service.js';
 import { type ApiSection, type Operation, type OperationDoc, operationsOf } from '../openapi/operation.js';
 import type { InvoiceAnswer } from './invoice-document.types.js';
-import { pdfDisposition } from './pdf-disposition.js';
+import { PDF_ANSWER, pdfDisposition } from './pdf-disposition.js';
 import { createPdfPool, type PdfPool } from './pdf-pool.js';
 import { installShareNotFound, shareApi } from './share.routes.js';
 import { shareLinkOperatorApi } from './share-link.operator.js';
@@ -54,20 +54,7 @@ function pdfOperation(base: typeof INVOICES | typeof INVOICES_ALIAS, suffix: str
     summary: 'The invoice as a PDF',
     description:
       'The document of 4.7 (A4, embedded fonts, extractable text), canceled invoices stamped CANCELED. Errors as GET invoice. No query parameters.',
-    answers: [
-      {
-        status: 200,
-        description: 'The PDF, shown inline.',
-        mediaType: 'application/pdf',
-        schema: { type: 'string', format: 'binary' },
-        headers: {
-          'Content-Disposition': {
-            description: '`inline` with the invoice number as the file name.',
-            schema: { type: 'string' },
-          },
-        },
-      },
-    ],
+    answers: [PDF_ANSWER],
     errors: ['INVALID_QUERY_FIELD', 'INVOICE_NOT_FOUND'],
     handler:
       ({ invoices, pool }) =>

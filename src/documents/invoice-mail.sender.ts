@@ -1,3 +1,4 @@
+import { Rounds } from '../ops/rounds.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { createTransport } from 'nodemailer';
 import type { CachedLoader } from '../cache/cached-loader.js';
@@ -41,10 +42,7 @@ function describe(error: unknown): string {
  * permanent refusal, or the schedule's end, given up with the error kept.
  */
 export class InvoiceMailSender {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = true;
+  private readonly rounds: Rounds;
   private pool: PdfPool | null = null;
   private readonly transport;
   private readonly publicHost: string;
@@ -57,6 +55,7 @@ export class InvoiceMailSender {
     private readonly logger?: FastifyBaseLogger,
   ) {
     const timeout = config.smtpTimeoutMs;
+    this.rounds = new Rounds(() => this.round(), config.mailPollMs);
     this.transport = createTransport({
       url: config.smtpUrl,
       connectionTimeout: timeout,
@@ -67,38 +66,19 @@ export class InvoiceMailSender {
   }
 
   start(): void {
-    this.stopped = false;
-    this.wake();
+    this.rounds.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.rounds.stop();
     this.transport.close();
     await this.pool?.close();
     this.pool = null;
   }
 
-  /** Look for due mail now (or right after the current round). */
+  /** Look for due work now (or right after the current round). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.running = this.round().finally(() => {
-      this.running = undefined;
-      if (this.stopped) return;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      } else {
-        this.timer = setTimeout(() => this.wake(), this.config.mailPollMs);
-        this.timer.unref();
-      }
-    });
+    this.rounds.wake();
   }
 
   private async round(): Promise<void> {
@@ -106,7 +86,7 @@ export class InvoiceMailSender {
       // The lease outlasts an attempt (render, then connect, greet and a few commands), so a live
       // claim never comes due again; a claim lost with its process is sent again once it runs out.
       const lease = RENDER_ALLOWANCE_MS + 8 * this.config.smtpTimeoutMs;
-      while (!this.stopped) {
+      while (this.rounds.active) {
         const now = this.now();
         const claimed = await this.store.invoiceMail.claim(now, BATCH, now + lease);
         await Promise.all(claimed.map((mail) => this.attempt(mail)));

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { pdfDisposition } from '../documents/pdf-disposition.js';
+import { PDF_ANSWER, pdfDisposition } from '../documents/pdf-disposition.js';
 import type { InvoiceAnswer } from '../documents/invoice-document.types.js';
 import { rejectQuery } from '../http/replies.js';
 import { operationsOf, type ApiSection } from '../openapi/operation.js';
@@ -28,20 +28,7 @@ export const invoicePdfOperatorApi: ApiSection<InvoiceDashboardContext> = {
       pathParams: invoiceKey,
       summary: 'The invoice as a PDF',
       description: 'As the app path renders it (canceled invoices stamped CANCELED). No query parameters.',
-      answers: [
-        {
-          status: 200,
-          description: 'The PDF, shown inline.',
-          mediaType: 'application/pdf',
-          schema: { type: 'string', format: 'binary' },
-          headers: {
-            'Content-Disposition': {
-              description: '`inline` with the invoice number as the file name.',
-              schema: { type: 'string' },
-            },
-          },
-        },
-      ],
+      answers: [PDF_ANSWER],
       errors: ['INVALID_QUERY_FIELD', 'INVOICE_NOT_FOUND', 'BUSINESS_NOT_FOUND'],
       handler:
         ({ invoices, pool }) =>

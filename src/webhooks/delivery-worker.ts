@@ -1,3 +1,4 @@
+import { Rounds } from '../ops/rounds.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import { Batcher } from '../storage/batcher.js';
@@ -21,10 +22,7 @@ const PRUNE_EVERY_MS = 3600 * 1000;
  * last one and disables the endpoint. Any number of processes may run one: claims never overlap.
  */
 export class DeliveryWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = true;
+  private readonly rounds: Rounds;
   private prunedAt = 0;
   private readonly inFlight = new Set<Promise<void>>();
   /** Attempts that end together are recorded together, one transaction at a time. */
@@ -44,6 +42,7 @@ export class DeliveryWorker {
     private readonly onDisabled: (urlKey: string) => Promise<void>,
     private readonly logger?: FastifyBaseLogger,
   ) {
+    this.rounds = new Rounds(() => this.round(), config.webhooksPollMs);
     this.finishes = new Batcher(
       async (items) => (await store.webhooks.finishAll(items)).map((value) => ({ value })),
       1,
@@ -51,36 +50,17 @@ export class DeliveryWorker {
   }
 
   start(): void {
-    this.stopped = false;
-    this.wake();
+    this.rounds.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.rounds.stop();
     await Promise.all(this.inFlight);
   }
 
-  /** Look for due deliveries now (or right after the current round). */
+  /** Look for due work now (or right after the current round). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.running = this.round().finally(() => {
-      this.running = undefined;
-      if (this.stopped) return;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      } else {
-        this.timer = setTimeout(() => this.wake(), this.config.webhooksPollMs);
-        this.timer.unref();
-      }
-    });
+    this.rounds.wake();
   }
 
   private async round(): Promise<void> {
@@ -95,7 +75,7 @@ export class DeliveryWorker {
       // Deliveries are not waited for as a batch: a slow destination holds its own slot, not the
       // others. The claim tops the slots up; finished deliveries wake the worker to claim again
       // (the next event of their resources may be due now).
-      while (!this.stopped) {
+      while (this.rounds.active) {
         const room = MAX_IN_FLIGHT - this.inFlight.size;
         if (room === 0) return;
         const now = this.now();
