@@ -106,7 +106,16 @@ export const invoicePreviewOperatorApi: ApiSection<InvoiceDashboardContext> = {
       summary: 'The next invoice number a numbering would give',
       description:
         'Read as PUT invoice-settings reads numbering (the same field errors and defaults), not saved: prefix + padded nextNumber, taken numbers skipped.',
-      body: { required: true, schema: ref('InvoiceNumberingPreviewInput') },
+      body: {
+        required: true,
+        schema: ref('InvoiceNumberingPreviewInput'),
+        examples: {
+          series: {
+            summary: 'A yearly series',
+            value: { numbering: { prefix: 'INV/2026-27/', padding: 4, nextNumber: 1 } },
+          },
+        },
+      },
       answers: [{ status: 200, description: 'The number.', schema: success(ref('InvoiceNumberPreview')) }],
       errors: ['INVALID_FIELD_VALUE', 'INVALID_QUERY_FIELD', 'BUSINESS_NOT_FOUND'],
       handler: (c) => async (request) => {
