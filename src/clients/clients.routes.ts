@@ -199,9 +199,9 @@ export const clientsOperatorApi: ApiSection<ClientsContext> = {
       errors: ['INVALID_FIELD_VALUE', 'BUSINESS_NOT_FOUND'],
       handler: (c) => async (request) => {
         await c.services.businesses.require(request.params.urlKey);
-        const fields = await c.customFields.replace(request.params.urlKey, request.body);
-        await audit(c, request, 'custom-fields.replace', { count: fields.length });
-        return ok(fields);
+        const { urlKey } = request.params;
+        const line = c.services.audit.entryOf(request, 'custom-fields.replace', urlKey);
+        return ok(await c.customFields.replace(urlKey, request.body, line));
       },
     }),
     operation({

@@ -7,6 +7,7 @@ import { readBodyValues } from '../validation/read-body.js';
 
 import type { CustomFieldDefinition, CustomFieldType } from '../storage/records.js';
 import { CUSTOM_FIELDS_BODY_SPEC } from './custom-fields.schema.js';
+import type { AuditEntry } from '../storage/records.js';
 
 export type { CustomFieldDefinition };
 
@@ -69,11 +70,13 @@ export class CustomFieldsService {
     return (await this.store.data.getCustomFields<CustomFieldDefinition[]>(urlKey))?.document ?? [];
   }
 
-  async replace(urlKey: string, body: unknown): Promise<CustomFieldDefinition[]> {
+  /** `audit`: the operator's line, written with the definitions (its detail: the count saved). */
+  async replace(urlKey: string, body: unknown, audit: AuditEntry | null = null): Promise<CustomFieldDefinition[]> {
     const existing = await this.list(urlKey);
     const fields = readCustomFieldSet(body, existing);
     await this.refuseTypeChangesOverValues(urlKey, existing, fields);
-    await this.store.data.putCustomFields(urlKey, fields, this.now());
+    const line = audit && { ...audit, detail: { ...(audit.detail as object), count: fields.length } };
+    await this.store.data.putCustomFields(urlKey, fields, this.now(), line);
     await this.store.changes.publish(`business:${urlKey}`);
     return fields;
   }

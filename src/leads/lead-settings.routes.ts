@@ -5,6 +5,7 @@ import { operationsOf, ref, success, type ApiSection, type Operation } from '../
 import type { Services } from '../services.js';
 import { leadSettingsSchemas, urlKey } from './lead-settings.openapi.js';
 import { LeadSettingsService } from './lead-settings.service.js';
+import type { AuditEntry } from '../storage/records.js';
 
 export const ADMIN_BUSINESS = '/admin/v1/businesses/:urlKey';
 
@@ -23,7 +24,7 @@ const operation = operationsOf<SettingsContext>();
 /** How one list is read and replaced, in its public shape. */
 interface ListAccess {
   read(settings: LeadSettingsService, urlKey: string): Promise<unknown[]>;
-  replace(settings: LeadSettingsService, urlKey: string, body: unknown): Promise<unknown[]>;
+  replace(settings: LeadSettingsService, urlKey: string, body: unknown, audit: AuditEntry): Promise<unknown[]>;
   /** The audit action of a replace. */
   action: string;
 }
@@ -81,9 +82,9 @@ function listOperations(
       handler:
         ({ settings, services }) =>
         async (request) => {
-          const stored = await access.replace(settings, request.params.urlKey, request.body);
-          await services.audit.record(request, access.action, request.params.urlKey, { count: stored.length });
-          return ok({ [key]: stored });
+          const { urlKey } = request.params;
+          const audit = services.audit.entryOf(request, access.action, urlKey);
+          return ok({ [key]: await access.replace(settings, urlKey, request.body, audit) });
         },
     }),
   ];
@@ -119,7 +120,7 @@ export const leadSettingsApi: ApiSection<SettingsContext> = {
       },
       {
         read: async (settings, key) => (await settings.get(key)).sources,
-        replace: (settings, key, body) => settings.replaceSources(key, body),
+        replace: (settings, key, body, audit) => settings.replaceSources(key, body, audit),
         action: 'lead-sources.replace',
       },
     ),
@@ -132,7 +133,7 @@ export const leadSettingsApi: ApiSection<SettingsContext> = {
       { tags: [{ name: 'VIP' }, { name: 'Export' }] },
       {
         read: async (settings, key) => (await settings.get(key)).tags,
-        replace: (settings, key, body) => settings.replaceTags(key, body),
+        replace: (settings, key, body, audit) => settings.replaceTags(key, body, audit),
         action: 'tags.replace',
       },
     ),
@@ -145,7 +146,8 @@ export const leadSettingsApi: ApiSection<SettingsContext> = {
       { members: [{ email: 'ravi@example.com', name: 'Ravi Kumar' }] },
       {
         read: async (settings, key) => (await settings.get(key)).members.map(presentMember),
-        replace: async (settings, key, body) => (await settings.replaceMembers(key, body)).map(presentMember),
+        replace: async (settings, key, body, audit) =>
+          (await settings.replaceMembers(key, body, audit)).map(presentMember),
         action: 'members.replace',
       },
     ),
@@ -199,11 +201,9 @@ export const leadSettingsApi: ApiSection<SettingsContext> = {
       handler:
         ({ settings, services }) =>
         async (request) => {
-          const fields = await settings.replaceCustomFields(request.params.urlKey, request.body);
-          await services.audit.record(request, 'lead-custom-fields.replace', request.params.urlKey, {
-            count: fields.length,
-          });
-          return ok(fields);
+          const { urlKey } = request.params;
+          const audit = services.audit.entryOf(request, 'lead-custom-fields.replace', urlKey);
+          return ok(await settings.replaceCustomFields(urlKey, request.body, audit));
         },
     }),
   ],

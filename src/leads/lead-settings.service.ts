@@ -10,6 +10,7 @@ import { LEAD_SETTINGS_TOPIC } from './lead-context.js';
 import { LEAD_SOURCES_BODY, MEMBERS_BODY, SOURCE_KEY, TAGS_BODY } from './lead-settings.schema.js';
 import type { LeadSettings, LeadSettingsKind, LeadSource, Member, Tag } from '../storage/lead-settings.records.js';
 import { withLeadSettingsDefaults } from './lead-settings.defaults.js';
+import type { AuditEntry } from '../storage/records.js';
 
 /**
  * The operator side of the lead configuration (docs/decisions.md "Lead configuration (operator side)"): each list is replaced whole. An
@@ -29,7 +30,7 @@ export class LeadSettingsService {
     return withLeadSettingsDefaults((await this.store.leadSettings.get(urlKey))!);
   }
 
-  async replaceSources(urlKey: string, body: unknown): Promise<LeadSource[]> {
+  async replaceSources(urlKey: string, body: unknown, audit: AuditEntry | null = null): Promise<LeadSource[]> {
     const current = await this.get(urlKey);
     const sources = readList(body, LEAD_SOURCES_BODY, 'sources', sourceRules).map(
       (v): LeadSource => ({
@@ -40,10 +41,10 @@ export class LeadSettingsService {
     );
     const dropped = current.sources.filter((s) => !sources.some((kept) => kept.key === s.key)).map((s) => s.key);
     await this.refuseInUse(urlKey, 'sources', dropped, (key) => `lead source ${key}`);
-    return this.save(urlKey, 'sources', sources);
+    return this.save(urlKey, 'sources', sources, audit);
   }
 
-  async replaceTags(urlKey: string, body: unknown): Promise<Tag[]> {
+  async replaceTags(urlKey: string, body: unknown, audit: AuditEntry | null = null): Promise<Tag[]> {
     const current = await this.get(urlKey);
     const known = new Set(current.tags.map((t) => t.id));
     const tags = readList(body, TAGS_BODY, 'tags', (reader) => tagRules(reader, known)).map(
@@ -60,10 +61,10 @@ export class LeadSettingsService {
       dropped.map((t) => t.id),
       (id) => `tag "${dropped.find((t) => t.id === id)!.name}"`,
     );
-    return this.save(urlKey, 'tags', tags);
+    return this.save(urlKey, 'tags', tags, audit);
   }
 
-  async replaceMembers(urlKey: string, body: unknown): Promise<Member[]> {
+  async replaceMembers(urlKey: string, body: unknown, audit: AuditEntry | null = null): Promise<Member[]> {
     const current = await this.get(urlKey);
     const members = readList(body, MEMBERS_BODY, 'members', memberRules).map((v): Member => {
       const email = (v.get('email') as string).toLowerCase();
@@ -77,13 +78,17 @@ export class LeadSettingsService {
       dropped.map((m) => m.id),
       (id) => `member ${dropped.find((m) => m.id === id)!.email}`,
     );
-    return this.save(urlKey, 'members', members);
+    return this.save(urlKey, 'members', members, audit);
   }
 
   /** As the client custom fields: a removed field's values take no part in anything (docs/decisions.md "Clients"). */
-  async replaceCustomFields(urlKey: string, body: unknown): Promise<CustomFieldDefinition[]> {
+  async replaceCustomFields(
+    urlKey: string,
+    body: unknown,
+    audit: AuditEntry | null = null,
+  ): Promise<CustomFieldDefinition[]> {
     const current = await this.get(urlKey);
-    return this.save(urlKey, 'customFields', readCustomFieldSet(body, current.customFields));
+    return this.save(urlKey, 'customFields', readCustomFieldSet(body, current.customFields), audit);
   }
 
   private async refuseInUse(
@@ -104,12 +109,15 @@ export class LeadSettingsService {
     );
   }
 
+  /** `audit`: the operator's line, written with the kind (its detail: the count saved). */
   private async save<K extends LeadSettingsKind>(
     urlKey: string,
     kind: K,
     value: LeadSettings[K],
+    audit: AuditEntry | null,
   ): Promise<LeadSettings[K]> {
-    await this.store.leadSettings.put(urlKey, kind, value, this.now());
+    const line = audit && { ...audit, detail: { ...(audit.detail as object), count: value.length } };
+    await this.store.leadSettings.put(urlKey, kind, value, this.now(), line);
     await this.store.changes.publish(`${LEAD_SETTINGS_TOPIC}:${urlKey}`);
     return value;
   }

@@ -160,11 +160,10 @@ export const pipelinesOperatorApi: ApiSection<PipelinesContext> = {
         ({ pipelines, services }) =>
         async (request) => {
           rejectQuery(request);
-          const stored = await pipelines.replace(request.params.urlKey, request.body);
-          await services.audit.record(request, 'pipelines.replace', request.params.urlKey, {
-            pipelines: stored[0]!.pipelines.length,
-          });
-          return ok(stored);
+          const { urlKey } = request.params;
+          return ok(
+            await pipelines.replace(urlKey, request.body, services.audit.entryOf(request, 'pipelines.replace', urlKey)),
+          );
         },
     }),
   ],

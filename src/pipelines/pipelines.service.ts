@@ -8,6 +8,7 @@ import type { Store } from '../storage/store.js';
 import { listAnswer } from './pipelines.present.js';
 import { EMPTY_CONFIG, type KnownIds, type PipelineConfig, type PipelineConfigInput } from './pipelines.types.js';
 import { readPipelineConfig } from './pipelines.validate.js';
+import type { AuditEntry } from '../storage/records.js';
 
 /**
  * Both public answers of one business, serialised and encoded once when loaded: a cached GET does no
@@ -54,15 +55,18 @@ export class PipelinesService {
   }
 
   /** One write replaces everything; a failing body changes nothing. Other processes hear of it through the change feed. */
-  async replace(urlKey: string, body: unknown) {
+  /** `audit`: the operator's line, written with the configuration (its detail: the pipelines saved). */
+  async replace(urlKey: string, body: unknown, audit: AuditEntry | null = null) {
     await this.businesses.require(urlKey);
     const current = await this.load(urlKey);
     const input = readPipelineConfig(body, knownIds(current));
     const config = withIds(input);
     await this.refuseDroppingUsed(urlKey, current, config);
-    await this.store.data.putPipelineConfig(urlKey, config, this.now());
+    const answer = listAnswer(config, true, 'operator').data;
+    const line = audit && { ...audit, detail: { ...(audit.detail as object), pipelines: answer[0]!.pipelines.length } };
+    await this.store.data.putPipelineConfig(urlKey, config, this.now(), line);
     await this.store.changes.publish(`${PIPELINES_TOPIC}:${urlKey}`);
-    return listAnswer(config, true, 'operator').data;
+    return answer;
   }
 
   /**

@@ -110,16 +110,18 @@ export class BusinessDataStore {
     return this.getDocument<T>('pipeline_configs', 'config', urlKey);
   }
 
-  putPipelineConfig(urlKey: string, document: unknown, now: number): Promise<number> {
-    return this.putDocument('pipeline_configs', 'config', urlKey, document, now);
+  /** `audit`: the operator's line, written in the same transaction. */
+  putPipelineConfig(urlKey: string, document: unknown, now: number, audit: AuditEntry | null = null): Promise<number> {
+    return this.putDocument('pipeline_configs', 'config', urlKey, document, now, audit);
   }
 
   getCustomFields<T>(urlKey: string): Promise<VersionedDocument<T> | undefined> {
     return this.getDocument<T>('custom_field_sets', 'fields', urlKey);
   }
 
-  putCustomFields(urlKey: string, document: unknown, now: number): Promise<number> {
-    return this.putDocument('custom_field_sets', 'fields', urlKey, document, now);
+  /** `audit`: the operator's line, written in the same transaction. */
+  putCustomFields(urlKey: string, document: unknown, now: number, audit: AuditEntry | null = null): Promise<number> {
+    return this.putDocument('custom_field_sets', 'fields', urlKey, document, now, audit);
   }
 
   private async getDocument<T>(
@@ -137,39 +139,21 @@ export class BusinessDataStore {
     return row && { document: JSON.parse(row.doc) as T, version: Number(row.version) };
   }
 
-  /** Replaces the whole document in one statement; answers the new version. */
+  /** Replaces the whole document in one statement (with an audit line: both in one transaction); answers the new version. */
   private async putDocument(
     table: DocumentTable,
     column: DocumentColumn,
     urlKey: string,
     document: unknown,
     now: number,
+    audit: AuditEntry | null,
   ): Promise<number> {
-    const row = await this.db
-      .insertInto(table)
-      .columns(['business_pk', column, 'version', 'updated_at'] as never)
-      .expression((eb) =>
-        eb
-          .selectFrom('businesses')
-          .select([
-            'id as business_pk',
-            eb.val(JSON.stringify(document)).as(column),
-            eb.val(1).as('version'),
-            eb.val(now).as('updated_at'),
-          ])
-          .where('url_key', '=', urlKey),
-      )
-      .onConflict((oc) =>
-        oc.column('business_pk').doUpdateSet({
-          [column]: (eb: { ref: (r: string) => unknown }) => eb.ref(`excluded.${column}`),
-          version: sql`${sql.ref(`${table}.version`)} + 1`,
-          updated_at: now,
-        } as never),
-      )
-      .returning('version')
-      .executeTakeFirst();
-    if (!row) throw new Error('business vanished while writing its configuration');
-    return Number(row.version);
+    if (!audit) return putDocumentIn(this.db, table, column, urlKey, document, now);
+    return this.db.transaction().execute(async (trx) => {
+      const version = await putDocumentIn(trx, table, column, urlKey, document, now);
+      await writeAudit(trx, audit);
+      return version;
+    });
   }
 
   /**
@@ -394,4 +378,40 @@ export async function writeAudit(db: Kysely<Database>, entry: AuditEntry): Promi
       detail: JSON.stringify(entry.detail ?? {}),
     })
     .execute();
+}
+
+/** The document write itself, on the connection or transaction given. */
+async function putDocumentIn(
+  db: Kysely<Database>,
+  table: DocumentTable,
+  column: DocumentColumn,
+  urlKey: string,
+  document: unknown,
+  now: number,
+): Promise<number> {
+  const row = await db
+    .insertInto(table)
+    .columns(['business_pk', column, 'version', 'updated_at'] as never)
+    .expression((eb) =>
+      eb
+        .selectFrom('businesses')
+        .select([
+          'id as business_pk',
+          eb.val(JSON.stringify(document)).as(column),
+          eb.val(1).as('version'),
+          eb.val(now).as('updated_at'),
+        ])
+        .where('url_key', '=', urlKey),
+    )
+    .onConflict((oc) =>
+      oc.column('business_pk').doUpdateSet({
+        [column]: (eb: { ref: (r: string) => unknown }) => eb.ref(`excluded.${column}`),
+        version: sql`${sql.ref(`${table}.version`)} + 1`,
+        updated_at: now,
+      } as never),
+    )
+    .returning('version')
+    .executeTakeFirst();
+  if (!row) throw new Error('business vanished while writing its configuration');
+  return Number(row.version);
 }

@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
+import { writeAudit } from './business-data.store.js';
 import type { LeadSettings, LeadSettingsKind } from './lead-settings.records.js';
+import type { AuditEntry } from './records.js';
 import { canName } from './keys.js';
 import type { Database } from './schema.js';
 
@@ -24,38 +26,20 @@ export class LeadSettingsStore {
     return settings as Partial<LeadSettings>;
   }
 
-  /** Replaces one kind in one statement. False when the business does not exist. */
+  /** Replaces one kind in one statement (with an operator's audit line: both in one transaction). False when the business does not exist. */
   async put<K extends LeadSettingsKind>(
     urlKey: string,
     kind: K,
     value: LeadSettings[K],
     now: number,
+    audit: AuditEntry | null = null,
   ): Promise<boolean> {
-    const row = await this.db
-      .insertInto('lead_settings')
-      .columns(['business_pk', 'kind', 'doc', 'version', 'updated_at'])
-      .expression((eb) =>
-        eb
-          .selectFrom('businesses')
-          .select([
-            'id as business_pk',
-            eb.val(kind).as('kind'),
-            eb.val(JSON.stringify(value)).as('doc'),
-            eb.val(1).as('version'),
-            eb.val(now).as('updated_at'),
-          ])
-          .where('url_key', '=', urlKey),
-      )
-      .onConflict((oc) =>
-        oc.columns(['business_pk', 'kind']).doUpdateSet({
-          doc: (eb) => eb.ref('excluded.doc'),
-          version: sql`lead_settings.version + 1`,
-          updated_at: now,
-        }),
-      )
-      .returning('version')
-      .executeTakeFirst();
-    return row !== undefined;
+    if (!audit) return putKind(this.db, urlKey, kind, value, now);
+    return this.db.transaction().execute(async (trx) => {
+      const stored = await putKind(trx, urlKey, kind, value, now);
+      if (stored) await writeAudit(trx, audit);
+      return stored;
+    });
   }
 
   /** Which of these sources (keys), tags or members (ids) live leads of the business still carry. */
@@ -85,4 +69,39 @@ export class LeadSettingsStore {
       .execute();
     return rows.map((r) => r.id!);
   }
+}
+
+/** One kind's write, on the connection or transaction given. */
+async function putKind<K extends LeadSettingsKind>(
+  db: Kysely<Database>,
+  urlKey: string,
+  kind: K,
+  value: LeadSettings[K],
+  now: number,
+): Promise<boolean> {
+  const row = await db
+    .insertInto('lead_settings')
+    .columns(['business_pk', 'kind', 'doc', 'version', 'updated_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('businesses')
+        .select([
+          'id as business_pk',
+          eb.val(kind).as('kind'),
+          eb.val(JSON.stringify(value)).as('doc'),
+          eb.val(1).as('version'),
+          eb.val(now).as('updated_at'),
+        ])
+        .where('url_key', '=', urlKey),
+    )
+    .onConflict((oc) =>
+      oc.columns(['business_pk', 'kind']).doUpdateSet({
+        doc: (eb) => eb.ref('excluded.doc'),
+        version: sql`lead_settings.version + 1`,
+        updated_at: now,
+      }),
+    )
+    .returning('version')
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -328,6 +328,7 @@ describeEachStore('operator PUT /admin/v1/businesses/:urlKey/pipelines', (ctx) =
         action: 'pipelines.replace',
         businessUrlKey: tenant.urlKey,
         operatorEmail: expect.stringContaining('@'),
+        detail: { pipelines: valid().pipelines.length },
       }),
     );
   });
