@@ -44,7 +44,7 @@ export function invoiceMoney(minor: bigint, currency: string): string {
   return moneyToText(minor, currencyOf(currency) ?? { code: currency, minorUnit: 0 });
 }
 
-/** A ratio or a measure rounded to `places` decimals (half away from zero), for display. */
+/** A ratio or a measure rounded to `places` decimals (half up: none here is negative), for display. */
 export function rounded(value: number, places: number): number {
   const factor = 10 ** places;
   return Math.round(value * factor) / factor;
