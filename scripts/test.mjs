@@ -12,6 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, mkdirSync, existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
+import pg from 'pg';
 import { NODE_MAJOR, ensureNode } from './node24.mjs';
 import { startPgBouncer } from './pgbouncer.mjs';
 import { filesTagged } from './test-tags.mjs';
@@ -27,6 +28,40 @@ const node24 = args.includes('--node24');
 const vitestArgs = args.filter((a) => !OWN_FLAGS.includes(a));
 
 mkdirSync('.test-artifacts', { recursive: true });
+
+/**
+ * The suite runs on a database of its own, made empty for the run: `<name>_run` beside the configured
+ * one (TEST_DATABASE_URL, else the machine's `test`), dropped at the end. A database left behind by an
+ * earlier checkout (another build's migrations, a crashed run's rows) must not decide this run's
+ * verdict: a CI run once failed every PostgreSQL test on "the database schema is newer than this build".
+ */
+const configuredUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const runUrl = new URL(configuredUrl);
+runUrl.pathname = `/${runUrl.pathname.slice(1)}_run`;
+const runDatabase = runUrl.pathname.slice(1);
+
+/** Runs one statement on the configured database (the maintenance connection); false when unreachable. */
+async function onServer(statement) {
+  const client = new pg.Client({ connectionString: configuredUrl, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+  } catch {
+    return false; // no PostgreSQL: the suite's own probe skips or, with CI=true, fails
+  }
+  try {
+    await client.query(statement);
+    return true;
+  } finally {
+    await client.end();
+  }
+}
+
+const quoted = `"${runDatabase.replaceAll('"', '""')}"`;
+if (await onServer(`drop database if exists ${quoted} with (force)`)) {
+  await onServer(`create database ${quoted}`);
+  process.env.TEST_DATABASE_URL = runUrl.href;
+  console.log(`[test] PostgreSQL: a fresh database for this run, ${runDatabase}`);
+}
 
 /** What went wrong in each pass, printed again at the very end: CI shows only the tail of the output. */
 const problems = [];
@@ -169,7 +204,7 @@ async function otherPasses() {
 
 /** The files tagged pooled again, through a PgBouncer of their own, on PostgreSQL alone. */
 async function pooledPass(runtime) {
-  const direct = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const direct = process.env.TEST_DATABASE_URL ?? configuredUrl;
   const database = new URL(direct).pathname.slice(1);
   // Fewer server connections than the instances' pools together (5 per test app, 10 per spawned server).
   const bouncer = await startPgBouncer({ upstream: direct, poolSize: 6 }).catch((error) => {
@@ -225,6 +260,9 @@ function checkWritePaths(folder) {
   );
   total.failed += 1;
 }
+
+if (process.env.TEST_DATABASE_URL === runUrl.href)
+  await onServer(`drop database if exists ${quoted} with (force)`).catch(() => undefined);
 
 if (problems.length > 0) console.log(`\n[test] what failed, pass by pass:\n\n${problems.join('\n\n')}\n`);
 const minutes = (seconds) => `${Math.floor(seconds / 60)}m${String(Math.round(seconds % 60)).padStart(2, '0')}s`;
