@@ -215,7 +215,11 @@ export class LeadsService {
       const events = change.lead ? editedEvents(plan, current, change.lead, context) : [];
       const line = audit && {
         ...audit,
-        detail: { ...(audit.detail as object), changes: editChanges(current, change.lead, change.activities, context) },
+        detail: {
+          ...(audit.detail as object),
+          leadId,
+          changes: editChanges(current, change.lead, change.activities, context),
+        },
       };
       const edited = await this.store.leads.writeEdit(urlKey, current, { ...change, events, audit: line });
       if (edited === 'stale') continue;
