@@ -89,7 +89,7 @@ function actionOf(e) {
   const words = ACTIONS[e.action] ?? e.action;
   const changes = /** @type {import('./field-change.js').FieldChange[] | undefined} */ (e.detail?.changes);
   if (!Array.isArray(changes)) return { words, list: null };
-  if (changes.length === 0) return { words: `${words} (nothing changed)`, list: null };
+  if (changes.length === 0) return { words: `${words} (no field changed)`, list: null };
   const list = h(
     'ul',
     { class: 'audit-changes' },
