@@ -15,6 +15,7 @@ import type {
   StoredActivity,
   StoredLead,
 } from '../storage/leads.records.js';
+import { fieldChangeEntries, fieldChanges } from './lead.history.js';
 import { requireReason } from './lead.required-reason.js';
 import { inBodyOrder, reasonKeysFor, type NotesInput, type PatchInput } from './lead.validate.js';
 
@@ -102,6 +103,7 @@ export function applyEdit(
   }
   const notes = [noteBatch('COMMENT', input.comments, facts), noteBatch('INTERNAL_NOTE', input.notes, facts)];
   const changed = canonical(comparable(next)) !== canonical(comparable(current));
+  if (changed) activities.push(...fieldChangeEntries(fieldChanges(current, next), facts.author, facts.now));
   return {
     lead: changed ? { ...next, updatedAt: facts.now } : null,
     activities,

@@ -114,8 +114,17 @@ const LEAD_REQUIRED: string[] = [
 const ACTIVITY: JsonSchema = closedObject(
   {
     activityId: text('Opaque.'),
-    type: { enum: ['CREATED', 'STAGE_CHANGE', 'COMMENT', 'INTERNAL_NOTE'] },
+    type: {
+      enum: ['CREATED', 'STAGE_CHANGE', 'COMMENT', 'INTERNAL_NOTE', 'FIELD_CHANGE'],
+      description: 'FIELD_CHANGE (an addition) only with `include=fieldChanges`.',
+    },
     body: text('COMMENT and INTERNAL_NOTE.'),
+    field: text(
+      'FIELD_CHANGE: the field as the lead answers it: subject, details, budget, leadSource, followUpDate, ' +
+        'assignedTo, tags, customFields.<name>, customer.<member>, contact.<member>.',
+    ),
+    from: { description: 'FIELD_CHANGE: the value before, as the lead answers it; null when unset.' },
+    to: { description: 'FIELD_CHANGE: the value after, as the lead answers it; null when unset.' },
     fromStage: text(''),
     toStage: text(''),
     fromPipeline: text(''),

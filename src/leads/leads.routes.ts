@@ -33,15 +33,23 @@ const operatorOf = (request: FastifyRequest): Author => ({
   author: request.operator?.email ?? '',
 });
 
-/** 4.5: `after` is the only query parameter, sent once. */
-function activitiesCursor(request: FastifyRequest): string | null {
+const INCLUDE_FIELD_CHANGES = 'fieldChanges';
+
+/**
+ * 4.5: `after`, sent once, and the addition `include=fieldChanges` (docs/leads.md "Field history"),
+ * the only two query parameters.
+ */
+function activitiesQueryOf(request: FastifyRequest): { after: string | null; fieldChanges: boolean } {
   const query = request.query as Record<string, unknown>;
-  const other = Object.keys(query).find((key) => key !== 'after');
+  const other = Object.keys(query).find((key) => key !== 'after' && key !== 'include');
   if (other !== undefined) throw new AppError('INVALID_QUERY_FIELD', `${other} is not an accepted query parameter`);
-  if (query.after === undefined) return null;
+  if (query.include !== undefined && query.include !== INCLUDE_FIELD_CHANGES)
+    throw new AppError('INVALID_QUERY_VALUE', `include must be ${INCLUDE_FIELD_CHANGES}`);
+  const fieldChanges = query.include !== undefined;
+  if (query.after === undefined) return { after: null, fieldChanges };
   if (typeof query.after !== 'string' || query.after.length === 0)
     throw new AppError('INVALID_QUERY_VALUE', 'after must be one nextCursor value');
-  return query.after;
+  return { after: query.after, fieldChanges };
 }
 
 interface LeadsContext {
@@ -57,6 +65,13 @@ const leadsContext = ({ deps, services }: FeatureEnv): LeadsContext => ({
 const operation = operationsOf<LeadsContext>();
 const activitiesQuery = [
   { name: 'after', description: 'The nextCursor of the previous page.', schema: { type: 'string' } },
+  {
+    name: 'include',
+    description:
+      'Addition: `fieldChanges` adds the FIELD_CHANGE entries (one per field an edit changed: field, from, to). ' +
+      "Without it the answer is the specification's.",
+    schema: { type: 'string', enum: [INCLUDE_FIELD_CHANGES] },
+  },
 ];
 
 /** Create, get, edit and activity: the same four for apps and operators (whose writes are audited and authored by them). */
@@ -192,7 +207,9 @@ function leadOperations(
       pathParams: leadKey,
       query: activitiesQuery,
       summary: "A lead's activity, oldest first",
-      description: `${ACTIVITIES_PAGE} entries a page; \`after\` continues.`,
+      description:
+        `${ACTIVITIES_PAGE} entries a page; \`after\` continues. ` +
+        'With `include=fieldChanges` (an addition) the page also holds the FIELD_CHANGE entries of edits.',
       answers: [
         {
           status: 200,
@@ -208,8 +225,10 @@ function leadOperations(
       ],
       handler:
         ({ leads }) =>
-        async (request) =>
-          ok([await leads.activities(request.params.urlKey, request.params.leadId, activitiesCursor(request))]),
+        async (request) => {
+          const { after, fieldChanges } = activitiesQueryOf(request);
+          return ok([await leads.activities(request.params.urlKey, request.params.leadId, after, fieldChanges)]);
+        },
     }),
   ];
 }

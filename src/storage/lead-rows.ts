@@ -96,11 +96,12 @@ export function storedActivityOf(row: ActivityRow): StoredActivity {
     fromStageId: d.fromStageId ?? null,
     toStageId: d.toStageId ?? null,
     reasonKeys: d.reasonKeys ?? null,
+    ...(d.change && { change: d.change }),
     createdAt: Number(row.created_at),
   };
 }
 
 export function activityData(a: StoredActivity): string {
-  const { body, fromPipelineId, toPipelineId, fromStageId, toStageId, reasonKeys } = a;
-  return JSON.stringify({ body, fromPipelineId, toPipelineId, fromStageId, toStageId, reasonKeys });
+  const { body, fromPipelineId, toPipelineId, fromStageId, toStageId, reasonKeys, change } = a;
+  return JSON.stringify({ body, fromPipelineId, toPipelineId, fromStageId, toStageId, reasonKeys, change });
 }

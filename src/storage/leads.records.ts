@@ -68,7 +68,18 @@ export interface StoredLead {
   updatedAt: number;
 }
 
-export type ActivityType = 'CREATED' | 'STAGE_CHANGE' | 'COMMENT' | 'INTERNAL_NOTE';
+export type ActivityType = 'CREATED' | 'STAGE_CHANGE' | 'COMMENT' | 'INTERNAL_NOTE' | 'FIELD_CHANGE';
+
+/**
+ * One field of a lead changed by an edit (a FIELD_CHANGE entry): the field by its answer name
+ * (`subject`, `budget`, `assignedTo`, `tags`, `customFields.<id>`, `customer.<member>`, …) and its values
+ * before and after, null when unset; configuration by id, like the lead (docs/leads.md "Field history").
+ */
+export interface FieldChange {
+  field: string;
+  from: unknown;
+  to: unknown;
+}
 
 /** An activity entry as stored: configuration by id, like the lead. */
 export interface StoredActivity {
@@ -81,5 +92,7 @@ export interface StoredActivity {
   fromStageId: string | null;
   toStageId: string | null;
   reasonKeys: string[] | null;
+  /** FIELD_CHANGE only. */
+  change?: FieldChange;
   createdAt: number;
 }

@@ -384,13 +384,15 @@ export class LeadsStore {
 
   /**
    * A live lead's activity, oldest first, `limit` entries after the entry `after` (an activityId of
-   * this lead). Undefined when there is no live lead; `badCursor` when `after` is not one of its entries.
+   * this lead), FIELD_CHANGE entries only with `fieldChanges`. Undefined when there is no live lead;
+   * `badCursor` when `after` is not one of its entries.
    */
   async listActivities(
     urlKey: string,
     leadId: string,
     after: string | null,
     limit: number,
+    fieldChanges = false,
   ): Promise<StoredActivity[] | 'badCursor' | undefined> {
     if (!canName(urlKey, leadId)) return undefined;
     const lead = await this.db
@@ -413,14 +415,13 @@ export class LeadsStore {
       if (!cursor) return 'badCursor';
       from = Number(cursor.id);
     }
-    const rows = await this.db
+    let query = this.db
       .selectFrom('lead_activities')
       .select(['activity_id', 'type', 'author', 'data', 'created_at'])
       .where('lead_pk', '=', lead.id)
-      .where('id', '>', from)
-      .orderBy('id')
-      .limit(limit)
-      .execute();
+      .where('id', '>', from);
+    if (!fieldChanges) query = query.where('type', '<>', 'FIELD_CHANGE');
+    const rows = await query.orderBy('id').limit(limit).execute();
     return rows.map(storedActivityOf);
   }
 

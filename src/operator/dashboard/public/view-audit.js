@@ -1,7 +1,8 @@
 // @ts-check
 // Audit log: who did what, when, to which business, newest first, a page at a time (GET /audit).
-import { api } from './api.js';
+import { api, setCurrentBusiness } from './api.js';
 import { errorBanner, formatDate, h, mount } from './dom.js';
+import { describeChange } from './field-change.js';
 
 const PAGE_SIZE = 50;
 
@@ -35,31 +36,87 @@ const ACTIONS = {
   'client.restore': 'Restored client',
   'client.delete': 'Deleted client',
   'client.document': 'Added document to client',
+  'lead.create': 'Lead created',
+  'lead.edit': 'Lead edited',
+  'lead.remove': 'Lead removed',
+  'lead-sources.replace': 'Saved lead sources',
+  'tags.replace': 'Saved tags',
+  'members.replace': 'Saved members',
+  'lead-custom-fields.replace': 'Saved lead custom fields',
+  'invoice.create': 'Created invoice',
+  'invoice.cancel': 'Canceled invoice',
+  'invoice.payment.record': 'Recorded payment',
+  'invoice.payment.remove': 'Removed payment',
+  'invoice.share-link.revoke': 'Revoked invoice share link',
+  'invoice-settings.put': 'Saved invoice settings',
+  'webhook.create': 'Added webhook endpoint',
+  'webhook.update': 'Changed webhook endpoint',
+  'webhook.delete': 'Removed webhook endpoint',
+  'webhook.rotate-secret': 'Rotated webhook secret',
+  'webhook.test': 'Sent webhook test',
+  'webhook.resend': 'Resent webhook delivery',
 };
 
 /**
- * The detail object as short "key: value" lines; lists joined with commas.
- * @param {AuditEntry['detail']} detail
+ * Detail members that name a record of the line's business: shown as links to its page. The page
+ * belongs to that business, so following the link selects it first.
+ * @type {Record<string, string>}
  */
-function detailOf(detail) {
-  const entries = Object.entries(detail ?? {});
+const RECORD_ROUTES = { leadId: 'leads', clientId: 'client-list', invoiceId: 'invoices' };
+
+/**
+ * @param {string} key
+ * @param {unknown} value
+ * @param {string | null} business
+ */
+function detailValue(key, value, business) {
+  const route = RECORD_ROUTES[key];
+  if (route && business && typeof value === 'string')
+    return h(
+      'a',
+      { href: `#/${route}/${encodeURIComponent(value)}`, onclick: () => setCurrentBusiness(business) },
+      h('code', {}, value),
+    );
+  if (Array.isArray(value)) return value.join(', ');
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * The action in words; a lead edit says what changed (`detail.changes`), one change a line.
+ * @param {AuditEntry} e
+ */
+function actionOf(e) {
+  const words = ACTIONS[e.action] ?? e.action;
+  const changes = /** @type {import('./field-change.js').FieldChange[] | undefined} */ (e.detail?.changes);
+  if (!Array.isArray(changes)) return { words, list: null };
+  if (changes.length === 0) return { words: `${words} (no field changed)`, list: null };
+  const list = h(
+    'ul',
+    { class: 'audit-changes' },
+    changes.map((change) => h('li', {}, describeChange(change))),
+  );
+  return { words: `${words}:`, list };
+}
+
+/**
+ * The detail object as short "key: value" lines; lists joined with commas; record ids as links. The
+ * changes of a lead edit are said with the action.
+ * @param {AuditEntry} e
+ */
+function detailOf(e) {
+  const entries = Object.entries(e.detail ?? {}).filter(([key]) => key !== 'changes');
   if (entries.length === 0) return h('span', { class: 'muted' }, '—');
   return h(
     'dl',
     { class: 'audit-detail' },
-    entries.map(([key, value]) => [
-      h('dt', {}, key),
-      h(
-        'dd',
-        {},
-        Array.isArray(value)
-          ? value.join(', ')
-          : typeof value === 'object' && value !== null
-            ? JSON.stringify(value)
-            : String(value),
-      ),
-    ]),
+    entries.map(([key, value]) => [h('dt', {}, key), h('dd', {}, detailValue(key, value, e.business))]),
   );
+}
+
+/** @param {AuditEntry} e */
+function whatCell(e) {
+  const { words, list } = actionOf(e);
+  return h('td', { dataset: { label: 'What' } }, words, ' ', h('code', { class: 'muted' }, e.action), list);
 }
 
 /** @param {AuditEntry[]} entries */
@@ -85,19 +142,13 @@ function entriesTable(entries) {
           {},
           h('td', { dataset: { label: 'When' } }, h('time', { datetime: e.at }, formatDate(e.at))),
           h('td', { dataset: { label: 'Who' } }, e.operator || h('span', { class: 'muted' }, 'system')),
-          h(
-            'td',
-            { dataset: { label: 'What' } },
-            ACTIONS[e.action] ?? e.action,
-            ' ',
-            h('code', { class: 'muted' }, e.action),
-          ),
+          whatCell(e),
           h(
             'td',
             { dataset: { label: 'Business' } },
             e.business ? h('code', {}, e.business) : h('span', { class: 'muted' }, '—'),
           ),
-          h('td', { dataset: { label: 'Detail' } }, detailOf(e.detail)),
+          h('td', { dataset: { label: 'Detail' } }, detailOf(e)),
         ),
       ),
     ),
