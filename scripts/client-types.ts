@@ -7,6 +7,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { testConfig } from '../src/config.js';
 import { openApiDocument } from '../src/features.js';
 import type { JsonSchema } from '../src/validation/json-schema.js';
+import { renderListQueryTypes } from './list-query-types.js';
 
 /** The component schemas the client's methods take and return; what they refer to comes along. */
 const ROOTS = [
@@ -118,6 +119,7 @@ export async function renderClientTypes(document: JsonSchema): Promise<string> {
     `// (version ${(document.info as { version: string }).version}) with openapi-typescript. Do not edit: change the server's schemas and regenerate.`,
     '',
     astToString(ast),
+    renderListQueryTypes(),
   ].join('\n');
 }
 

@@ -1,3 +1,5 @@
+import { RETRY_STEPS } from './webhooks/retry-schedule.js';
+
 /**
  * The service's configuration: one table of variables, parsed once at start.
  * A bad value stops the start with one line naming the variable.
@@ -116,6 +118,12 @@ const postgresUrl = rule('`postgres://…` or `postgresql://…` URL (empty mean
 export const PASSWORD_HASH_COST = 16384;
 /** The tests' cost: each seeded tenant hashes and checks secrets three times, and scrypt at full cost dominated the suite. */
 const TEST_PASSWORD_HASH_COST = 16;
+
+/** The webhook retry schedule as WEBHOOKS_RETRY_BASE_MS's text states it, from the schedule itself. */
+const RETRY_BASE_DEFAULT_MS = 10_000;
+const longestStep = Math.max(...RETRY_STEPS);
+const allSteps = RETRY_STEPS.reduce((sum, step) => sum + step, 0);
+const hours = (steps: number) => Math.round((steps * RETRY_BASE_DEFAULT_MS) / 3_600_000);
 
 /** Every variable, its default and its rule: docs/configuration.md is checked against this table by a test. */
 export const VARIABLES = {
@@ -262,10 +270,11 @@ export const VARIABLES = {
   },
   webhooksRetryBaseMs: {
     name: 'WEBHOOKS_RETRY_BASE_MS',
-    default: 10000,
+    default: RETRY_BASE_DEFAULT_MS,
     parse: integer(0, 3600000),
     describe:
-      'First webhook retry delay; later ones grow ×3 up to 4,320 times this (12 hours), 13 retries in all (about 69 hours).',
+      `First webhook retry delay; later ones grow ×${RETRY_STEPS[1] / RETRY_STEPS[0]} up to ${longestStep.toLocaleString('en-US')} ` +
+      `times this (${hours(longestStep)} hours), ${RETRY_STEPS.length} retries in all (about ${hours(allSteps)} hours).`,
   },
   webhooksPollMs: {
     name: 'WEBHOOKS_POLL_MS',

@@ -1663,3 +1663,116 @@ export type Stage = components['schemas']['Stage'];
 export type StageReason = components['schemas']['StageReason'];
 export type $defs = Record<string, never>;
 export type operations = Record<string, never>;
+
+// GET /leads's query parameters, from the server's table of them (src/leads/leads-list.parameters.ts).
+
+/** A state a stage carries. */
+export type LeadStatus = "NEW" | "OPEN" | "CLOSED" | "DROPPED" | "REJECTED";
+/** What a lead list sorts by. */
+export type LeadSortField = "createdAt" | "updatedAt" | "followUpDate" | "budget.amount";
+/** GET /leads's parameters. A list of names is sent as `F[$in][]=...` repeated (a name holding a comma stays whole); instants may be Dates; `$sort` applies in key order. */
+export interface LeadListQuery {
+    /** @description Leads per page, 1 to 50 (INVALID_PAGINATION_LIMIT otherwise). */
+    $limit?: number;
+    /** @description Leads to skip, 0 to 1000 (INVALID_PAGINATION_SKIP otherwise). Refused in sync mode. */
+    $skip?: number;
+    /** @description 1 ascending, -1 descending. Default createdAt descending; ties by leadId descending; leads without the value last either way. Several $sort keys apply in the order sent. Refused in sync mode. */
+    $sort?: Partial<Record<LeadSortField, 1 | -1>>;
+    /** @description Pipeline names (unknown: INVALID_PIPELINE). One value, several comma-separated, or repeated as NAME[$in][]=value. A lead matches when it matches any of them. Names resolve as lead writes resolve them, archived entries included. */
+    pipeline?: string | string[];
+    /** @description Stage names inside the pipeline sent, or UNSTAGED (leads whose stage is no longer in their pipeline). Needs pipeline (INVALID_STAGE). One value, several comma-separated, or repeated as NAME[$in][]=value. A lead matches when it matches any of them. Names resolve as lead writes resolve them, archived entries included. */
+    stage?: string | string[];
+    /** @description Tag names, ignoring case: a lead carrying any of them (unknown: INVALID_TAG). One value, several comma-separated, or repeated as NAME[$in][]=value. A lead matches when it matches any of them. Names resolve as lead writes resolve them, archived entries included. */
+    tags?: string | string[];
+    /** @description Lead source keys or labels (unknown: INVALID_LEAD_SOURCE). One value, several comma-separated, or repeated as NAME[$in][]=value. A lead matches when it matches any of them. Names resolve as lead writes resolve them, archived entries included. */
+    leadSource?: string | string[];
+    /** @description Member e-mails, or UNASSIGNED (unknown: INVALID_ASSIGNEE). One value, several comma-separated, or repeated as NAME[$in][]=value. A lead matches when it matches any of them. Names resolve as lead writes resolve them, archived entries included. */
+    assignedTo?: string | string[];
+    /** @description One or more of NEW, OPEN, CLOSED, DROPPED, REJECTED, as pipeline and the others (another value: INVALID_QUERY_VALUE). */
+    status?: LeadStatus | LeadStatus[];
+    /** @description Exact lookup; no match is an empty page. */
+    externalId?: string;
+    /** @description The customer's clientId; exact. */
+    clientId?: string;
+    /** @description Exact. */
+    contactId?: string;
+    /** @description Exact, as stored (trimmed). */
+    contactName?: string;
+    /** @description Exact, ignoring case. */
+    contactEmail?: string;
+    /** @description Normalised as a stored phone before matching. */
+    contactPhone?: string;
+    /** @description ISO 8601 date (its start, UTC) or instant; inclusive. */
+    createdAtFrom?: string | Date;
+    /** @description ISO 8601 date (its end, UTC) or instant; inclusive. */
+    createdAtTo?: string | Date;
+    /** @description Date YYYY-MM-DD (an instant counts by its UTC date); inclusive. */
+    followUpDateFrom?: string;
+    /** @description Date YYYY-MM-DD; inclusive. */
+    followUpDateTo?: string;
+    /** @description Only `none`: leads without a follow-up date (not with followUpDateFrom/To). */
+    followUpDate?: "none";
+    /** @description Budget amount at least this (any currency); leads without a budget never match. */
+    budgetMin?: number;
+    /** @description Budget amount at most this. */
+    budgetMax?: number;
+    /** @description Free text over subject, details, customer name, contact name and e-mail: every word must match a whole word or a word's beginning, ignoring case and accents; at most 10 words. Results come by relevance (each word scores the best field it is found in: subject, then details, then names and e-mail; summed over the words), then $sort, then the default order. */
+    q?: string;
+    /** @description Free text over the subject only (as q). */
+    subject?: string;
+    /** @description Free text over the details only (as q). */
+    details?: string;
+}
+/** A sync: pages by updatedAt, from an instant (`updatedAtFrom`) or from where a previous sync stopped (`after`, a page's nextCursor); no $skip or $sort. */
+export interface LeadSyncQuery {
+    /** @description Leads per page, 1 to 50 (INVALID_PAGINATION_LIMIT otherwise). */
+    $limit?: number;
+    /** @description Pipeline names (unknown: INVALID_PIPELINE). One value, several comma-separated, or repeated as NAME[$in][]=value. A lead matches when it matches any of them. Names resolve as lead writes resolve them, archived entries included. */
+    pipeline?: string | string[];
+    /** @description Stage names inside the pipeline sent, or UNSTAGED (leads whose stage is no longer in their pipeline). Needs pipeline (INVALID_STAGE). One value, several comma-separated, or repeated as NAME[$in][]=value. A lead matches when it matches any of them. Names resolve as lead writes resolve them, archived entries included. */
+    stage?: string | string[];
+    /** @description Tag names, ignoring case: a lead carrying any of them (unknown: INVALID_TAG). One value, several comma-separated, or repeated as NAME[$in][]=value. A lead matches when it matches any of them. Names resolve as lead writes resolve them, archived entries included. */
+    tags?: string | string[];
+    /** @description Lead source keys or labels (unknown: INVALID_LEAD_SOURCE). One value, several comma-separated, or repeated as NAME[$in][]=value. A lead matches when it matches any of them. Names resolve as lead writes resolve them, archived entries included. */
+    leadSource?: string | string[];
+    /** @description Member e-mails, or UNASSIGNED (unknown: INVALID_ASSIGNEE). One value, several comma-separated, or repeated as NAME[$in][]=value. A lead matches when it matches any of them. Names resolve as lead writes resolve them, archived entries included. */
+    assignedTo?: string | string[];
+    /** @description One or more of NEW, OPEN, CLOSED, DROPPED, REJECTED, as pipeline and the others (another value: INVALID_QUERY_VALUE). */
+    status?: LeadStatus | LeadStatus[];
+    /** @description Exact lookup; no match is an empty page. */
+    externalId?: string;
+    /** @description The customer's clientId; exact. */
+    clientId?: string;
+    /** @description Exact. */
+    contactId?: string;
+    /** @description Exact, as stored (trimmed). */
+    contactName?: string;
+    /** @description Exact, ignoring case. */
+    contactEmail?: string;
+    /** @description Normalised as a stored phone before matching. */
+    contactPhone?: string;
+    /** @description ISO 8601 date (its start, UTC) or instant; inclusive. */
+    createdAtFrom?: string | Date;
+    /** @description ISO 8601 date (its end, UTC) or instant; inclusive. */
+    createdAtTo?: string | Date;
+    /** @description Date YYYY-MM-DD (an instant counts by its UTC date); inclusive. */
+    followUpDateFrom?: string;
+    /** @description Date YYYY-MM-DD; inclusive. */
+    followUpDateTo?: string;
+    /** @description Only `none`: leads without a follow-up date (not with followUpDateFrom/To). */
+    followUpDate?: "none";
+    /** @description Budget amount at least this (any currency); leads without a budget never match. */
+    budgetMin?: number;
+    /** @description Budget amount at most this. */
+    budgetMax?: number;
+    /** @description Free text over subject, details, customer name, contact name and e-mail: every word must match a whole word or a word's beginning, ignoring case and accents; at most 10 words. Results come by relevance (each word scores the best field it is found in: subject, then details, then names and e-mail; summed over the words), then $sort, then the default order. */
+    q?: string;
+    /** @description Free text over the subject only (as q). */
+    subject?: string;
+    /** @description Free text over the details only (as q). */
+    details?: string;
+    /** @description Sync: leads updated at or after this instant (or date), by updatedAt then leadId ascending, then the changes made since the sync began in the order they were committed; the page carries nextCursor and total null. Nothing committed is ever passed over. */
+    updatedAtFrom?: string | Date;
+    /** @description Sync: the nextCursor of a previous page (another business's or a malformed one: INVALID_QUERY_VALUE). A lead edited during a sync comes again later; after a last page, send the last cursor again to get what changed since. Cursors work on any process and after restarts. */
+    after?: string;
+}

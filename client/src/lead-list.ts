@@ -1,47 +1,7 @@
-import type { LeadPage } from './api-types.js';
+import type { LeadListQuery, LeadPage, LeadSyncQuery } from './api-types.js';
 
-/** A status a stage carries. */
-export type LeadStatus = 'NEW' | 'OPEN' | 'CLOSED' | 'DROPPED' | 'REJECTED';
-export type LeadSortField = 'createdAt' | 'updatedAt' | 'followUpDate' | 'budget.amount';
-
-/**
- * GET /leads's parameters (docs/decisions.md "Lead lists"). A list of names is sent as `F[$in][]=...` repeated,
- * so a name holding a comma stays whole. Instants may be given as Date.
- */
-export interface LeadListQuery {
-  $limit?: number;
-  $skip?: number;
-  /** Applied in key order; leads without the value come last either way. */
-  $sort?: Partial<Record<LeadSortField, 1 | -1>>;
-  pipeline?: string | string[];
-  /** Needs `pipeline`; `UNSTAGED` for leads whose stage is no longer in it. */
-  stage?: string | string[];
-  tags?: string | string[];
-  leadSource?: string | string[];
-  /** Member e-mails, or `UNASSIGNED`. */
-  assignedTo?: string | string[];
-  status?: LeadStatus | LeadStatus[];
-  externalId?: string;
-  clientId?: string;
-  contactId?: string;
-  contactName?: string;
-  contactEmail?: string;
-  contactPhone?: string;
-  createdAtFrom?: string | Date;
-  createdAtTo?: string | Date;
-  followUpDateFrom?: string;
-  followUpDateTo?: string;
-  followUpDate?: 'none';
-  budgetMin?: number;
-  budgetMax?: number;
-  /** Free text: every word a whole word or a word's beginning, ignoring case and accents. */
-  q?: string;
-  subject?: string;
-  details?: string;
-}
-
-/** A sync: pages by updatedAt, from an instant or from where a previous sync stopped (a page's nextCursor). */
-export type LeadSyncQuery = Omit<LeadListQuery, '$skip' | '$sort'> & { updatedAtFrom?: string | Date; after?: string };
+// GET /leads's parameters are generated from the server's table of them (src/leads/leads-list.parameters.ts).
+export type { LeadListQuery, LeadSortField, LeadStatus, LeadSyncQuery } from './api-types.js';
 
 /** One page of a sync, and where to resume (null once the last page is read). */
 export type LeadSyncPage = LeadPage & { nextCursor: string | null };

@@ -1,5 +1,7 @@
 import { AppError, NotAuthenticatedError } from '../errors/app-error.js';
 import type { FieldError } from '../errors/codes.js';
+import { withDetail } from '../storage/audit-lines.js';
+import type { AuditEntry } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import type { AppRegistry } from './app-registry.js';
 import type { AuthFailureLimiter } from './auth-failures.js';
@@ -133,7 +135,14 @@ export class AuthService {
    * time, under the failure limiter), then a new session version ends every other session of the
    * operator in every process; the caller gets a fresh session so that this tab stays signed in.
    */
-  async changeOperatorPassword(operatorId: string, currentPassword: string, newPassword: string, address: string) {
+  /** `audit`: the operator's line, written with the new password (its detail gains the e-mail). */
+  async changeOperatorPassword(
+    operatorId: string,
+    currentPassword: string,
+    newPassword: string,
+    address: string,
+    audit: AuditEntry | null = null,
+  ) {
     const operator = await this.store.accounts.findOperatorByPublicId(operatorId);
     if (!operator) throw new NotAuthenticatedError();
     const wrong = 'currentPassword is not the password of this account';
@@ -151,7 +160,8 @@ export class AuthService {
           code: 'INVALID_FIELD_VALUE',
         },
       ]);
-    await this.store.accounts.setOperatorPassword(operator.email, await hashSecret(newPassword, this.hashCost));
+    const line = audit && withDetail(audit, { email: operator.email });
+    await this.store.accounts.setOperatorPassword(operator.email, await hashSecret(newPassword, this.hashCost), line);
     await this.operators.changed(operator.publicId);
     const fresh = await this.store.accounts.findOperatorByPublicId(operatorId);
     const session = await this.tokens.issueOperatorSession(operator.publicId, operator.email, fresh!.sessionVersion);

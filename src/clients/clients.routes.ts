@@ -37,12 +37,13 @@ function clientsContext({ deps, services }: FeatureEnv): ClientsContext {
 }
 
 const operation = operationsOf<ClientsContext>();
+/** The operator's audit line, handed to the service: the store writes it in the change's own transaction. */
 const audit = (
   c: ClientsContext,
   request: FastifyRequest<{ Params: { urlKey: string } }>,
   action: string,
   detail: Record<string, unknown>,
-) => c.services.audit.record(request, action, request.params.urlKey, detail);
+) => c.services.audit.entryOf(request, action, request.params.urlKey, detail);
 
 export const clientsApi: ApiSection<ClientsContext> = {
   tag: {
@@ -224,8 +225,8 @@ export const clientsOperatorApi: ApiSection<ClientsContext> = {
       ],
       errors: ['BUSINESS_NOT_FOUND', ...VALIDATION_CODES],
       handler: (c) => async (request, reply) => {
-        const client = await c.clients.createFromDashboard(request.params.urlKey, request.body);
-        await audit(c, request, 'client.create', { source: client.source });
+        const line = audit(c, request, 'client.create', {});
+        const client = await c.clients.createFromDashboard(request.params.urlKey, request.body, line);
         reply.code(201);
         return ok(client);
       },
@@ -313,9 +314,9 @@ export const clientsOperatorApi: ApiSection<ClientsContext> = {
       errors: ['BUSINESS_NOT_FOUND', 'CLIENT_NOT_FOUND'],
       handler: (c) => async (request) => {
         noBody(request);
-        const result = await c.clients.setStatus(request.params.urlKey, request.params.clientId, 'archived');
-        await audit(c, request, 'client.archive', { clientId: request.params.clientId });
-        return ok(result);
+        const { urlKey, clientId } = request.params;
+        const line = audit(c, request, 'client.archive', { clientId });
+        return ok(await c.clients.setStatus(urlKey, clientId, 'archived', line));
       },
     }),
     operation({
@@ -332,9 +333,9 @@ export const clientsOperatorApi: ApiSection<ClientsContext> = {
       errors: ['BUSINESS_NOT_FOUND', 'CLIENT_NOT_FOUND'],
       handler: (c) => async (request) => {
         noBody(request);
-        const result = await c.clients.setStatus(request.params.urlKey, request.params.clientId, 'deleted');
-        await audit(c, request, 'client.delete', { clientId: request.params.clientId });
-        return ok(result);
+        const { urlKey, clientId } = request.params;
+        const line = audit(c, request, 'client.delete', { clientId });
+        return ok(await c.clients.setStatus(urlKey, clientId, 'deleted', line));
       },
     }),
     operation({
@@ -351,9 +352,8 @@ export const clientsOperatorApi: ApiSection<ClientsContext> = {
       errors: ['BUSINESS_NOT_FOUND', 'CLIENT_NOT_FOUND', 'CLIENT_DELETED'],
       handler: (c) => async (request) => {
         noBody(request);
-        const result = await c.clients.restore(request.params.urlKey, request.params.clientId);
-        await audit(c, request, 'client.restore', { clientId: request.params.clientId });
-        return ok(result);
+        const { urlKey, clientId } = request.params;
+        return ok(await c.clients.restore(urlKey, clientId, audit(c, request, 'client.restore', { clientId })));
       },
     }),
     operation({
@@ -374,8 +374,9 @@ export const clientsOperatorApi: ApiSection<ClientsContext> = {
       errors: ['INVALID_FIELD_VALUE', 'BUSINESS_NOT_FOUND', 'CLIENT_NOT_FOUND'],
       handler: (c) => async (request, reply) => {
         const { type, amount } = readBody<{ type: string; amount: number }>(request.body, DOCUMENT_RULES);
-        const balance = await c.clients.addDocument(request.params.urlKey, request.params.clientId, type, amount);
-        await audit(c, request, 'client.document', { clientId: request.params.clientId, type, amount });
+        const { urlKey, clientId } = request.params;
+        const line = audit(c, request, 'client.document', { clientId, type, amount });
+        const balance = await c.clients.addDocument(urlKey, clientId, type, amount, line);
         reply.code(201);
         return ok({ type, amount, balance });
       },

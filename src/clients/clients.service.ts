@@ -3,7 +3,8 @@ import type { Config } from '../config.js';
 import { AppError } from '../errors/app-error.js';
 import { decimalOf, roundToScale } from '../invoices/invoice.money.js';
 import { BALANCE_DECIMALS, insertedClient } from '../storage/client-batches.js';
-import type { ClientStatus, StoredClient } from '../storage/records.js';
+import { withDetail } from '../storage/audit-lines.js';
+import type { AuditEntry, ClientStatus, StoredClient } from '../storage/records.js';
 import type { OutboxRow } from '../storage/webhooks.store.js';
 import type { EventType } from '../webhooks/event-types.js';
 import type { WebhookEvents } from '../webhooks/events.js';
@@ -113,6 +114,7 @@ export class ClientsService {
     urlKey: string,
     clientId: string,
     status: Exclude<ClientStatus, 'active'>,
+    audit: AuditEntry | null = null,
   ): Promise<{ clientId: string; status: ClientStatus }> {
     const context = await this.context(urlKey);
     const stored = await this.require(urlKey, clientId);
@@ -127,14 +129,18 @@ export class ClientsService {
         () => ({ ...presentClient({ ...stored, status: next, updatedAt: now }, context), status: next }),
         now,
       );
-      await this.store.data.setClientStatus(urlKey, clientId, next, now, events);
+      if (!(await this.store.data.setClientStatus(urlKey, clientId, next, now, events, audit))) throw notFound();
       if (events.length > 0) this.events.sent();
-    }
+    } else if (audit) await this.store.data.recordAudit(audit);
     return { clientId, status: next };
   }
 
   /** Archive is the reversible action: an archived client becomes active again. Delete is final. */
-  async restore(urlKey: string, clientId: string): Promise<{ clientId: string; status: ClientStatus }> {
+  async restore(
+    urlKey: string,
+    clientId: string,
+    audit: AuditEntry | null = null,
+  ): Promise<{ clientId: string; status: ClientStatus }> {
     await this.context(urlKey);
     const stored = await this.require(urlKey, clientId);
     if (stored.status === 'deleted')
@@ -142,12 +148,21 @@ export class ClientsService {
         'CLIENT_DELETED',
         'This client was deleted, and deletion is final: only an archived client can be restored',
       );
-    if (stored.status !== 'active') await this.store.data.setClientStatus(urlKey, clientId, 'active', this.now());
+    if (stored.status === 'active') {
+      if (audit) await this.store.data.recordAudit(audit);
+    } else if (!(await this.store.data.setClientStatus(urlKey, clientId, 'active', this.now(), [], audit))) {
+      throw notFound();
+    }
     return { clientId, status: 'active' };
   }
 
   /** A client made in the dashboard (or another origin): no clientId, so never readable or matched by the API. */
-  async createFromDashboard(urlKey: string, body: unknown): Promise<Record<string, unknown>> {
+  /** `audit`: the operator's line (its detail gains the source), written with the client. */
+  async createFromDashboard(
+    urlKey: string,
+    body: unknown,
+    audit: AuditEntry | null = null,
+  ): Promise<Record<string, unknown>> {
     const context = await this.context(urlKey);
     const value = this.validate(body, context, 'operator');
     const { source, ...data } = value as ClientValue & { source: string };
@@ -159,7 +174,9 @@ export class ClientsService {
       () => presentClient(insertedClient(null, source, data, now), context),
       now,
     );
-    const result = await this.store.data.insertClient(urlKey, null, source, data, now, events);
+    const result = audit
+      ? await this.store.data.insertDashboardClient(urlKey, source, data, now, events, withDetail(audit, { source }))
+      : await this.store.data.insertClient(urlKey, null, source, data, now, events);
     if (result.outcome !== 'inserted') throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
     if (events.length > 0) this.events.sent();
     return presentClient(result.client, context);
@@ -170,13 +187,14 @@ export class ClientsService {
     clientId: string,
     member: string,
     amount: number,
+    audit: AuditEntry | null = null,
   ): Promise<Record<string, unknown>> {
     const context = await this.context(urlKey);
     await this.require(urlKey, clientId);
     // DOCUMENT_RULES let only a finite number through; it is rounded from the exact decimal its JSON text
     // denotes, never through binary floating point (1.00005 is 1.0001, not 1.0000).
     const amountE4 = roundToScale(decimalOf(amount)!.value, BALANCE_DECIMALS);
-    await this.store.data.addToBalance(urlKey, clientId, member, amountE4);
+    if (!(await this.store.data.addToBalance(urlKey, clientId, member, amountE4, audit))) throw notFound();
     const stored = (await this.store.data.findClient(urlKey, clientId))!;
     return presentClient(stored, context).balance as Record<string, unknown>;
   }

@@ -26,11 +26,9 @@ export const shareLinkOperatorApi: ApiSection<DocumentsContext> = {
       errors: ['INVOICE_NOT_FOUND', 'BUSINESS_NOT_FOUND'],
       handler: (c) => async (request) => {
         noBody(request);
-        const invoice = await c.shareLinks.revoke(request.params.urlKey, request.params.invoiceId);
-        await c.services.audit.record(request, 'invoice.share-link.revoke', request.params.urlKey, {
-          invoiceId: request.params.invoiceId,
-        });
-        return ok(invoice);
+        const { urlKey, invoiceId } = request.params;
+        const line = c.services.audit.entryOf(request, 'invoice.share-link.revoke', urlKey, { invoiceId });
+        return ok(await c.shareLinks.revoke(urlKey, invoiceId, line));
       },
     }),
   ],

@@ -1,6 +1,7 @@
 import { AppError } from '../errors/app-error.js';
 import { notFound, type InvoicesService } from '../invoices/invoices.service.js';
 import type { InvoiceAnswer } from '../invoices/invoice.present.js';
+import type { AuditEntry } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import { newShareToken, sameToken, TOKEN_SHAPE } from '../invoices/invoice.share-token.js';
 
@@ -36,10 +37,13 @@ export class ShareLinks {
     }
   }
 
-  /** A new token for the invoice: the old link is dead in every process once this commits (nothing caches it). */
-  async revoke(urlKey: string, invoiceId: string): Promise<InvoiceAnswer> {
+  /**
+   * A new token for the invoice: the old link is dead in every process once this commits (nothing caches it).
+   * `audit`: the operator's line, written in the same transaction.
+   */
+  async revoke(urlKey: string, invoiceId: string, audit: AuditEntry | null = null): Promise<InvoiceAnswer> {
     await this.invoices.context(urlKey);
-    const stored = await this.store.shareLinks.replaceToken(urlKey, invoiceId, newShareToken(), this.now());
+    const stored = await this.store.shareLinks.replaceToken(urlKey, invoiceId, newShareToken(), this.now(), audit);
     if (!stored) throw notFound();
     return this.invoices.present(urlKey, stored);
   }

@@ -22,6 +22,9 @@ export const LIMITS = {
   budgetMax: 10 ** 13,
 } as const;
 
+/** A limit as the descriptions write it (2,500): prose that states a limit is built from the limit. */
+const n = (value: number) => value.toLocaleString('en-US');
+
 const text = (description: string, maxLength?: number, trim = false): StringSpec => ({
   type: 'string',
   description,
@@ -37,7 +40,7 @@ export const CUSTOMER_SPEC: EntrySpec = entry(
   'The customer: an existing client by clientId, or a new client by name.',
   [
     ['clientId', text('The clientId of an existing, visible client of the business.', LIMITS.externalId, true)],
-    ['name', text('1 to 500 characters after trimming.', LIMITS.name, true)],
+    ['name', text(`1 to ${n(LIMITS.name)} characters after trimming.`, LIMITS.name, true)],
     ['country', countryField],
     [
       'phone',
@@ -55,11 +58,11 @@ export const CONTACT_SPEC: EntrySpec = entry(
   'The contact: an existing contact by contactId, or a new contact by name.',
   [
     ['contactId', text('The id of an existing contact of the business.', 64, true)],
-    ['name', text('1 to 500 characters after trimming.', LIMITS.name, true)],
+    ['name', text(`1 to ${n(LIMITS.name)} characters after trimming.`, LIMITS.name, true)],
     ['email', { type: 'string', description: 'An e-mail address, stored lower-cased.', format: 'email' }],
     ['phone', { type: 'string', description: "Normalised as a client's phone.", format: 'phone' }],
     ['country', countryField],
-    ['designation', text('At most 500 characters.', LIMITS.name)],
+    ['designation', text(`At most ${n(LIMITS.name)} characters.`, LIMITS.name)],
   ],
 );
 
@@ -88,7 +91,7 @@ export const NOTES_SPEC: EntrySpec = entry('LeadNotes', 'A batch of comments or 
   [
     'body',
     names(
-      '1 to 20 entries of 1 to 500 characters; each becomes one activity entry.',
+      `1 to ${n(LIMITS.entries)} entries of 1 to ${n(LIMITS.entryLength)} characters; each becomes one activity entry.`,
       LIMITS.entries,
       LIMITS.entryLength,
     ),
@@ -100,8 +103,8 @@ export const NOTES_SPEC: EntrySpec = entry('LeadNotes', 'A batch of comments or 
 ]);
 
 const COMMON: [string, FieldSpec][] = [
-  ['subject', text('At most 2,500 characters.', LIMITS.subject)],
-  ['details', text('At most 10,000 characters.', LIMITS.details)],
+  ['subject', text(`At most ${n(LIMITS.subject)} characters.`, LIMITS.subject)],
+  ['details', text(`At most ${n(LIMITS.details)} characters.`, LIMITS.details)],
   ['budget', { type: 'object', description: 'Amount and currency.', entry: BUDGET_SPEC }],
   ['leadSource', text("A lead source's key (ignoring case) or label.")],
   ['assignedTo', text("A live member's e-mail.")],
@@ -113,16 +116,27 @@ const COMMON: [string, FieldSpec][] = [
   ['stage', text("A live stage's name inside that pipeline.")],
   [
     'stageReasons',
-    names('Labels of reasons the destination stage lists; at most 20.', LIMITS.stageReasons, LIMITS.entryLength),
+    names(
+      `Labels of reasons the destination stage lists; at most ${n(LIMITS.stageReasons)}.`,
+      LIMITS.stageReasons,
+      LIMITS.entryLength,
+    ),
   ],
-  ['tags', names('Tag names (ignoring case); duplicates count once; at most 50.', LIMITS.tags, LIMITS.tagName)],
+  [
+    'tags',
+    names(`Tag names (ignoring case); duplicates count once; at most ${n(LIMITS.tags)}.`, LIMITS.tags, LIMITS.tagName),
+  ],
   ['customFields', { type: 'customFields', description: 'Lead custom field values by display name.' }],
 ];
 
 export const CREATE_SPEC: EntrySpec = entry('LeadCreate', 'A lead create.', [
   [
     'externalId',
-    text('The idempotency key: trimmed, 1 to 128 characters, unique per business.', LIMITS.externalId, true),
+    text(
+      `The idempotency key: trimmed, 1 to ${n(LIMITS.externalId)} characters, unique per business.`,
+      LIMITS.externalId,
+      true,
+    ),
   ],
   [
     'customer',

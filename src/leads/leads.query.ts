@@ -4,6 +4,15 @@ import { normalisePhone } from '../validation/phone.js';
 import { searchWords } from '../validation/search-words.js';
 import { SORT_FIELDS, type LeadListQuery, type SortField } from '../storage/lead-lists.records.js';
 import { decodeSyncCursor, encodeSyncCursor, type SyncCursor } from '../storage/sync-pages.js';
+import {
+  DEFAULT_LIMIT,
+  MAX_LIMIT,
+  MAX_SKIP,
+  MAX_TEXT,
+  MAX_WORDS,
+  parameterNames,
+  type ParameterName,
+} from './leads-list.parameters.js';
 
 /**
  * GET /leads's query string (docs/decisions.md "Lead lists") → a typed query, or the exact error. Fastify's
@@ -11,31 +20,13 @@ import { decodeSyncCursor, encodeSyncCursor, type SyncCursor } from '../storage/
  * every rule here sees what the caller sent. Names are left for the service to resolve.
  */
 
-const STRUCTURED = ['pipeline', 'stage', 'tags', 'leadSource', 'assignedTo', 'status'] as const;
-type Structured = (typeof STRUCTURED)[number];
-const EXACT = ['externalId', 'clientId', 'contactId', 'contactName', 'contactEmail', 'contactPhone'] as const;
-const SINGLE = [
-  ...EXACT,
-  'createdAtFrom',
-  'createdAtTo',
-  'followUpDateFrom',
-  'followUpDateTo',
-  'followUpDate',
-  'budgetMin',
-  'budgetMax',
-  'q',
-  'subject',
-  'details',
-  'updatedAtFrom',
-  'after',
-  '$limit',
-  '$skip',
-] as const;
+const STRUCTURED = parameterNames('names', 'status');
+type Structured = ParameterName<'names' | 'status'>;
+const EXACT = parameterNames('exact');
+/** One plain value each (`$sort` has its own form, the structured filters theirs). */
+const SINGLE = parameterNames('page', 'exact', 'instant', 'date', 'none', 'amount', 'words', 'cursor');
 
-export const MAX_LIMIT = 50;
-export const MAX_SKIP = 1000;
-const MAX_WORDS = 10;
-const MAX_TEXT = 500;
+export { MAX_LIMIT, MAX_SKIP };
 
 export interface ParsedLeadList {
   /** Names and values of the structured filters, as sent (comma-split), to resolve. */
@@ -80,7 +71,7 @@ export function parseLeadListQuery(raw: Record<string, unknown>, urlKey: string)
     if (name === 'status') statuses = values.map(statusOf);
     else names[name] = values;
   }
-  const limit = wholeNumber(single.get('$limit'), 10, 1, MAX_LIMIT, 'INVALID_PAGINATION_LIMIT', '$limit');
+  const limit = wholeNumber(single.get('$limit'), DEFAULT_LIMIT, 1, MAX_LIMIT, 'INVALID_PAGINATION_LIMIT', '$limit');
   const skip = wholeNumber(single.get('$skip'), 0, 0, MAX_SKIP, 'INVALID_PAGINATION_SKIP', '$skip');
   const query: LeadListQuery = { filter: {}, limit, skip, sort };
   readSingles(single, query);

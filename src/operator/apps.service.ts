@@ -4,9 +4,13 @@ import { hashSecret, opaqueId, randomSecret } from '../auth/secrets.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors/app-error.js';
 import type { Store } from '../storage/store.js';
-import type { ListedApp } from '../storage/records.js';
+import { withDetail } from '../storage/audit-lines.js';
+import type { AuditEntry, ListedApp } from '../storage/records.js';
 
-/** Apps: created with a secret and a key pair shown once; the service keeps a hash and the public key. */
+/**
+ * Apps: created with a secret and a key pair shown once; the service keeps a hash and the public key. Each
+ * change takes the operator's audit line (`audit`), which the store writes in the change's transaction.
+ */
 export class AppsService {
   constructor(
     private readonly store: Store,
@@ -15,11 +19,11 @@ export class AppsService {
     private readonly now: () => number,
   ) {}
 
-  async create(name: string) {
+  async create(name: string, audit: AuditEntry | null = null) {
     const appSecret = randomSecret();
     const { privateKeyPem, publicKeyPem } = await generateAppKeyPair();
     const appId = opaqueId('app_');
-    await this.store.accounts.createApp({
+    const record = {
       appId,
       name,
       secretHash: await hashSecret(appSecret, this.config.passwordHashCost),
@@ -27,7 +31,8 @@ export class AppsService {
       publicKeyPem,
       keyVersion: 1,
       createdAt: this.now(),
-    });
+    };
+    await this.store.accounts.createApp(record, audit && withDetail(audit, { appId }));
     return { appId, name, appSecret, privateKeyPem, audience: this.config.jwtAudience };
   }
 
@@ -41,13 +46,14 @@ export class AppsService {
    * and within the change feed's delay in others; its key, secret, attachments and history stay, so
    * a restore brings back the same credentials. Repeating either is harmless.
    */
-  async setArchived(appId: string, archived: boolean) {
+  async setArchived(appId: string, archived: boolean, audit: AuditEntry | null = null) {
     const current = await this.require(appId);
     if (
       !(await this.store.accounts.setAppArchived(
         appId,
         archived ? (current.archivedAt ?? this.now()) : null,
         this.now(),
+        audit,
       ))
     )
       throw appNotFound();
@@ -55,13 +61,14 @@ export class AppsService {
     return present(await this.require(appId));
   }
 
-  async rotateSecret(appId: string) {
+  async rotateSecret(appId: string, audit: AuditEntry | null = null) {
     const appSecret = randomSecret();
     if (
       !(await this.store.accounts.rotateSecret(
         appId,
         await hashSecret(appSecret, this.config.passwordHashCost),
         this.now(),
+        audit,
       ))
     )
       throw appNotFound();
@@ -69,23 +76,23 @@ export class AppsService {
     return { appId, appSecret };
   }
 
-  async rotateKey(appId: string) {
+  async rotateKey(appId: string, audit: AuditEntry | null = null) {
     const { privateKeyPem, publicKeyPem } = await generateAppKeyPair();
-    if (!(await this.store.accounts.rotateKey(appId, publicKeyPem, this.now()))) throw appNotFound();
+    if (!(await this.store.accounts.rotateKey(appId, publicKeyPem, this.now(), audit))) throw appNotFound();
     await this.registry.changed(appId);
     return { appId, privateKeyPem, audience: this.config.jwtAudience };
   }
 
-  async attach(appId: string, urlKey: string) {
+  async attach(appId: string, urlKey: string, audit: AuditEntry | null = null) {
     await this.requireBoth(appId, urlKey);
-    await this.store.accounts.attach(appId, urlKey, this.now());
+    await this.store.accounts.attach(appId, urlKey, this.now(), audit);
     await this.registry.changed(appId);
     return present(await this.require(appId));
   }
 
-  async detach(appId: string, urlKey: string) {
+  async detach(appId: string, urlKey: string, audit: AuditEntry | null = null) {
     await this.requireBoth(appId, urlKey);
-    await this.store.accounts.detach(appId, urlKey);
+    await this.store.accounts.detach(appId, urlKey, audit);
     await this.registry.changed(appId);
     return present(await this.require(appId));
   }

@@ -2,23 +2,18 @@ import type { FastifyRequest } from 'fastify';
 import type { AuditEntry } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 
-/** Who did what to which business, for every operator action that changes something. */
+/**
+ * Who did what to which business, for every operator action that changes something. The line is data: the
+ * route makes it here and hands it down, and the store writes it in the change's own transaction
+ * (src/storage/audit-lines.ts), so no change is kept without its line.
+ */
 export class AuditService {
   constructor(
     private readonly store: Store,
     private readonly now: () => number,
   ) {}
 
-  async record(
-    request: FastifyRequest,
-    action: string,
-    businessUrlKey: string | null,
-    detail: Record<string, unknown> = {},
-  ): Promise<void> {
-    await this.store.data.recordAudit(this.entryOf(request, action, businessUrlKey, detail));
-  }
-
-  /** The line a change writes in its own transaction (invoices: the store writes it with the change). */
+  /** The line a change writes in its own transaction (the store writes it with the change). */
   entryOf(
     request: FastifyRequest,
     action: string,

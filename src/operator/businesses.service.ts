@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors/app-error.js';
 import type { AppRegistry } from '../auth/app-registry.js';
 import type { Store } from '../storage/store.js';
-import type { BusinessRecord } from '../storage/records.js';
+import { withDetail } from '../storage/audit-lines.js';
+import type { AuditEntry, BusinessRecord } from '../storage/records.js';
 import { defaultTimeZone } from '../leads/lead-settings.defaults.js';
 import { COUNTRY_CODES, CURRENCY_CODES, defaultCurrencyForCountry } from '../validation/countries.js';
 import { entry, type BooleanSpec, type StringSpec } from '../validation/field-spec.js';
@@ -115,7 +116,8 @@ export class BusinessesService {
     private readonly now: () => number,
   ) {}
 
-  async create(input: NewBusiness) {
+  /** `audit`: the operator's line, written with the business (it names the key settled on, and the name). */
+  async create(input: NewBusiness, audit: AuditEntry | null = null) {
     const now = this.now();
     const record: BusinessRecord = {
       urlKey: input.urlKey ?? urlKeyFromName(input.name),
@@ -128,7 +130,8 @@ export class BusinessesService {
       updatedAt: now,
     };
     for (let attempt = 0; attempt < 8; attempt++) {
-      const created = await this.store.accounts.createBusiness(record);
+      const line = audit && { ...withDetail(audit, { name: record.name }), businessUrlKey: record.urlKey };
+      const created = await this.store.accounts.createBusiness(record, line);
       if (created.ok) return present(record);
       if (input.urlKey) throw new AppError('URL_KEY_TAKEN', 'This urlKey is already taken');
       // A generated key that is taken gets a short random suffix, retried until free.
@@ -147,10 +150,10 @@ export class BusinessesService {
    * restored; its data, urlKey and attachments stay. The attached apps' registry entries are dropped in
    * every process, since the guard reads the archived state from them. Repeating either is harmless.
    */
-  async setArchived(urlKey: string, archived: boolean) {
+  async setArchived(urlKey: string, archived: boolean, audit: AuditEntry | null = null) {
     const current = await this.require(urlKey);
     const archivedAt = archived ? (current.archivedAt ?? this.now()) : null;
-    await this.store.accounts.setBusinessArchived(urlKey, archivedAt, this.now());
+    if (!(await this.store.accounts.setBusinessArchived(urlKey, archivedAt, this.now(), audit))) throw notFound();
     for (const appId of await this.store.accounts.appIdsAttachedTo(urlKey)) await this.registry.changed(appId);
     await this.store.changes.publish(`business:${urlKey}`);
     return present({ ...current, archivedAt });
@@ -160,7 +163,7 @@ export class BusinessesService {
     return present(await this.require(urlKey));
   }
 
-  async update(urlKey: string, patch: BusinessPatch) {
+  async update(urlKey: string, patch: BusinessPatch, audit: AuditEntry | null = null) {
     await this.require(urlKey);
     // A time zone is stored as the time zone database spells it (the format check has accepted it).
     const timeZone =
@@ -169,16 +172,22 @@ export class BusinessesService {
       urlKey,
       { ...patch, ...(patch.name && { name: patch.name.trim() }), ...timeZone },
       this.now(),
+      audit,
     );
+    if (!updated) throw notFound();
     await this.store.changes.publish(`business:${urlKey}`);
-    return present(updated!);
+    return present(updated);
   }
 
   async require(urlKey: string): Promise<BusinessRecord> {
     const business = await this.store.accounts.findBusiness(urlKey);
-    if (!business) throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
+    if (!business) throw notFound();
     return business;
   }
+}
+
+function notFound(): AppError {
+  return new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
 }
 
 export function present(b: BusinessRecord) {

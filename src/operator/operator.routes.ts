@@ -44,15 +44,15 @@ const lifecycle = (
     kind === 'business'
       ? async (request: FastifyRequest<{ Params: { urlKey: string } }>) => {
           noBody(request);
-          const business = await s.businesses.setArchived(request.params.urlKey, verb === 'archive');
-          await s.audit.record(request, `business.${verb}`, business.urlKey);
-          return ok(business);
+          const { urlKey } = request.params;
+          const line = s.audit.entryOf(request, `business.${verb}`, urlKey);
+          return ok(await s.businesses.setArchived(urlKey, verb === 'archive', line));
         }
       : async (request: FastifyRequest<{ Params: { appId: string } }>) => {
           noBody(request);
-          const listed = await s.apps.setArchived(request.params.appId, verb === 'archive');
-          await s.audit.record(request, `app.${verb}`, null, { appId: listed.appId });
-          return ok(listed);
+          const { appId } = request.params;
+          const line = s.audit.entryOf(request, `app.${verb}`, null, { appId });
+          return ok(await s.apps.setArchived(appId, verb === 'archive', line));
         },
 });
 const keptSecret = {
@@ -85,8 +85,8 @@ export const operatorApi: ApiSection<Services> = {
       answers: [{ status: 201, description: 'The business.', schema: success(ref('Business')) }],
       errors: ['INVALID_FIELD_VALUE', 'URL_KEY_TAKEN'],
       handler: (s) => async (request, reply) => {
-        const business = await s.businesses.create(readNewBusiness(request.body));
-        await s.audit.record(request, 'business.create', business.urlKey, { name: business.name });
+        const line = s.audit.entryOf(request, 'business.create', null);
+        const business = await s.businesses.create(readNewBusiness(request.body), line);
         return reply.code(201).send(ok(business));
       },
     }),
@@ -139,11 +139,12 @@ export const operatorApi: ApiSection<Services> = {
       answers: [{ status: 200, description: 'The business as changed.', schema: success(ref('Business')) }],
       errors: ['INVALID_FIELD_VALUE', 'BUSINESS_NOT_FOUND'],
       handler: (s) => async (request) => {
-        const business = await s.businesses.update(request.params.urlKey, readBusinessPatch(request.body));
-        await s.audit.record(request, 'business.update', business.urlKey, {
+        const { urlKey } = request.params;
+        const patch = readBusinessPatch(request.body);
+        const line = s.audit.entryOf(request, 'business.update', urlKey, {
           fields: Object.keys(request.body as object),
         });
-        return ok(business);
+        return ok(await s.businesses.update(urlKey, patch, line));
       },
     }),
     operation({
@@ -168,8 +169,7 @@ export const operatorApi: ApiSection<Services> = {
       errors: ['INVALID_FIELD_VALUE'],
       handler: (s) => async (request, reply) => {
         const { name } = readBody<{ name: string }>(request.body, NEW_APP_RULES);
-        const created = await s.apps.create(name.trim());
-        await s.audit.record(request, 'app.create', null, { appId: created.appId });
+        const created = await s.apps.create(name.trim(), s.audit.entryOf(request, 'app.create', null));
         return reply.header('cache-control', 'no-store').code(201).send(ok(created));
       },
     }),
@@ -215,8 +215,11 @@ export const operatorApi: ApiSection<Services> = {
       errors: ['APP_NOT_FOUND'],
       handler: (s) => async (request, reply) => {
         noBody(request);
-        const rotated = await s.apps.rotateSecret(request.params.appId);
-        await s.audit.record(request, 'app.rotate-secret', null, { appId: rotated.appId });
+        const { appId } = request.params;
+        const rotated = await s.apps.rotateSecret(
+          appId,
+          s.audit.entryOf(request, 'app.rotate-secret', null, { appId }),
+        );
         return reply.header('cache-control', 'no-store').send(ok(rotated));
       },
     }),
@@ -234,8 +237,8 @@ export const operatorApi: ApiSection<Services> = {
       errors: ['APP_NOT_FOUND'],
       handler: (s) => async (request, reply) => {
         noBody(request);
-        const rotated = await s.apps.rotateKey(request.params.appId);
-        await s.audit.record(request, 'app.rotate-key', null, { appId: rotated.appId });
+        const { appId } = request.params;
+        const rotated = await s.apps.rotateKey(appId, s.audit.entryOf(request, 'app.rotate-key', null, { appId }));
         return reply.header('cache-control', 'no-store').send(ok(rotated));
       },
     }),
@@ -251,9 +254,8 @@ export const operatorApi: ApiSection<Services> = {
       errors: ['APP_NOT_FOUND', 'BUSINESS_NOT_FOUND'],
       handler: (s) => async (request) => {
         noBody(request);
-        const result = await s.apps.attach(request.params.appId, request.params.urlKey);
-        await s.audit.record(request, 'app.attach', request.params.urlKey, { appId: request.params.appId });
-        return ok(result);
+        const { appId, urlKey } = request.params;
+        return ok(await s.apps.attach(appId, urlKey, s.audit.entryOf(request, 'app.attach', urlKey, { appId })));
       },
     }),
     operation({
@@ -269,9 +271,8 @@ export const operatorApi: ApiSection<Services> = {
       errors: ['APP_NOT_FOUND', 'BUSINESS_NOT_FOUND'],
       handler: (s) => async (request) => {
         noBody(request);
-        const result = await s.apps.detach(request.params.appId, request.params.urlKey);
-        await s.audit.record(request, 'app.detach', request.params.urlKey, { appId: request.params.appId });
-        return ok(result);
+        const { appId, urlKey } = request.params;
+        return ok(await s.apps.detach(appId, urlKey, s.audit.entryOf(request, 'app.detach', urlKey, { appId })));
       },
     }),
     operation({
@@ -294,8 +295,7 @@ export const operatorApi: ApiSection<Services> = {
       errors: ['INVALID_FIELD_VALUE'],
       handler: (s) => async (request, reply) => {
         const { email, password } = readNewOperator(request.body);
-        const created = await s.operators.create(email, password);
-        await s.audit.record(request, 'operator.create', null, { email: created.email });
+        const created = await s.operators.create(email, password, s.audit.entryOf(request, 'operator.create', null));
         return reply.code(201).send(ok(created));
       },
     }),
@@ -360,8 +360,8 @@ export const operatorApi: ApiSection<Services> = {
           currentPassword,
           newPassword,
           request.ip,
+          s.audit.entryOf(request, 'operator.change-password', null),
         );
-        await s.audit.record(request, 'operator.change-password', null, { email: session.user.email });
         return reply.header('cache-control', 'no-store').send(ok(session));
       },
     }),

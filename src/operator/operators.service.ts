@@ -1,5 +1,7 @@
 import { hashSecret, opaqueId, randomSecret } from '../auth/secrets.js';
 import { AppError } from '../errors/app-error.js';
+import { withDetail } from '../storage/audit-lines.js';
+import type { AuditEntry } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import { entry } from '../validation/field-spec.js';
 import { readBody } from '../validation/read-body.js';
@@ -47,11 +49,13 @@ export class OperatorsService {
     private readonly hashCost: number,
   ) {}
 
-  async create(email: string, password: string) {
+  /** `audit`: the operator's line (its detail gains the e-mail as stored), written with the account. */
+  async create(email: string, password: string, audit: AuditEntry | null = null) {
     const normalised = email.trim().toLowerCase();
     const created = await this.store.accounts.createOperator(
       { publicId: opaqueId('op_'), email: normalised, passwordHash: await hashSecret(password, this.hashCost) },
       this.now(),
+      audit && withDetail(audit, { email: normalised }),
     );
     if (!created.ok)
       throw new AppError('INVALID_FIELD_VALUE', 'An operator with this email already exists', [

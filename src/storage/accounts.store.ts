@@ -1,12 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import type { AppRecord, BusinessRecord, ListedApp, OperatorRecord } from './records.js';
+import type { AppRecord, AuditEntry, BusinessRecord, ListedApp, OperatorRecord } from './records.js';
+import { withAuditLine } from './audit-lines.js';
 import { isUniqueViolation } from './errors.js';
 import { canName } from './keys.js';
 
 type Created<T> = { ok: true; record: T } | { ok: false; reason: 'taken' };
 
-/** Operators, businesses, apps and their attachments. */
+/**
+ * Operators, businesses, apps and their attachments. Each write an operator makes takes the operator's audit
+ * line (`audit`) and writes it in the write's own transaction, when the write finds what it changes.
+ */
 export class AccountsStore {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -21,12 +25,15 @@ export class AccountsStore {
   async createOperator(
     op: Omit<OperatorRecord, 'sessionVersion' | 'createdAt'>,
     now: number,
+    audit: AuditEntry | null = null,
   ): Promise<Created<OperatorRecord>> {
     try {
-      await this.db
-        .insertInto('operators')
-        .values({ public_id: op.publicId, email: op.email, password_hash: op.passwordHash, created_at: now })
-        .execute();
+      await withAuditLine(this.db, audit, (db) =>
+        db
+          .insertInto('operators')
+          .values({ public_id: op.publicId, email: op.email, password_hash: op.passwordHash, created_at: now })
+          .execute(),
+      );
       return { ok: true, record: { ...op, sessionVersion: 0, createdAt: now } };
     } catch (error) {
       if (isUniqueViolation(error)) return { ok: false, reason: 'taken' };
@@ -57,33 +64,42 @@ export class AccountsStore {
   }
 
   /** A new password ends every session issued before it (the session version goes up). */
-  async setOperatorPassword(email: string, passwordHash: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('operators')
-      .set((eb) => ({ password_hash: passwordHash, session_version: eb('session_version', '+', 1) }))
-      .where('email', '=', email)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  async setOperatorPassword(email: string, passwordHash: string, audit: AuditEntry | null = null): Promise<boolean> {
+    return withAuditLine(
+      this.db,
+      audit,
+      async (db) => {
+        const result = await db
+          .updateTable('operators')
+          .set((eb) => ({ password_hash: passwordHash, session_version: eb('session_version', '+', 1) }))
+          .where('email', '=', email)
+          .executeTakeFirst();
+        return Number(result.numUpdatedRows) > 0;
+      },
+      (changed) => changed,
+    );
   }
 
   async signingKeys(): Promise<{ kid: string; secret: string }[]> {
     return this.db.selectFrom('signing_keys').select(['kid', 'secret']).orderBy('created_at', 'desc').execute();
   }
 
-  async createBusiness(b: BusinessRecord): Promise<Created<BusinessRecord>> {
+  async createBusiness(b: BusinessRecord, audit: AuditEntry | null = null): Promise<Created<BusinessRecord>> {
     try {
-      await this.db
-        .insertInto('businesses')
-        .values({
-          url_key: b.urlKey,
-          name: b.name,
-          country: b.country,
-          currency: b.currency,
-          custom_fields_enabled: b.customFieldsEnabled ? 1 : 0,
-          created_at: b.createdAt,
-          updated_at: b.updatedAt,
-        })
-        .execute();
+      await withAuditLine(this.db, audit, (db) =>
+        db
+          .insertInto('businesses')
+          .values({
+            url_key: b.urlKey,
+            name: b.name,
+            country: b.country,
+            currency: b.currency,
+            custom_fields_enabled: b.customFieldsEnabled ? 1 : 0,
+            created_at: b.createdAt,
+            updated_at: b.updatedAt,
+          })
+          .execute(),
+      );
       return { ok: true, record: b };
     } catch (error) {
       if (isUniqueViolation(error)) return { ok: false, reason: 'taken' };
@@ -106,30 +122,54 @@ export class AccountsStore {
     urlKey: string,
     patch: Partial<Pick<BusinessRecord, 'name' | 'currency' | 'customFieldsEnabled' | 'timeZone'>>,
     now: number,
+    audit: AuditEntry | null = null,
   ): Promise<BusinessRecord | undefined> {
-    await this.db
-      .updateTable('businesses')
-      .set({
-        ...(patch.name !== undefined && { name: patch.name }),
-        ...(patch.currency !== undefined && { currency: patch.currency }),
-        ...(patch.customFieldsEnabled !== undefined && { custom_fields_enabled: patch.customFieldsEnabled ? 1 : 0 }),
-        ...(patch.timeZone !== undefined && { time_zone: patch.timeZone }),
-        updated_at: now,
-      })
-      .where('url_key', '=', urlKey)
-      .execute();
-    return this.findBusiness(urlKey);
+    if (!canName(urlKey)) return undefined;
+    const changed = await withAuditLine(
+      this.db,
+      audit,
+      async (db) => {
+        const result = await db
+          .updateTable('businesses')
+          .set({
+            ...(patch.name !== undefined && { name: patch.name }),
+            ...(patch.currency !== undefined && { currency: patch.currency }),
+            ...(patch.customFieldsEnabled !== undefined && {
+              custom_fields_enabled: patch.customFieldsEnabled ? 1 : 0,
+            }),
+            ...(patch.timeZone !== undefined && { time_zone: patch.timeZone }),
+            updated_at: now,
+          })
+          .where('url_key', '=', urlKey)
+          .executeTakeFirst();
+        return Number(result.numUpdatedRows) > 0;
+      },
+      (updated) => updated,
+    );
+    return changed ? this.findBusiness(urlKey) : undefined;
   }
 
   /** Archive (a time) or restore (null); false when no such business. */
-  async setBusinessArchived(urlKey: string, archivedAt: number | null, now: number): Promise<boolean> {
+  async setBusinessArchived(
+    urlKey: string,
+    archivedAt: number | null,
+    now: number,
+    audit: AuditEntry | null = null,
+  ): Promise<boolean> {
     if (!canName(urlKey)) return false;
-    const result = await this.db
-      .updateTable('businesses')
-      .set({ archived_at: archivedAt, updated_at: now })
-      .where('url_key', '=', urlKey)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return withAuditLine(
+      this.db,
+      audit,
+      async (db) => {
+        const result = await db
+          .updateTable('businesses')
+          .set({ archived_at: archivedAt, updated_at: now })
+          .where('url_key', '=', urlKey)
+          .executeTakeFirst();
+        return Number(result.numUpdatedRows) > 0;
+      },
+      (changed) => changed,
+    );
   }
 
   private businessQuery() {
@@ -148,8 +188,18 @@ export class AccountsStore {
       ]);
   }
 
-  async createApp(app: Omit<AppRecord, 'attachedUrlKeys' | 'archivedUrlKeys' | 'archivedAt'>): Promise<void> {
-    await this.db
+  async createApp(
+    app: Omit<AppRecord, 'attachedUrlKeys' | 'archivedUrlKeys' | 'archivedAt'>,
+    audit: AuditEntry | null = null,
+  ): Promise<void> {
+    await withAuditLine(this.db, audit, (db) => this.insertApp(db, app));
+  }
+
+  private async insertApp(
+    db: Kysely<Database>,
+    app: Omit<AppRecord, 'attachedUrlKeys' | 'archivedUrlKeys' | 'archivedAt'>,
+  ): Promise<void> {
+    await db
       .insertInto('apps')
       .values({
         app_id: app.appId,
@@ -198,14 +248,26 @@ export class AccountsStore {
   }
 
   /** Archive (a time) or restore (null); false when no such app. */
-  async setAppArchived(appId: string, archivedAt: number | null, now: number): Promise<boolean> {
+  async setAppArchived(
+    appId: string,
+    archivedAt: number | null,
+    now: number,
+    audit: AuditEntry | null = null,
+  ): Promise<boolean> {
     if (!canName(appId)) return false;
-    const result = await this.db
-      .updateTable('apps')
-      .set({ archived_at: archivedAt, updated_at: now })
-      .where('app_id', '=', appId)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return withAuditLine(
+      this.db,
+      audit,
+      async (db) => {
+        const result = await db
+          .updateTable('apps')
+          .set({ archived_at: archivedAt, updated_at: now })
+          .where('app_id', '=', appId)
+          .executeTakeFirst();
+        return Number(result.numUpdatedRows) > 0;
+      },
+      (changed) => changed,
+    );
   }
 
   /** Moves the last-used time forward only: two processes writing out of order never set it back. */
@@ -233,48 +295,73 @@ export class AccountsStore {
   }
 
   /** Replaces the secret hash and bumps its version, which invalidates every token issued with the old one. */
-  async rotateSecret(appId: string, secretHash: string, now: number): Promise<boolean> {
+  async rotateSecret(
+    appId: string,
+    secretHash: string,
+    now: number,
+    audit: AuditEntry | null = null,
+  ): Promise<boolean> {
     if (!canName(appId)) return false;
-    const result = await this.db
-      .updateTable('apps')
-      .set((eb) => ({ secret_hash: secretHash, secret_version: eb('secret_version', '+', 1), updated_at: now }))
-      .where('app_id', '=', appId)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return withAuditLine(
+      this.db,
+      audit,
+      async (db) => {
+        const result = await db
+          .updateTable('apps')
+          .set((eb) => ({ secret_hash: secretHash, secret_version: eb('secret_version', '+', 1), updated_at: now }))
+          .where('app_id', '=', appId)
+          .executeTakeFirst();
+        return Number(result.numUpdatedRows) > 0;
+      },
+      (changed) => changed,
+    );
   }
 
-  async rotateKey(appId: string, publicKeyPem: string, now: number): Promise<boolean> {
+  async rotateKey(appId: string, publicKeyPem: string, now: number, audit: AuditEntry | null = null): Promise<boolean> {
     if (!canName(appId)) return false;
-    const result = await this.db
-      .updateTable('apps')
-      .set((eb) => ({ public_key_pem: publicKeyPem, key_version: eb('key_version', '+', 1), updated_at: now }))
-      .where('app_id', '=', appId)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return withAuditLine(
+      this.db,
+      audit,
+      async (db) => {
+        const result = await db
+          .updateTable('apps')
+          .set((eb) => ({ public_key_pem: publicKeyPem, key_version: eb('key_version', '+', 1), updated_at: now }))
+          .where('app_id', '=', appId)
+          .executeTakeFirst();
+        return Number(result.numUpdatedRows) > 0;
+      },
+      (changed) => changed,
+    );
   }
 
-  async attach(appId: string, urlKey: string, now: number): Promise<void> {
-    await this.db
-      .insertInto('app_businesses')
-      .expression((eb) =>
-        eb
-          .selectFrom('apps')
-          .innerJoin('businesses', (join) => join.onTrue())
-          .select(['apps.id as app_pk', 'businesses.id as business_pk', eb.val(now).as('created_at')])
-          .where('apps.app_id', '=', appId)
-          .where('businesses.url_key', '=', urlKey),
-      )
-      .onConflict((oc) => oc.columns(['app_pk', 'business_pk']).doNothing())
-      .execute();
+  async attach(appId: string, urlKey: string, now: number, audit: AuditEntry | null = null): Promise<void> {
+    await withAuditLine(this.db, audit, (db) => attachIn(db, appId, urlKey, now));
   }
 
-  async detach(appId: string, urlKey: string): Promise<void> {
-    await this.db
-      .deleteFrom('app_businesses')
-      .where('app_pk', '=', (eb) => eb.selectFrom('apps').select('id').where('app_id', '=', appId))
-      .where('business_pk', '=', (eb) => eb.selectFrom('businesses').select('id').where('url_key', '=', urlKey))
-      .execute();
+  async detach(appId: string, urlKey: string, audit: AuditEntry | null = null): Promise<void> {
+    await withAuditLine(this.db, audit, (db) =>
+      db
+        .deleteFrom('app_businesses')
+        .where('app_pk', '=', (eb) => eb.selectFrom('apps').select('id').where('app_id', '=', appId))
+        .where('business_pk', '=', (eb) => eb.selectFrom('businesses').select('id').where('url_key', '=', urlKey))
+        .execute(),
+    );
   }
+}
+
+async function attachIn(db: Kysely<Database>, appId: string, urlKey: string, now: number): Promise<void> {
+  await db
+    .insertInto('app_businesses')
+    .expression((eb) =>
+      eb
+        .selectFrom('apps')
+        .innerJoin('businesses', (join) => join.onTrue())
+        .select(['apps.id as app_pk', 'businesses.id as business_pk', eb.val(now).as('created_at')])
+        .where('apps.app_id', '=', appId)
+        .where('businesses.url_key', '=', urlKey),
+    )
+    .onConflict((oc) => oc.columns(['app_pk', 'business_pk']).doNothing())
+    .execute();
 }
 
 const orNull = (value: number | string | null): number | null => (value === null ? null : Number(value));

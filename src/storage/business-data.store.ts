@@ -13,6 +13,7 @@ import type { SharedReadTransaction } from './shared-reads.js';
 import type { Database } from './schema.js';
 import { writeOutbox, type OutboxRow } from './webhooks.store.js';
 import type { AuditEntry, ClientStatus, StoredClient, VersionedDocument } from './records.js';
+import { withAuditLine, writeAudit } from './audit-lines.js';
 
 type DocumentTable = 'pipeline_configs' | 'custom_field_sets';
 
@@ -148,12 +149,7 @@ export class BusinessDataStore {
     now: number,
     audit: AuditEntry | null,
   ): Promise<number> {
-    if (!audit) return putDocumentIn(this.db, table, column, urlKey, document, now);
-    return this.db.transaction().execute(async (trx) => {
-      const version = await putDocumentIn(trx, table, column, urlKey, document, now);
-      await writeAudit(trx, audit);
-      return version;
-    });
+    return withAuditLine(this.db, audit, (db) => putDocumentIn(db, table, column, urlKey, document, now));
   }
 
   /**
@@ -179,6 +175,25 @@ export class BusinessDataStore {
     const earlier = clientId === null ? undefined : await this.findClient(urlKey, clientId);
     if (earlier) return { outcome: 'exists', client: earlier };
     return this.writes.run((db) => this.insertClientIn(db, urlKey, clientId, source, data, now, events));
+  }
+
+  /** An operator's client (no clientId), with the operator's audit line in the same transaction when it is inserted. */
+  insertDashboardClient(
+    urlKey: string,
+    source: string,
+    data: unknown,
+    now: number,
+    events: OutboxRow[],
+    audit: AuditEntry,
+  ): Promise<InsertClientResult> {
+    return this.writes.run((db) =>
+      withAuditLine(
+        db,
+        audit,
+        (trx) => this.insertClientIn(trx, urlKey, null, source, data, now, events),
+        (result) => result.outcome === 'inserted',
+      ),
+    );
   }
 
   /** `events` (webhook outbox rows) are written only if the client is, in the same transaction. */
@@ -248,14 +263,16 @@ export class BusinessDataStore {
     status: ClientStatus,
     now: number,
     events: OutboxRow[] = [],
+    audit: AuditEntry | null = null,
   ): Promise<boolean> {
     if (!canName(urlKey, clientId)) return false;
-    if (events.length === 0) return this.setClientStatusIn(this.db, urlKey, clientId, status, now);
-    return this.db.transaction().execute(async (trx) => {
+    if (events.length === 0 && !audit) return this.setClientStatusIn(this.db, urlKey, clientId, status, now);
+    const write = async (trx: Kysely<Database>) => {
       const changed = await this.setClientStatusIn(trx, urlKey, clientId, status, now);
       if (changed) await writeOutbox(trx, events);
       return changed;
-    });
+    };
+    return this.db.transaction().execute((trx) => withAuditLine(trx, audit, write, (changed) => changed));
   }
 
   private async setClientStatusIn(
@@ -299,26 +316,21 @@ export class BusinessDataStore {
    * Adds ten-thousandths to one balance member atomically (no read-modify-write), so concurrent documents
    * never lose an amount.
    */
-  async addToBalance(urlKey: string, clientId: string, member: string, amountE4: bigint): Promise<boolean> {
+  /** `audit`: an operator's line, written in the same transaction when the client exists. */
+  async addToBalance(
+    urlKey: string,
+    clientId: string,
+    member: string,
+    amountE4: bigint,
+    audit: AuditEntry | null = null,
+  ): Promise<boolean> {
     if (!canName(urlKey, clientId)) return false;
-    const result = await this.db
-      .insertInto('client_balances')
-      .columns(['client_pk', 'member', 'amount_e4'])
-      .expression((eb) =>
-        eb
-          .selectFrom('clients')
-          .innerJoin('businesses', 'businesses.id', 'clients.business_pk')
-          .select(['clients.id as client_pk', eb.val(member).as('member'), eb.val(amountE4).as('amount_e4')])
-          .where('businesses.url_key', '=', urlKey)
-          .where('clients.client_id', '=', clientId),
-      )
-      .onConflict((oc) =>
-        oc.columns(['client_pk', 'member']).doUpdateSet({
-          amount_e4: sql`${sql.ref('client_balances.amount_e4')} + ${sql.ref('excluded.amount_e4')}`,
-        }),
-      )
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+    return withAuditLine(
+      this.db,
+      audit,
+      (db) => addToBalanceIn(db, urlKey, clientId, member, amountE4),
+      (added) => added,
+    );
   }
 
   async *streamClients(urlKey: string, pageSize = 500): AsyncGenerator<StoredClient> {
@@ -343,6 +355,7 @@ export class BusinessDataStore {
     }
   }
 
+  /** A line alone, for an operator action that found nothing to change (there is no change to share a transaction with). */
   async recordAudit(entry: AuditEntry): Promise<void> {
     await writeAudit(this.db, entry);
   }
@@ -364,20 +377,6 @@ export class BusinessDataStore {
       detail: JSON.parse(r.detail) as unknown,
     }));
   }
-}
-
-/** One audit line on the connection given: a change's transaction writes the line with the change, or neither is kept. */
-export async function writeAudit(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
-  await db
-    .insertInto('audit_log')
-    .values({
-      at: entry.at,
-      operator_email: entry.operatorEmail,
-      action: entry.action,
-      business_url_key: entry.businessUrlKey,
-      detail: JSON.stringify(entry.detail ?? {}),
-    })
-    .execute();
 }
 
 /** The document write itself, on the connection or transaction given. */
@@ -414,4 +413,32 @@ async function putDocumentIn(
     .executeTakeFirst();
   if (!row) throw new Error('business vanished while writing its configuration');
   return Number(row.version);
+}
+
+/** One balance member added to, on the connection or transaction given; false when no such client. */
+async function addToBalanceIn(
+  db: Kysely<Database>,
+  urlKey: string,
+  clientId: string,
+  member: string,
+  amountE4: bigint,
+): Promise<boolean> {
+  const result = await db
+    .insertInto('client_balances')
+    .columns(['client_pk', 'member', 'amount_e4'])
+    .expression((eb) =>
+      eb
+        .selectFrom('clients')
+        .innerJoin('businesses', 'businesses.id', 'clients.business_pk')
+        .select(['clients.id as client_pk', eb.val(member).as('member'), eb.val(amountE4).as('amount_e4')])
+        .where('businesses.url_key', '=', urlKey)
+        .where('clients.client_id', '=', clientId),
+    )
+    .onConflict((oc) =>
+      oc.columns(['client_pk', 'member']).doUpdateSet({
+        amount_e4: sql`${sql.ref('client_balances.amount_e4')} + ${sql.ref('excluded.amount_e4')}`,
+      }),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
 }

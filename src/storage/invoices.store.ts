@@ -18,7 +18,7 @@ import type { Database, InvoicePaymentsTable, InvoicesTable } from './schema.js'
 import { keepIdempotentAnswer } from './idempotency-keys.store.js';
 import { writeOutbox } from './webhooks.store.js';
 import { queueInvoiceMail } from './invoice-mail.store.js';
-import { writeAudit } from './business-data.store.js';
+import { writeAudit } from './audit-lines.js';
 import type { AuditEntry } from './records.js';
 
 export type * from './invoices.records.js';

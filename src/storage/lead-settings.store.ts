@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { writeAudit } from './business-data.store.js';
+import { writeAudit } from './audit-lines.js';
 import type { LeadSettings, LeadSettingsKind } from './lead-settings.records.js';
 import type { AuditEntry } from './records.js';
 import { canName } from './keys.js';

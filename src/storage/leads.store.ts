@@ -9,7 +9,7 @@ import { activityData, leadColumns, LEAD_COLUMNS, storedActivityOf, storedLeadOf
 import type { Database } from './schema.js';
 import { directReads, type ReadRunner } from './shared-reads.js';
 import { writeOutbox, type OutboxRow } from './webhooks.store.js';
-import { writeAudit } from './business-data.store.js';
+import { writeAudit } from './audit-lines.js';
 import type { AuditEntry } from './records.js';
 
 export interface ContactRecord {

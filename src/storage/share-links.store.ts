@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import { storedInvoiceOf, type StoredInvoice } from './invoices.store.js';
+import { withAuditLine } from './audit-lines.js';
 import { canName } from './keys.js';
+import type { AuditEntry } from './records.js';
 import type { Database } from './schema.js';
 
 /** An invoice found by its share token, with the business it belongs to (its links and time zone need it). */
@@ -36,17 +38,24 @@ export class ShareLinksStore {
     invoiceId: string,
     token: string,
     now: number,
+    audit: AuditEntry | null = null,
   ): Promise<StoredInvoice | undefined> {
     if (!canName(urlKey, invoiceId)) return undefined;
-    const row = await this.db
-      .updateTable('invoices')
-      .set({ share_token: token, updated_at: now })
-      .where('business_pk', '=', (db) =>
-        db.selectFrom('businesses').select('businesses.id').where('businesses.url_key', '=', urlKey),
-      )
-      .where('invoice_id', '=', invoiceId)
-      .returningAll()
-      .executeTakeFirst();
+    const row = await withAuditLine(
+      this.db,
+      audit,
+      (db) =>
+        db
+          .updateTable('invoices')
+          .set({ share_token: token, updated_at: now })
+          .where('business_pk', '=', (eb) =>
+            eb.selectFrom('businesses').select('businesses.id').where('businesses.url_key', '=', urlKey),
+          )
+          .where('invoice_id', '=', invoiceId)
+          .returningAll()
+          .executeTakeFirst(),
+      (updated) => updated !== undefined,
+    );
     return row && storedInvoiceOf(row);
   }
 }

@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { StoreKind } from './db.js';
 import { bindSlots, compiledPerDialect } from './compiled.js';
+import { withAuditLine } from './audit-lines.js';
+import type { AuditEntry } from './records.js';
 import { canName } from './keys.js';
 import type { Database } from './schema.js';
 import type {
@@ -156,13 +158,19 @@ export class WebhooksStore {
     };
   }
 
-  async create(urlKey: string, record: EndpointRecord): Promise<boolean> {
+  /** `audit` (for this and the other operator writes below): the operator's line, in the write's transaction. */
+  async create(urlKey: string, record: EndpointRecord, audit: AuditEntry | null = null): Promise<boolean> {
     const business = canName(urlKey) ? await this.businessPk(urlKey).executeTakeFirst() : undefined;
     if (!business) return false;
-    await this.db
+    await withAuditLine(this.db, audit, (db) => this.insertEndpoint(db, business.id, record));
+    return true;
+  }
+
+  private async insertEndpoint(db: Kysely<Database>, businessPk: number, record: EndpointRecord): Promise<void> {
+    await db
       .insertInto('webhook_endpoints')
       .values({
-        business_pk: business.id,
+        business_pk: businessPk,
         public_id: record.id,
         url: record.url,
         description: record.description,
@@ -176,7 +184,6 @@ export class WebhooksStore {
         updated_at: record.updatedAt,
       })
       .execute();
-    return true;
   }
 
   async list(urlKey: string): Promise<EndpointRecord[]> {
@@ -202,43 +209,67 @@ export class WebhooksStore {
   }
 
   /** A re-enabled endpoint loses its "disabled because failing" mark. */
-  async update(urlKey: string, endpointId: string, patch: EndpointPatch, now: number): Promise<void> {
-    await this.db
-      .updateTable('webhook_endpoints')
-      .set({
-        ...(patch.url !== undefined && { url: patch.url }),
-        ...(patch.description !== undefined && { description: patch.description }),
-        ...(patch.eventTypes !== undefined && { event_types: JSON.stringify(patch.eventTypes) }),
-        ...(patch.enabled !== undefined && { enabled: patch.enabled ? 1 : 0, disabled_reason: null }),
-        updated_at: now,
-      })
-      .where('id', '=', this.endpointPk(urlKey, endpointId))
-      .execute();
+  async update(
+    urlKey: string,
+    endpointId: string,
+    patch: EndpointPatch,
+    now: number,
+    audit: AuditEntry | null = null,
+  ): Promise<void> {
+    await withAuditLine(this.db, audit, (db) =>
+      db
+        .updateTable('webhook_endpoints')
+        .set({
+          ...(patch.url !== undefined && { url: patch.url }),
+          ...(patch.description !== undefined && { description: patch.description }),
+          ...(patch.eventTypes !== undefined && { event_types: JSON.stringify(patch.eventTypes) }),
+          ...(patch.enabled !== undefined && { enabled: patch.enabled ? 1 : 0, disabled_reason: null }),
+          updated_at: now,
+        })
+        .where('id', '=', this.endpointPk(urlKey, endpointId))
+        .execute(),
+    );
   }
 
-  async rotate(urlKey: string, endpointId: string, secret: string, previousUntil: number, now: number): Promise<void> {
-    await this.db
-      .updateTable('webhook_endpoints')
-      .set((eb) => ({
-        previous_secret: eb.ref('secret'),
-        previous_secret_until: previousUntil,
-        secret,
-        updated_at: now,
-      }))
-      .where('id', '=', this.endpointPk(urlKey, endpointId))
-      .execute();
+  async rotate(
+    urlKey: string,
+    endpointId: string,
+    secret: string,
+    previousUntil: number,
+    now: number,
+    audit: AuditEntry | null = null,
+  ): Promise<void> {
+    await withAuditLine(this.db, audit, (db) =>
+      db
+        .updateTable('webhook_endpoints')
+        .set((eb) => ({
+          previous_secret: eb.ref('secret'),
+          previous_secret_until: previousUntil,
+          secret,
+          updated_at: now,
+        }))
+        .where('id', '=', this.endpointPk(urlKey, endpointId))
+        .execute(),
+    );
   }
 
-  async remove(urlKey: string, endpointId: string): Promise<void> {
-    await this.db.deleteFrom('webhook_endpoints').where('id', '=', this.endpointPk(urlKey, endpointId)).execute();
+  async remove(urlKey: string, endpointId: string, audit: AuditEntry | null = null): Promise<void> {
+    await withAuditLine(this.db, audit, (db) =>
+      db.deleteFrom('webhook_endpoints').where('id', '=', this.endpointPk(urlKey, endpointId)).execute(),
+    );
   }
 
   /** Queues one event for one endpoint of the business (a test event, a resend). False when no such endpoint. */
-  async enqueue(urlKey: string, endpointId: string, row: Omit<OutboxRow, 'endpointPk'>): Promise<boolean> {
+  async enqueue(
+    urlKey: string,
+    endpointId: string,
+    row: Omit<OutboxRow, 'endpointPk'>,
+    audit: AuditEntry | null = null,
+  ): Promise<boolean> {
     if (!canName(urlKey, endpointId)) return false;
     const endpoint = await this.endpointPk(urlKey, endpointId).executeTakeFirst();
     if (!endpoint) return false;
-    await writeOutbox(this.db, [{ ...row, endpointPk: Number(endpoint.id) }]);
+    await withAuditLine(this.db, audit, (db) => writeOutbox(db, [{ ...row, endpointPk: Number(endpoint.id) }]));
     return true;
   }
 

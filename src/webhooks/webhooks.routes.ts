@@ -45,13 +45,17 @@ function webhooksContext({ deps, services }: FeatureEnv): WebhooksContext {
 }
 
 const operation = operationsOf<WebhooksContext>();
+/** The operator's audit line, handed to the service: the store writes it in the change's own transaction. */
 const audit = (
   c: WebhooksContext,
   request: FastifyRequest<{ Params: { urlKey: string; endpointId: string } }>,
   action: string,
   detail: Record<string, unknown> = {},
 ) =>
-  c.services.audit.record(request, action, request.params.urlKey, { endpointId: request.params.endpointId, ...detail });
+  c.services.audit.entryOf(request, action, request.params.urlKey, {
+    endpointId: request.params.endpointId,
+    ...detail,
+  });
 
 export const webhooksApi: ApiSection<WebhooksContext> = {
   tag: {
@@ -104,11 +108,8 @@ export const webhooksApi: ApiSection<WebhooksContext> = {
       handler:
         ({ webhooks, services }) =>
         async (request, reply) => {
-          const created = await webhooks.create(request.params.urlKey, request.body);
-          await services.audit.record(request, 'webhook.create', request.params.urlKey, {
-            endpointId: created.id,
-            url: created.url,
-          });
+          const line = services.audit.entryOf(request, 'webhook.create', request.params.urlKey);
+          const created = await webhooks.create(request.params.urlKey, request.body, line);
           return reply.header('cache-control', 'no-store').code(201).send(ok(created));
         },
     }),
@@ -162,9 +163,9 @@ export const webhooksApi: ApiSection<WebhooksContext> = {
       answers: [{ status: 200, description: 'The endpoint as changed.', schema: success(ref('WebhookEndpoint')) }],
       errors: ['INVALID_FIELD_VALUE', 'BUSINESS_NOT_FOUND', 'WEBHOOK_NOT_FOUND'],
       handler: (c) => async (request) => {
-        const updated = await c.webhooks.update(request.params.urlKey, request.params.endpointId, request.body);
-        await audit(c, request, 'webhook.update', { fields: Object.keys(request.body as object) });
-        return ok(updated);
+        const { urlKey, endpointId } = request.params;
+        const line = audit(c, request, 'webhook.update', { fields: Object.keys(request.body as object) });
+        return ok(await c.webhooks.update(urlKey, endpointId, request.body, line));
       },
     }),
     operation({
@@ -180,9 +181,8 @@ export const webhooksApi: ApiSection<WebhooksContext> = {
       errors: ['BUSINESS_NOT_FOUND', 'WEBHOOK_NOT_FOUND'],
       handler: (c) => async (request) => {
         noBody(request);
-        const removed = await c.webhooks.remove(request.params.urlKey, request.params.endpointId);
-        await audit(c, request, 'webhook.delete');
-        return ok(removed);
+        const { urlKey, endpointId } = request.params;
+        return ok(await c.webhooks.remove(urlKey, endpointId, audit(c, request, 'webhook.delete')));
       },
     }),
     operation({
@@ -206,8 +206,8 @@ export const webhooksApi: ApiSection<WebhooksContext> = {
       errors: ['BUSINESS_NOT_FOUND', 'WEBHOOK_NOT_FOUND'],
       handler: (c) => async (request, reply) => {
         noBody(request);
-        const rotated = await c.webhooks.rotate(request.params.urlKey, request.params.endpointId);
-        await audit(c, request, 'webhook.rotate-secret');
+        const { urlKey, endpointId } = request.params;
+        const rotated = await c.webhooks.rotate(urlKey, endpointId, audit(c, request, 'webhook.rotate-secret'));
         return reply.header('cache-control', 'no-store').send(ok(rotated));
       },
     }),
@@ -225,8 +225,8 @@ export const webhooksApi: ApiSection<WebhooksContext> = {
       errors: ['BUSINESS_NOT_FOUND', 'WEBHOOK_NOT_FOUND'],
       handler: (c) => async (request, reply) => {
         noBody(request);
-        const queued = await c.webhooks.sendTest(request.params.urlKey, request.params.endpointId);
-        await audit(c, request, 'webhook.test', { eventId: queued.eventId });
+        const { urlKey, endpointId } = request.params;
+        const queued = await c.webhooks.sendTest(urlKey, endpointId, audit(c, request, 'webhook.test'));
         return reply.code(202).send(ok(queued));
       },
     }),
@@ -273,12 +273,13 @@ export const webhooksApi: ApiSection<WebhooksContext> = {
       errors: ['BUSINESS_NOT_FOUND', 'WEBHOOK_NOT_FOUND', 'WEBHOOK_EVENT_NOT_FOUND'],
       handler: (c) => async (request, reply) => {
         noBody(request);
+        const { urlKey, endpointId, eventId } = request.params;
         const queued = await c.webhooks.resend(
-          request.params.urlKey,
-          request.params.endpointId,
-          request.params.eventId,
+          urlKey,
+          endpointId,
+          eventId,
+          audit(c, request, 'webhook.resend', { eventId }),
         );
-        await audit(c, request, 'webhook.resend', { eventId: queued.eventId });
         return reply.code(202).send(ok(queued));
       },
     }),

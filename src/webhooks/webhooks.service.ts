@@ -3,6 +3,8 @@ import type { Config } from '../config.js';
 import { AppError } from '../errors/app-error.js';
 import type { BusinessesService } from '../operator/businesses.service.js';
 import type { EndpointPatch, EndpointRecord } from '../storage/webhooks.store.js';
+import { withDetail } from '../storage/audit-lines.js';
+import type { AuditEntry } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import { readEndpointBody } from './endpoint.rules.js';
 import { rowsFor, type WebhookEvents } from './events.js';
@@ -26,7 +28,8 @@ export class WebhooksService {
     private readonly now: () => number,
   ) {}
 
-  async create(urlKey: string, body: unknown) {
+  /** `audit` (here and in the other changes): the operator's line, written by the store with the change. */
+  async create(urlKey: string, body: unknown, audit: AuditEntry | null = null) {
     const input = readEndpointBody<EndpointBody>(body, this.config.webhooksAllowPrivate, true);
     await this.businesses.require(urlKey);
     const now = this.now();
@@ -43,7 +46,8 @@ export class WebhooksService {
       createdAt: now,
       updatedAt: now,
     };
-    if (!(await this.store.webhooks.create(urlKey, record)))
+    const line = audit && withDetail(audit, { endpointId: record.id, url: record.url });
+    if (!(await this.store.webhooks.create(urlKey, record, line)))
       throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
     await this.events.changed(urlKey);
     return { ...presentEndpoint(record, now), secret: record.secret };
@@ -59,37 +63,37 @@ export class WebhooksService {
     return presentEndpoint(await this.require(urlKey, endpointId), this.now());
   }
 
-  async update(urlKey: string, endpointId: string, body: unknown) {
+  async update(urlKey: string, endpointId: string, body: unknown, audit: AuditEntry | null = null) {
     const input = readEndpointBody<EndpointBody>(body, this.config.webhooksAllowPrivate, false);
     await this.require(urlKey, endpointId);
     const patch: EndpointPatch = {
       ...input,
       ...(input.description !== undefined && { description: input.description || null }),
     };
-    await this.store.webhooks.update(urlKey, endpointId, patch, this.now());
+    await this.store.webhooks.update(urlKey, endpointId, patch, this.now(), audit);
     await this.events.changed(urlKey);
     // Re-enabled: its pending deliveries are due again.
     if (input.enabled) this.events.sent();
     return this.get(urlKey, endpointId);
   }
 
-  async remove(urlKey: string, endpointId: string) {
+  async remove(urlKey: string, endpointId: string, audit: AuditEntry | null = null) {
     await this.require(urlKey, endpointId);
-    await this.store.webhooks.remove(urlKey, endpointId);
+    await this.store.webhooks.remove(urlKey, endpointId, audit);
     await this.events.changed(urlKey);
     return { id: endpointId, deleted: true };
   }
 
-  async rotate(urlKey: string, endpointId: string) {
+  async rotate(urlKey: string, endpointId: string, audit: AuditEntry | null = null) {
     await this.require(urlKey, endpointId);
     const now = this.now();
     const secret = newSecret();
-    await this.store.webhooks.rotate(urlKey, endpointId, secret, now + ROTATION_OVERLAP_MS, now);
+    await this.store.webhooks.rotate(urlKey, endpointId, secret, now + ROTATION_OVERLAP_MS, now, audit);
     return { id: endpointId, secret, previousSecretExpiresAt: new Date(now + ROTATION_OVERLAP_MS).toISOString() };
   }
 
   /** Queues a `webhook.test` event for this endpoint, whatever it subscribes to; it goes through the outbox like any other. */
-  async sendTest(urlKey: string, endpointId: string) {
+  async sendTest(urlKey: string, endpointId: string, audit: AuditEntry | null = null) {
     await this.require(urlKey, endpointId);
     const now = this.now();
     const [row] = rowsFor(
@@ -97,17 +101,22 @@ export class WebhooksService {
       { type: 'webhook.test', resourceId: '', data: { message: 'A test event from crmkit', endpointId } },
       now,
     );
-    await this.store.webhooks.enqueue(urlKey, endpointId, row!);
+    await this.store.webhooks.enqueue(
+      urlKey,
+      endpointId,
+      row!,
+      audit && withDetail(audit, { eventId: row!.messageId }),
+    );
     this.events.sent();
     return { eventId: row!.messageId, eventType: 'webhook.test' };
   }
 
   /** Sends one event again under the same id and body (receivers that already have it can drop it by id). */
-  async resend(urlKey: string, endpointId: string, eventId: string) {
+  async resend(urlKey: string, endpointId: string, eventId: string, audit: AuditEntry | null = null) {
     await this.require(urlKey, endpointId);
     const event = await this.store.webhooks.findEvent(urlKey, endpointId, eventId);
     if (!event) throw new AppError('WEBHOOK_EVENT_NOT_FOUND', 'No event with this id for this endpoint');
-    await this.store.webhooks.enqueue(urlKey, endpointId, { ...event, createdAt: this.now() });
+    await this.store.webhooks.enqueue(urlKey, endpointId, { ...event, createdAt: this.now() }, audit);
     this.events.sent();
     return { eventId, eventType: event.eventType };
   }

@@ -3,8 +3,8 @@ import ts from 'typescript';
 import { expect, it } from 'vitest';
 import { LEAD_LIST_QUERY } from '../../src/leads/leads-list.openapi.js';
 
-// client/src/lead-list.ts types GET /leads's parameters by hand (the generated api-types.ts holds the
-// document's schemas, not its query parameters): this keeps the two from drifting apart.
+// client/src/lead-list.ts re-exports GET /leads's parameter types, generated into api-types.ts from the table
+// the server reads (src/leads/leads-list.parameters.ts): this checks the client names what the document does.
 
 const CLIENT_FILE = fileURLToPath(new URL('../../client/src/lead-list.ts', import.meta.url));
 
@@ -18,7 +18,9 @@ function propertiesOf(typeName: string): string[] {
   });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(CLIENT_FILE)!;
-  const symbol = checker.getExportsOfModule(checker.getSymbolAtLocation(source)!).find((s) => s.name === typeName)!;
+  const exported = checker.getExportsOfModule(checker.getSymbolAtLocation(source)!).find((s) => s.name === typeName)!;
+  // Re-exported from the generated api-types.ts: the type is the one it names.
+  const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
   return checker
     .getDeclaredTypeOfSymbol(symbol)
     .getProperties()
