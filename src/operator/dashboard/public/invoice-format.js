@@ -1,6 +1,7 @@
 // Invoice figures as the business writes them (invoices-interface 4.7's locale rules): amounts and dates
 // through Intl in a locale the server names (an invoice's `locale`, the business's in the totals answer),
 // dates in the business's time zone. Amounts reach Intl as decimal text, which it formats exactly.
+import { choices } from './api-document.js';
 import { api, seg } from './api.js';
 import { h } from './dom.js';
 
@@ -74,12 +75,9 @@ export function totalsBlock(totals, label) {
   );
 }
 
-let documentOnce = null;
 /** The payment methods an invoice payment takes, read from the API's own document (one source: invoice.schema.ts). */
 export async function paymentMethods() {
-  documentOnce ??= fetch('/openapi.json', { headers: { accept: 'application/json' } }).then((r) => r.json());
-  const doc = await documentOnce;
-  return (doc.components?.schemas?.PaymentCreate?.properties?.paymentMethod?.enum ?? []).filter((m) => m !== null);
+  return choices('PaymentCreate.paymentMethod');
 }
 
 /** "ACCOUNT_TRANSFER" → "Account transfer" (UPI, DD kept as they are). */

@@ -1,5 +1,6 @@
 // An invoice's payments (invoices-interface 4.6, 8): the list with removal after a confirmation, and
 // the form that records one, with the payment methods the API's document lists.
+import { limit } from './api-document.js';
 import { api, seg } from './api.js';
 import { actionButton, confirmAction, field, h, mount, toast } from './dom.js';
 import { clearFormError, reportFormError } from './field-errors.js';
@@ -70,7 +71,12 @@ export async function paymentForm(business, invoice, changed) {
     methods.map((m) => h('option', { value: m }, methodLabel(m))),
   );
   const date = h('input', { type: 'date', name: 'paymentDate', dataset: { field: 'paymentDate' } });
-  const refId = h('input', { type: 'text', name: 'refId', maxlength: 128, dataset: { field: 'refId' } });
+  const refId = h('input', {
+    type: 'text',
+    name: 'refId',
+    maxlength: limit('PaymentCreate.refId'),
+    dataset: { field: 'refId' },
+  });
   const notes = h('input', { type: 'text', name: 'notes', dataset: { field: 'notes' } });
   const message = h('div');
   const form = h(

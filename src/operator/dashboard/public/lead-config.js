@@ -1,6 +1,7 @@
 // What the leads board and the lead page read besides leads: the pipelines with their stage
 // reasons, and the lead settings (sources, tags, members, lead custom fields). Plus the few
 // formatting rules both pages share (budget, follow-up dates against the business's "today").
+import { labels } from './api-document.js';
 import { api, seg } from './api.js';
 import { h } from './dom.js';
 
@@ -84,4 +85,5 @@ export function memberLabel(config, email) {
   return member ? member.name : email;
 }
 
-export const STATUS_LABELS = { NEW: 'New', OPEN: 'Open', CLOSED: 'Won', DROPPED: 'Dropped', REJECTED: 'Rejected' };
+/** A lead's status in words (CLOSED is "Won"), as the server names them (the enum's x-enumLabels). */
+export const STATUS_LABELS = labels('Lead.status');

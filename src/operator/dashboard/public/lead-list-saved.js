@@ -1,6 +1,7 @@
 // The operator's saved filters of the lead list (GET/POST/DELETE …/lead-saved-filters): pick one to
 // show it, save the current filters under a name, delete the one picked. A saved filter is the
 // list's query string, as the address holds it.
+import { limit } from './api-document.js';
 import { api, seg } from './api.js';
 import { errorBanner, field, h, mount, toast } from './dom.js';
 
@@ -21,7 +22,12 @@ export function savedFiltersBar(ctx, params, showList) {
       const filter = saved.find((f) => f.id === choose.value);
       if (filter) showList(new URLSearchParams(filter.query));
     });
-    const name = h('input', { type: 'text', name: 'savedFilterName', maxlength: '100', value: picked?.name ?? '' });
+    const name = h('input', {
+      type: 'text',
+      name: 'savedFilterName',
+      maxlength: limit('saveLeadSavedFilter.name'),
+      value: picked?.name ?? '',
+    });
     const message = h('div');
     const save = h('button', { type: 'submit', class: 'secondary' }, 'Save filters');
     const remove = h('button', { type: 'button', class: 'secondary danger', disabled: !picked }, 'Delete saved filter');

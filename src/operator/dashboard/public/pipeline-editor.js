@@ -1,9 +1,8 @@
 // Renders pipelines and their stages from the working copy. Typing updates the model in place;
 // structural actions (add, remove, reorder, archive, primary) change the model and rebuild.
+import { labels, limit } from './api-document.js';
 import { field, h, uid } from './dom.js';
-import { STATES, move, newPipeline, newStage } from './pipeline-model.js';
-
-const STATE_LABELS = { NEW: 'New', OPEN: 'Open', CLOSED: 'Closed (won)', DROPPED: 'Dropped', REJECTED: 'Rejected' };
+import { move, newPipeline, newStage } from './pipeline-model.js';
 
 /** An input bound to obj[key]; every keystroke updates the model and marks the editor dirty. */
 export function boundInput(obj, key, path, ctl, attrs = {}) {
@@ -172,7 +171,9 @@ function stageEditor(pipeline, stageIndex, pIndex, ctl) {
   const state = h(
     'select',
     { dataset: { field: `${path}.state` } },
-    STATES.map((s) => h('option', { value: s, selected: stage.state === s }, STATE_LABELS[s])),
+    Object.entries(labels('Stage.state')).map(([s, label]) =>
+      h('option', { value: s, selected: stage.state === s }, label),
+    ),
   );
   state.addEventListener('change', () => {
     stage.state = state.value;
@@ -191,14 +192,19 @@ function stageEditor(pipeline, stageIndex, pIndex, ctl) {
     h(
       'div',
       { class: 'stage-grid' },
-      field('Stage name', boundInput(stage, 'name', `${path}.name`, ctl, { maxlength: 500 })),
+      field(
+        'Stage name',
+        boundInput(stage, 'name', `${path}.name`, ctl, {
+          maxlength: limit('PipelineConfigurationInput.pipelines[].stages[].name'),
+        }),
+      ),
       field('State', state),
       field(
         'Closure %',
         boundInput(stage, 'closure', `${path}.closure`, ctl, {
           type: 'number',
-          min: 0,
-          max: 100,
+          min: limit('PipelineConfigurationInput.pipelines[].stages[].closure', 'minimum'),
+          max: limit('PipelineConfigurationInput.pipelines[].stages[].closure', 'maximum'),
           step: 'any',
           class: 'short',
         }),
@@ -207,7 +213,7 @@ function stageEditor(pipeline, stageIndex, pIndex, ctl) {
         'Decay (hours)',
         boundInput(stage, 'decayThresholdHours', `${path}.decayThresholdHours`, ctl, {
           type: 'number',
-          min: 0,
+          min: limit('PipelineConfigurationInput.pipelines[].stages[].decayThresholdHours', 'minimum'),
           step: 'any',
           class: 'short',
         }),
@@ -286,10 +292,18 @@ function pipelineEditor(index, ctl) {
     h(
       'div',
       { class: 'pipeline-grid' },
-      field('Pipeline name', boundInput(pipeline, 'name', `${path}.name`, ctl, { maxlength: 500 })),
+      field(
+        'Pipeline name',
+        boundInput(pipeline, 'name', `${path}.name`, ctl, {
+          maxlength: limit('PipelineConfigurationInput.pipelines[].name'),
+        }),
+      ),
       field(
         'Description',
-        boundInput(pipeline, 'description', `${path}.description`, ctl, { placeholder: 'Optional' }),
+        boundInput(pipeline, 'description', `${path}.description`, ctl, {
+          placeholder: 'Optional',
+          maxlength: limit('PipelineConfigurationInput.pipelines[].description'),
+        }),
       ),
       h('div', { class: 'field checkbox' }, h('label', {}, primary, ' Primary pipeline (default for new leads)')),
     ),

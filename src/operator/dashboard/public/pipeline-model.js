@@ -1,8 +1,6 @@
 // The pipeline editor's working copy, and its conversion from the GET answer and to the PUT body.
 // Inputs keep text while editing; toBody() turns it into exactly the keys the operator API accepts.
 
-export const STATES = ['NEW', 'OPEN', 'CLOSED', 'DROPPED', 'REJECTED'];
-
 const numberText = (value) => (typeof value === 'number' ? String(value) : '');
 
 export function toModel(config) {

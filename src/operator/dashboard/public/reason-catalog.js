@@ -1,5 +1,6 @@
 // The stage-reason catalog: key and label per entry, in configured order. Keys of saved
 // entries are stable (stages and leads refer to them), so only new entries have an editable key.
+import { limit } from './api-document.js';
 import { field, h } from './dom.js';
 import { keyFromLabel, newReason } from './pipeline-model.js';
 import { addAndFocus, entryToolbar } from './pipeline-editor.js';
@@ -19,11 +20,15 @@ function reasonRow(index, ctl) {
     type: 'text',
     class: 'mono',
     readonly: reason.saved,
-    maxlength: 200,
+    maxlength: limit('PipelineConfigurationInput.stageReasons[].key'),
     dataset: { field: `${path}.key` },
   });
   key.value = reason.key;
-  const label = h('input', { type: 'text', maxlength: 500, dataset: { field: `${path}.label` } });
+  const label = h('input', {
+    type: 'text',
+    maxlength: limit('PipelineConfigurationInput.stageReasons[].label'),
+    dataset: { field: `${path}.label` },
+  });
   label.value = reason.label;
   const setKey = (value) => {
     renameKey(ctl, reason.key, value);
