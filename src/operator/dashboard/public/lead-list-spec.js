@@ -1,3 +1,4 @@
+// @ts-check
 // The lead list's parameters as the server documents them (GET /openapi.json, operation
 // listLeadsAsOperator): the list view reads the accepted names, the largest page, the skip cap and
 // the sort fields from there, so it never holds a copy that could drift from the API.
@@ -29,6 +30,7 @@ export async function leadListSpec() {
 }
 
 /** The part after "?" of #/lead-list?…: the list's own query string, its names as the API knows them. */
+/** @param {LeadListSpec} spec */
 export function addressQuery(spec) {
   const hash = location.hash;
   const at = hash.indexOf('?');
@@ -41,6 +43,10 @@ export function addressQuery(spec) {
 }
 
 /** The sort the address asks for ({field, direction}), or null for the list's default. */
+/**
+ * @param {URLSearchParams} params
+ * @returns {{ field: string, direction: 1 | -1 } | null}
+ */
 export function sortOf(params) {
   for (const [key, value] of params) {
     const field = /^\$sort\[(.+)\]$/.exec(key)?.[1];
@@ -50,6 +56,11 @@ export function sortOf(params) {
 }
 
 /** The same filters sorted by one field only. */
+/**
+ * @param {URLSearchParams} params
+ * @param {string} field
+ * @param {1 | -1} direction
+ */
 export function withSort(params, field, direction) {
   const next = new URLSearchParams([...params].filter(([key]) => !key.startsWith('$sort[')));
   next.set(`$sort[${field}]`, String(direction));
