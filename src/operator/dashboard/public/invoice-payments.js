@@ -1,3 +1,4 @@
+// @ts-check
 // An invoice's payments (invoices-interface 4.6, 8): the list with removal after a confirmation, and
 // the form that records one, with the payment methods the API's document lists.
 import { limit } from './api-document.js';
@@ -8,9 +9,21 @@ import { day, methodLabel, money, paymentMethods } from './invoice-format.js';
 
 const LABELS = { amount: 'Amount', paymentMethod: 'Method', paymentDate: 'Date', refId: 'Reference', notes: 'Notes' };
 
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').Invoice} Invoice
+ * @typedef {import('./dashboard-types.js').Payment} Payment
+ */
+
+/**
+ * @param {Business} business
+ * @param {Invoice} invoice
+ * @param {Payment[]} payments
+ * @param {() => Promise<void>} changed runs after a removal
+ */
 export function paymentsList(business, invoice, payments, changed) {
   const { currency, locale } = invoice;
-  const path = (payment) =>
+  const path = (/** @type {Payment} */ payment) =>
     `/businesses/${seg(business.urlKey)}/invoices/${seg(invoice._id)}/payments/${seg(payment._id)}`;
   if (payments.length === 0) return h('p', { class: 'muted' }, 'No payment recorded.');
   return h(
@@ -55,6 +68,11 @@ export function paymentsList(business, invoice, payments, changed) {
   );
 }
 
+/**
+ * @param {Business} business
+ * @param {Invoice} invoice
+ * @param {() => Promise<void>} changed runs after a payment is recorded
+ */
 export async function paymentForm(business, invoice, changed) {
   const methods = await paymentMethods();
   const amount = h('input', {
@@ -98,6 +116,7 @@ export async function paymentForm(business, invoice, changed) {
     async () => {
       clearFormError(form, message);
       const text = amount.value.trim();
+      /** @type {Record<string, unknown>} */
       const body = { amount: /^\d+(\.\d+)?$/.test(text) ? Number(text) : text };
       if (method.value) body.paymentMethod = method.value;
       if (date.value) body.paymentDate = date.value;
