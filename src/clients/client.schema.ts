@@ -170,6 +170,8 @@ const ADDRESS_AND_TAX_FIELDS: [string, FieldSpec][] = [
   ],
 ];
 
+export const CLIENT_ID_MAX_LENGTH = 128;
+
 export const CLIENT_SPEC = entry('ClientCreate', 'Body of POST /api/v1/businesses/:urlKey/clients.', [
   [
     'clientId',
@@ -177,8 +179,8 @@ export const CLIENT_SPEC = entry('ClientCreate', 'Body of POST /api/v1/businesse
       type: 'string',
       required: true,
       trim: true,
-      maxLength: 128,
-      description: "Caller's reference, unique within the business; 1 to 128 characters after trimming.",
+      maxLength: CLIENT_ID_MAX_LENGTH,
+      description: `Caller's reference, unique within the business; 1 to ${CLIENT_ID_MAX_LENGTH} characters after trimming.`,
     },
   ],
   ...IDENTITY_FIELDS,

@@ -245,7 +245,7 @@ export const clientsOperatorApi: ApiSection<ClientsContext> = {
         {
           name: 'q',
           description: `Text the client's name or clientId contains, ignoring case; at most ${CLIENT_LIST_LIMITS.maxQ} characters.`,
-          schema: { type: 'string' },
+          schema: { type: 'string', maxLength: CLIENT_LIST_LIMITS.maxQ },
         },
         {
           name: '$limit',

@@ -10,6 +10,7 @@ export const MAX_SAVED_FILTERS = 100;
 /** The list's parameters a saved filter may not hold: they are a position in a walk, not a filter. */
 export const NOT_SAVED = ['$skip', 'after', 'updatedAtFrom'] as const;
 const MAX_QUERY = 4000;
+export const MAX_FILTER_NAME = 100;
 
 export const SAVED_FILTER_RULES = entry('LeadSavedFilterInput', 'A named lead list filter of the operator.', [
   [
@@ -19,8 +20,8 @@ export const SAVED_FILTER_RULES = entry('LeadSavedFilterInput', 'A named lead li
       required: true,
       trim: true,
       minLength: 1,
-      maxLength: 100,
-      message: 'must be 1 to 100 characters',
+      maxLength: MAX_FILTER_NAME,
+      message: `must be 1 to ${MAX_FILTER_NAME} characters`,
       description: 'What the operator calls it; unique per operator and business (a taken name is replaced).',
     },
   ],

@@ -1,3 +1,4 @@
+import { EMAIL_MAX_LENGTH } from '../validation/email.js';
 import { entry, type EntrySpec } from '../validation/field-spec.js';
 
 /**
@@ -11,9 +12,10 @@ export const LEAD_SETTINGS_LIMITS = {
   label: 200,
   tagName: 100,
   memberName: 500,
+  sourceKey: 64,
 } as const;
 
-export const SOURCE_KEY = /^[A-Z0-9_]{1,64}$/;
+export const SOURCE_KEY = new RegExp(`^[A-Z0-9_]{1,${LEAD_SETTINGS_LIMITS.sourceKey}}$`);
 
 const archived = {
   type: 'boolean',
@@ -27,8 +29,8 @@ export const LEAD_SOURCE_SPEC = entry('LeadSource', 'A lead source.', [
     {
       type: 'string',
       required: true,
-      maxLength: 64,
-      description: '1 to 64 characters of A-Z, 0-9 and _; unique per business. Leads keep the key.',
+      maxLength: LEAD_SETTINGS_LIMITS.sourceKey,
+      description: `1 to ${LEAD_SETTINGS_LIMITS.sourceKey} characters of A-Z, 0-9 and _; unique per business. Leads keep the key.`,
     },
   ],
   [
@@ -73,7 +75,7 @@ export const MEMBER_SPEC = entry('Member', 'A person of the business to whom lea
       type: 'string',
       required: true,
       format: 'email',
-      maxLength: 254,
+      maxLength: EMAIL_MAX_LENGTH,
       description: "Unique per business ignoring case; stored lower-cased. The member's identity.",
     },
   ],

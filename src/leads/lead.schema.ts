@@ -1,3 +1,4 @@
+import { EMAIL_MAX_LENGTH } from '../validation/email.js';
 import { entry, type EntrySpec, type FieldSpec, type StringSpec } from '../validation/field-spec.js';
 
 /**
@@ -59,7 +60,15 @@ export const CONTACT_SPEC: EntrySpec = entry(
   [
     ['contactId', text('The id of an existing contact of the business.', 64, true)],
     ['name', text(`1 to ${n(LIMITS.name)} characters after trimming.`, LIMITS.name, true)],
-    ['email', { type: 'string', description: 'An e-mail address, stored lower-cased.', format: 'email' }],
+    [
+      'email',
+      {
+        type: 'string',
+        description: 'An e-mail address, stored lower-cased.',
+        format: 'email',
+        maxLength: EMAIL_MAX_LENGTH,
+      },
+    ],
     ['phone', { type: 'string', description: "Normalised as a client's phone.", format: 'phone' }],
     ['country', countryField],
     ['designation', text(`At most ${n(LIMITS.name)} characters.`, LIMITS.name)],

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../errors/codes.js';
 import { ref } from '../openapi/operation.js';
-import { STAGE_STATES } from '../pipelines/pipelines.types.js';
+import { stageStateSchema } from '../pipelines/pipelines.types.js';
 import { entryInputSchema, type EntrySchemaWriter } from '../validation/field-spec.js';
 import { closedObject, type JsonSchema } from '../validation/json-schema.js';
 import {
@@ -81,7 +81,7 @@ const LEAD_PROPERTIES: Record<string, JsonSchema> = {
   followUpDate: { type: ['string', 'null'], description: 'YYYY-MM-DDT00:00:00.000Z (the date at midnight UTC).' },
   pipeline: text("Current name of the lead's pipeline."),
   stage: text("Current name of the lead's stage."),
-  status: { enum: [...STAGE_STATES], description: "The stage's state." },
+  status: stageStateSchema("The stage's state."),
   stageReasons: { type: 'array', items: { type: 'string' }, description: 'Current labels, in the order set.' },
   assignedTo: { type: ['string', 'null'], description: "The member's e-mail (lower case)." },
   tags: { type: 'array', items: { type: 'string' }, description: 'Current tag names, ordered by name.' },

@@ -24,12 +24,14 @@ export type BusinessPatch = Partial<Pick<NewBusiness, 'name' | 'currency' | 'cus
   timeZone?: string;
 };
 
+export const BUSINESS_NAME_MAX_LENGTH = 500;
+
 const name: StringSpec = {
   type: 'string',
   trim: true,
   minLength: 1,
-  maxLength: 500,
-  description: 'Display name of the business; 1 to 500 characters, trimmed.',
+  maxLength: BUSINESS_NAME_MAX_LENGTH,
+  description: `Display name of the business; 1 to ${BUSINESS_NAME_MAX_LENGTH} characters, trimmed.`,
 };
 const currency: StringSpec = {
   type: 'string',

@@ -1,6 +1,8 @@
 import { AppError } from '../errors/app-error.js';
 import { entry } from '../validation/field-spec.js';
-import { MIN_PASSWORD_LENGTH } from './operators.service.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './operators.service.js';
+
+export const APP_NAME_MAX_LENGTH = 200;
 
 /** POST /admin/v1/apps. */
 export const NEW_APP_RULES = entry('AppInput', 'A new app.', [
@@ -10,8 +12,8 @@ export const NEW_APP_RULES = entry('AppInput', 'A new app.', [
       type: 'string',
       required: true,
       trim: true,
-      maxLength: 200,
-      description: 'Display name of the app; 1 to 200 characters, trimmed.',
+      maxLength: APP_NAME_MAX_LENGTH,
+      description: `Display name of the app; 1 to ${APP_NAME_MAX_LENGTH} characters, trimmed.`,
     },
   ],
 ]);
@@ -24,7 +26,7 @@ export const PASSWORD_CHANGE_RULES = entry('PasswordChange', 'The current passwo
       type: 'string',
       required: true,
       minLength: 1,
-      maxLength: 1024,
+      maxLength: MAX_PASSWORD_LENGTH,
       message: 'must not be empty',
       description: 'The password this account signs in with now.',
     },
@@ -35,9 +37,9 @@ export const PASSWORD_CHANGE_RULES = entry('PasswordChange', 'The current passwo
       type: 'string',
       required: true,
       minLength: MIN_PASSWORD_LENGTH,
-      maxLength: 1024,
-      message: `must be ${MIN_PASSWORD_LENGTH} to 1024 characters`,
-      description: `${MIN_PASSWORD_LENGTH} to 1024 characters, different from the current one.`,
+      maxLength: MAX_PASSWORD_LENGTH,
+      message: `must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`,
+      description: `${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters, different from the current one.`,
     },
   ],
 ]);

@@ -9,6 +9,9 @@ import { readBody } from '../validation/read-body.js';
 // No NUL, no control character: an e-mail is a key looked up at sign-in (see storage/keys.ts).
 const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
 export const MIN_PASSWORD_LENGTH = 10;
+export const MAX_PASSWORD_LENGTH = 1024;
+/** The longest sign-in e-mail of an operator account (the dashboard reads it from the document). */
+export const OPERATOR_EMAIL_MAX_LENGTH = 320;
 
 /** POST /admin/v1/operators. */
 export const NEW_OPERATOR_RULES = entry('OperatorInput', 'A new operator account.', [
@@ -18,7 +21,7 @@ export const NEW_OPERATOR_RULES = entry('OperatorInput', 'A new operator account
       type: 'string',
       required: true,
       pattern: EMAIL,
-      maxLength: 320,
+      maxLength: OPERATOR_EMAIL_MAX_LENGTH,
       message: 'must be an e-mail address',
       description: 'E-mail address to sign in with; stored lower-case.',
     },
@@ -29,9 +32,9 @@ export const NEW_OPERATOR_RULES = entry('OperatorInput', 'A new operator account
       type: 'string',
       required: true,
       minLength: MIN_PASSWORD_LENGTH,
-      maxLength: 1024,
-      message: `must be ${MIN_PASSWORD_LENGTH} to 1024 characters`,
-      description: `${MIN_PASSWORD_LENGTH} to 1024 characters.`,
+      maxLength: MAX_PASSWORD_LENGTH,
+      message: `must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`,
+      description: `${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`,
     },
   ],
 ]);

@@ -1,7 +1,7 @@
 import { ref, success } from '../openapi/operation.js';
 import type { JsonSchema } from '../validation/json-schema.js';
 import { PIPELINE_CONFIG_INPUT } from './pipelines.schema.js';
-import { STAGE_STATES } from './pipelines.types.js';
+import { stageStateSchema } from './pipelines.types.js';
 
 /** The pipelines' named schemas and examples in the OpenAPI document (operations: pipelines.routes.ts). */
 
@@ -16,7 +16,7 @@ export const PIPELINE_SCHEMAS: Record<string, JsonSchema> = {
     properties: {
       id: { type: 'string', description: 'Opaque; tells apart stages of the same name. Not accepted in lead writes.' },
       name: { type: 'string', description: 'Accepted by lead create/edit while the stage and its pipeline are live.' },
-      state: { enum: [...STAGE_STATES], description: 'The lead status tied to the stage.' },
+      state: stageStateSchema('The lead status tied to the stage.'),
       reasons: strings(
         'Keys of stageReasons entries this stage accepts (archived ones only with includeArchived=true).',
       ),

@@ -15,6 +15,7 @@ export const LIMITS = {
   reasonKey: 100,
   reasonLabel: 500,
   stageLabel: 200,
+  closure: 100,
 } as const;
 
 /**
@@ -91,7 +92,10 @@ export const STAGE_SPEC = entry('StageInput', 'A stage, in configured order.', [
       description: 'Labels of the stage, in order.',
     },
   ],
-  ['closure', { type: 'number', minimum: 0, maximum: 100, description: 'Sales probability, 0 to 100.' }],
+  [
+    'closure',
+    { type: 'number', minimum: 0, maximum: LIMITS.closure, description: `Sales probability, 0 to ${LIMITS.closure}.` },
+  ],
   ['decayThresholdHours', { type: 'number', minimum: 0, description: 'Stage decay threshold in hours, 0 or more.' }],
   ['isArchived', optionalFlag('Archived stages keep their position.')],
   [

@@ -2,6 +2,22 @@
 export const STAGE_STATES = ['NEW', 'OPEN', 'CLOSED', 'DROPPED', 'REJECTED'] as const;
 export type StageState = (typeof STAGE_STATES)[number];
 
+/** What people call each status (the dashboard's words), served beside the enum as `x-enumLabels`. */
+export const STAGE_STATE_LABELS: Readonly<Record<StageState, string>> = {
+  NEW: 'New',
+  OPEN: 'Open',
+  CLOSED: 'Won',
+  DROPPED: 'Dropped',
+  REJECTED: 'Rejected',
+};
+
+/** The schema of a stage's state (a lead's status): the enum and its labels, from the one list above. */
+export const stageStateSchema = (description: string) => ({
+  enum: [...STAGE_STATES],
+  'x-enumLabels': STAGE_STATE_LABELS,
+  description,
+});
+
 /**
  * A business's pipeline configuration as stored: one JSON document per business, in configured
  * order. Unset optional values are absent (never null), so a stored 0 stays distinguishable.

@@ -5,8 +5,8 @@ import { entry, type EntrySpec } from '../validation/field-spec.js';
 import { refusedAddress } from './destination-guard.js';
 import { EVENT_TYPE_NAMES } from './event-types.js';
 
-const MAX_URL = 2048;
-const MAX_DESCRIPTION = 500;
+export const MAX_URL = 2048;
+export const MAX_DESCRIPTION = 500;
 
 /**
  * Characters a URL may not carry as sent: controls, spaces and backslashes. The URL parser would drop,

@@ -56,12 +56,17 @@ function rewriteRefs(value: unknown): unknown {
   return out;
 }
 
+/** The specification extensions (x-…) the document's schemas carry; strict mode refuses any other keyword. */
+export const SCHEMA_EXTENSIONS = ['x-enumLabels'] as const;
+
 export class SchemaChecker {
   private readonly ajv = new Ajv2020({ strict: true, strictTypes: false, allErrors: true, allowUnionTypes: true });
   private readonly compiled = new Map<JsonSchema, ValidateFunction>();
 
   constructor(doc: OpenApiDocument) {
     addFormats(this.ajv);
+    // OpenAPI's own extensions of a schema (x-…), which the dashboard reads: annotations, never checks.
+    for (const keyword of SCHEMA_EXTENSIONS) this.ajv.addKeyword(keyword);
     this.ajv.addSchema({ $id: ROOT, $defs: rewriteRefs(doc.components.schemas) as JsonSchema });
   }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Picking the customer of a new lead: search the business's clients by name or clientId and link
 // one, or type a name for a new client. Before a new client is made, a client whose name is the same
 // once normalised (case, accents, punctuation and spacing aside) is offered instead.
@@ -6,8 +7,16 @@ import { h, mount } from './dom.js';
 
 const SHOWN = 8;
 
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').ViewContext} ViewContext
+ * @typedef {{ clientId: string, name: string, status?: string }} ClientSummary
+ * @typedef {{ linked: ClientSummary | null, name: () => string, link: (client: ClientSummary) => void,
+ *   nodes: HTMLElement[] }} ClientPicker
+ */
+
 /** "Same-Name Pvt. Ltd." and "same name pvt ltd" are one name. */
-export const normalisedName = (name) =>
+export const normalisedName = (/** @type {string | null | undefined} */ name) =>
   String(name ?? '')
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
@@ -16,13 +25,23 @@ export const normalisedName = (name) =>
     .trim();
 
 /** Active clients a lead can name (by clientId) whose name or clientId contains `text`. */
+/**
+ * @param {Business} business
+ * @param {string} text
+ * @param {number} limit
+ * @returns {Promise<ClientSummary[]>}
+ */
 async function findClients(business, text, limit) {
   const params = new URLSearchParams({ q: text, $limit: String(limit) });
   const page = (await api('GET', `/businesses/${seg(business.urlKey)}/clients?${params}`))?.[0];
-  return (page?.items ?? []).filter((c) => c.clientId && c.status === 'active');
+  return (page?.items ?? []).filter((/** @type {ClientSummary} */ c) => c.clientId && c.status === 'active');
 }
 
 /** Clients with the same normalised name as `name`: searched by its longest word, compared whole. */
+/**
+ * @param {Business} business
+ * @param {string} name
+ */
 export async function likelyDuplicates(business, name) {
   const wanted = normalisedName(name);
   const word = wanted.split(' ').sort((a, b) => b.length - a.length)[0];
@@ -33,11 +52,16 @@ export async function likelyDuplicates(business, name) {
 /**
  * The customer control: a search box that lists matching clients to link. `picker.linked` is the
  * linked client ({clientId, name}) or null; `picker.name()` the typed name for a new client.
+ * @param {ViewContext & { business: Business }} ctx
+ * @param {HTMLInputElement} input
+ * @returns {ClientPicker}
  */
 export function clientPicker(ctx, input) {
   const results = h('ul', { class: 'client-matches', 'aria-label': 'Matching clients' });
   const linkedNote = h('div', { class: 'client-linked', role: 'status' });
-  const picker = { linked: null, name: () => input.value.trim() };
+  /** @type {ClientPicker} */
+  const picker = { linked: null, name: () => input.value.trim(), link: () => {}, nodes: [results, linkedNote] };
+  /** @param {ClientSummary} client */
   const link = (client) => {
     picker.linked = client;
     input.value = client.name ?? '';
@@ -54,7 +78,8 @@ export function clientPicker(ctx, input) {
     input.focus();
   };
   picker.link = link;
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   let generation = 0;
   input.addEventListener('input', () => {
     if (picker.linked) unlink();
@@ -84,6 +109,5 @@ export function clientPicker(ctx, input) {
       );
     }, 250);
   });
-  picker.nodes = [results, linkedNote];
   return picker;
 }

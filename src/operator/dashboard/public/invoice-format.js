@@ -1,24 +1,39 @@
+// @ts-check
 // Invoice figures as the business writes them (invoices-interface 4.7's locale rules): amounts and dates
 // through Intl in a locale the server names (an invoice's `locale`, the business's in the totals answer),
 // dates in the business's time zone. Amounts reach Intl as decimal text, which it formats exactly.
+import { choices } from './api-document.js';
 import { api, seg } from './api.js';
 import { h } from './dom.js';
 
+/** @typedef {import('./dashboard-types.js').Business} Business */
+
 /** A money value of an answer (JSON number or decimal text) with its currency's symbol: en-IN ₹11,23,000.00. */
+/**
+ * @param {number | string | null | undefined} value
+ * @param {string} currency
+ * @param {string | undefined} locale
+ */
 export function money(value, currency, locale) {
   if (value === null || value === undefined || value === '') return '—';
-  return new Intl.NumberFormat(locale, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' }).format(
-    String(value),
-  );
+  // Decimal text is formatted exactly (Intl.NumberFormat v3); the ES2022 types know numbers only.
+  const exact = /** @type {number} */ (/** @type {unknown} */ (String(value)));
+  return new Intl.NumberFormat(locale, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' }).format(exact);
 }
 
 /** An instant's calendar date in the business's time zone, medium style: en-IN 26 Nov 2026. */
+/**
+ * @param {string | null | undefined} iso
+ * @param {string | undefined} locale
+ * @param {string | undefined} timeZone
+ */
 export function day(iso, locale, timeZone) {
   if (!iso) return '—';
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone }).format(new Date(iso));
 }
 
 /** A status chip: the label, with the colour the status means. */
+/** @type {Record<string, [string, string]>} */
 const STATUS = {
   UNPAID: ['Unpaid', 'badge-new'],
   PARTIALLY_PAID: ['Partly paid', 'badge-warn'],
@@ -27,20 +42,30 @@ const STATUS = {
 };
 export const STATUS_CHOICES = Object.entries(STATUS).map(([value, [label]]) => [value, label]);
 
+/** @param {string} status */
 export function statusChip(status) {
   const [label, tone] = STATUS[status] ?? [status, ''];
   return h('span', { class: `badge status-chip ${tone}`, dataset: { status } }, label);
 }
 
-export const invoicesBase = (business) => `/businesses/${seg(business.urlKey)}`;
+export const invoicesBase = (/** @type {Business} */ business) => `/businesses/${seg(business.urlKey)}`;
 
 /** The business's locale and its invoices' sums per currency, for the filters given (URLSearchParams). */
+/**
+ * @param {Business} business
+ * @param {URLSearchParams} filters
+ */
 export async function loadTotals(business, filters) {
   const query = filters.toString();
   return api('GET', `${invoicesBase(business)}/invoice-totals${query ? `?${query}` : ''}`);
 }
 
 /** The totals as a definition list per currency: invoiced, collected, due. */
+/**
+ * @typedef {{ currency: string, invoiced: string, collected: string, due: string, count: number }} TotalsRow
+ * @param {{ locale?: string, currencies: TotalsRow[] }} totals the InvoiceTotals answer
+ * @param {string} label
+ */
 export function totalsBlock(totals, label) {
   if (totals.currencies.length === 0) return h('p', { class: 'muted' }, 'No invoice: nothing invoiced yet.');
   return h(
@@ -74,14 +99,11 @@ export function totalsBlock(totals, label) {
   );
 }
 
-let documentOnce = null;
 /** The payment methods an invoice payment takes, read from the API's own document (one source: invoice.schema.ts). */
 export async function paymentMethods() {
-  documentOnce ??= fetch('/openapi.json', { headers: { accept: 'application/json' } }).then((r) => r.json());
-  const doc = await documentOnce;
-  return (doc.components?.schemas?.PaymentCreate?.properties?.paymentMethod?.enum ?? []).filter((m) => m !== null);
+  return choices('PaymentCreate.paymentMethod');
 }
 
 /** "ACCOUNT_TRANSFER" → "Account transfer" (UPI, DD kept as they are). */
-export const methodLabel = (method) =>
+export const methodLabel = (/** @type {string} */ method) =>
   method.length <= 3 ? method : method.charAt(0) + method.slice(1).toLowerCase().replaceAll('_', ' ');

@@ -1,5 +1,7 @@
+// @ts-check
 // An invoice's payments (invoices-interface 4.6, 8): the list with removal after a confirmation, and
 // the form that records one, with the payment methods the API's document lists.
+import { limit } from './api-document.js';
 import { api, seg } from './api.js';
 import { actionButton, confirmAction, field, h, mount, toast } from './dom.js';
 import { clearFormError, reportFormError } from './field-errors.js';
@@ -7,9 +9,21 @@ import { day, methodLabel, money, paymentMethods } from './invoice-format.js';
 
 const LABELS = { amount: 'Amount', paymentMethod: 'Method', paymentDate: 'Date', refId: 'Reference', notes: 'Notes' };
 
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').Invoice} Invoice
+ * @typedef {import('./dashboard-types.js').Payment} Payment
+ */
+
+/**
+ * @param {Business} business
+ * @param {Invoice} invoice
+ * @param {Payment[]} payments
+ * @param {() => Promise<void>} changed runs after a removal
+ */
 export function paymentsList(business, invoice, payments, changed) {
   const { currency, locale } = invoice;
-  const path = (payment) =>
+  const path = (/** @type {Payment} */ payment) =>
     `/businesses/${seg(business.urlKey)}/invoices/${seg(invoice._id)}/payments/${seg(payment._id)}`;
   if (payments.length === 0) return h('p', { class: 'muted' }, 'No payment recorded.');
   return h(
@@ -54,6 +68,11 @@ export function paymentsList(business, invoice, payments, changed) {
   );
 }
 
+/**
+ * @param {Business} business
+ * @param {Invoice} invoice
+ * @param {() => Promise<void>} changed runs after a payment is recorded
+ */
 export async function paymentForm(business, invoice, changed) {
   const methods = await paymentMethods();
   const amount = h('input', {
@@ -70,7 +89,12 @@ export async function paymentForm(business, invoice, changed) {
     methods.map((m) => h('option', { value: m }, methodLabel(m))),
   );
   const date = h('input', { type: 'date', name: 'paymentDate', dataset: { field: 'paymentDate' } });
-  const refId = h('input', { type: 'text', name: 'refId', maxlength: 128, dataset: { field: 'refId' } });
+  const refId = h('input', {
+    type: 'text',
+    name: 'refId',
+    maxlength: limit('PaymentCreate.refId'),
+    dataset: { field: 'refId' },
+  });
   const notes = h('input', { type: 'text', name: 'notes', dataset: { field: 'notes' } });
   const message = h('div');
   const form = h(
@@ -92,6 +116,7 @@ export async function paymentForm(business, invoice, changed) {
     async () => {
       clearFormError(form, message);
       const text = amount.value.trim();
+      /** @type {Record<string, unknown>} */
       const body = { amount: /^\d+(\.\d+)?$/.test(text) ? Number(text) : text };
       if (method.value) body.paymentMethod = method.value;
       if (date.value) body.paymentDate = date.value;

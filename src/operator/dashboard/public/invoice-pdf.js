@@ -1,9 +1,14 @@
+// @ts-check
 // The invoice's real PDF on its page. An iframe cannot send the operator's bearer token, so the page
 // fetches the PDF from the operator route and frames it as a blob of type application/pdf (the page's
 // policy allows blob: frames for this alone; docs/decisions.md "Dashboard invoice pages").
 import { getSession, seg } from './api.js';
 import { errorBanner, h, mount } from './dom.js';
 
+/**
+ * @param {import('./dashboard-types.js').Business} business
+ * @param {{ _id: string, invoiceNumber: string }} invoice
+ */
 export function pdfPreview(business, invoice) {
   const slot = h('div', { class: 'pdf-slot' }, h('p', { class: 'loading', role: 'status' }, 'Loading the PDF…'));
   const load = async () => {

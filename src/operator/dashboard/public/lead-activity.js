@@ -1,5 +1,6 @@
 // A lead's activity timeline (leads-interface 2.6, read through 4.5) and the form that adds a
 // comment (seen by every party) or an internal note (the business only).
+import { limit } from './api-document.js';
 import { api, seg } from './api.js';
 import { errorBanner, field, formatDate, h, mount, toast } from './dom.js';
 import { describeChange } from './field-change.js';
@@ -89,7 +90,12 @@ export function activityCard(business, leadId) {
         : null,
     );
   };
-  const body = h('textarea', { rows: 3, maxlength: 500, required: true, dataset: { field: 'addComments.body' } });
+  const body = h('textarea', {
+    rows: 3,
+    maxlength: limit('LeadNotesInput.body[]'),
+    required: true,
+    dataset: { field: 'addComments.body' },
+  });
   const kind = h(
     'select',
     {},

@@ -1,11 +1,23 @@
+// @ts-check
 // What the leads board and the lead page read besides leads: the pipelines with their stage
 // reasons, and the lead settings (sources, tags, members, lead custom fields). Plus the few
 // formatting rules both pages share (budget, follow-up dates against the business's "today").
+import { labels } from './api-document.js';
 import { api, seg } from './api.js';
 import { h } from './dom.js';
 
-export const leadsBase = (business) => `/businesses/${seg(business.urlKey)}/leads`;
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').LeadConfig} LeadConfig
+ * @typedef {import('./dashboard-types.js').Lead} Lead
+ */
 
+export const leadsBase = (/** @type {Business} */ business) => `/businesses/${seg(business.urlKey)}/leads`;
+
+/**
+ * @param {Business} business
+ * @returns {Promise<LeadConfig>}
+ */
 export async function loadLeadConfig(business) {
   const base = `/businesses/${seg(business.urlKey)}`;
   const [pipelines, sources, tags, members, fields] = await Promise.all([
@@ -26,12 +38,20 @@ export async function loadLeadConfig(business) {
   };
 }
 
-/** The live reasons a stage offers, as catalog entries {key, label}. */
+/**
+ * The live reasons a stage offers, as catalog entries {key, label}.
+ * @param {LeadConfig} config
+ * @param {{ reasons?: string[] } | null | undefined} stage
+ */
 export function reasonsOf(config, stage) {
   const byKey = new Map(config.stageReasons.filter((r) => !r.isArchived).map((r) => [r.key, r]));
-  return (stage?.reasons ?? []).map((key) => byKey.get(key)).filter(Boolean);
+  return (stage?.reasons ?? []).flatMap((key) => byKey.get(key) ?? []);
 }
 
+/**
+ * @param {number} amount
+ * @param {string} currency
+ */
 export function formatMoney(amount, currency) {
   try {
     return new Intl.NumberFormat(undefined, { style: 'currency', currency, maximumFractionDigits: 2 }).format(amount);
@@ -40,9 +60,11 @@ export function formatMoney(amount, currency) {
   }
 }
 
-export const formatBudget = (budget) => (budget ? formatMoney(budget.amount, budget.currency) : null);
+export const formatBudget = (/** @type {{ amount: number, currency: string } | null | undefined} */ budget) =>
+  budget ? formatMoney(budget.amount, budget.currency) : null;
 
 /** Today's date (YYYY-MM-DD) in the business's time zone: follow-up dates before it are overdue. */
+/** @param {string | undefined} timeZone */
 export function todayIn(timeZone) {
   try {
     return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
@@ -54,8 +76,9 @@ export function todayIn(timeZone) {
 }
 
 /** "2026-12-01T00:00:00.000Z" → "2026-12-01"; null stays null. */
-export const dateOnly = (value) => (value ? String(value).slice(0, 10) : null);
+export const dateOnly = (/** @type {string | null | undefined} */ value) => (value ? String(value).slice(0, 10) : null);
 
+/** @param {string} day YYYY-MM-DD */
 export function formatDay(day) {
   const date = new Date(`${day}T00:00:00Z`);
   return Number.isNaN(date.getTime())
@@ -64,6 +87,10 @@ export function formatDay(day) {
 }
 
 /** The follow-up date as text, with "Overdue" marked in words (not by colour alone). */
+/**
+ * @param {{ followUpDate?: string | null }} lead
+ * @param {string | undefined} timeZone
+ */
 export function followUpBadge(lead, timeZone) {
   const day = dateOnly(lead.followUpDate);
   if (!day) return null;
@@ -78,10 +105,15 @@ export function followUpBadge(lead, timeZone) {
   );
 }
 
+/**
+ * @param {LeadConfig} config
+ * @param {string | null | undefined} email
+ */
 export function memberLabel(config, email) {
   if (!email) return null;
   const member = config.members.find((m) => m.email === email);
   return member ? member.name : email;
 }
 
-export const STATUS_LABELS = { NEW: 'New', OPEN: 'Open', CLOSED: 'Won', DROPPED: 'Dropped', REJECTED: 'Rejected' };
+/** A lead's status in words (CLOSED is "Won"), as the server names them (the enum's x-enumLabels). */
+export const STATUS_LABELS = labels('Lead.status');

@@ -1,5 +1,6 @@
 // The lead page's form: every field of a lead (leads-interface 2.1) as a labelled control whose
 // data-field is the name the PATCH body (and its errors) use, and the diff that becomes the PATCH.
+import { limit } from './api-document.js';
 import { field, h } from './dom.js';
 import { dateOnly, reasonsOf, STATUS_LABELS } from './lead-config.js';
 
@@ -65,8 +66,8 @@ function customValue(def, raw) {
 /** Builds the form for lead; answers {element, diff()} where diff() is the PATCH body of what changed (or {}). */
 export function leadForm(lead, config, business) {
   const c = {};
-  c.subject = text('subject', lead.subject, { maxlength: 2500 });
-  c.details = h('textarea', { rows: 4, maxlength: 10000, dataset: { field: 'details' } });
+  c.subject = text('subject', lead.subject, { maxlength: limit('LeadPatch.subject') });
+  c.details = h('textarea', { rows: 4, maxlength: limit('LeadPatch.details'), dataset: { field: 'details' } });
   c.details.value = lead.details ?? '';
   c.amount = h('input', {
     type: 'number',

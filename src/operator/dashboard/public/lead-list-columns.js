@@ -1,11 +1,20 @@
+// @ts-check
 // The list view's columns: what each shows of a lead, which list sort field orders it (when the
 // API sorts by it), and which show until the operator chooses (kept in this browser).
 import { h } from './dom.js';
-import { STATUS_LABELS, dateOnly, formatBudget, formatDay, memberLabel } from './lead-config.js';
+import { STATUS_LABELS, formatBudget, formatDay, memberLabel } from './lead-config.js';
 
-const day = (value) => (value ? formatDay(dateOnly(value)) : '');
-const instant = (value) => (value ? new Date(value).toLocaleString() : '');
+/**
+ * @typedef {import('./dashboard-types.js').Lead} Lead
+ * @typedef {import('./dashboard-types.js').LeadConfig} LeadConfig
+ * @typedef {{ key: string, label: string, sort?: string, num?: boolean,
+ *   cell: (lead: Lead, config: LeadConfig) => import('./dom.js').Child }} Column
+ */
 
+const day = (/** @type {string | null | undefined} */ value) => (value ? formatDay(value.slice(0, 10)) : '');
+const instant = (/** @type {string | null | undefined} */ value) => (value ? new Date(value).toLocaleString() : '');
+
+/** @type {Column[]} */
 export const COLUMNS = [
   {
     key: 'subject',
@@ -30,7 +39,7 @@ const DEFAULT = ['subject', 'customer', 'stage', 'budget', 'assignedTo', 'follow
 const STORAGE_KEY = 'crmkit.leadList.columns';
 
 /** A lead's name in the list and in messages: its subject, else its customer's name. */
-export const leadTitle = (lead) => lead.subject || lead.customer?.name || lead.leadId;
+export const leadTitle = (/** @type {Lead} */ lead) => lead.subject || lead.customer?.name || lead.leadId;
 
 /** The keys of the columns shown: the operator's choice in this browser, else the default. */
 export function chosenColumns() {
@@ -46,6 +55,7 @@ export function chosenColumns() {
   return DEFAULT;
 }
 
+/** @param {string[]} keys */
 export function keepColumns(keys) {
   localStorage.setItem(STORAGE_KEY, JSON.stringify(keys));
 }

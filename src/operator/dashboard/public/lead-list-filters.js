@@ -1,8 +1,16 @@
+// @ts-check
 // The list view's filter form: each control is one parameter of the lead list; a change shows the
 // list for the new filters (a new address). Values are the list's own: names, keys and e-mails.
 import { field, h } from './dom.js';
 import { STATUS_LABELS } from './lead-config.js';
 
+/**
+ * @param {string} label
+ * @param {string} name the list parameter
+ * @param {string[][]} options [value, text] pairs
+ * @param {URLSearchParams} params
+ * @param {(name: string, value: string) => void} apply
+ */
 function select(label, name, options, params, apply) {
   const value = params.get(name) ?? '';
   const el = h(
@@ -14,7 +22,13 @@ function select(label, name, options, params, apply) {
   return field(label, el);
 }
 
+/**
+ * @param {import('./dashboard-types.js').LeadConfig} config
+ * @param {URLSearchParams} params
+ * @param {(params: URLSearchParams) => void} showList
+ */
 export function listFilters(config, params, showList) {
+  /** @type {(name: string, value: string) => void} */
   const apply = (name, value) => {
     const next = new URLSearchParams(params);
     if (value) next.set(name, value);
@@ -24,8 +38,8 @@ export function listFilters(config, params, showList) {
     showList(next);
   };
   const any = ['', 'Any'];
-  const pipelineNames = [...new Set(config.pipelines.map((p) => p.name))];
-  const pipeline = config.pipelines.find((p) => p.name === params.get('pipeline'));
+  const pipelineNames = [...new Set(config.pipelines.map((/** @type {{ name: string }} */ p) => p.name))];
+  const pipeline = config.pipelines.find((/** @type {{ name: string }} */ p) => p.name === params.get('pipeline'));
   const search = h('input', {
     type: 'search',
     name: 'q',
@@ -38,7 +52,7 @@ export function listFilters(config, params, showList) {
       class: 'card filters',
       role: 'search',
       'aria-label': 'Filter leads',
-      onsubmit: (event) => {
+      onsubmit: (/** @type {SubmitEvent} */ event) => {
         event.preventDefault();
         apply('q', search.value.trim());
       },
@@ -48,7 +62,13 @@ export function listFilters(config, params, showList) {
       ? select(
           'Stage',
           'stage',
-          [any, ...pipeline.stages.map((s) => [s.name, s.isArchived ? `${s.name} (archived)` : s.name])],
+          [
+            any,
+            ...pipeline.stages.map((/** @type {{ name: string, isArchived?: boolean }} */ s) => [
+              s.name,
+              s.isArchived ? `${s.name} (archived)` : s.name,
+            ]),
+          ],
           params,
           apply,
         )

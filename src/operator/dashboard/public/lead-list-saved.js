@@ -1,13 +1,23 @@
+// @ts-check
 // The operator's saved filters of the lead list (GET/POST/DELETE …/lead-saved-filters): pick one to
 // show it, save the current filters under a name, delete the one picked. A saved filter is the
 // list's query string, as the address holds it.
+import { limit } from './api-document.js';
 import { api, seg } from './api.js';
 import { errorBanner, field, h, mount, toast } from './dom.js';
 
+/** @typedef {{ id: string, name: string, query: string }} SavedFilter */
+
+/**
+ * @param {import('./dashboard-types.js').ViewContext & { business: import('./dashboard-types.js').Business }} ctx
+ * @param {URLSearchParams} params the list's filters on screen
+ * @param {(params: URLSearchParams) => void} showList
+ */
 export function savedFiltersBar(ctx, params, showList) {
   const path = `/businesses/${seg(ctx.business.urlKey)}/lead-saved-filters`;
   const bar = h('div', { class: 'card saved-filters' }, h('p', { class: 'loading' }, 'Loading saved filters…'));
   const draw = async () => {
+    /** @type {SavedFilter[]} */
     const saved = (await api('GET', path)) ?? [];
     const current = params.toString();
     const picked = saved.find((f) => f.query === current);
@@ -21,11 +31,17 @@ export function savedFiltersBar(ctx, params, showList) {
       const filter = saved.find((f) => f.id === choose.value);
       if (filter) showList(new URLSearchParams(filter.query));
     });
-    const name = h('input', { type: 'text', name: 'savedFilterName', maxlength: '100', value: picked?.name ?? '' });
+    const name = h('input', {
+      type: 'text',
+      name: 'savedFilterName',
+      maxlength: limit('saveLeadSavedFilter.name'),
+      value: picked?.name ?? '',
+    });
     const message = h('div');
     const save = h('button', { type: 'submit', class: 'secondary' }, 'Save filters');
     const remove = h('button', { type: 'button', class: 'secondary danger', disabled: !picked }, 'Delete saved filter');
     remove.addEventListener('click', async () => {
+      if (!picked) return;
       await api('DELETE', `${path}/${seg(picked.id)}`);
       toast(`Saved filter “${picked.name}” deleted.`);
       await draw();
@@ -34,7 +50,7 @@ export function savedFiltersBar(ctx, params, showList) {
       'form',
       {
         class: 'saved-filters-form',
-        onsubmit: async (event) => {
+        onsubmit: async (/** @type {SubmitEvent} */ event) => {
           event.preventDefault();
           mount(message);
           try {

@@ -1,41 +1,36 @@
+// @ts-check
 // The lead list's parameters as the server documents them (GET /openapi.json, operation
 // listLeadsAsOperator): the list view reads the accepted names, the largest page, the skip cap and
 // the sort fields from there, so it never holds a copy that could drift from the API.
+import { apiDocument, limit } from './api-document.js';
 
 const OPERATION = 'listLeadsAsOperator';
-let loading = null;
 
-function specOf(doc) {
-  const operation = Object.values(doc.paths ?? {})
+/**
+ * @typedef {{ names: Set<string>, maxLimit: number | undefined, maxSkip: number | undefined,
+ *   sortFields: string[] }} LeadListSpec
+ */
+
+/**
+ * {names, maxLimit, maxSkip, sortFields}, from the document the page loaded (api-document.js).
+ * @returns {Promise<LeadListSpec>}
+ */
+export async function leadListSpec() {
+  const operation = Object.values(apiDocument.paths ?? {})
     .flatMap((item) => Object.values(item))
     .find((op) => op?.operationId === OPERATION);
   if (!operation) throw new Error('The server does not describe its lead list.');
   const query = (operation.parameters ?? []).filter((p) => p.in === 'query');
-  const schemaOf = (name) => query.find((p) => p.name === name)?.schema ?? {};
   return {
     names: new Set(query.map((p) => p.name)),
-    maxLimit: schemaOf('$limit').maximum,
-    maxSkip: schemaOf('$skip').maximum,
-    sortFields: query.map((p) => /^\$sort\[(.+)\]$/.exec(p.name)?.[1]).filter(Boolean),
+    maxLimit: limit('listLeadsAsOperator?$limit', 'maximum'),
+    maxSkip: limit('listLeadsAsOperator?$skip', 'maximum'),
+    sortFields: query.flatMap((p) => /^\$sort\[(.+)\]$/.exec(p.name)?.[1] ?? []),
   };
 }
 
-/** {names, maxLimit, maxSkip, sortFields}, read once per page load. */
-export function leadListSpec() {
-  loading ??= fetch('/openapi.json', { headers: { accept: 'application/json' } })
-    .then((response) => {
-      if (!response.ok) throw new Error(`The API description could not be read (HTTP ${response.status}).`);
-      return response.json();
-    })
-    .then(specOf)
-    .catch((error) => {
-      loading = null;
-      throw error;
-    });
-  return loading;
-}
-
 /** The part after "?" of #/lead-list?…: the list's own query string, its names as the API knows them. */
+/** @param {LeadListSpec} spec */
 export function addressQuery(spec) {
   const hash = location.hash;
   const at = hash.indexOf('?');
@@ -48,6 +43,10 @@ export function addressQuery(spec) {
 }
 
 /** The sort the address asks for ({field, direction}), or null for the list's default. */
+/**
+ * @param {URLSearchParams} params
+ * @returns {{ field: string, direction: 1 | -1 } | null}
+ */
 export function sortOf(params) {
   for (const [key, value] of params) {
     const field = /^\$sort\[(.+)\]$/.exec(key)?.[1];
@@ -57,6 +56,11 @@ export function sortOf(params) {
 }
 
 /** The same filters sorted by one field only. */
+/**
+ * @param {URLSearchParams} params
+ * @param {string} field
+ * @param {1 | -1} direction
+ */
 export function withSort(params, field, direction) {
   const next = new URLSearchParams([...params].filter(([key]) => !key.startsWith('$sort[')));
   next.set(`$sort[${field}]`, String(direction));

@@ -2,6 +2,7 @@
 // into a stage of the pipeline on screen. The customer is an existing client picked by search, or a
 // new one made on purpose: a client with the same normalised name is offered first (client-picker.js).
 // Errors stay in the form, next to the field they name.
+import { limit } from './api-document.js';
 import { api } from './api.js';
 import { clientPicker, likelyDuplicates } from './client-picker.js';
 import { field, h, mount, toast } from './dom.js';
@@ -20,10 +21,10 @@ function blockField(label, control, block) {
 /** The form; onCreated(lead) runs after a create. Answers the form element (hidden until opened). */
 export function newLeadForm(ctx, config, pipeline, onCreated, onCancel) {
   const c = {
-    subject: input('subject', { maxlength: 2500 }),
-    customer: input('customer.name', { maxlength: 500 }),
-    contact: input('contact.name', { maxlength: 500 }),
-    email: input('contact.email', { type: 'email', maxlength: 254 }),
+    subject: input('subject', { maxlength: limit('OperatorLeadCreate.subject') }),
+    customer: input('customer.name', { maxlength: limit('OperatorLeadCreate.customer.name') }),
+    contact: input('contact.name', { maxlength: limit('OperatorLeadCreate.contact.name') }),
+    email: input('contact.email', { type: 'email', maxlength: limit('OperatorLeadCreate.contact.email') }),
     stage: h(
       'select',
       { dataset: { field: 'stage' } },

@@ -1,21 +1,48 @@
+// @ts-check
 // Renders pipelines and their stages from the working copy. Typing updates the model in place;
 // structural actions (add, remove, reorder, archive, primary) change the model and rebuild.
+import { labels, limit } from './api-document.js';
 import { field, h, uid } from './dom.js';
-import { STATES, move, newPipeline, newStage } from './pipeline-model.js';
+import { move, newPipeline, newStage } from './pipeline-model.js';
 
-const STATE_LABELS = { NEW: 'New', OPEN: 'Open', CLOSED: 'Closed (won)', DROPPED: 'Dropped', REJECTED: 'Rejected' };
+/**
+ * What the pipelines view hands its editors (view-pipelines.js): the working copy and the actions on it.
+ * @typedef {object} EditorControl
+ * @property {import('./pipeline-model.js').Model} model
+ * @property {HTMLElement} editor
+ * @property {boolean} isDirty
+ * @property {(() => void)[]} pickers refill the stage reason pickers after the catalog changed
+ * @property {() => void} dirty
+ * @property {() => void} clean
+ * @property {() => void} rebuild
+ * @property {() => void} render
+ * @property {() => void} refreshPickers
+ */
 
-/** An input bound to obj[key]; every keystroke updates the model and marks the editor dirty. */
+/**
+ * An input bound to obj[key]; every keystroke updates the model and marks the editor dirty.
+ * @template {Record<string, any>} T
+ * @param {T} obj
+ * @param {keyof T & string} key
+ * @param {string} path
+ * @param {EditorControl} ctl
+ * @param {Record<string, unknown>} [attrs]
+ */
 export function boundInput(obj, key, path, ctl, attrs = {}) {
   const input = h('input', { type: 'text', ...attrs, dataset: { field: path } });
   input.value = obj[key];
   input.addEventListener('input', () => {
-    obj[key] = input.value;
+    /** @type {Record<string, unknown>} */ (obj)[key] = input.value;
     ctl.dirty();
   });
   return input;
 }
 
+/**
+ * @param {string} text
+ * @param {string} label
+ * @param {(event: MouseEvent) => void} onclick
+ */
 function toolButton(text, label, onclick, disabled = false, cls = 'icon') {
   return h(
     'button',
@@ -28,8 +55,10 @@ function toolButton(text, label, onclick, disabled = false, cls = 'icon') {
  * Focus after a rebuild (rebuilt elements are new, so focus would otherwise fall to the top of the
  * page): the entry whose data-field is `path` itself when it is a control, else the first enabled
  * element inside it matching the first selector of `prefer` that matches any.
+ * @param {string} path
  */
 export function focusEntry(path, prefer = ['input, select']) {
+  /** @type {HTMLElement | null} */
   const entry = document.querySelector(`[data-field="${CSS.escape(path)}"]`);
   if (!entry) return;
   if (/^(INPUT|SELECT|TEXTAREA)$/.test(entry.tagName)) {
@@ -37,15 +66,22 @@ export function focusEntry(path, prefer = ['input, select']) {
     return;
   }
   for (const selector of [...prefer, 'button']) {
-    const target = [...entry.querySelectorAll(selector)].find((el) => !el.disabled);
-    if (target) {
+    const target = [...entry.querySelectorAll(selector)].find(
+      (el) => !(/** @type {HTMLButtonElement} */ (el).disabled),
+    );
+    if (target instanceof HTMLElement) {
       target.focus();
       return;
     }
   }
 }
 
-/** Adds an entry through `add()`, rebuilds, and puts the cursor in the new entry's first field. */
+/**
+ * Adds an entry through `add()`, rebuilds, and puts the cursor in the new entry's first field.
+ * @param {EditorControl} ctl
+ * @param {() => void} add
+ * @param {string} path
+ */
 export function addAndFocus(ctl, add, path) {
   add();
   ctl.rebuild();
@@ -56,17 +92,29 @@ export function addAndFocus(ctl, add, path) {
  * Up, down, archive/unarchive, and remove for entries not saved yet (saved ones are archived instead).
  * `archiveBlocked` is the reason an entry cannot be archived now (the primary pipeline), shown beside it.
  * After each, focus stays with the entry (at its new place) instead of falling to the top of the page.
+ * @param {string} kind
+ * @param {{ id?: string, saved?: boolean, isArchived: boolean }[]} list
+ * @param {number} index
+ * @param {EditorControl} ctl
+ * @param {string | null} [archiveBlocked]
  */
 export function entryToolbar(kind, list, index, ctl, archiveBlocked = null) {
-  const item = list[index];
-  const label = (verb) => (verb.startsWith('Move') ? `Move ${kind} ${verb.slice(5)}` : `${verb} ${kind}`);
+  const item = /** @type {{ id?: string, saved?: boolean, isArchived: boolean }} */ (list[index]);
+  const label = (/** @type {string} */ verb) =>
+    verb.startsWith('Move') ? `Move ${kind} ${verb.slice(5)}` : `${verb} ${kind}`;
+  /**
+   * @param {() => void} fn
+   * @param {number | null} focusIndex
+   * @param {string[]} prefer
+   * @returns {(event: MouseEvent) => void}
+   */
   const structural = (fn, focusIndex, prefer) => (event) => {
-    const own = event.currentTarget.closest('[data-field]');
+    const own = /** @type {HTMLElement} */ (/** @type {HTMLElement} */ (event.currentTarget).closest('[data-field]'));
     // The entry's path at its new index ("…stages[2]" → "…stages[1]"), or the enclosing list after a removal.
     const next =
       focusIndex === null
-        ? own.parentElement.closest('[data-field]')?.dataset.field
-        : own.dataset.field.replace(/\[\d+\]$/, `[${focusIndex}]`);
+        ? /** @type {HTMLElement | null | undefined} */ (own.parentElement?.closest('[data-field]'))?.dataset.field
+        : own.dataset.field?.replace(/\[\d+\]$/, `[${focusIndex}]`);
     fn();
     ctl.rebuild();
     if (next)
@@ -127,6 +175,16 @@ export function entryToolbar(kind, list, index, ctl, archiveBlocked = null) {
   );
 }
 
+/**
+ * @typedef {import('./pipeline-model.js').StageDraft} StageDraft
+ * @typedef {import('./pipeline-model.js').PipelineDraft} PipelineDraft
+ */
+
+/**
+ * @param {StageDraft} stage
+ * @param {string} path
+ * @param {EditorControl} ctl
+ */
 function reasonPicker(stage, path, ctl) {
   const box = h('fieldset', { class: 'reason-picker', dataset: { field: `${path}.reasons` } });
   const fill = () => {
@@ -166,13 +224,21 @@ function reasonPicker(stage, path, ctl) {
   return box;
 }
 
+/**
+ * @param {PipelineDraft} pipeline
+ * @param {number} stageIndex
+ * @param {number} pIndex
+ * @param {EditorControl} ctl
+ */
 function stageEditor(pipeline, stageIndex, pIndex, ctl) {
-  const stage = pipeline.stages[stageIndex];
+  const stage = /** @type {StageDraft} */ (pipeline.stages[stageIndex]);
   const path = `pipelines[${pIndex}].stages[${stageIndex}]`;
   const state = h(
     'select',
     { dataset: { field: `${path}.state` } },
-    STATES.map((s) => h('option', { value: s, selected: stage.state === s }, STATE_LABELS[s])),
+    Object.entries(labels('Stage.state')).map(([s, label]) =>
+      h('option', { value: s, selected: stage.state === s }, label),
+    ),
   );
   state.addEventListener('change', () => {
     stage.state = state.value;
@@ -191,14 +257,19 @@ function stageEditor(pipeline, stageIndex, pIndex, ctl) {
     h(
       'div',
       { class: 'stage-grid' },
-      field('Stage name', boundInput(stage, 'name', `${path}.name`, ctl, { maxlength: 500 })),
+      field(
+        'Stage name',
+        boundInput(stage, 'name', `${path}.name`, ctl, {
+          maxlength: limit('PipelineConfigurationInput.pipelines[].stages[].name'),
+        }),
+      ),
       field('State', state),
       field(
         'Closure %',
         boundInput(stage, 'closure', `${path}.closure`, ctl, {
           type: 'number',
-          min: 0,
-          max: 100,
+          min: limit('PipelineConfigurationInput.pipelines[].stages[].closure', 'minimum'),
+          max: limit('PipelineConfigurationInput.pipelines[].stages[].closure', 'maximum'),
           step: 'any',
           class: 'short',
         }),
@@ -207,7 +278,7 @@ function stageEditor(pipeline, stageIndex, pIndex, ctl) {
         'Decay (hours)',
         boundInput(stage, 'decayThresholdHours', `${path}.decayThresholdHours`, ctl, {
           type: 'number',
-          min: 0,
+          min: limit('PipelineConfigurationInput.pipelines[].stages[].decayThresholdHours', 'minimum'),
           step: 'any',
           class: 'short',
         }),
@@ -220,6 +291,11 @@ function stageEditor(pipeline, stageIndex, pIndex, ctl) {
 }
 
 /** Issue 39: lost-reason figures can be trusted only if a lead cannot reach the stage without one. */
+/**
+ * @param {StageDraft} stage
+ * @param {string} path
+ * @param {EditorControl} ctl
+ */
 function requiredReasonToggle(stage, path, ctl) {
   const input = h('input', {
     type: 'checkbox',
@@ -237,9 +313,13 @@ function requiredReasonToggle(stage, path, ctl) {
   );
 }
 
+/**
+ * @param {number} index
+ * @param {EditorControl} ctl
+ */
 function pipelineEditor(index, ctl) {
   const list = ctl.model.pipelines;
-  const pipeline = list[index];
+  const pipeline = /** @type {PipelineDraft} */ (list[index]);
   const path = `pipelines[${index}]`;
   const primary = h('input', {
     type: 'checkbox',
@@ -286,10 +366,18 @@ function pipelineEditor(index, ctl) {
     h(
       'div',
       { class: 'pipeline-grid' },
-      field('Pipeline name', boundInput(pipeline, 'name', `${path}.name`, ctl, { maxlength: 500 })),
+      field(
+        'Pipeline name',
+        boundInput(pipeline, 'name', `${path}.name`, ctl, {
+          maxlength: limit('PipelineConfigurationInput.pipelines[].name'),
+        }),
+      ),
       field(
         'Description',
-        boundInput(pipeline, 'description', `${path}.description`, ctl, { placeholder: 'Optional' }),
+        boundInput(pipeline, 'description', `${path}.description`, ctl, {
+          placeholder: 'Optional',
+          maxlength: limit('PipelineConfigurationInput.pipelines[].description'),
+        }),
       ),
       h('div', { class: 'field checkbox' }, h('label', {}, primary, ' Primary pipeline (default for new leads)')),
     ),
@@ -303,6 +391,7 @@ function pipelineEditor(index, ctl) {
   );
 }
 
+/** @param {EditorControl} ctl */
 export function renderPipelineList(ctl) {
   const add = h('button', { type: 'button', class: 'secondary' }, '+ Add pipeline');
   add.addEventListener('click', () =>

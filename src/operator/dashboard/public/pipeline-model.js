@@ -1,19 +1,32 @@
+// @ts-check
 // The pipeline editor's working copy, and its conversion from the GET answer and to the PUT body.
 // Inputs keep text while editing; toBody() turns it into exactly the keys the operator API accepts.
 
-export const STATES = ['NEW', 'OPEN', 'CLOSED', 'DROPPED', 'REJECTED'];
+/**
+ * The working copy: numbers and labels as the inputs hold them (text), ids only on saved entries.
+ * @typedef {{ id?: string, name: string, state: string, reasons: string[], labels: string, closure: string,
+ *   decayThresholdHours: string, isArchived: boolean, requiresReason: boolean }} StageDraft
+ * @typedef {{ id?: string, name: string, description: string, isPrimary: boolean, isArchived: boolean,
+ *   stages: StageDraft[] }} PipelineDraft
+ * @typedef {{ key: string, label: string, isArchived: boolean, saved: boolean, keyEdited?: boolean }} ReasonDraft
+ * @typedef {{ pipelines: PipelineDraft[], stageReasons: ReasonDraft[] }} Model
+ */
 
-const numberText = (value) => (typeof value === 'number' ? String(value) : '');
+const numberText = (/** @type {unknown} */ value) => (typeof value === 'number' ? String(value) : '');
 
+/**
+ * @param {any} config the GET answer's configuration (OperatorPipelineConfiguration), or nothing
+ * @returns {Model}
+ */
 export function toModel(config) {
   return {
-    pipelines: (config?.pipelines ?? []).map((p) => ({
+    pipelines: (config?.pipelines ?? []).map((/** @type {any} */ p) => ({
       id: p.id,
       name: p.name ?? '',
       description: p.description ?? '',
       isPrimary: Boolean(p.isPrimary),
       isArchived: Boolean(p.isArchived),
-      stages: (p.stages ?? []).map((s) => ({
+      stages: (p.stages ?? []).map((/** @type {any} */ s) => ({
         id: s.id,
         name: s.name ?? '',
         state: s.state ?? 'OPEN',
@@ -25,7 +38,7 @@ export function toModel(config) {
         requiresReason: Boolean(s.requiresReason),
       })),
     })),
-    stageReasons: (config?.stageReasons ?? []).map((r) => ({
+    stageReasons: (config?.stageReasons ?? []).map((/** @type {any} */ r) => ({
       key: r.key ?? '',
       label: r.label ?? '',
       isArchived: Boolean(r.isArchived),
@@ -34,6 +47,10 @@ export function toModel(config) {
   };
 }
 
+/**
+ * @param {boolean} isFirst
+ * @returns {StageDraft}
+ */
 export function newStage(isFirst) {
   return {
     name: '',
@@ -47,15 +64,21 @@ export function newStage(isFirst) {
   };
 }
 
+/**
+ * @param {boolean} isFirst
+ * @returns {PipelineDraft}
+ */
 export function newPipeline(isFirst) {
   return { name: '', description: '', isPrimary: isFirst, isArchived: false, stages: [newStage(true)] };
 }
 
+/** @returns {ReasonDraft} */
 export function newReason() {
   return { key: '', label: '', isArchived: false, saved: false, keyEdited: false };
 }
 
 /** A number input's text: empty means "not set" (omitted); anything else is sent as a number. */
+/** @param {string} text */
 function numberValue(text) {
   const trimmed = String(text).trim();
   if (trimmed === '') return undefined;
@@ -63,7 +86,9 @@ function numberValue(text) {
   return Number.isFinite(value) ? value : trimmed;
 }
 
+/** @param {StageDraft} s */
 function stageBody(s) {
+  /** @type {Record<string, unknown>} */
   const body = {
     name: s.name,
     state: s.state,
@@ -83,9 +108,11 @@ function stageBody(s) {
   return body;
 }
 
+/** @param {Model} model */
 export function toBody(model) {
   return {
     pipelines: model.pipelines.map((p) => {
+      /** @type {Record<string, unknown>} */
       const body = { name: p.name };
       if (p.id) body.id = p.id;
       if (p.description.trim() !== '') body.description = p.description;
@@ -99,6 +126,11 @@ export function toBody(model) {
 }
 
 /** Moves list[index] by delta (−1 up, +1 down) when the target position exists. */
+/**
+ * @param {unknown[]} list
+ * @param {number} index
+ * @param {number} delta
+ */
 export function move(list, index, delta) {
   const target = index + delta;
   if (target < 0 || target >= list.length) return false;
@@ -108,6 +140,7 @@ export function move(list, index, delta) {
 }
 
 /** A reason key proposed from its label: "Too expensive" → "too-expensive". */
+/** @param {string} label */
 export function keyFromLabel(label) {
   return label
     .normalize('NFKD')

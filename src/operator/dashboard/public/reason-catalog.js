@@ -1,9 +1,18 @@
+// @ts-check
 // The stage-reason catalog: key and label per entry, in configured order. Keys of saved
 // entries are stable (stages and leads refer to them), so only new entries have an editable key.
+import { limit } from './api-document.js';
 import { field, h } from './dom.js';
 import { keyFromLabel, newReason } from './pipeline-model.js';
 import { addAndFocus, entryToolbar } from './pipeline-editor.js';
 
+/** @typedef {import('./pipeline-editor.js').EditorControl} EditorControl */
+
+/**
+ * @param {EditorControl} ctl
+ * @param {string} oldKey
+ * @param {string} newKey
+ */
 function renameKey(ctl, oldKey, newKey) {
   if (oldKey === '' || oldKey === newKey) return;
   for (const pipeline of ctl.model.pipelines) {
@@ -11,21 +20,29 @@ function renameKey(ctl, oldKey, newKey) {
   }
 }
 
+/**
+ * @param {number} index
+ * @param {EditorControl} ctl
+ */
 function reasonRow(index, ctl) {
   const list = ctl.model.stageReasons;
-  const reason = list[index];
+  const reason = /** @type {import('./pipeline-model.js').ReasonDraft} */ (list[index]);
   const path = `stageReasons[${index}]`;
   const key = h('input', {
     type: 'text',
     class: 'mono',
     readonly: reason.saved,
-    maxlength: 200,
+    maxlength: limit('PipelineConfigurationInput.stageReasons[].key'),
     dataset: { field: `${path}.key` },
   });
   key.value = reason.key;
-  const label = h('input', { type: 'text', maxlength: 500, dataset: { field: `${path}.label` } });
+  const label = h('input', {
+    type: 'text',
+    maxlength: limit('PipelineConfigurationInput.stageReasons[].label'),
+    dataset: { field: `${path}.label` },
+  });
   label.value = reason.label;
-  const setKey = (value) => {
+  const setKey = (/** @type {string} */ value) => {
     renameKey(ctl, reason.key, value);
     reason.key = value;
     key.value = value;
@@ -58,6 +75,7 @@ function reasonRow(index, ctl) {
   );
 }
 
+/** @param {EditorControl} ctl */
 export function renderReasonCatalog(ctl) {
   const add = h('button', { type: 'button', class: 'secondary' }, '+ Add reason');
   add.addEventListener('click', () =>

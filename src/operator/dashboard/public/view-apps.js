@@ -1,5 +1,6 @@
 // Apps: create (secret and private key shown once), rotate secret or key, attach to and
 // detach from the current business, archive and restore; when each was last used.
+import { limit } from './api-document.js';
 import { api, seg } from './api.js';
 import { actionButton, confirmAction, copyText, field, formatDate, h, mount, openDialog, toast, uid } from './dom.js';
 import { clearFormError, errorSummary, errorsOf, reportFormError } from './field-errors.js';
@@ -64,7 +65,7 @@ function createForm(reload, message) {
     type: 'text',
     name: 'appName',
     required: true,
-    maxlength: 200,
+    maxlength: limit('AppInput.name'),
     dataset: { field: 'name' },
   });
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Create app');

@@ -1,4 +1,5 @@
 // Businesses: the list (switch with "Use"), create, and the current business's settings.
+import { limit } from './api-document.js';
 import { api, seg, setCurrentBusiness } from './api.js';
 import { actionButton, confirmAction, errorBanner, field, formatDate, h, mount, toast } from './dom.js';
 import { clearFormError, reportFormError } from './field-errors.js';
@@ -14,7 +15,13 @@ const CREATE_LABELS = {
 const SETTINGS_LABELS = { name: 'Display name', currency: 'Currency', customFieldsEnabled: 'Client custom fields' };
 
 function createForm(ctx) {
-  const name = h('input', { type: 'text', name: 'name', required: true, maxlength: 500, dataset: { field: 'name' } });
+  const name = h('input', {
+    type: 'text',
+    name: 'name',
+    required: true,
+    maxlength: limit('BusinessInput.name'),
+    dataset: { field: 'name' },
+  });
   const country = h('input', {
     type: 'text',
     name: 'country',
@@ -85,7 +92,7 @@ function settingsCard(ctx) {
     type: 'text',
     name: 'name',
     value: business.name,
-    maxlength: 500,
+    maxlength: limit('BusinessPatch.name'),
     dataset: { field: 'name' },
   });
   const currency = h('input', {

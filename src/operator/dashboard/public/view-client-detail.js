@@ -1,3 +1,4 @@
+// @ts-check
 // One client (#/client-list/<clientId>): its details, its balance (service-interface 2.4, invoices 3.7),
 // its invoices with the server's totals, and its leads. Reached from the client list, a lead's customer
 // and an invoice's buyer.
@@ -30,6 +31,13 @@ const BALANCE = [
   ['debitNote', 'Debit notes'],
 ];
 
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
+ * @typedef {any} OperatorClient the operator API's client (the document's OperatorClient: Client with status)
+ */
+
+/** @param {OperatorClient} client */
 function detailsCard(client) {
   return h(
     'section',
@@ -46,6 +54,10 @@ function detailsCard(client) {
   );
 }
 
+/**
+ * @param {OperatorClient} client
+ * @param {string | undefined} locale
+ */
 function balanceCard(client, locale) {
   const { balance } = client;
   return h(
@@ -67,6 +79,10 @@ function balanceCard(client, locale) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {OperatorClient} client
+ */
 async function leadsCard(ctx, client) {
   const slot = h(
     'section',
@@ -83,7 +99,7 @@ async function leadsCard(ctx, client) {
         : h(
             'ul',
             { class: 'client-leads' },
-            page.items.map((lead) =>
+            page.items.map((/** @type {import('./dashboard-types.js').Lead} */ lead) =>
               h(
                 'li',
                 {},
@@ -101,7 +117,13 @@ async function leadsCard(ctx, client) {
   return slot;
 }
 
+/**
+ * @param {HTMLElement} main
+ * @param {Ctx} ctx
+ * @param {string} clientId
+ */
 export async function renderClientDetail(main, ctx, clientId) {
+  /** @type {OperatorClient} */
   let client;
   try {
     client = await api('GET', `/businesses/${seg(ctx.business.urlKey)}/clients/${seg(clientId)}`);
@@ -123,7 +145,8 @@ export async function renderClientDetail(main, ctx, clientId) {
   const totals = await loadTotals(ctx.business, filters);
   const invoices = invoiceList(
     ctx,
-    (skip) => api('GET', `${invoicesBase(ctx.business)}/invoices?${filters}&$limit=20&$skip=${skip}`),
+    (/** @type {number} */ skip) =>
+      api('GET', `${invoicesBase(ctx.business)}/invoices?${filters}&$limit=20&$skip=${skip}`),
     `${client.name} has no invoice.`,
   );
   mount(

@@ -1,5 +1,6 @@
 // The clients of a business: paged, searchable by name or clientId, each with its leads
 // (the leads list filtered by clientId).
+import { limit } from './api-document.js';
 import { api, seg } from './api.js';
 import { errorBanner, field, formatDate, h, mount } from './dom.js';
 import { STATUS_LABELS, formatBudget, leadsBase } from './lead-config.js';
@@ -96,7 +97,7 @@ export async function renderClientsList(main, ctx) {
     type: 'search',
     name: 'q',
     value: view.q,
-    maxlength: 200,
+    maxlength: limit('listClientsAsOperator?q'),
     placeholder: 'Name or clientId',
   });
   const results = h('div', { 'aria-live': 'polite' });

@@ -1,4 +1,5 @@
 // Clients: look one up by clientId, read its record and balance, archive or delete it.
+import { limit } from './api-document.js';
 import { api, seg } from './api.js';
 import { actionButton, confirmAction, errorBanner, field, formatDate, h, mount, toast } from './dom.js';
 
@@ -247,7 +248,7 @@ export async function renderClients(main, ctx) {
     type: 'search',
     name: 'clientId',
     required: true,
-    maxlength: 128,
+    maxlength: limit('ClientCreate.clientId'),
     placeholder: 'The reference the app sent, e.g. CUST-0042',
   });
   const result = h('div', { class: 'client-result', 'aria-live': 'polite' });

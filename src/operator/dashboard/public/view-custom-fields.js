@@ -1,4 +1,5 @@
 // Custom fields of clients: name, type, options for SELECT, archive; saved whole with PUT.
+import { limit } from './api-document.js';
 import { api, seg } from './api.js';
 import { actionButton, confirmAction, errorBanner, field, h, mount, toast } from './dom.js';
 import { clearFieldErrors, describePath, errorSummary, errorsOf, showFieldErrors } from './field-errors.js';
@@ -84,7 +85,10 @@ function fieldRow(index, ctl) {
       'aria-label': `Custom field ${index + 1}`,
       dataset: { field: path },
     },
-    field('Field name', boundInput(item, 'name', `${path}.name`, ctl, { maxlength: 200 })),
+    field(
+      'Field name',
+      boundInput(item, 'name', `${path}.name`, ctl, { maxlength: limit('CustomFieldsInput.fields[].name') }),
+    ),
     field('Type', type, typeHint),
     item.type === 'SELECT'
       ? field(

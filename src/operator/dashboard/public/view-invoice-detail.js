@@ -1,3 +1,4 @@
+// @ts-check
 // One invoice (#/invoices/<_id>, invoices-interface 8): its figures, the real PDF, payments (record,
 // remove), cancel with or without removing payments (4.5), and its share link (copy, revoke).
 import { api, seg } from './api.js';
@@ -6,8 +7,19 @@ import { day, money, statusChip } from './invoice-format.js';
 import { paymentForm, paymentsList } from './invoice-payments.js';
 import { pdfPreview } from './invoice-pdf.js';
 
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').Invoice & { billedTo: Record<string, any>, finalTotal: Record<string, any>,
+ *   payments: (import('./dashboard-types.js').Payment & { isRemoved?: boolean })[] }} InvoiceWithPayments
+ */
+
+/**
+ * @param {InvoiceWithPayments} invoice
+ * @param {Business} business
+ */
 function facts(invoice, business) {
   const { currency, locale } = invoice;
+  /** @type {(label: string, value: import('./dom.js').Child, key: string) => HTMLElement} */
   const row = (label, value, key) => h('div', {}, h('dt', {}, label), h('dd', { dataset: { fact: key } }, value));
   return h(
     'dl',
@@ -25,6 +37,12 @@ function facts(invoice, business) {
   );
 }
 
+/**
+ * @param {string} base
+ * @param {InvoiceWithPayments} invoice
+ * @param {unknown[]} livePayments
+ * @param {() => Promise<void>} changed
+ */
 function cancelAction(base, invoice, livePayments, changed) {
   return actionButton(
     'Cancel invoice',
@@ -55,6 +73,11 @@ function cancelAction(base, invoice, livePayments, changed) {
   );
 }
 
+/**
+ * @param {string} base
+ * @param {InvoiceWithPayments} invoice
+ * @param {() => Promise<void>} changed
+ */
 function shareCard(base, invoice, changed) {
   const link = h('input', { type: 'text', readonly: true, value: invoice.share.link, name: 'share-link' });
   const copy = actionButton(
@@ -89,8 +112,14 @@ function shareCard(base, invoice, changed) {
   );
 }
 
+/**
+ * @param {HTMLElement} main
+ * @param {import('./dashboard-types.js').ViewContext & { business: Business }} ctx
+ * @param {string} invoiceId
+ */
 export async function renderInvoiceDetail(main, ctx, invoiceId) {
   const base = `/businesses/${seg(ctx.business.urlKey)}/invoices/${seg(invoiceId)}`;
+  /** @type {InvoiceWithPayments} */
   let invoice;
   try {
     invoice = await api('GET', base);

@@ -1,3 +1,4 @@
+// @ts-check
 // Invoices (invoices-interface 4.3, 8): status chips, filters kept in the address (#/invoices?status=…),
 // sort, "load more", and the server's totals of what the filters select. #/invoices/new and
 // #/invoices/<_id> open the new-invoice form and an invoice.
@@ -6,6 +7,14 @@ import { errorBanner, field, h, mount } from './dom.js';
 import { STATUS_CHOICES, day, invoicesBase, loadTotals, money, statusChip, totalsBlock } from './invoice-format.js';
 import { renderInvoiceDetail } from './view-invoice-detail.js';
 import { renderInvoiceNew } from './view-invoice-new.js';
+
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
+ * @typedef {import('./dashboard-types.js').Invoice & { billedTo: { name?: string }, finalTotal: { total: string | number } }}
+ *   Invoice
+ * @typedef {Record<string, string>} Filters the address's filters (client, status, from, to), '' when unset
+ */
 
 const PAGE = 20;
 const SORTS = [
@@ -25,6 +34,7 @@ export function filtersFromHash() {
 }
 
 /** The API's filters (4.3) for the address's ones. */
+/** @param {Filters} filters */
 export function apiFilters(filters) {
   const params = new URLSearchParams();
   if (filters.client) params.set('client', filters.client);
@@ -35,6 +45,10 @@ export function apiFilters(filters) {
 }
 
 /** One invoice as a row: number, buyer, dates, amounts, status chip. */
+/**
+ * @param {Invoice} invoice
+ * @param {Business} business
+ */
 export function invoiceRow(invoice, business) {
   const { locale, currency } = invoice;
   return h(
@@ -69,6 +83,11 @@ export function invoiceRow(invoice, business) {
 }
 
 /** A list of invoices with "load more": the page loader is given the skip and answers the API's page. */
+/**
+ * @param {Ctx} ctx
+ * @param {(skip: number) => Promise<{ data: Invoice[], total: number }>} loadPage
+ * @param {string} emptyText
+ */
 export function invoiceList(ctx, loadPage, emptyText) {
   const list = h('ul', { class: 'invoice-list', 'aria-label': 'Invoices' });
   const status = h('p', { class: 'muted small-text', role: 'status' });
@@ -80,7 +99,7 @@ export function invoiceList(ctx, loadPage, emptyText) {
     try {
       const page = await loadPage(skip);
       if (skip === 0 && page.data.length === 0) mount(list, h('li', { class: 'empty' }, emptyText));
-      list.append(...page.data.map((invoice) => invoiceRow(invoice, ctx.business)));
+      list.append(...page.data.map((/** @type {Invoice} */ invoice) => invoiceRow(invoice, ctx.business)));
       skip += page.data.length;
       status.textContent = page.total ? `Showing ${skip} of ${page.total}` : '';
       more.hidden = skip >= page.total;
@@ -94,6 +113,10 @@ export function invoiceList(ctx, loadPage, emptyText) {
   return { element, next };
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Filters} filters
+ */
 function filterForm(ctx, filters) {
   const client = h('input', { type: 'text', name: 'client', value: filters.client, placeholder: 'clientId' });
   const status = h(
@@ -131,8 +154,9 @@ function filterForm(ctx, filters) {
 }
 
 /** Status chips above the list: one click shows one status, the other filters kept (the address again). */
+/** @param {Filters} filters */
 function statusLinks(filters) {
-  const linkTo = (status) => {
+  const linkTo = (/** @type {string} */ status) => {
     const kept = new URLSearchParams(Object.entries(filters).filter(([key, value]) => value && key !== 'status'));
     if (status) kept.set('status', status);
     return `#/invoices${kept.size ? `?${kept}` : ''}`;
@@ -150,6 +174,10 @@ function statusLinks(filters) {
   );
 }
 
+/**
+ * @param {HTMLElement} main
+ * @param {Ctx} ctx
+ */
 export async function renderInvoices(main, ctx) {
   if (ctx.param === 'new') return renderInvoiceNew(main, ctx);
   if (ctx.param && !ctx.param.startsWith('?')) return renderInvoiceDetail(main, ctx, ctx.param);
@@ -163,7 +191,7 @@ export async function renderInvoices(main, ctx) {
   );
   const { element, next } = invoiceList(
     ctx,
-    (skip) => {
+    (/** @type {number} */ skip) => {
       const params = new URLSearchParams(query);
       params.set('$limit', String(PAGE));
       params.set('$skip', String(skip));

@@ -1,5 +1,6 @@
 // Lead settings: the configuration lead writes resolve against (leads-interface 2.5 and 7): lead
 // sources, tags, members, lead custom fields, and the business's time zone. One tab per list.
+import { limit } from './api-document.js';
 import { api, seg } from './api.js';
 import { actionButton, confirmAction, errorBanner, field, h, mount, toast } from './dom.js';
 import { clearFieldErrors, showFieldErrors } from './field-errors.js';
@@ -27,12 +28,12 @@ function editors(base, ctx) {
       intro: 'Where leads come from. Apps send the key or the label; leads keep the key, so a saved key cannot change.',
       empty: 'No lead source. Leads can then carry none.',
       columns: [
-        { key: 'label', label: 'Label', attrs: { maxlength: 200 } },
+        { key: 'label', label: 'Label', attrs: { maxlength: limit('LeadSourceInput.label') } },
         {
           key: 'key',
           label: 'Key',
           lockedOnceSaved: true,
-          attrs: { maxlength: 64, class: 'mono upper', placeholder: 'e.g. TRADE_FAIR' },
+          attrs: { maxlength: limit('LeadSourceInput.key'), class: 'mono upper', placeholder: 'e.g. TRADE_FAIR' },
         },
       ],
       fromServer: (data) =>
@@ -51,7 +52,7 @@ function editors(base, ctx) {
       saved: 'Tags saved.',
       intro: 'Labels leads can carry. A renamed tag stays on its leads.',
       empty: 'No tag yet.',
-      columns: [{ key: 'name', label: 'Tag name', attrs: { maxlength: 100 } }],
+      columns: [{ key: 'name', label: 'Tag name', attrs: { maxlength: limit('TagInput.name') } }],
       fromServer: (data) => (data?.tags ?? []).map((t) => ({ id: t.id, name: t.name, isArchived: archived(t) })),
       toBody: (items) => ({
         tags: items.map((t) => ({ ...(t.id ? { id: t.id } : {}), name: t.name, isArchived: t.isArchived })),
@@ -69,8 +70,14 @@ function editors(base, ctx) {
         'People leads can be assigned to, known by e-mail. An archived member keeps their leads but gets no new ones.',
       empty: 'No member yet: leads cannot be assigned.',
       columns: [
-        { key: 'name', label: 'Name', attrs: { maxlength: 500 } },
-        { key: 'email', label: 'E-mail', type: 'email', lockedOnceSaved: true, attrs: { maxlength: 254 } },
+        { key: 'name', label: 'Name', attrs: { maxlength: limit('MemberInput.name') } },
+        {
+          key: 'email',
+          label: 'E-mail',
+          type: 'email',
+          lockedOnceSaved: true,
+          attrs: { maxlength: limit('MemberInput.email') },
+        },
       ],
       fromServer: (data) =>
         (data?.members ?? []).map((m) => ({ email: m.email, name: m.name, isArchived: archived(m), saved: true })),
@@ -90,7 +97,7 @@ function editors(base, ctx) {
       intro: 'Extra fields of leads, apart from the client custom fields. A renamed field keeps its values.',
       empty: 'No lead custom field yet.',
       columns: [
-        { key: 'name', label: 'Field name', attrs: { maxlength: 200 } },
+        { key: 'name', label: 'Field name', attrs: { maxlength: limit('LeadCustomFieldsInput.fields[].name') } },
         { key: 'type', label: 'Type', type: 'select', choices: FIELD_TYPES },
         {
           key: 'options',

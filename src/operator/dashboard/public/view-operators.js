@@ -1,6 +1,7 @@
 // @ts-check
 // Operator accounts: the list, inviting an operator, and changing your own password (which ends
 // your other sessions; this tab gets a new one).
+import { limit } from './api-document.js';
 import { api, replaceSessionToken } from './api.js';
 import { field, formatDate, h, mount, toast } from './dom.js';
 import { clearFormError, reportFormError } from './field-errors.js';
@@ -88,7 +89,7 @@ function inviteForm(reload) {
     type: 'email',
     name: 'email',
     required: true,
-    maxlength: 320,
+    maxlength: limit('OperatorInput.email'),
     autocomplete: 'off',
     dataset: { field: 'email' },
   });
@@ -96,7 +97,8 @@ function inviteForm(reload) {
     type: 'password',
     name: 'password',
     required: true,
-    minlength: 10,
+    minlength: limit('OperatorInput.password', 'minLength'),
+    maxlength: limit('OperatorInput.password'),
     autocomplete: 'new-password',
     dataset: { field: 'password' },
   });
@@ -130,7 +132,8 @@ function passwordForm() {
     type: 'password',
     name: 'newPassword',
     required: true,
-    minlength: 10,
+    minlength: limit('PasswordChange.newPassword', 'minLength'),
+    maxlength: limit('PasswordChange.newPassword'),
     autocomplete: 'new-password',
     dataset: { field: 'newPassword' },
   });

@@ -1,3 +1,4 @@
+// @ts-check
 // Pipelines page: loads the configuration, edits a working copy, saves it whole with PUT,
 // and shows validation errors next to the fields they name.
 import { api, seg } from './api.js';
@@ -7,10 +8,14 @@ import { toBody, toModel } from './pipeline-model.js';
 import { renderPipelineList } from './pipeline-editor.js';
 import { renderReasonCatalog } from './reason-catalog.js';
 
+/** @typedef {import('./field-errors.js').FieldError} FieldError */
+
 /** "pipelines[0].stages[1].closure" → "Pipeline “Sales” › stage “Won” › closure", by the names being edited. */
+/** @param {import('./pipeline-model.js').Model} model */
 function describeIn(model) {
+  /** @type {(kind: string, n: number, name: string | undefined) => string} */
   const named = (kind, n, name) => (name?.trim() ? `${kind} “${name.trim()}”` : `${kind} ${n + 1}`);
-  return (path) => {
+  return (/** @type {string} */ path) => {
     const p = /^pipelines\[(\d+)\](?:\.stages\[(\d+)\])?(.*)$/.exec(path ?? '');
     if (p) {
       const pipeline = model.pipelines[Number(p[1])];
@@ -24,6 +29,10 @@ function describeIn(model) {
   };
 }
 
+/**
+ * @param {HTMLElement} main
+ * @param {import('./dashboard-types.js').ViewContext & { business: import('./dashboard-types.js').Business }} ctx
+ */
 export async function renderPipelines(main, ctx) {
   const path = `/businesses/${seg(ctx.business.urlKey)}/pipelines`;
   const message = h('div', { class: 'messages' });
@@ -37,8 +46,9 @@ export async function renderPipelines(main, ctx) {
   const save = h('button', { type: 'button', class: 'primary', disabled: true }, 'Save configuration');
   const discard = h('button', { type: 'button', class: 'secondary', disabled: true }, 'Discard changes');
 
+  /** @type {import('./pipeline-editor.js').EditorControl} */
   const ctl = {
-    model: null,
+    model: toModel(null), // the configuration once loaded
     editor,
     isDirty: false,
     pickers: [],
@@ -94,7 +104,11 @@ export async function renderPipelines(main, ctx) {
       const unplaced = showFieldErrors(editor, errors);
       mount(
         message,
-        errorSummary(error.message, errors.length ? errors : [{ message: error.message }], describeIn(ctl.model)),
+        errorSummary(
+          error.message,
+          errors.length ? errors : [/** @type {FieldError} */ ({ message: error.message })],
+          describeIn(ctl.model),
+        ),
       );
       if (unplaced.length === errors.length) message.scrollIntoView({ block: 'start' });
     } finally {

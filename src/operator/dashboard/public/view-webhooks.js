@@ -1,6 +1,7 @@
 // Webhooks of the current business: add an endpoint (its signing secret shown once), enable or
 // disable it, send a test event, rotate the secret, remove it, and read its delivery log (resend
 // one event from there). Event types come from the service's one table.
+import { limit } from './api-document.js';
 import { api, seg } from './api.js';
 import {
   actionButton,
@@ -68,10 +69,14 @@ function createForm(base, types, reload, message) {
     inputmode: 'url',
     name: 'webhookUrl',
     required: true,
-    maxlength: 2048,
+    maxlength: limit('WebhookEndpointInput.url'),
     placeholder: 'https://example.com/crmkit-events',
   });
-  const description = h('input', { type: 'text', name: 'webhookDescription', maxlength: 500 });
+  const description = h('input', {
+    type: 'text',
+    name: 'webhookDescription',
+    maxlength: limit('WebhookEndpointInput.description'),
+  });
   const boxes = types.map((t) => h('input', { type: 'checkbox', name: 'eventType', value: t.type }));
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Add endpoint');
   const form = h(

@@ -1,0 +1,47 @@
+// @ts-check
+// The shapes the dashboard modules share, for the type check only (npm run typecheck:dashboard): the
+// API's own types come from the generated client types (client/src/api-types.ts, made from the
+// OpenAPI document); the few the client does not carry are written here, naming the schema they follow.
+
+/**
+ * @typedef {import('../../../../client/src/api-types.js').components['schemas']} Schemas
+ * @typedef {Schemas['Lead']} Lead
+ * @typedef {Schemas['Invoice']} Invoice
+ * @typedef {Schemas['Payment']} Payment
+ * @typedef {Schemas['PipelineConfiguration']} PipelineConfiguration
+ * @typedef {Schemas['Pipeline']} Pipeline
+ * @typedef {Schemas['Stage']} Stage
+ * @typedef {Schemas['StageReason']} StageReason
+ */
+
+/**
+ * A business as the operator API answers it (the document's `Business`).
+ * @typedef {{ urlKey: string, name: string, country: string, currency: string, customFieldsEnabled: boolean,
+ *   timeZone: string, isArchived: boolean, archivedAt: string | null }} Business
+ */
+
+/**
+ * What app.js hands every view's render(main, ctx).
+ * @typedef {object} ViewContext
+ * @property {Business | null} business the business picked in the header, if any
+ * @property {Business[]} businesses
+ * @property {string | null} param the route's parameter (#/leads/<leadId> → the leadId)
+ * @property {() => Promise<void>} refreshBusinesses
+ * @property {() => Promise<Business[]>} reloadBusinesses
+ * @property {(urlKey: string) => void} selectBusiness
+ * @property {(guard: (() => boolean) | null) => void} setLeaveGuard
+ * @property {string} [focusAfterRender]
+ */
+
+/**
+ * The lead settings and pipelines the lead pages read (lead-config.js loadLeadConfig).
+ * @typedef {object} LeadConfig
+ * @property {any[]} pipelines the operator's pipelines (OperatorPipeline: stages carry requiresReason)
+ * @property {StageReason[]} stageReasons
+ * @property {{ key: string, label: string, isArchived?: boolean }[]} sources
+ * @property {{ id: string, name: string, isArchived?: boolean }[]} tags
+ * @property {{ email: string, name: string, isArchived?: boolean }[]} members
+ * @property {any[]} fields the lead custom fields (CustomFieldDefinition)
+ */
+
+export {};
