@@ -5,7 +5,7 @@
  * second. `npx tsx bench/lead-import.ts [rows=5000] [sqlite|postgres]` (TEST_DATABASE_URL for PostgreSQL).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { MAX_IMPORT_ROWS } from '../src/leads/lead-import.service.js';
+import { MAX_IMPORT_ROWS } from '../src/validation/csv-import.js';
 import { http, startServer } from '../test/e2e/helpers-browser.js';
 import { seedListBusiness } from '../test/e2e/helpers-leads-list.js';
 
