@@ -1,4 +1,5 @@
 import { authApi, authFeature } from './auth/auth.routes.js';
+import { clientCsvApi } from './clients/client-csv.routes.js';
 import { clientsApi, clientsFeature, clientsOperatorApi } from './clients/clients.routes.js';
 import type { Deps } from './deps.js';
 import type { AnyFeature } from './feature.js';
@@ -74,6 +75,7 @@ const DOCUMENT_ORDER: readonly ApiSection<never>[] = [
   leadSavedFiltersApi,
   leadBulkApi,
   leadCsvApi,
+  clientCsvApi,
   invoicesOperatorApi,
   shareLinkOperatorApi,
   invoicePreviewOperatorApi,

@@ -7,6 +7,7 @@ import type { Services } from '../services.js';
 import type { Store } from '../storage/store.js';
 import { readBody } from '../validation/read-body.js';
 import { businessContextCache } from './business-context.js';
+import { clientCsvApi } from './client-csv.routes.js';
 import { DOCUMENT_RULES } from './client.documents.js';
 import { bareRefusal, bodyless, CLIENT_SCHEMAS, clientKey, urlKey, VALIDATION_CODES } from './clients.openapi.js';
 import { exampleClientAnswer, EXAMPLE_CLIENT } from './clients.openapi-examples.js';
@@ -17,7 +18,7 @@ export const CLIENTS = '/api/v1/businesses/:urlKey/clients';
 export const ADMIN_CLIENTS = '/admin/v1/businesses/:urlKey/clients';
 
 /** What the clients' handlers call, made once per app. */
-interface ClientsContext {
+export interface ClientsContext {
   clients: ClientsService;
   customFields: CustomFieldsService;
   services: Services;
@@ -385,4 +386,7 @@ export const clientsOperatorApi: ApiSection<ClientsContext> = {
 };
 
 /** Clients: public create/get and the 405s of 4.6, the dashboard's actions, and custom field definitions. */
-export const clientsFeature = feature({ sections: [clientsApi, clientsOperatorApi], context: clientsContext });
+export const clientsFeature = feature({
+  sections: [clientsApi, clientsOperatorApi, clientCsvApi],
+  context: clientsContext,
+});

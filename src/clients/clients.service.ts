@@ -98,6 +98,21 @@ export class ClientsService {
     return { client: presentClient(stored, context), idempotent: true };
   }
 
+  /**
+   * What create would do with this body, writing nothing (an import's preview): `new`, `unchanged` (the
+   * clientId is stored with the same details), or the create's own refusal (400, 409).
+   */
+  async check(urlKey: string, body: unknown): Promise<'new' | 'unchanged'> {
+    const context = await this.context(urlKey);
+    const value = this.validate(body, context, 'api');
+    const stored = await this.store.data.findClient(urlKey, (value as { clientId: string }).clientId);
+    if (!stored) return 'new';
+    if (stored.status !== 'active' || !sameClient(stored.data as ClientValue, value, context.liveFieldIds)) {
+      throw new AppError('IDEMPOTENCY_CONFLICT', 'A client with this clientId already exists with different details');
+    }
+    return 'unchanged';
+  }
+
   async get(urlKey: string, clientId: string): Promise<Record<string, unknown>> {
     const [context, stored] = await Promise.all([this.context(urlKey), this.store.data.findClient(urlKey, clientId)]);
     if (!stored || stored.status !== 'active') throw notFound();

@@ -3,10 +3,11 @@ import { feature, type FeatureEnv } from '../feature.js';
 import { ok, rejectQuery } from '../http/replies.js';
 import { operationsOf, ref, success, type ApiSection } from '../openapi/operation.js';
 import type { JsonSchema } from '../validation/json-schema.js';
+import { importOutcomeSchema, MAX_IMPORT_ROWS } from '../validation/csv-import.js';
 import { bodyJsonSchema } from '../validation/read-body.js';
 import { LEAD_CSV_HEADERS } from './lead-csv.columns.js';
 import { EXPORT_REFUSED, LeadExportService } from './lead-export.service.js';
-import { IMPORT_RULES, LeadImportService, MAX_IMPORT_ROWS } from './lead-import.service.js';
+import { IMPORT_RULES, LeadImportService } from './lead-import.service.js';
 import { LEAD_LIST_ERRORS, LEAD_LIST_QUERY } from './leads-list.openapi.js';
 import { LeadsListService } from './leads-list.service.js';
 import { LeadsService } from './leads.service.js';
@@ -22,41 +23,7 @@ interface CsvContext {
 const operation = operationsOf<CsvContext>();
 const operatorOf = (request: FastifyRequest) => ({ origin: 'API' as const, author: request.operator?.email ?? '' });
 
-const SCHEMAS: Record<string, JsonSchema> = {
-  LeadImportOutcome: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['dryRun', 'rows', 'created', 'unchanged', 'failed', 'errors'],
-    properties: {
-      dryRun: { type: 'boolean' },
-      rows: { type: 'integer', minimum: 0, description: 'Records read (the header line not counted).' },
-      created: { type: 'integer', minimum: 0, description: 'Leads stored (a dry run: that would be).' },
-      unchanged: {
-        type: 'integer',
-        minimum: 0,
-        description:
-          'Rows whose externalId is stored already with the same details: nothing written (a dry run: whose externalId is taken).',
-      },
-      failed: { type: 'integer', minimum: 0 },
-      errors: {
-        type: 'array',
-        description: 'The failed rows, at most 200 listed; `row` counts records from firstRow.',
-        items: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['row', 'externalId', 'code', 'message'],
-          properties: {
-            row: { type: 'integer' },
-            externalId: { type: ['string', 'null'] },
-            code: { type: 'string' },
-            message: { type: 'string' },
-            errors: { type: 'array', items: { type: 'object' } },
-          },
-        },
-      },
-    },
-  },
-};
+const SCHEMAS: Record<string, JsonSchema> = { LeadImportOutcome: importOutcomeSchema('externalId', 'Leads') };
 
 const EXAMPLE_CSV = `externalId,pipeline,stage,subject,customerName,contactName\nweb-1001,Sales,New,Website enquiry,Asha Traders,Asha Rao\n`;
 

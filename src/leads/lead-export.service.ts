@@ -1,7 +1,7 @@
-import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import type { Readable } from 'node:stream';
 import { AppError } from '../errors/app-error.js';
-import { LEAD_CSV_HEADERS, rowOfLead } from './lead-csv.columns.js';
+import { csvStream } from '../validation/csv-import.js';
+import { LEAD_CSV_COLUMNS } from './lead-csv.columns.js';
 import { MAX_LIMIT, MAX_SKIP } from './leads.query.js';
 import type { LeadsListService } from './leads-list.service.js';
 
@@ -43,7 +43,7 @@ export class LeadExportService {
           const leadId = String(lead.leadId);
           if (seen.has(leadId)) continue;
           seen.add(leadId);
-          yield rowOfLead(lead);
+          yield lead;
         }
         if (page.items.length < MAX_LIMIT) return;
         if (byRelevance) {
@@ -58,6 +58,6 @@ export class LeadExportService {
         page = await pageOf(from, skip);
       }
     }
-    return Readable.from(rows()).pipe(stringify({ header: true, columns: [...LEAD_CSV_HEADERS] }));
+    return csvStream(LEAD_CSV_COLUMNS, rows());
   }
 }

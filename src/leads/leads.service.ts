@@ -4,9 +4,9 @@ import { buildUnderivedClient } from '../clients/client.build.js';
 import { deriveClient } from '../clients/client.derive.js';
 import { AppError } from '../errors/app-error.js';
 import type { FieldError } from '../errors/codes.js';
-import type { ContactRecord } from '../storage/leads.store.js';
+import type { ContactRecord, InsertLeadResult, LeadInsert } from '../storage/leads.store.js';
 import type { Store } from '../storage/store.js';
-import type { WebhookEvents } from '../webhooks/events.js';
+import type { EventPlan, WebhookEvents } from '../webhooks/events.js';
 import type { LeadContext } from './lead-context.js';
 import type { BlockValues } from './lead.blocks.js';
 import { createRequestOf, sameCreateRequest, withoutGoneCustomFields, type CreateRequest } from './lead.compare.js';
@@ -21,6 +21,8 @@ import { inBodyOrder, validateCreate, validatePatch, type CreateInput } from './
 
 export type Lead = Record<string, unknown>;
 export type CreateOutcome = { lead: Lead; idempotent: boolean };
+/** A create decided and not yet written: the store's insert, and the request a retry is compared with. */
+type PreparedCreate = { insert: LeadInsert; request: CreateRequest };
 
 /** Who writes: the API (an app), or an operator in the dashboard (author: their e-mail). */
 export interface Author {
@@ -29,6 +31,8 @@ export interface Author {
 }
 
 export const ACTIVITIES_PAGE = 50;
+/** Rows of a createMany read at once while they are decided. */
+const PREPARE_WIDTH = 4;
 
 const notFound = () => new AppError('LEAD_NOT_FOUND', 'Lead not found');
 
@@ -55,13 +59,76 @@ export class LeadsService {
   /** `audit`: an operator's line, written with the lead (its detail gains the leadId). */
   async create(urlKey: string, body: unknown, by: Author, audit: AuditEntry | null = null): Promise<CreateOutcome> {
     const context = await this.context(urlKey);
+    const prepared = await this.prepareCreate(urlKey, body, by, context, null, audit);
+    if ('done' in prepared) return prepared.done;
+    const result = await this.store.leads.insertLead(urlKey, prepared.insert);
+    const outcome = this.finishCreate(prepared, result, context);
+    if (!outcome.idempotent && prepared.insert.events.length > 0) this.events.sent();
+    return outcome;
+  }
+
+  /**
+   * Many creates (an import's chunk), each decided as `create` decides one, written in one transaction
+   * (the store's insertLeads); a row refused, or a conflict found on writing, is that row's error. A
+   * chunk the store cannot write as a whole (a constraint no check foresaw) is written one row at a time.
+   */
+  async createMany(urlKey: string, bodies: unknown[], by: Author): Promise<(CreateOutcome | { error: unknown })[]> {
+    const context = await this.context(urlKey);
+    const plan = await this.events.plan(urlKey);
+    const answers: (CreateOutcome | { error: unknown })[] = new Array(bodies.length);
+    const pending: { index: number; prepared: PreparedCreate }[] = [];
+    // The reads of each row (its externalId, its client), a few rows at a time: no transaction yet.
+    let next = 0;
+    const prepareNext = async () => {
+      for (let index = next++; index < bodies.length; index = next++) {
+        try {
+          const prepared = await this.prepareCreate(urlKey, bodies[index], by, context, plan, null);
+          if ('done' in prepared) answers[index] = prepared.done;
+          else pending.push({ index, prepared });
+        } catch (error) {
+          answers[index] = { error };
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: PREPARE_WIDTH }, prepareNext));
+    const inserts = pending.map((p) => p.prepared.insert);
+    let results: InsertLeadResult[];
+    try {
+      results = inserts.length === 0 ? [] : await this.store.leads.insertLeads(urlKey, inserts);
+    } catch {
+      results = [];
+      for (const insert of inserts) results.push(await this.store.leads.insertLead(urlKey, insert));
+    }
+    let sent = false;
+    for (const [i, { index, prepared }] of pending.entries()) {
+      try {
+        const outcome = this.finishCreate(prepared, results[i]!, context);
+        sent ||= !outcome.idempotent && prepared.insert.events.length > 0;
+        answers[index] = outcome;
+      } catch (error) {
+        answers[index] = { error };
+      }
+    }
+    if (sent) this.events.sent();
+    return answers;
+  }
+
+  /** A create decided against what is stored: an answer already (a retry), or the insert to write. */
+  private async prepareCreate(
+    urlKey: string,
+    body: unknown,
+    by: Author,
+    context: LeadContext,
+    knownPlan: EventPlan | null,
+    audit: AuditEntry | null,
+  ): Promise<PreparedCreate | { done: CreateOutcome }> {
     const now = this.now();
     const { input, retryOnly } = await this.validCreate(body, context, by, now);
     const refs = await this.references(urlKey, input.customer, input.contact, 'create', Object.keys(body as object));
     const request = createRequestOf(input, { client: !!refs.client, contact: !!refs.contact }, context);
     if (input.externalId !== null) {
       const existing = await this.store.leads.findByExternalId(urlKey, input.externalId);
-      if (existing) return this.retried(existing.lead, existing.createRequest, request, context);
+      if (existing) return { done: this.retried(existing.lead, existing.createRequest, request, context) };
     }
     if (retryOnly) throw retryOnly;
     // The create's time, read after validation and the reads (its sync position is its transaction's: 011-sync-positions).
@@ -71,12 +138,12 @@ export class LeadsService {
       ? null
       : { clientId: lead.data.customer.clientId, data: newClientValue(lead.data.customer, context) };
     // Written only if this create inserts: an identical retry, a conflict or a rollback sends nothing.
-    const plan = await this.events.plan(urlKey);
+    const plan = knownPlan ?? (await this.events.plan(urlKey));
     const leadEvents = createdEvents(plan, lead, context);
     const events = newClient
       ? [...newClientEvents(plan, newClient.clientId, newClient.data, at, context), ...leadEvents]
       : leadEvents;
-    const result = await this.store.leads.insertLead(urlKey, {
+    const insert: LeadInsert = {
       lead,
       createRequest: request,
       newClient,
@@ -95,11 +162,15 @@ export class LeadsService {
       },
       events,
       audit: audit && { ...audit, detail: { ...(audit.detail as object), leadId: lead.leadId } },
-    });
+    };
+    return { insert, request };
+  }
+
+  /** The answer of a prepared create once the store wrote it (or found its externalId taken). */
+  private finishCreate(prepared: PreparedCreate, result: InsertLeadResult, context: LeadContext): CreateOutcome {
     if (result.outcome === 'no-business') throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
-    if (result.outcome === 'exists') return this.retried(result.lead, result.createRequest, request, context);
-    if (events.length > 0) this.events.sent();
-    return { lead: presentLead(lead, context), idempotent: false };
+    if (result.outcome === 'exists') return this.retried(result.lead, result.createRequest, prepared.request, context);
+    return { lead: presentLead(prepared.insert.lead, context), idempotent: false };
   }
 
   /**

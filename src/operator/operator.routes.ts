@@ -4,6 +4,7 @@ import { PAGING, readPaging } from '../http/paging.js';
 import { noBody, ok, rejectQuery } from '../http/replies.js';
 import { operationsOf, ref, success, type ApiSection, type Operation } from '../openapi/operation.js';
 import type { Services } from '../services.js';
+import { COUNTRY_CHOICES } from '../validation/countries.js';
 import { bodyJsonSchema, EMPTY_BODY, readBody } from '../validation/read-body.js';
 import { readBusinessPatch, readNewBusiness } from './businesses.service.js';
 import { NEW_APP_RULES, PASSWORD_CHANGE_RULES, readIncludeArchived } from './operator.inputs.js';
@@ -88,6 +89,35 @@ export const operatorApi: ApiSection<Services> = {
         const line = s.audit.entryOf(request, 'business.create', null);
         const business = await s.businesses.create(readNewBusiness(request.body), line);
         return reply.code(201).send(ok(business));
+      },
+    }),
+    operation({
+      method: 'get',
+      path: '/admin/v1/countries',
+      operationId: 'listCountries',
+      guard: 'operator',
+      summary: 'List the countries a business can be in',
+      description:
+        'Every ISO 3166-1 alpha-2 code the service accepts, with its English name, sorted by name: the choices of the business form.',
+      answers: [
+        {
+          status: 200,
+          description: 'The countries.',
+          schema: success({
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['code', 'name'],
+              properties: { code: { type: 'string', pattern: '^[A-Z]{2}$' }, name: { type: 'string' } },
+            },
+          }),
+        },
+      ],
+      errors: ['INVALID_QUERY_FIELD'],
+      handler: () => async (request) => {
+        rejectQuery(request);
+        return ok(COUNTRY_CHOICES);
       },
     }),
     operation({

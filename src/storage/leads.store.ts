@@ -209,56 +209,84 @@ export class LeadsStore {
    */
   async insertLead(urlKey: string, insert: LeadInsert): Promise<InsertLeadResult> {
     return this.transaction(async (trx) => {
-      const found = await trx.selectFrom('businesses').select('id').where('url_key', '=', urlKey).executeTakeFirst();
-      if (!found) return { outcome: 'no-business' } as const;
-      const businessPk = Number(found.id);
-      const { lead } = insert;
-      const inserted = await trx
-        .insertInto('leads')
+      const businessPk = await this.businessPkIn(trx, urlKey);
+      if (businessPk === undefined) return { outcome: 'no-business' } as const;
+      return this.insertIn(trx, urlKey, businessPk, insert);
+    });
+  }
+
+  /**
+   * Many lead creates (an import's chunk) in one transaction, each as insertLead writes one: a taken
+   * externalId is that row's `exists`, the others are written. A row that fails otherwise rolls the
+   * whole chunk back (the caller then writes its rows one at a time).
+   */
+  async insertLeads(urlKey: string, inserts: readonly LeadInsert[]): Promise<InsertLeadResult[]> {
+    return this.transaction(async (trx) => {
+      const businessPk = await this.businessPkIn(trx, urlKey);
+      if (businessPk === undefined) return inserts.map(() => ({ outcome: 'no-business' }) as const);
+      const results: InsertLeadResult[] = [];
+      for (const insert of inserts) results.push(await this.insertIn(trx, urlKey, businessPk, insert));
+      return results;
+    });
+  }
+
+  private async businessPkIn(trx: Kysely<Database>, urlKey: string): Promise<number | undefined> {
+    const found = await trx.selectFrom('businesses').select('id').where('url_key', '=', urlKey).executeTakeFirst();
+    return found ? Number(found.id) : undefined;
+  }
+
+  private async insertIn(
+    trx: Kysely<Database>,
+    urlKey: string,
+    businessPk: number,
+    insert: LeadInsert,
+  ): Promise<InsertLeadResult> {
+    const { lead } = insert;
+    const inserted = await trx
+      .insertInto('leads')
+      .values({
+        business_pk: businessPk,
+        lead_id: lead.leadId,
+        external_id: lead.externalId,
+        removed: 0,
+        source: lead.source,
+        ...leadColumns(lead),
+        create_request: JSON.stringify(insert.createRequest),
+        version: 1,
+        created_at: lead.createdAt,
+        updated_at: lead.updatedAt,
+      })
+      .onConflict((oc) => oc.columns(['business_pk', 'external_id']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) {
+      const existing = await this.findByExternalIdIn(trx, urlKey, lead.externalId!);
+      if (!existing) throw new Error('lead conflict without a stored lead');
+      return { outcome: 'exists', ...existing } as const;
+    }
+    const leadPk = Number(inserted.id);
+    const clientPk = await this.linkClient(trx, businessPk, insert);
+    if (insert.newContact) {
+      const c = insert.newContact;
+      await trx
+        .insertInto('contacts')
         .values({
           business_pk: businessPk,
-          lead_id: lead.leadId,
-          external_id: lead.externalId,
-          removed: 0,
-          source: lead.source,
-          ...leadColumns(lead),
-          create_request: JSON.stringify(insert.createRequest),
-          version: 1,
+          contact_id: c.contactId,
+          client_pk: clientPk,
+          name: c.name,
+          email: c.email,
+          phone: c.phone,
+          country: c.country,
           created_at: lead.createdAt,
-          updated_at: lead.updatedAt,
         })
-        .onConflict((oc) => oc.columns(['business_pk', 'external_id']).doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      if (!inserted) {
-        const existing = await this.findByExternalIdIn(trx, urlKey, lead.externalId!);
-        if (!existing) throw new Error('lead conflict without a stored lead');
-        return { outcome: 'exists', ...existing } as const;
-      }
-      const leadPk = Number(inserted.id);
-      const clientPk = await this.linkClient(trx, businessPk, insert);
-      if (insert.newContact) {
-        const c = insert.newContact;
-        await trx
-          .insertInto('contacts')
-          .values({
-            business_pk: businessPk,
-            contact_id: c.contactId,
-            client_pk: clientPk,
-            name: c.name,
-            email: c.email,
-            phone: c.phone,
-            country: c.country,
-            created_at: lead.createdAt,
-          })
-          .execute();
-      }
-      await this.writeTags(trx, leadPk, businessPk, lead.data.tagIds, false);
-      await this.writeActivities(trx, leadPk, [insert.activity]);
-      await writeOutbox(trx, insert.events);
-      if (insert.audit) await writeAudit(trx, insert.audit);
-      return { outcome: 'inserted' } as const;
-    });
+        .execute();
+    }
+    await this.writeTags(trx, leadPk, businessPk, lead.data.tagIds, false);
+    await this.writeActivities(trx, leadPk, [insert.activity]);
+    await writeOutbox(trx, insert.events);
+    if (insert.audit) await writeAudit(trx, insert.audit);
+    return { outcome: 'inserted' } as const;
   }
 
   /** The new client, or the linked one's row: a contact created by the lead belongs to it. */

@@ -15,6 +15,12 @@ countries.registerLocale(createRequire(import.meta.url)('i18n-iso-countries/lang
 export const COUNTRY_CODES: readonly string[] = Object.keys(countries.getAlpha2Codes()).sort();
 const COUNTRY_SET = new Set(COUNTRY_CODES);
 
+/** Every accepted code with its English name, by name: what the dashboard's country select offers. */
+export const COUNTRY_CHOICES: readonly { code: string; name: string }[] = COUNTRY_CODES.map((code) => ({
+  code,
+  name: countries.getName(code, 'en') ?? code,
+})).sort((a, b) => a.name.localeCompare(b.name, 'en'));
+
 export function isCountryCode(code: string): boolean {
   return COUNTRY_SET.has(code);
 }

@@ -103,7 +103,7 @@ describe('operator dashboard in headless chromium', () => {
 
   it('creates a business and switches to it', async () => {
     await page.getByLabel('Business name').fill('Asha Textiles');
-    await page.getByLabel('Country (ISO code)').fill('in');
+    await page.getByLabel('Country', { exact: true }).selectOption('IN');
     await page.getByLabel('URL key (optional)').fill(urlKey);
     await page.getByRole('button', { name: 'Create business' }).click();
     await page.getByRole('cell', { name: urlKey }).waitFor();

@@ -1,14 +1,32 @@
-// Importing leads from a CSV file (POST …/lead-imports): the file is split into parts of the
-// server's size (csv-parts.js), each checked first (a dry run: the preview, with every row's
-// problem) and imported only when the operator confirms. Rows already stored under their externalId
-// are left as they are, so importing the same file again adds nothing.
-import { api, seg } from './api.js';
+// Importing leads or clients from a CSV file (POST …/lead-imports, …/client-imports): the file is
+// split into parts of the server's size (csv-parts.js), each checked first (a dry run: the preview,
+// with every row's problem) and imported only when the operator confirms. Rows already stored under
+// their key (externalId, clientId) are left as they are, so importing the same file again adds nothing.
+import { api, getSession, seg } from './api.js';
 import { errorBanner, field, h, mount } from './dom.js';
 import { csvParts } from './csv-parts.js';
 
 /** Records per request: the server's limit, from its error when a part is too big (the first part shows it). */
 const PART = 1000;
 const SHOWN_ERRORS = 50;
+
+/** What differs between the two files: the endpoints, the nouns, the key each row is known by. */
+export const LEAD_CSV = {
+  imports: 'lead-imports',
+  export: 'lead-export',
+  noun: 'leads',
+  key: 'externalId',
+  inputName: 'leadsCsv',
+  hint: 'Columns as the export writes them (externalId, pipeline, stage, subject, customerName, contactName, …). Rows whose externalId is already imported are left as they are.',
+};
+export const CLIENT_CSV = {
+  imports: 'client-imports',
+  export: 'client-export',
+  noun: 'clients',
+  key: 'clientId',
+  inputName: 'clientsCsv',
+  hint: 'Columns as the export writes them (clientId, name, email, phone, country, gstin, …; lists and custom fields as JSON). Rows whose clientId is already imported are left as they are.',
+};
 
 async function send(path, parts, dryRun, progress) {
   const total = { rows: 0, created: 0, unchanged: 0, failed: 0, errors: [] };
@@ -21,7 +39,7 @@ async function send(path, parts, dryRun, progress) {
   return total;
 }
 
-function errorTable(errors, failed) {
+function errorTable(errors, failed, key) {
   if (failed === 0) return null;
   return h(
     'div',
@@ -40,7 +58,7 @@ function errorTable(errors, failed) {
         h(
           'tr',
           {},
-          ['Row', 'externalId', 'Problem'].map((t) => h('th', { scope: 'col' }, t)),
+          ['Row', key, 'Problem'].map((t) => h('th', { scope: 'col' }, t)),
         ),
       ),
       h(
@@ -51,7 +69,7 @@ function errorTable(errors, failed) {
             'tr',
             {},
             h('td', { 'data-label': 'Row' }, String(e.row)),
-            h('td', { 'data-label': 'externalId' }, e.externalId ?? ''),
+            h('td', { 'data-label': key }, e[key] ?? ''),
             h(
               'td',
               { 'data-label': 'Problem' },
@@ -64,9 +82,9 @@ function errorTable(errors, failed) {
   );
 }
 
-export function csvImportCard(ctx, onImported) {
-  const path = `/businesses/${seg(ctx.business.urlKey)}/lead-imports`;
-  const file = h('input', { type: 'file', name: 'leadsCsv', accept: '.csv,text/csv' });
+export function csvImportCard(ctx, onImported, kind = LEAD_CSV) {
+  const path = `/businesses/${seg(ctx.business.urlKey)}/${kind.imports}`;
+  const file = h('input', { type: 'file', name: kind.inputName, accept: '.csv,text/csv' });
   const status = h('div', { class: 'csv-status' });
   let parts = [];
   const run = async (dryRun) => {
@@ -90,14 +108,14 @@ export function csvImportCard(ctx, onImported) {
     try {
       parts = csvParts(await chosen.text(), PART);
       if (parts.length === 0) {
-        mount(status, errorBanner('The file holds no lead rows.'));
+        mount(status, errorBanner(`The file holds no ${kind.noun.slice(0, -1)} rows.`));
         return;
       }
       const preview = await run(true);
       const importButton = h(
         'button',
         { type: 'button', class: 'primary', disabled: preview.created === 0 },
-        `Import ${preview.created} new leads`,
+        `Import ${preview.created} new ${kind.noun}`,
       );
       importButton.addEventListener('click', async () => {
         importButton.disabled = true;
@@ -110,7 +128,7 @@ export function csvImportCard(ctx, onImported) {
               { role: 'status', class: 'csv-result' },
               `Imported: ${done.created} new, ${done.unchanged} already there, ${done.failed} failed.`,
             ),
-            errorTable(done.errors, done.failed),
+            errorTable(done.errors, done.failed, kind.key),
           );
           await onImported();
         } catch (error) {
@@ -124,7 +142,7 @@ export function csvImportCard(ctx, onImported) {
           { role: 'status', class: 'csv-preview' },
           `Preview of ${preview.rows} rows: ${preview.created} new, ${preview.unchanged} already imported, ${preview.failed} with a problem. Nothing is written yet.`,
         ),
-        errorTable(preview.errors, preview.failed),
+        errorTable(preview.errors, preview.failed, kind.key),
         importButton,
       );
     } catch (error) {
@@ -134,20 +152,19 @@ export function csvImportCard(ctx, onImported) {
   return h(
     'details',
     { class: 'card csv-import' },
-    h('summary', {}, 'Import leads from CSV'),
-    h(
-      'p',
-      { class: 'muted' },
-      'Columns as the export writes them (externalId, pipeline, stage, subject, customerName, contactName, …). Rows whose externalId is already imported are left as they are.',
-    ),
+    h('summary', {}, `Import ${kind.noun} from CSV`),
+    h('p', { class: 'muted' }, kind.hint),
     field('CSV file', file),
     status,
   );
 }
 
 /** Downloads the leads the list's filters match, as the server writes them (GET …/lead-export). */
-export async function exportLeads(ctx, params, token) {
-  const response = await fetch(`/admin/v1/businesses/${seg(ctx.business.urlKey)}/lead-export?${params}`, {
+export const exportLeads = (ctx, params, token) => exportCsv(ctx, LEAD_CSV, params, token);
+
+/** Downloads the records the filters match, as the server writes them (GET …/lead-export, …/client-export). */
+export async function exportCsv(ctx, kind, params, token = getSession()?.token) {
+  const response = await fetch(`/admin/v1/businesses/${seg(ctx.business.urlKey)}/${kind.export}?${params}`, {
     headers: { authorization: `Bearer ${token}`, accept: 'text/csv' },
   });
   if (!response.ok) {
@@ -155,7 +172,7 @@ export async function exportLeads(ctx, params, token) {
     throw new Error(json?.data?.error?.message ?? `The export failed (HTTP ${response.status}).`);
   }
   const url = URL.createObjectURL(await response.blob());
-  const link = h('a', { href: url, download: `leads-${ctx.business.urlKey}.csv`, hidden: true });
+  const link = h('a', { href: url, download: `${kind.noun}-${ctx.business.urlKey}.csv`, hidden: true });
   document.body.append(link);
   link.click();
   link.remove();

@@ -22,15 +22,21 @@ function createForm(ctx) {
     maxlength: limit('BusinessInput.name'),
     dataset: { field: 'name' },
   });
-  const country = h('input', {
-    type: 'text',
-    name: 'country',
-    required: true,
-    maxlength: 2,
-    pattern: '[A-Za-z]{2}',
-    class: 'short upper',
-    dataset: { field: 'country' },
-  });
+  // The countries the server accepts, by name (GET /admin/v1/countries; defect 12): a choice, not a typed code.
+  const country = h(
+    'select',
+    { name: 'country', required: true, dataset: { field: 'country' } },
+    h('option', { value: '' }, 'Loading countries…'),
+  );
+  api('GET', '/countries')
+    .then((countries) =>
+      mount(
+        country,
+        h('option', { value: '' }, 'Choose a country'),
+        countries.map((c) => h('option', { value: c.code }, `${c.name} (${c.code})`)),
+      ),
+    )
+    .catch(() => mount(country, h('option', { value: '' }, 'The countries could not be loaded')));
   const currency = h('input', {
     type: 'text',
     name: 'currency',
@@ -52,7 +58,7 @@ function createForm(ctx) {
     h('h2', { id: 'create-business-title' }, 'New business'),
     message,
     field('Business name', name),
-    field('Country (ISO code)', country, 'Two letters, for example IN, AE, GB.'),
+    field('Country', country, 'Its tax rules, currency and language follow from it.'),
     field('Currency (optional)', currency, 'ISO code such as INR. Leave empty for the country’s currency.'),
     field(
       'URL key (optional)',
@@ -64,7 +70,7 @@ function createForm(ctx) {
   );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const body = { name: name.value.trim(), country: country.value.trim().toUpperCase() };
+    const body = { name: name.value.trim(), country: country.value };
     if (currency.value.trim()) body.currency = currency.value.trim().toUpperCase();
     if (urlKey.value.trim()) body.urlKey = urlKey.value.trim();
     if (customFields.checked) body.customFieldsEnabled = true;

@@ -1,7 +1,8 @@
 // The clients of a business: paged, searchable by name or clientId, each with its leads
-// (the leads list filtered by clientId).
+// (the leads list filtered by clientId); imported from and exported to CSV (csv-import.js).
 import { limit } from './api-document.js';
 import { api, seg } from './api.js';
+import { CLIENT_CSV, csvImportCard, exportCsv } from './csv-import.js';
 import { errorBanner, field, formatDate, h, mount } from './dom.js';
 import { STATUS_LABELS, formatBudget, leadsBase } from './lead-config.js';
 import { cardTitle } from './lead-move.js';
@@ -174,6 +175,17 @@ export async function renderClientsList(main, ctx) {
     view.skip = 0;
     load();
   });
+  const message = h('div', { 'aria-live': 'polite' });
+  const download = async () => {
+    mount(message, h('p', { class: 'loading', role: 'status' }, 'Preparing the CSV file…'));
+    try {
+      await exportCsv(ctx, CLIENT_CSV, new URLSearchParams(view.q ? { q: view.q } : {}));
+      mount(message);
+    } catch (error) {
+      mount(message, errorBanner(error.message));
+    }
+  };
+  const exportButton = h('button', { type: 'button', class: 'secondary', onclick: download }, 'Export CSV');
   mount(
     main,
     h(
@@ -187,6 +199,9 @@ export async function renderClientsList(main, ctx) {
       ),
     ),
     form,
+    h('div', { class: 'csv-actions' }, exportButton),
+    message,
+    csvImportCard(ctx, load, CLIENT_CSV),
     results,
   );
   await load();

@@ -16,6 +16,53 @@ const FIELD_TYPES = [
   ['SELECT', 'Choice from a list'],
 ];
 const archived = (item) => Boolean(item.isArchived);
+const KEY_LENGTH = 64;
+
+/** A source key from its label (defect 12): A-Z, 0-9 and _, as the server takes keys; "Trade fair" → TRADE_FAIR. */
+export function keyOfLabel(label) {
+  return label
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, KEY_LENGTH);
+}
+
+/** `base`, or base_2, base_3, … : the first not in `taken` (keys are unique within the business). */
+function uniqueKey(base, taken) {
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) {
+    const suffix = `_${n}`;
+    const candidate = `${base.slice(0, KEY_LENGTH - suffix.length)}${suffix}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/**
+ * While a new source's label is typed, its key follows (derived, unique among the list's keys) until the
+ * operator edits the key by hand; a saved key is read-only and never follows. Listens on the editor, so
+ * the shared list editor needs no hook.
+ */
+function deriveSourceKeys(element) {
+  const keyInput = (label) =>
+    element.querySelector(`input[data-field="${CSS.escape(label.dataset.field.replace(/\.label$/, '.key'))}"]`);
+  element.addEventListener('input', (event) => {
+    const target = event.target;
+    if (!(target instanceof HTMLInputElement) || !event.isTrusted) return;
+    if (!(target.dataset.field ?? '').endsWith('.label')) return;
+    const key = keyInput(target);
+    // A key typed by hand (neither empty nor the one derived last) is the operator's: left alone.
+    if (!key || key.readOnly || (key.value !== '' && key.dataset.derived !== key.value)) return;
+    const taken = new Set(
+      [...element.querySelectorAll('input[data-field$=".key"]')].filter((i) => i !== key).map((i) => i.value.trim()),
+    );
+    const base = keyOfLabel(target.value);
+    key.value = base === '' ? '' : uniqueKey(base, taken);
+    key.dataset.derived = key.value;
+    key.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
 
 function editors(base, ctx) {
   return {
@@ -25,7 +72,9 @@ function editors(base, ctx) {
       listKey: 'sources',
       path: `${base}/lead-sources`,
       saved: 'Lead sources saved.',
-      intro: 'Where leads come from. Apps send the key or the label; leads keep the key, so a saved key cannot change.',
+      intro:
+        'Where leads come from. Apps send the key or the label; leads keep the key, so a saved key cannot change. ' +
+        'A new source’s key is made from its label; change it before saving if you like.',
       empty: 'No lead source. Leads can then carry none.',
       columns: [
         { key: 'label', label: 'Label', attrs: { maxlength: limit('LeadSourceInput.label') } },
@@ -203,6 +252,7 @@ let lastTab = 'sources';
 export async function renderLeadSettings(main, ctx) {
   const base = `/businesses/${seg(ctx.business.urlKey)}`;
   const all = { ...editors(base, ctx), timeZone: timeZoneCard(ctx) };
+  deriveSourceKeys(all.sources.element);
   const panel = h('div', { class: 'tab-panel', role: 'region', 'aria-live': 'polite' });
   const tabs = h('div', { class: 'tabs', role: 'group', 'aria-label': 'Lead settings sections' });
   let current = null;
