@@ -121,15 +121,32 @@ function createForm(base, types, reload, message) {
   return form;
 }
 
-async function renderLog(panel, path, endpoint, message) {
-  const page = await api('GET', `${path}/deliveries?pageSize=50`);
+/** How long the log is read again after a resend, waiting for the attempt to be logged (one try: 10 s at most). */
+const RESEND_WATCH_MS = 15_000;
+const RESEND_POLL_MS = 400;
+
+/** The delivery log read again until it holds an attempt newer than `since` (the resend's), or the watch ends. */
+async function watchForAttempt(path, since) {
+  const deadline = Date.now() + RESEND_WATCH_MS;
+  for (;;) {
+    const page = await api('GET', `${path}/deliveries?pageSize=50`);
+    if (page.attempts.some((a) => a.at > since) || Date.now() > deadline) return page;
+    await new Promise((resolve) => setTimeout(resolve, RESEND_POLL_MS));
+  }
+}
+
+async function renderLog(panel, path, endpoint, message, loaded) {
+  const page = loaded ?? (await api('GET', `${path}/deliveries?pageSize=50`));
+  const newest = page.attempts[0]?.at ?? '';
   const resend = (attempt) =>
     actionButton(
       'Resend',
       async () => {
         try {
           await api('POST', `${path}/events/${seg(attempt.eventId)}/resend`);
-          toast(`${attempt.eventType} queued again.`);
+          toast(`${attempt.eventType}: sending again now.`);
+          const after = await watchForAttempt(path, newest);
+          await renderLog(panel, path, endpoint, message, after);
         } catch (error) {
           if (error.status !== 401) mount(message, errorBanner(error.message));
         }
