@@ -15,6 +15,10 @@ import {
   toast,
   uid,
 } from './dom.js';
+import { clearFormError, reportFormError } from './field-errors.js';
+
+/** What the new-endpoint form calls each member of the body (error summaries name them so). */
+const ENDPOINT_LABELS = { url: 'URL', description: 'Description', eventTypes: 'Event types' };
 
 function showSecret(title, secret, note) {
   const id = uid('whsec');
@@ -70,8 +74,14 @@ function createForm(base, types, reload, message) {
     required: true,
     maxlength: 2048,
     placeholder: 'https://example.com/crmkit-events',
+    dataset: { field: 'url' },
   });
-  const description = h('input', { type: 'text', name: 'webhookDescription', maxlength: 500 });
+  const description = h('input', {
+    type: 'text',
+    name: 'webhookDescription',
+    maxlength: 500,
+    dataset: { field: 'description' },
+  });
   const boxes = types.map((t) => h('input', { type: 'checkbox', name: 'eventType', value: t.type }));
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Add endpoint');
   const form = h(
@@ -82,7 +92,7 @@ function createForm(base, types, reload, message) {
     field('Description', description),
     h(
       'fieldset',
-      { class: 'event-types' },
+      { class: 'event-types', dataset: { field: 'eventTypes' } },
       h('legend', {}, 'Event types'),
       types.map((t, i) =>
         h(
@@ -105,7 +115,7 @@ function createForm(base, types, reload, message) {
         ...(description.value && { description: description.value }),
       });
       form.reset();
-      mount(message);
+      clearFormError(form, message);
       await showSecret(
         'Endpoint added',
         created.secret,
@@ -113,7 +123,7 @@ function createForm(base, types, reload, message) {
       );
       await reload();
     } catch (error) {
-      if (error.status !== 401) mount(message, errorBanner(error.message));
+      if (error.status !== 401) reportFormError(form, message, error, ENDPOINT_LABELS);
     } finally {
       submit.disabled = false;
     }
