@@ -36,7 +36,8 @@ function findTarget(container, path) {
  * @property {string} [code] the error code, when it decides
  * @property {RegExp} [when] a pattern of the API's message, when the code alone does not decide
  * @property {string} label what the form calls the field (the summary names it so)
- * @property {string} message what the operator reads instead of the API's words
+ * @property {string | ((apiMessage: string) => string)} message what the operator reads instead of the API's
+ *   words (a function of the API's message when it names something the words keep, as a stage)
  * @property {string} [at] the path of the control the message belongs beside, when not the field's own
  */
 
@@ -80,7 +81,13 @@ export const OPERATOR_WORDS = [
     label: 'URL',
     message: 'Enter the address that receives the events.',
   },
-  { field: /^stageReasons$/, code: 'STAGE_REASON_REQUIRED', label: 'Reasons', message: 'Tick at least one reason.' },
+  {
+    field: /^stageReasons$/,
+    code: 'STAGE_REASON_REQUIRED',
+    label: 'Reasons',
+    // 'stageReasons: stage "Lost" requires at least one reason' → 'Stage "Lost" requires … reason: tick one.'
+    message: (api) => `${api.replace(/^stageReasons:?\s*stage/, 'Stage')}: tick one.`,
+  },
 ];
 
 /**
@@ -96,13 +103,21 @@ function wordsFor(error) {
 }
 
 /**
+ * The words of a row for an error.
+ * @param {OperatorWords} words
+ * @param {Partial<FieldError>} error
+ */
+const wordsOf = (words, error) =>
+  typeof words.message === 'function' ? words.message(String(error.message ?? '')) : words.message;
+
+/**
  * An error in the operator's words, placed at the control it belongs beside.
  * @param {FieldError} error
  * @returns {FieldError}
  */
 export function inOperatorWords(error) {
   const words = wordsFor(error);
-  return words ? { ...error, field: words.at ?? error.field, message: words.message } : error;
+  return words ? { ...error, field: words.at ?? error.field, message: wordsOf(words, error) } : error;
 }
 
 /**
@@ -111,7 +126,7 @@ export function inOperatorWords(error) {
  */
 export function shortMessage(error) {
   const words = wordsFor(error);
-  if (words) return words.message;
+  if (words) return wordsOf(words, error);
   const message = String(error.message ?? '');
   const field = String(error.field ?? '');
   if (!field || !message.startsWith(`${field} `)) return message;
@@ -177,8 +192,8 @@ export function showFieldErrors(container, errors = []) {
   /** @type {HTMLElement | null} */
   let first = null;
   clearOnEdit(container);
-  for (const error of errors.map(inOperatorWords)) {
-    const target = findTarget(container, error.field ?? '');
+  for (const error of errors) {
+    const target = findTarget(container, inOperatorWords(error).field ?? '');
     if (!target) {
       unplaced.push(error);
       continue;
@@ -232,7 +247,11 @@ export function errorSummary(message, errors = [], describe = describePath) {
   const located = errors.filter((e) => e.field);
   if (located.length === 0) {
     const words = errors.length === 1 ? wordsFor(errors[0]) : undefined;
-    return h('div', { class: 'banner banner-error', role: 'alert' }, h('p', {}, words?.message ?? message));
+    return h(
+      'div',
+      { class: 'banner banner-error', role: 'alert' },
+      h('p', {}, words ? wordsOf(words, errors[0]) : message),
+    );
   }
   /** @param {FieldError} e */
   const where = (e) => wordsFor(e)?.label ?? describe(e.field);
