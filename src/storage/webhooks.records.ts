@@ -54,7 +54,8 @@ export interface AttemptRecord {
 }
 
 export type AttemptResult = Omit<AttemptRecord, 'eventId' | 'eventType' | 'attempt'>;
-export type FinishOutcome = 'delivered' | { retryAt: number | null };
+/** Delivered, or failed: due again at `retryAt`, or given up (null), disabling the endpoint unless `disable` is false. */
+export type FinishOutcome = 'delivered' | { retryAt: number | null; disable?: boolean };
 export interface FinishedDelivery {
   delivery: ClaimedDelivery;
   attempt: AttemptResult;

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { StoreKind } from './db.js';
 import { bindSlots, compiledPerDialect } from './compiled.js';
-import { withAuditLine } from './audit-lines.js';
+import { withAuditLine, writeAudit } from './audit-lines.js';
 import type { AuditEntry } from './records.js';
 import { canName } from './keys.js';
 import type { Database } from './schema.js';
@@ -299,6 +299,54 @@ export class WebhooksStore {
     );
   }
 
+  /**
+   * Sends an event again now (a resend from the delivery log), as the next attempt of its latest outbox
+   * row, so the log numbers it after the event's last attempt and the retry schedule goes on from there.
+   * Waiting to retry: due now. Delivered or given up: pending again, due now. In flight (claimed, its
+   * attempt not logged yet) or never attempted: already on its way, left alone. Undefined when the
+   * endpoint has no such event (pruned after 30 days, or never).
+   */
+  async resendNow(
+    urlKey: string,
+    endpointId: string,
+    messageId: string,
+    now: number,
+    audit: AuditEntry | null = null,
+  ): Promise<{ eventType: string } | undefined> {
+    if (!canName(urlKey, endpointId, messageId)) return undefined;
+    return this.db.transaction().execute(async (trx) => {
+      let latest = trx
+        .selectFrom('webhook_outbox')
+        .select(['id', 'endpoint_pk', 'event_type', 'state', 'attempts'])
+        .where('endpoint_pk', '=', this.endpointPk(urlKey, endpointId))
+        .where('message_id', '=', messageId)
+        .orderBy('id', 'desc')
+        .limit(1);
+      if (this.kind === 'postgres') latest = latest.forUpdate();
+      const row = await latest.executeTakeFirst();
+      if (!row) return undefined;
+      // The operator asked for it: the line is kept whether the event goes again now or is already on its way.
+      if (audit) await writeAudit(trx, audit);
+      const attempts = Number(row.attempts);
+      if (row.state === 'pending') {
+        if (attempts === 0) return { eventType: row.event_type };
+        const logged = await trx
+          .selectFrom('webhook_attempts')
+          .select((eb) => eb.fn.max('attempt').as('last'))
+          .where('endpoint_pk', '=', row.endpoint_pk)
+          .where('message_id', '=', messageId)
+          .executeTakeFirst();
+        if (Number(logged?.last ?? 0) < attempts) return { eventType: row.event_type };
+      }
+      await trx
+        .updateTable('webhook_outbox')
+        .set({ state: 'pending', next_attempt_at: now })
+        .where('id', '=', row.id)
+        .execute();
+      return { eventType: row.event_type };
+    });
+  }
+
   async listAttempts(urlKey: string, endpointId: string, limit: number, offset: number): Promise<AttemptRecord[]> {
     if (!canName(urlKey, endpointId)) return [];
     const rows = await this.db
@@ -508,12 +556,15 @@ export class WebhooksStore {
     );
   }
 
-  /** A failed attempt: due again at `retryAt`, or given up (retryAt null), which disables the endpoint. */
+  /**
+   * A failed attempt: due again at `retryAt`, or given up (retryAt null), which disables the endpoint
+   * unless the outcome says not to (a resent event that had already used its schedule).
+   */
   private async failIn(
     trx: Kysely<Database>,
     delivery: ClaimedDelivery,
     at: number,
-    outcome: { retryAt: number | null },
+    outcome: Exclude<FinishOutcome, 'delivered'>,
   ): Promise<string | undefined> {
     const set = outcome.retryAt === null ? { state: 'failed' } : { next_attempt_at: outcome.retryAt };
     await trx
@@ -522,7 +573,7 @@ export class WebhooksStore {
       .where('id', '=', delivery.id)
       .where('state', '=', 'pending')
       .execute();
-    if (outcome.retryAt !== null) return undefined;
+    if (outcome.retryAt !== null || outcome.disable === false) return undefined;
     await trx
       .updateTable('webhook_endpoints')
       .set({ enabled: 0, disabled_reason: 'failing', updated_at: at })

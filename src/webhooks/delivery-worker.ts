@@ -5,7 +5,7 @@ import { Batcher } from '../storage/batcher.js';
 import type { ClaimedDelivery, FinishedDelivery } from '../storage/webhooks.store.js';
 import type { Store } from '../storage/store.js';
 import { postOnce } from './http-post.js';
-import { retryDelayMs } from './retry-schedule.js';
+import { MAX_ATTEMPTS, retryDelayMs } from './retry-schedule.js';
 import { signedHeaders } from './signing.js';
 
 /** Answers read from a destination are dropped past this: only the status counts. */
@@ -127,7 +127,11 @@ export class DeliveryWorker {
   ): Promise<void> {
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const delay = ok ? null : retryDelayMs(delivery.attempt, this.config.webhooksRetryBaseMs);
-    const outcome = ok ? ('delivered' as const) : { retryAt: delay === null ? null : this.now() + delay };
+    // An event resent after its schedule ran out (attempt past the last) is given up again, but its
+    // endpoint stays enabled: one manual resend failing is no three days of failures.
+    const outcome = ok
+      ? ('delivered' as const)
+      : { retryAt: delay === null ? null : this.now() + delay, disable: delivery.attempt <= MAX_ATTEMPTS };
     const disabled = await this.finishes.add({ delivery, attempt: { at, ...result }, outcome });
     if (disabled !== undefined) {
       this.logger?.warn(

@@ -267,9 +267,11 @@ export const webhooksApi: ApiSection<WebhooksContext> = {
       guard: 'operator',
       pathParams: { ...endpoint, eventId: "The event's `webhook-id` (`msg_…`), as the delivery log shows it." },
       summary: 'Send one event again',
-      description: 'Under the same `webhook-id` and body, after any pending event of the same resource.',
+      description:
+        "Sent now under the same `webhook-id` and body, as the event's next attempt (the delivery log numbers it " +
+        'after its last one). An event waiting for a retry is retried now; an attempt in flight is not doubled.',
       body: bodyless,
-      answers: [{ status: 202, description: 'Queued.', schema: success(ref('WebhookEventQueued')) }],
+      answers: [{ status: 202, description: 'On its way.', schema: success(ref('WebhookEventQueued')) }],
       errors: ['BUSINESS_NOT_FOUND', 'WEBHOOK_NOT_FOUND', 'WEBHOOK_EVENT_NOT_FOUND'],
       handler: (c) => async (request, reply) => {
         noBody(request);

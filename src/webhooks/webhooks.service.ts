@@ -111,12 +111,14 @@ export class WebhooksService {
     return { eventId: row!.messageId, eventType: 'webhook.test' };
   }
 
-  /** Sends one event again under the same id and body (receivers that already have it can drop it by id). */
+  /**
+   * Sends one event again now under the same id and body (receivers that already have it can drop it by
+   * id), as its next attempt: the delivery log numbers it after the event's last one.
+   */
   async resend(urlKey: string, endpointId: string, eventId: string, audit: AuditEntry | null = null) {
     await this.require(urlKey, endpointId);
-    const event = await this.store.webhooks.findEvent(urlKey, endpointId, eventId);
+    const event = await this.store.webhooks.resendNow(urlKey, endpointId, eventId, this.now(), audit);
     if (!event) throw new AppError('WEBHOOK_EVENT_NOT_FOUND', 'No event with this id for this endpoint');
-    await this.store.webhooks.enqueue(urlKey, endpointId, { ...event, createdAt: this.now() }, audit);
     this.events.sent();
     return { eventId, eventType: event.eventType };
   }

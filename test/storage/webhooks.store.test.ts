@@ -125,4 +125,36 @@ describe.each(stores)('webhooks store [%s]', (storeName) => {
     expect(await t.store.webhooks.findEvent(urlKey, endpointId, `msg_${urlKey}_2`)).toBeDefined();
     expect(await t.store.webhooks.listAttempts(urlKey, endpointId, 10, 0)).toEqual([]);
   });
+
+  it('resendNow: the next attempt of the event, due at once; an attempt in flight is not doubled', async () => {
+    const endpointId = (await t.store.webhooks.list(urlKey))[0]!.id;
+    const messageId = `msg_${urlKey}_resend`;
+    await t.store.webhooks.enqueue(urlKey, endpointId, {
+      messageId,
+      eventType: 'client.created',
+      resourceKey: 'client:resend',
+      payload: '{}',
+      createdAt: 2_000_000,
+    });
+    const claim = async (now: number) =>
+      (await t.store.webhooks.claim(now, 100, now + 100_000)).filter((d) => d.messageId === messageId);
+    const sent = (await claim(2_000_000))[0]!;
+    expect(sent.attempt).toBe(1);
+    // In flight: the resend leaves it to the attempt under way.
+    expect(await t.store.webhooks.resendNow(urlKey, endpointId, messageId, 2_000_010)).toEqual({
+      eventType: 'client.created',
+    });
+    expect(await claim(2_000_020)).toEqual([]);
+    const failed = { at: 2_000_030, statusCode: 500, durationMs: 1, error: null };
+    await t.store.webhooks.finish(sent, failed, { retryAt: 9_000_000 });
+    // Waiting for its retry: due now, as attempt 2.
+    await t.store.webhooks.resendNow(urlKey, endpointId, messageId, 2_000_040);
+    const retried = (await claim(2_000_050))[0]!;
+    expect(retried.attempt).toBe(2);
+    await t.store.webhooks.finish(retried, { ...failed, statusCode: 204 }, 'delivered');
+    // Delivered: pending again, due now, as attempt 3.
+    await t.store.webhooks.resendNow(urlKey, endpointId, messageId, 2_000_060);
+    expect((await claim(2_000_070)).map((d) => d.attempt)).toEqual([3]);
+    expect(await t.store.webhooks.resendNow(urlKey, endpointId, 'msg_none', 2_000_080)).toBeUndefined();
+  });
 });

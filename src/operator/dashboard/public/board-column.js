@@ -164,13 +164,25 @@ function card(env, lead) {
   const budget = formatBudget(lead.budget);
   const move = h(
     'button',
-    { type: 'button', class: 'secondary small card-move', 'aria-haspopup': 'dialog', 'aria-label': `Move ${title}` },
+    {
+      type: 'button',
+      class: 'secondary small card-move',
+      'aria-haspopup': 'dialog',
+      'aria-label': `Move ${title}`,
+      // One tab stop per card (its title): M or a click reaches Move (board-keys.js).
+      tabindex: '-1',
+      'aria-keyshortcuts': 'M',
+    },
     'Move…',
   );
   const el = h(
     'article',
     { class: 'lead-card', draggable: 'true', dataset: { leadId: lead.leadId }, 'aria-label': title },
-    h('a', { class: 'card-title', href: `#/leads/${encodeURIComponent(lead.leadId)}` }, title),
+    h(
+      'a',
+      { class: 'card-title', href: `#/leads/${encodeURIComponent(lead.leadId)}`, 'aria-keyshortcuts': 'M' },
+      title,
+    ),
     lead.subject ? h('p', { class: 'card-customer' }, lead.customer?.name) : null,
     h(
       'p',

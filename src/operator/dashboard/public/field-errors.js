@@ -31,10 +31,102 @@ function findTarget(container, path) {
 }
 
 /**
+ * @typedef {object} OperatorWords
+ * @property {RegExp} field the API's field path
+ * @property {string} [code] the error code, when it decides
+ * @property {RegExp} [when] a pattern of the API's message, when the code alone does not decide
+ * @property {string} label what the form calls the field (the summary names it so)
+ * @property {string | ((apiMessage: string) => string)} message what the operator reads instead of the API's
+ *   words (a function of the API's message when it names something the words keep, as a stage)
+ * @property {string} [at] the path of the control the message belongs beside, when not the field's own
+ */
+
+/**
+ * The API's messages name fields as a program sends them ("customer must have clientId or name"); the
+ * dashboard says the same in the operator's words, beside the control they are about (issue 39 defect 7).
+ * First match wins; an error no row matches keeps the API's message without its leading field path.
+ * @type {OperatorWords[]}
+ */
+export const OPERATOR_WORDS = [
+  {
+    field: /^customer$/,
+    code: 'INVALID_CUSTOMER',
+    label: 'Customer',
+    message: "Enter the customer's name, or pick one of your clients.",
+  },
+  { field: /^contact$/, code: 'INVALID_CONTACT', label: 'Contact', message: "Enter the contact person's name." },
+  {
+    field: /^customer\.clientId$/,
+    code: 'CLIENT_NOT_FOUND',
+    label: 'Customer',
+    message: 'No such client: pick one from the suggestions, or type a name for a new client.',
+    at: 'customer',
+  },
+  {
+    field: /^followUpDate$/,
+    when: /before today/,
+    label: 'Follow-up date',
+    message: 'Choose today or a later day: a follow-up cannot be in the past.',
+  },
+  { field: /^followUpDate$/, when: /must be a date/, label: 'Follow-up date', message: 'Enter a date.' },
+  {
+    field: /^eventTypes$/,
+    when: /at least/,
+    label: 'Event types',
+    message: 'Tick at least one event type to send to this endpoint.',
+  },
+  {
+    field: /^url$/,
+    when: /required|must not be empty/,
+    label: 'URL',
+    message: 'Enter the address that receives the events.',
+  },
+  {
+    field: /^stageReasons$/,
+    code: 'STAGE_REASON_REQUIRED',
+    label: 'Reasons',
+    // 'stageReasons: stage "Lost" requires at least one reason' → 'Stage "Lost" requires … reason: tick one.'
+    message: (api) => `${api.replace(/^stageReasons:?\s*stage/, 'Stage')}: tick one.`,
+  },
+];
+
+/**
+ * The row of OPERATOR_WORDS for an error, if any.
+ * @param {Partial<FieldError>} error
+ */
+function wordsFor(error) {
+  const field = String(error.field ?? '');
+  const message = String(error.message ?? '');
+  return OPERATOR_WORDS.find(
+    (w) => w.field.test(field) && (!w.code || w.code === error.code) && (!w.when || w.when.test(message)),
+  );
+}
+
+/**
+ * The words of a row for an error.
+ * @param {OperatorWords} words
+ * @param {Partial<FieldError>} error
+ */
+const wordsOf = (words, error) =>
+  typeof words.message === 'function' ? words.message(String(error.message ?? '')) : words.message;
+
+/**
+ * An error in the operator's words, placed at the control it belongs beside.
+ * @param {FieldError} error
+ * @returns {FieldError}
+ */
+export function inOperatorWords(error) {
+  const words = wordsFor(error);
+  return words ? { ...error, field: words.at ?? error.field, message: wordsOf(words, error) } : error;
+}
+
+/**
  * The message without the field path it starts with, which the error's position already shows.
  * @param {Partial<FieldError>} error
  */
 export function shortMessage(error) {
+  const words = wordsFor(error);
+  if (words) return wordsOf(words, error);
   const message = String(error.message ?? '');
   const field = String(error.field ?? '');
   if (!field || !message.startsWith(`${field} `)) return message;
@@ -56,8 +148,40 @@ export function clearFieldErrors(container) {
   });
 }
 
+/** Containers whose errors already go when their control is changed. */
+const watched = new WeakSet();
+
 /**
- * Places each error after its control; returns the errors that found no control.
+ * A message is about what the field held: once the operator changes the field (types, picks, ticks),
+ * its messages go, and those of the blocks around it (a customer's message when its name is typed).
+ * When none is left, the summary above the form goes too.
+ * @param {ParentNode} container
+ */
+function clearOnEdit(container) {
+  if (watched.has(container)) return;
+  watched.add(container);
+  const clear = (/** @type {Event} */ event) => {
+    for (let el = /** @type {Element | null} */ (event.target); el && el !== container; el = el.parentElement) {
+      el.querySelectorAll(':scope > .field-error').forEach((note) => note.remove());
+      if (el.getAttribute('aria-invalid') === 'true') {
+        el.removeAttribute('aria-invalid');
+        const kept = (el.getAttribute('aria-describedby') ?? '')
+          .split(' ')
+          .filter((id) => id && !id.startsWith('err-'));
+        if (kept.length) el.setAttribute('aria-describedby', kept.join(' '));
+        else el.removeAttribute('aria-describedby');
+      }
+    }
+    if (container.querySelector('.field-error')) return;
+    const scope = /** @type {Element} */ (container).closest?.('main') ?? document;
+    scope.querySelectorAll('.field-error-summary').forEach((summary) => summary.remove());
+  };
+  container.addEventListener('input', clear);
+  container.addEventListener('change', clear);
+}
+
+/**
+ * Places each error after its control, in the operator's words; returns the errors that found no control.
  * @param {ParentNode} container
  * @param {FieldError[]} [errors]
  * @returns {FieldError[]}
@@ -67,8 +191,9 @@ export function showFieldErrors(container, errors = []) {
   const unplaced = [];
   /** @type {HTMLElement | null} */
   let first = null;
+  clearOnEdit(container);
   for (const error of errors) {
-    const target = findTarget(container, error.field ?? '');
+    const target = findTarget(container, inOperatorWords(error).field ?? '');
     if (!target) {
       unplaced.push(error);
       continue;
@@ -120,10 +245,19 @@ const lowerFirst = (/** @type {string} */ text) => text.charAt(0).toLowerCase() 
  */
 export function errorSummary(message, errors = [], describe = describePath) {
   const located = errors.filter((e) => e.field);
-  if (located.length === 0) return h('div', { class: 'banner banner-error', role: 'alert' }, h('p', {}, message));
+  if (located.length === 0) {
+    const words = errors.length === 1 ? wordsFor(errors[0]) : undefined;
+    return h(
+      'div',
+      { class: 'banner banner-error', role: 'alert' },
+      h('p', {}, words ? wordsOf(words, errors[0]) : message),
+    );
+  }
+  /** @param {FieldError} e */
+  const where = (e) => wordsFor(e)?.label ?? describe(e.field);
   return h(
     'div',
-    { class: 'banner banner-error', role: 'alert' },
+    { class: 'banner banner-error field-error-summary', role: 'alert' },
     h(
       'p',
       {},
@@ -136,7 +270,7 @@ export function errorSummary(message, errors = [], describe = describePath) {
     h(
       'ul',
       {},
-      located.map((e) => h('li', {}, `${describe(e.field)}: ${lowerFirst(shortMessage(e))}`)),
+      located.map((e) => h('li', {}, `${where(e)}: ${lowerFirst(shortMessage(e))}`)),
     ),
   );
 }

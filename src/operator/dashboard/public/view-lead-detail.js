@@ -132,16 +132,17 @@ export async function renderLeadDetail(main, ctx, leadId) {
     { class: 'danger' },
   );
   show(lead);
+  const layout = h('div', { class: 'lead-layout', dataset: { pane: 'lead' } });
   mount(
     main,
     head,
     message,
-    h(
-      'div',
-      { class: 'lead-layout' },
+    paneTabs(layout),
+    mount(
+      layout,
       h(
         'div',
-        { class: 'lead-main' },
+        { class: 'lead-main', id: 'lead-pane-lead', role: 'tabpanel', 'aria-labelledby': 'lead-tab-lead' },
         formSlot,
         h(
           'div',
@@ -150,9 +151,42 @@ export async function renderLeadDetail(main, ctx, leadId) {
           h('div', { class: 'save-actions' }, discard, save),
         ),
       ),
-      activity.element,
+      h(
+        'div',
+        { class: 'lead-side', id: 'lead-pane-activity', role: 'tabpanel', 'aria-labelledby': 'lead-tab-activity' },
+        activity.element,
+      ),
     ),
   );
   ctx.setLeaveGuard(() => Object.keys(form.diff()).length > 0);
   await activity.load();
+}
+
+/**
+ * Narrow screens show the form or the activity, one at a time, chosen by two tabs at the top (issue 39
+ * defect 11: the activity sat below ~2,500 px of form); wide screens show both side by side and no tabs (CSS).
+ */
+function paneTabs(layout) {
+  const tabs = [
+    ['lead', 'Lead'],
+    ['activity', 'Activity'],
+  ].map(([pane, label]) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        role: 'tab',
+        id: `lead-tab-${pane}`,
+        'aria-controls': `lead-pane-${pane}`,
+        'aria-selected': String(pane === 'lead'),
+        onclick: () => choose(pane),
+      },
+      label,
+    ),
+  );
+  const choose = (pane) => {
+    layout.dataset.pane = pane;
+    for (const tab of tabs) tab.setAttribute('aria-selected', String(tab.id === `lead-tab-${pane}`));
+  };
+  return h('div', { class: 'lead-tabs', role: 'tablist', 'aria-label': 'Lead page' }, tabs);
 }

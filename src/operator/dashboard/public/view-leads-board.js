@@ -6,6 +6,7 @@ import { api, seg } from './api.js';
 import { errorBanner, field, h, mount } from './dom.js';
 import { STATUS_LABELS, leadsBase, loadLeadConfig } from './lead-config.js';
 import { PAGE, boardColumn } from './board-column.js';
+import { boardKeys } from './board-keys.js';
 import { newLeadForm } from './lead-new.js';
 import { renderLeadDetail } from './view-lead-detail.js';
 
@@ -34,6 +35,7 @@ export async function renderLeads(main, ctx) {
   if (board.urlKey !== ctx.business.urlKey) Object.assign(board, { urlKey: ctx.business.urlKey, filters: noFilters() });
   if (!live.some((p) => p.id === board.pipelineId)) board.pipelineId = (live.find((p) => p.isPrimary) ?? live[0]).id;
   const columns = h('div', { class: 'board', role: 'region', 'aria-label': 'Leads board' });
+  boardKeys(columns);
   const message = h('div');
   const creating = h('div');
   const refresh = () => loadColumns(ctx, config, columns, message);
@@ -64,6 +66,7 @@ export async function renderLeads(main, ctx) {
       ),
     );
   });
+  const [filtersButton, filters] = filterBar(config, live, refresh);
   mount(
     main,
     h(
@@ -76,13 +79,13 @@ export async function renderLeads(main, ctx) {
         h(
           'p',
           { class: 'subtitle' },
-          `Drag a card to another stage, or use its Move button. Follow-up dates are overdue after the day passes in ${ctx.business.timeZone ?? 'UTC'}.`,
+          `Drag a card to another stage, or use its Move button (keyboard: arrow keys go from card to card, M moves the card). Follow-up dates are overdue after the day passes in ${ctx.business.timeZone ?? 'UTC'}.`,
         ),
       ),
-      add,
+      h('div', { class: 'board-actions' }, filtersButton, add),
     ),
     creating,
-    filterBar(config, live, refresh),
+    filters,
     message,
     columns,
   );
@@ -121,10 +124,11 @@ function filterBar(config, live, refresh) {
     board.showArchived = archived.checked;
     refresh();
   });
-  return h(
+  const form = h(
     'form',
     {
-      class: 'card filters',
+      id: 'board-filters',
+      class: 'card filters folds',
       role: 'search',
       'aria-label': 'Filter leads',
       onsubmit: (e) => {
@@ -165,6 +169,34 @@ function filterBar(config, live, refresh) {
     field('Search', search),
     h('div', { class: 'field checkbox' }, h('label', {}, archived, ' Show archived stages')),
   );
+  return [filtersToggle(form), form];
+}
+
+/**
+ * On a phone the filters fold behind one button (issue 39 defect 11: they pushed the first card below
+ * the screen); it says how many are on. Wider screens show them always and never the button (CSS).
+ */
+function filtersToggle(form) {
+  const toggle = h('button', {
+    type: 'button',
+    class: 'secondary small filters-toggle',
+    'aria-expanded': 'false',
+    'aria-controls': form.id,
+  });
+  const label = () => {
+    const on = Object.values(board.filters).filter(Boolean).length + (board.showArchived ? 1 : 0);
+    toggle.textContent = on ? `Filters (${on})` : 'Filters';
+  };
+  toggle.addEventListener('click', () => {
+    const open = toggle.getAttribute('aria-expanded') !== 'true';
+    toggle.setAttribute('aria-expanded', String(open));
+    form.classList.toggle('is-open', open);
+    label();
+  });
+  form.addEventListener('change', label);
+  form.addEventListener('input', label);
+  label();
+  return toggle;
 }
 
 /** The list's query for one stage's page starting at skip, with the board's filters. */

@@ -16,6 +16,10 @@ import {
   toast,
   uid,
 } from './dom.js';
+import { clearFormError, reportFormError } from './field-errors.js';
+
+/** What the new-endpoint form calls each member of the body (error summaries name them so). */
+const ENDPOINT_LABELS = { url: 'URL', description: 'Description', eventTypes: 'Event types' };
 
 function showSecret(title, secret, note) {
   const id = uid('whsec');
@@ -71,11 +75,13 @@ function createForm(base, types, reload, message) {
     required: true,
     maxlength: limit('WebhookEndpointInput.url'),
     placeholder: 'https://example.com/crmkit-events',
+    dataset: { field: 'url' },
   });
   const description = h('input', {
     type: 'text',
     name: 'webhookDescription',
     maxlength: limit('WebhookEndpointInput.description'),
+    dataset: { field: 'description' },
   });
   const boxes = types.map((t) => h('input', { type: 'checkbox', name: 'eventType', value: t.type }));
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Add endpoint');
@@ -87,7 +93,7 @@ function createForm(base, types, reload, message) {
     field('Description', description),
     h(
       'fieldset',
-      { class: 'event-types' },
+      { class: 'event-types', dataset: { field: 'eventTypes' } },
       h('legend', {}, 'Event types'),
       types.map((t, i) =>
         h(
@@ -110,7 +116,7 @@ function createForm(base, types, reload, message) {
         ...(description.value && { description: description.value }),
       });
       form.reset();
-      mount(message);
+      clearFormError(form, message);
       await showSecret(
         'Endpoint added',
         created.secret,
@@ -118,7 +124,7 @@ function createForm(base, types, reload, message) {
       );
       await reload();
     } catch (error) {
-      if (error.status !== 401) mount(message, errorBanner(error.message));
+      if (error.status !== 401) reportFormError(form, message, error, ENDPOINT_LABELS);
     } finally {
       submit.disabled = false;
     }
@@ -126,15 +132,32 @@ function createForm(base, types, reload, message) {
   return form;
 }
 
-async function renderLog(panel, path, endpoint, message) {
-  const page = await api('GET', `${path}/deliveries?pageSize=50`);
+/** How long the log is read again after a resend, waiting for the attempt to be logged (one try: 10 s at most). */
+const RESEND_WATCH_MS = 15_000;
+const RESEND_POLL_MS = 400;
+
+/** The delivery log read again until it holds an attempt newer than `since` (the resend's), or the watch ends. */
+async function watchForAttempt(path, since) {
+  const deadline = Date.now() + RESEND_WATCH_MS;
+  for (;;) {
+    const page = await api('GET', `${path}/deliveries?pageSize=50`);
+    if (page.attempts.some((a) => a.at > since) || Date.now() > deadline) return page;
+    await new Promise((resolve) => setTimeout(resolve, RESEND_POLL_MS));
+  }
+}
+
+async function renderLog(panel, path, endpoint, message, loaded) {
+  const page = loaded ?? (await api('GET', `${path}/deliveries?pageSize=50`));
+  const newest = page.attempts[0]?.at ?? '';
   const resend = (attempt) =>
     actionButton(
       'Resend',
       async () => {
         try {
           await api('POST', `${path}/events/${seg(attempt.eventId)}/resend`);
-          toast(`${attempt.eventType} queued again.`);
+          toast(`${attempt.eventType}: sending again now.`);
+          const after = await watchForAttempt(path, newest);
+          await renderLog(panel, path, endpoint, message, after);
         } catch (error) {
           if (error.status !== 401) mount(message, errorBanner(error.message));
         }
