@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availableStores } from '../helpers/stores.js';
-import { launchBrowser, screenshot, startServer, type RunningServer } from './helpers-browser.js';
-import { DESKTOP, logIn, seedListBusiness, type ListBusiness } from './helpers-leads-list.js';
+import { launchBrowser, startServer, type RunningServer } from './helpers-browser.js';
+import { DESKTOP, fits, logIn, seedListBusiness, type ListBusiness } from './helpers-leads-list.js';
 
 // Issue 39 "Field history" and defect 9: an edit made on the lead's page shows in its timeline as what
 // changed, and the audit log says it in words with the lead's id as a link back to the lead.
@@ -48,8 +48,7 @@ describe.each(stores)("a lead's field history in the dashboard (issue 39) [%s]",
     await edited.getByText(budgetChange).waitFor();
     expect(await edited.count()).toBe(1);
     expect(await timeline.getByText('Created').count()).toBe(1);
-    await edited.scrollIntoViewIfNeeded();
-    await screenshot(page, `lead-history-timeline-${storeName}`);
+    await fits(page, `lead-history-timeline-${storeName}`, true);
   });
 
   it('the audit log says what the edit changed, and the lead id is a link to the lead', async () => {
@@ -57,7 +56,7 @@ describe.each(stores)("a lead's field history in the dashboard (issue 39) [%s]",
     const row = page.getByRole('row').filter({ hasText: 'Lead edited:' }).first();
     await row.getByText(budgetChange).waitFor();
     expect(await row.textContent()).not.toContain('lead.edit lead.edit');
-    await screenshot(page, `lead-history-audit-${storeName}`);
+    await fits(page, `lead-history-audit-${storeName}`, true);
     await row.getByRole('link', { name: leadId }).click();
     await page.getByRole('heading', { level: 1, name: /Valves for the depot/ }).waitFor();
     expect(page.url()).toContain(`#/leads/${leadId}`);
