@@ -17,6 +17,7 @@ import { leadBudgetSumsMigration } from './migrations/020-lead-budget-sums.js';
 import { invoiceMailMigration } from './migrations/022-invoice-mail.js';
 import { leadSavedFiltersMigration } from './migrations/027-lead-saved-filters.js';
 import { reportAggregatesMigration } from './migrations/026-report-aggregates.js';
+import { reportRollupsMigration } from './migrations/028-report-rollups.js';
 import { invoiceNumberOrderMigration } from './migrations/023-invoice-number-order.js';
 import { repairSyncPositions } from './sync-positions.js';
 
@@ -43,6 +44,7 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '023-invoice-number-order': invoiceNumberOrderMigration(kind),
     '026-report-aggregates': reportAggregatesMigration(kind),
     '027-lead-saved-filters': leadSavedFiltersMigration(),
+    '028-report-rollups': reportRollupsMigration(kind),
   };
 }
 
@@ -86,7 +88,7 @@ async function renameFormerMigrations(db: Kysely<unknown>, kind: StoreKind): Pro
 }
 
 /** The newest migration this build knows: reported by /healthz. */
-export const SCHEMA_VERSION = '027-lead-saved-filters';
+export const SCHEMA_VERSION = '028-report-rollups';
 
 /**
  * Runs pending migrations under the store's lock (a PostgreSQL session advisory lock, so `db` must hold a
