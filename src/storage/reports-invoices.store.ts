@@ -59,15 +59,14 @@ export class InvoiceReportsStore {
     if (months.length === 0) return [];
     const edges = [...months.map((m) => msEdge(m.from, 'month')), msEdge(months.at(-1)!.to, 'month')];
     const pieces = piecesOf(edges).map(
-      (p) => sql`(cast(${p.edge} as integer), cast(${p.lo} as bigint), cast(${p.hi} as bigint))`,
+      (p) => sql`select cast(${p.edge} as integer) as edge, i.currency, count(*) as n,
+          cast(sum(i.total_minor) as text) as minor
+        from invoices i
+        where i.business_pk = ${business(urlKey)} and i.invoice_date >= ${p.lo} and i.invoice_date < ${p.hi}
+          and i.status <> 'CANCELED'
+        group by i.currency`,
     );
-    const raw = () => sql<PieceRow>`
-      with pieces(edge, lo, hi) as (values ${sql.join(pieces)})
-      select p.edge, i.currency, count(*) as n, cast(sum(i.total_minor) as text) as minor
-      from pieces p join invoices i on i.business_pk = ${business(urlKey)}
-        and i.invoice_date >= p.lo and i.invoice_date < p.hi
-      where i.status <> 'CANCELED'
-      group by p.edge, i.currency`;
+    const raw = () => sql<PieceRow>`${sql.join(pieces, sql` union all `)}`;
     return this.monthSums(urlKey, 'invoiced', edges, months, pieces.length === 0 ? null : raw());
   }
 
@@ -76,14 +75,14 @@ export class InvoiceReportsStore {
     if (months.length === 0) return [];
     const edges = [...months.map((m) => textEdge(iso(m.from), 'month')), textEdge(iso(months.at(-1)!.to), 'month')];
     const pieces = piecesOf(edges).map(
-      (p) => sql`(cast(${p.edge} as integer), cast(${p.lo} as text), cast(${p.hi} as text))`,
+      (p) => sql`select cast(${p.edge} as integer) as edge, pay.currency, count(*) as n,
+          cast(sum(pay.settled_minor) as text) as minor
+        from invoice_payments pay
+        where pay.business_pk = ${business(urlKey)} and pay.removed = 0 and pay.paid_on >= ${p.lo}
+          and pay.paid_on < ${p.hi}
+        group by pay.currency`,
     );
-    const raw = () => sql<PieceRow>`
-      with pieces(edge, lo, hi) as (values ${sql.join(pieces)})
-      select p.edge, pay.currency, count(*) as n, cast(sum(pay.settled_minor) as text) as minor
-      from pieces p join invoice_payments pay on pay.business_pk = ${business(urlKey)} and pay.removed = 0
-        and pay.paid_on >= p.lo and pay.paid_on < p.hi
-      group by p.edge, pay.currency`;
+    const raw = () => sql<PieceRow>`${sql.join(pieces, sql` union all `)}`;
     return this.monthSums(urlKey, 'collected', edges, months, pieces.length === 0 ? null : raw());
   }
 
@@ -92,7 +91,12 @@ export class InvoiceReportsStore {
     // Everything owed before each edge (oldest first), from the day rollups and each edge's raw piece.
     const cuts = [edges.over90, edges.over60, edges.over30, edges.dueAfterToday].map((e) => textEdge(e, 'day'));
     const pieces = piecesOf(cuts).map(
-      (p) => sql`(cast(${p.edge} as integer), cast(${p.lo} as text), cast(${p.hi} as text))`,
+      (p) => sql`select cast(${p.edge} as integer) as edge, i.currency, count(*) as n,
+          cast(sum(i.total_minor - i.paid_minor) as text) as minor
+        from invoices i
+        where i.business_pk = ${business(urlKey)} and i.status in ('UNPAID', 'PARTIALLY_PAID')
+          and i.due_on >= ${p.lo} and i.due_on < ${p.hi}
+        group by i.currency`,
     );
     const [rollups, raw] = await Promise.all([
       sql<SumRow & { bucket: string }>`
@@ -101,12 +105,7 @@ export class InvoiceReportsStore {
         group by bucket, currency`.execute(this.db),
       pieces.length === 0
         ? { rows: [] as PieceRow[] }
-        : sql<PieceRow>`
-        with pieces(edge, lo, hi) as (values ${sql.join(pieces)})
-        select p.edge, i.currency, count(*) as n, cast(sum(i.total_minor - i.paid_minor) as text) as minor
-        from pieces p join invoices i on i.business_pk = ${business(urlKey)}
-          and i.status in ('UNPAID', 'PARTIALLY_PAID') and i.due_on >= p.lo and i.due_on < p.hi
-        group by p.edge, i.currency`.execute(this.db),
+        : sql<PieceRow>`${sql.join(pieces, sql` union all `)}`.execute(this.db),
     ]);
     // before[k]: per currency, what is owed with a due date before cut k; the last entry: everything.
     const before = [...cuts.map(() => new Map<string, bigint[]>()), new Map<string, bigint[]>()];

@@ -233,16 +233,18 @@ export class LeadReportsStore {
         group by stage_id, other, bucket`.execute(this.db),
       pieces.length === 0
         ? { rows: [] }
-        : sql<{ edge: number; stage_id: string; other: string; n: number | string }>`
-        with pieces(edge, lo, hi) as (values ${sql.join(
-          pieces.map((p) => sql`(cast(${p.edge} as integer), cast(${p.lo} as bigint), cast(${p.hi} as bigint))`),
-        )})
-        select p.edge, s.stage_id, ${q.rawGroup ?? sql`''`} as other, count(*) as n
-        from pieces p join lead_stays s on s.business_pk = ${business(urlKey)}
-          and s.stage_id in (${sql.join(q.stages)}) and ${q.at} >= p.lo and ${q.at} < p.hi
-        ${q.rawJoin ?? sql``}
-        where ${q.rawWhere}
-        group by p.edge, s.stage_id${q.rawGroup ? sql`, ${q.rawGroup}` : sql``}`.execute(this.db),
+        : // One branch per piece: each an index range the planner sizes by its own bounds.
+          sql<{ edge: number; stage_id: string; other: string; n: number | string }>`${sql.join(
+            pieces.map(
+              (p) => sql`select cast(${p.edge} as integer) as edge, s.stage_id, ${q.rawGroup ?? sql`''`} as other,
+                count(*) as n
+              from lead_stays s ${q.rawJoin ?? sql``}
+              where s.business_pk = ${business(urlKey)} and s.stage_id in (${sql.join(q.stages)})
+                and ${q.at} >= ${p.lo} and ${q.at} < ${p.hi} and ${q.rawWhere}
+              group by s.stage_id${q.rawGroup ? sql`, ${q.rawGroup}` : sql``}`,
+            ),
+            sql` union all `,
+          )}`.execute(this.db),
     ]);
     const group = (r: { stage_id: string; other: string }) => `${r.stage_id}\u0000${r.other}`;
     return intervalSums(

@@ -97,13 +97,16 @@ export function reportRollupsMigration(kind: StoreKind) {
       // The exact median reads the stays of one length bucket in length order (src/storage/reports-leads.store.ts).
       await run(
         kind === 'postgres'
-          ? `create index lead_stays_length on lead_stays (business_pk, stage_id, (left_at - entered_at))
-              include (left_at) where left_at is not null`
-          : `create index lead_stays_length on lead_stays (business_pk, stage_id, left_at - entered_at, left_at)
-              where left_at is not null`,
+          ? // entered_at too: an index-only scan needs every column the length expression reads.
+            `create index lead_stays_length on lead_stays (business_pk, stage_id, (left_at - entered_at))
+              include (left_at, entered_at) where left_at is not null`
+          : `create index lead_stays_length on lead_stays (business_pk, stage_id, left_at - entered_at, left_at,
+              entered_at) where left_at is not null`,
       );
       await fillReportRollups(db, kind);
       await (kind === 'postgres' ? postgresTriggers(db) : sqliteTriggers(db));
+      // The planner's figures for the new column and tables (the reports' edge pieces are sized by them).
+      if (kind === 'postgres') await run('analyze lead_stays, lead_stay_rollups, invoice_rollups');
     },
     async down(): Promise<void> {
       throw new Error('migrations are not reversed');
