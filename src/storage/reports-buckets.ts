@@ -1,3 +1,4 @@
+import { type RawBuilder, sql } from 'kysely';
 import type { StoreKind } from './db.js';
 
 /**
@@ -140,4 +141,25 @@ export function lengthBucketSql(expression: string): string {
       : `else '${u.name}:' || (${expression} / ${u.unit})`,
   );
   return `case when ${expression} < 0 then 'n:0' ${cases.join(' ')} end`;
+}
+
+/**
+ * The rows of `range(lo, hi)` for each piece, with its edge index: one index range per piece, planned
+ * once. PostgreSQL: a LATERAL join over the pieces (a plain join on the ranges let it scan every row);
+ * SQLite, which has no LATERAL: one branch per piece.
+ */
+export function perPiece<R>(
+  kind: StoreKind,
+  pieces: readonly { edge: number; lo: number | string; hi: number | string }[],
+  range: (lo: unknown, hi: unknown) => RawBuilder<unknown>,
+): RawBuilder<R & { edge: number }> {
+  if (kind === 'sqlite')
+    return sql`${sql.join(
+      pieces.map((p) => sql`select ${p.edge} as edge, x.* from (${range(p.lo, p.hi)}) x`),
+      sql` union all `,
+    )}`;
+  const type = typeof pieces[0]?.lo === 'string' ? sql`text` : sql`bigint`;
+  const rows = pieces.map((p) => sql`(${p.edge}, cast(${p.lo} as ${type}), cast(${p.hi} as ${type}))`);
+  return sql`with pieces(edge, lo, hi) as (values ${sql.join(rows)})
+    select cast(p.edge as integer) as edge, x.* from pieces p cross join lateral (${range(sql`p.lo`, sql`p.hi`)}) x`;
 }

@@ -1,6 +1,6 @@
 import { type RawBuilder, sql, type Kysely } from 'kysely';
 import type { StoreKind } from './db.js';
-import { type BucketEdge, intervalSums, msEdge, piecesOf, textEdge } from './reports-buckets.js';
+import { type BucketEdge, intervalSums, msEdge, perPiece, piecesOf, textEdge } from './reports-buckets.js';
 import type { ReportMonth } from './reports-leads.store.js';
 import type { Database } from './schema.js';
 
@@ -58,15 +58,17 @@ export class InvoiceReportsStore {
   async invoiced(urlKey: string, months: readonly ReportMonth[]): Promise<MonthMoneyRow[]> {
     if (months.length === 0) return [];
     const edges = [...months.map((m) => msEdge(m.from, 'month')), msEdge(months.at(-1)!.to, 'month')];
-    const pieces = piecesOf(edges).map(
-      (p) => sql`select cast(${p.edge} as integer) as edge, i.currency, count(*) as n,
-          cast(sum(i.total_minor) as text) as minor
+    const pieces = piecesOf(edges);
+    const raw = () =>
+      perPiece<SumRow>(
+        this.kind,
+        pieces,
+        (lo, hi) => sql`select i.currency, count(*) as n, cast(sum(i.total_minor) as text) as minor
         from invoices i
-        where i.business_pk = ${business(urlKey)} and i.invoice_date >= ${p.lo} and i.invoice_date < ${p.hi}
+        where i.business_pk = ${business(urlKey)} and i.invoice_date >= ${lo} and i.invoice_date < ${hi}
           and i.status <> 'CANCELED'
         group by i.currency`,
-    );
-    const raw = () => sql<PieceRow>`${sql.join(pieces, sql` union all `)}`;
+      );
     return this.monthSums(urlKey, 'invoiced', edges, months, pieces.length === 0 ? null : raw());
   }
 
@@ -74,15 +76,16 @@ export class InvoiceReportsStore {
   async collected(urlKey: string, months: readonly ReportMonth[]): Promise<MonthMoneyRow[]> {
     if (months.length === 0) return [];
     const edges = [...months.map((m) => textEdge(iso(m.from), 'month')), textEdge(iso(months.at(-1)!.to), 'month')];
-    const pieces = piecesOf(edges).map(
-      (p) => sql`select cast(${p.edge} as integer) as edge, pay.currency, count(*) as n,
-          cast(sum(pay.settled_minor) as text) as minor
+    const pieces = piecesOf(edges);
+    const raw = () =>
+      perPiece<SumRow>(
+        this.kind,
+        pieces,
+        (lo, hi) => sql`select pay.currency, count(*) as n, cast(sum(pay.settled_minor) as text) as minor
         from invoice_payments pay
-        where pay.business_pk = ${business(urlKey)} and pay.removed = 0 and pay.paid_on >= ${p.lo}
-          and pay.paid_on < ${p.hi}
+        where pay.business_pk = ${business(urlKey)} and pay.removed = 0 and pay.paid_on >= ${lo} and pay.paid_on < ${hi}
         group by pay.currency`,
-    );
-    const raw = () => sql<PieceRow>`${sql.join(pieces, sql` union all `)}`;
+      );
     return this.monthSums(urlKey, 'collected', edges, months, pieces.length === 0 ? null : raw());
   }
 

@@ -6,6 +6,7 @@ import {
   lengthBucketRange,
   lengthBucketSql,
   msEdge,
+  perPiece,
   piecesOf,
 } from './reports-buckets.js';
 import type { Database } from './schema.js';
@@ -207,6 +208,26 @@ export class LeadReportsStore {
     return Number(result.rows[0]!.ms);
   }
 
+  /** The raw stays of each edge's piece, per stage and group (`perPiece`: one index range per piece). */
+  private pieceSums(
+    urlKey: string,
+    pieces: readonly { edge: number; lo: number; hi: number }[],
+    q: {
+      stages: readonly string[];
+      rawJoin?: RawBuilder<unknown>;
+      rawWhere: RawBuilder<unknown>;
+      rawGroup?: RawBuilder<unknown>;
+      at: RawBuilder<unknown>;
+    },
+  ) {
+    const range = (lo: unknown, hi: unknown) => sql`select s.stage_id, ${q.rawGroup ?? sql`''`} as other, count(*) as n
+      from lead_stays s ${q.rawJoin ?? sql``}
+      where s.business_pk = ${business(urlKey)} and s.stage_id in (${sql.join(q.stages)})
+        and ${q.at} >= ${lo} and ${q.at} < ${hi} and ${q.rawWhere}
+      group by s.stage_id${q.rawGroup ? sql`, ${q.rawGroup}` : sql``}`;
+    return perPiece<{ stage_id: string; other: string; n: number | string }>(this.kind, pieces, range);
+  }
+
   /**
    * A series' sums per interval between edges, per stage (and `other`, joined by NUL): its rollup rows
    * between the edges' buckets, and the raw stays (with `rawJoin`, filtered by `rawWhere`, grouped by `rawGroup`)
@@ -231,20 +252,7 @@ export class LeadReportsStore {
         where business_pk = ${business(urlKey)} and series = ${q.series} and stage_id in (${sql.join(q.stages)})
           and bucket >= ${edges[0]!.key} and bucket < ${edges.at(-1)!.key}
         group by stage_id, other, bucket`.execute(this.db),
-      pieces.length === 0
-        ? { rows: [] }
-        : // One branch per piece: each an index range the planner sizes by its own bounds.
-          sql<{ edge: number; stage_id: string; other: string; n: number | string }>`${sql.join(
-            pieces.map(
-              (p) => sql`select cast(${p.edge} as integer) as edge, s.stage_id, ${q.rawGroup ?? sql`''`} as other,
-                count(*) as n
-              from lead_stays s ${q.rawJoin ?? sql``}
-              where s.business_pk = ${business(urlKey)} and s.stage_id in (${sql.join(q.stages)})
-                and ${q.at} >= ${p.lo} and ${q.at} < ${p.hi} and ${q.rawWhere}
-              group by s.stage_id${q.rawGroup ? sql`, ${q.rawGroup}` : sql``}`,
-            ),
-            sql` union all `,
-          )}`.execute(this.db),
+      pieces.length === 0 ? { rows: [] } : this.pieceSums(urlKey, pieces, q).execute(this.db),
     ]);
     const group = (r: { stage_id: string; other: string }) => `${r.stage_id}\u0000${r.other}`;
     return intervalSums(
