@@ -17,6 +17,7 @@ import { leadBudgetSumsMigration } from './migrations/020-lead-budget-sums.js';
 import { invoiceMailMigration } from './migrations/022-invoice-mail.js';
 import { leadSavedFiltersMigration } from './migrations/027-lead-saved-filters.js';
 import { reportAggregatesMigration } from './migrations/026-report-aggregates.js';
+import { reportRollupsMigration } from './migrations/028-report-rollups.js';
 import { invoiceNumberOrderMigration } from './migrations/023-invoice-number-order.js';
 import { webhookAttemptsMessageMigration } from './migrations/031-webhook-attempts-message.js';
 import { repairSyncPositions } from './sync-positions.js';
@@ -44,6 +45,7 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '023-invoice-number-order': invoiceNumberOrderMigration(kind),
     '026-report-aggregates': reportAggregatesMigration(kind),
     '027-lead-saved-filters': leadSavedFiltersMigration(),
+    '028-report-rollups': reportRollupsMigration(kind),
     '031-webhook-attempts-message': webhookAttemptsMessageMigration(),
   };
 }

@@ -12,7 +12,7 @@ import type { StoreKind } from '../db.js';
  *   `removed`), so a month's collections are one index range of the business.
  * Dates stay the UTC ISO texts the documents hold (their text order is their time order).
  */
-const MOVED = (data: string, kind: StoreKind) => {
+export const MOVED = (data: string, kind: StoreKind) => {
   const get = (member: string) =>
     kind === 'postgres' ? `(${data}::json ->> '${member}')` : `json_extract(${data}, '$.${member}')`;
   return {
