@@ -16,6 +16,11 @@ export const TEST_TAGS = [
       'PostgreSQL behaviour a pooler can change (sessions, locks, batching) or a write path: run once more through PgBouncer.',
   },
   {
+    name: 'isolated',
+    description:
+      'Cannot share a worker with other files (a module mock, a process-wide setting): runs with a fresh module graph.',
+  },
+  {
     name: 'smoke',
     description:
       "What differs between Node versions (driver, start, the README's commands): run on the second runtime.",

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { call } from '../helpers/app.js';
 import { appSecretToken, operatorToken, seedTenant, type Tenant } from '../helpers/seed.js';
 import { availableStores, configFor, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
+import { withMigratedSqlite } from '../helpers/sqlite-template.js';
 import { REPORTS_NOW, REPORTS_PIPELINES, seedReportHistory, seedReportInvoices } from '../helpers/reports.js';
 import { launchBrowser, openPage, screenshot, TEST_ADMIN } from './helpers-browser.js';
 import { DESKTOP, fitsPhone, PHONE } from './helpers-layout.js';
@@ -34,6 +35,7 @@ describe.each(stores)('dashboard: reports (issue 38 item 4) [%s]', (storeName) =
   beforeAll(async () => {
     if (storeName === 'postgres') own = await privatePostgresDatabase('crmkit_reports');
     const config = configFor(storeName, own ? { databaseUrl: own.url } : {});
+    if (storeName === 'sqlite') withMigratedSqlite(config.dataDir);
     store = openStore(config);
     await store.migrate();
     await new OperatorsService(store, clock.now, config.passwordHashCost).ensureFirstOperator(

@@ -5,6 +5,7 @@ import { buildApp } from '../../src/app.js';
 import { systemClock } from '../../src/deps.js';
 import { OperatorsService } from '../../src/operator/operators.service.js';
 import { openStore } from '../../src/storage/store.js';
+import { withMigratedSqlite } from '../helpers/sqlite-template.js';
 import { configFor } from '../helpers/stores.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { http, launchBrowser, openPage, screenshot, TEST_ADMIN, type RunningServer } from './helpers-browser.js';
@@ -17,6 +18,7 @@ async function startServer(): Promise<RunningServer> {
     webhooksPollMs: 50,
     webhooksRetryBaseMs: 50,
   });
+  withMigratedSqlite(config.dataDir);
   const store = openStore(config);
   await store.migrate();
   await new OperatorsService(store, systemClock.now, config.passwordHashCost).ensureFirstOperator(

@@ -15,6 +15,7 @@ import {
   type PrivateDatabase,
   type StoreName,
 } from '../helpers/stores.js';
+import { withMigratedSqlite } from '../helpers/sqlite-template.js';
 
 export { TEST_ADMIN };
 
@@ -34,6 +35,8 @@ export async function startServer(
   overrides: Partial<Config> = {},
 ): Promise<RunningServer> {
   const config = configFor(storeName, overrides);
+  // On the embedded store, from a copy of the run's migrated one: the migrations have their own tests.
+  if (storeName === 'sqlite' && overrides.dataDir === undefined) withMigratedSqlite(config.dataDir);
   const store = openStore(config);
   await store.migrate();
   await new OperatorsService(store, systemClock.now, config.passwordHashCost).ensureFirstOperator(

@@ -1,3 +1,4 @@
+// @module-tag isolated
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InvoiceAnswer } from '../../src/documents/invoice-document.types.js';

@@ -1,7 +1,5 @@
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, inject } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { testConfig, type Config } from '../../src/config.js';
 import { systemClock, type Clock } from '../../src/deps.js';
@@ -11,6 +9,7 @@ import { openStore, type Store } from '../../src/storage/store.js';
 import { Conformance, type OpenApiDocument } from './openapi.js';
 import { recordWrite } from './write-paths.js';
 import { availableStores, configFor, privatePostgresDatabase, type PrivateDatabase, type StoreName } from './stores.js';
+import { withMigratedSqlite } from './sqlite-template.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -29,7 +28,7 @@ export async function createTestApp(
   const config = configFor(storeName, overrides);
   // A fresh embedded store starts as a copy of the run's migrated one (test/helpers/global-setup.ts);
   // migrate() below then finds every migration applied. A folder the test names is left as it is.
-  if (storeName === 'sqlite' && overrides.dataDir === undefined) copyMigratedSqlite(config.dataDir);
+  if (storeName === 'sqlite' && overrides.dataDir === undefined) withMigratedSqlite(config.dataDir);
   const store = openStore(config);
   await store.migrate();
   await new OperatorsService(store, clock.now, config.passwordHashCost).ensureFirstOperator(
@@ -48,11 +47,6 @@ export async function createTestApp(
       await store.close();
     },
   };
-}
-
-function copyMigratedSqlite(dataDir: string): void {
-  const template = inject('sqliteTemplate');
-  if (template) copyFileSync(template, join(dataDir, 'crmkit.sqlite'));
 }
 
 const stores = await availableStores();

@@ -1,3 +1,4 @@
+// @module-tag isolated
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, expect, it, vi } from 'vitest';
 import { BODY_ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../src/errors/codes.js';

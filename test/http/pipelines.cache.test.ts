@@ -1,3 +1,4 @@
+// @module-tag isolated
 import { sqliteDriver } from '../../src/storage/sqlite-driver.js';
 import pg from 'pg';
 import { afterEach, beforeAll, expect, it, vi } from 'vitest';

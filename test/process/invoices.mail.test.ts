@@ -10,10 +10,10 @@ import {
   availableStores,
   directUrlOf,
   privatePostgresDatabase,
-  tempDataDir,
   type PrivateDatabase,
   type StoreName,
 } from '../helpers/stores.js';
+import { migratedDataDir } from '../helpers/sqlite-template.js';
 
 const stores = await availableStores();
 const ITEMS = [
@@ -41,7 +41,7 @@ async function storeEnv(store: StoreName): Promise<Record<string, string>> {
     const database = await privatePostgresDatabase('crmkit_mail');
     databases.push(database);
     env.DATABASE_URL = database.url;
-  } else env.DATA_DIR = tempDataDir();
+  } else env.DATA_DIR = migratedDataDir();
   return env;
 }
 

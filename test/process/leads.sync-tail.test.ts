@@ -6,14 +6,8 @@ import { syncSettled } from '../helpers/lead-rows.js';
 import { LEAD_PIPELINES } from '../helpers/leads.js';
 import { http, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { randomKey } from '../helpers/seed.js';
-import {
-  POSTGRES_URL,
-  TEST_ADMIN,
-  availableStores,
-  directUrlOf,
-  tempDataDir,
-  type StoreName,
-} from '../helpers/stores.js';
+import { POSTGRES_URL, TEST_ADMIN, availableStores, directUrlOf, type StoreName } from '../helpers/stores.js';
+import { migratedDataDir } from '../helpers/sqlite-template.js';
 
 /**
  * leads-interface 4.4 sync under concurrent writes (issue 34): writers PATCH random leads (one of them
@@ -46,7 +40,7 @@ describe.each(stores)('leads sync while writers run (%s)', (storeName: StoreName
             spawnServer({ ...base, DATABASE_URL: POSTGRES_URL }, START),
             spawnServer({ ...base, DATABASE_URL: POSTGRES_URL }, START),
           ])
-        : [await spawnServer({ ...base, DATA_DIR: tempDataDir() }, START)];
+        : [await spawnServer({ ...base, DATA_DIR: migratedDataDir() }, START)];
     const url = servers[0]!.url;
     const operator = (await http(url, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body
       .accessToken;

@@ -1,10 +1,8 @@
 // @module-tag pooled
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { randomKey } from '../helpers/seed.js';
+import { migratedDataDir } from '../helpers/sqlite-template.js';
 import { TEST_ADMIN, availableStores, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
 import { WebhookReceiver, type Received } from '../helpers/webhook-receiver.js';
 
@@ -36,7 +34,7 @@ async function envFor(store: string): Promise<Record<string, string>> {
     const database = await privatePostgresDatabase('crmkit_hooks');
     databases.push(database);
     env.DATABASE_URL = database.url;
-  } else env.DATA_DIR = mkdtempSync(join(tmpdir(), 'crmkit-hooks-'));
+  } else env.DATA_DIR = migratedDataDir();
   return env;
 }
 
