@@ -164,7 +164,9 @@ export const webhooksApi: ApiSection<WebhooksContext> = {
       errors: ['INVALID_FIELD_VALUE', 'BUSINESS_NOT_FOUND', 'WEBHOOK_NOT_FOUND'],
       handler: (c) => async (request) => {
         const { urlKey, endpointId } = request.params;
-        const line = audit(c, request, 'webhook.update', { fields: Object.keys(request.body as object) });
+        // Built before the service reads the body: a missing or null body is the service's 400, not a throw here.
+        const fields = Object.keys((request.body ?? {}) as object);
+        const line = audit(c, request, 'webhook.update', { fields });
         return ok(await c.webhooks.update(urlKey, endpointId, request.body, line));
       },
     }),

@@ -21,9 +21,14 @@ describe.each(stores)('lead source keys and business countries (%s)', (storeName
   let page: Page;
   let biz: ListBusiness;
   const problems: string[] = [];
+  // The new group, once drawn: `.last()` alone is resolved when used, and may still find the list's
+  // former last source (a saved one, whose key stays) if the page has not drawn the new one yet.
   const newSource = async () => {
+    const groups = page.getByRole('group', { name: /^Source \d+$/ });
+    const before = await groups.count();
     await page.getByRole('button', { name: '+ Add source' }).click();
-    return page.getByRole('group', { name: /^Source \d+$/ }).last();
+    await groups.nth(before).waitFor();
+    return groups.nth(before);
   };
 
   beforeAll(async () => {
