@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, type UpdateObject, sql } from 'kysely';
 import type { Database } from './schema.js';
 import type { AppRecord, AuditEntry, BusinessRecord, ListedApp, OperatorRecord } from './records.js';
 import { withAuditLine } from './audit-lines.js';
@@ -254,20 +254,7 @@ export class AccountsStore {
     now: number,
     audit: AuditEntry | null = null,
   ): Promise<boolean> {
-    if (!canName(appId)) return false;
-    return withAuditLine(
-      this.db,
-      audit,
-      async (db) => {
-        const result = await db
-          .updateTable('apps')
-          .set({ archived_at: archivedAt, updated_at: now })
-          .where('app_id', '=', appId)
-          .executeTakeFirst();
-        return Number(result.numUpdatedRows) > 0;
-      },
-      (changed) => changed,
-    );
+    return this.changeApp(appId, { archived_at: archivedAt, updated_at: now }, audit);
   }
 
   /** Moves the last-used time forward only: two processes writing out of order never set it back. */
@@ -301,36 +288,18 @@ export class AccountsStore {
     now: number,
     audit: AuditEntry | null = null,
   ): Promise<boolean> {
-    if (!canName(appId)) return false;
-    return withAuditLine(
-      this.db,
+    return this.changeApp(
+      appId,
+      { secret_hash: secretHash, secret_version: sql`secret_version + 1`, updated_at: now },
       audit,
-      async (db) => {
-        const result = await db
-          .updateTable('apps')
-          .set((eb) => ({ secret_hash: secretHash, secret_version: eb('secret_version', '+', 1), updated_at: now }))
-          .where('app_id', '=', appId)
-          .executeTakeFirst();
-        return Number(result.numUpdatedRows) > 0;
-      },
-      (changed) => changed,
     );
   }
 
   async rotateKey(appId: string, publicKeyPem: string, now: number, audit: AuditEntry | null = null): Promise<boolean> {
-    if (!canName(appId)) return false;
-    return withAuditLine(
-      this.db,
+    return this.changeApp(
+      appId,
+      { public_key_pem: publicKeyPem, key_version: sql`key_version + 1`, updated_at: now },
       audit,
-      async (db) => {
-        const result = await db
-          .updateTable('apps')
-          .set((eb) => ({ public_key_pem: publicKeyPem, key_version: eb('key_version', '+', 1), updated_at: now }))
-          .where('app_id', '=', appId)
-          .executeTakeFirst();
-        return Number(result.numUpdatedRows) > 0;
-      },
-      (changed) => changed,
     );
   }
 
@@ -345,6 +314,24 @@ export class AccountsStore {
         .where('app_pk', '=', (eb) => eb.selectFrom('apps').select('id').where('app_id', '=', appId))
         .where('business_pk', '=', (eb) => eb.selectFrom('businesses').select('id').where('url_key', '=', urlKey))
         .execute(),
+    );
+  }
+
+  /** One app's row changed with its operator's line in the same transaction; false when no such app. */
+  private async changeApp(
+    appId: string,
+    change: UpdateObject<Database, 'apps'>,
+    audit: AuditEntry | null,
+  ): Promise<boolean> {
+    if (!canName(appId)) return false;
+    return withAuditLine(
+      this.db,
+      audit,
+      async (db) => {
+        const result = await db.updateTable('apps').set(change).where('app_id', '=', appId).executeTakeFirst();
+        return Number(result.numUpdatedRows) > 0;
+      },
+      (changed) => changed,
     );
   }
 }
