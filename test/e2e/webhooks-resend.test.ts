@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableStores } from '../helpers/stores.js';
+import { availableStores, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { http, launchBrowser, screenshot, startServer, type RunningServer } from './helpers-browser.js';
 import { DESKTOP, logIn, seedListBusiness, type ListBusiness } from './helpers-leads-list.js';
@@ -46,9 +46,16 @@ describe.each(stores)('webhooks: resend from the delivery log (%s)', (storeName)
     }
   }
 
+  // A database of its own on PostgreSQL: a server another file spawns on the shared one delivers too
+  // (its own settings: no private addresses), and claimed this file's event once, so the attempt had no
+  // status code.
+  let own: PrivateDatabase | undefined;
+
   beforeAll(async () => {
     await receiver.start();
+    if (storeName === 'postgres') own = await privatePostgresDatabase('crmkit_resend');
     server = await startServer(storeName, {
+      ...(own && { databaseUrl: own.url }),
       webhooksDeliver: true,
       webhooksAllowPrivate: true,
       webhooksPollMs: 50,
@@ -74,6 +81,7 @@ describe.each(stores)('webhooks: resend from the delivery log (%s)', (storeName)
     await page?.close();
     await server?.close();
     await receiver.stop();
+    await own?.drop();
   });
 
   it('a failed event resent from the log arrives at once, and the log shows it as attempt 2 by itself', async () => {
