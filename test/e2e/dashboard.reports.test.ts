@@ -80,6 +80,16 @@ describe.each(stores)('dashboard: reports (issue 38 item 4) [%s]', (storeName) =
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Businesses' }).waitFor();
     await page.locator('#business-switcher').selectOption(tenant.urlKey);
+    // The page's first load (the default 12 months) is held until the chosen 3 months have been drawn,
+    // then answers: a slower earlier answer must not replace the chosen period's figures (it did, in a
+    // CI run where the first load happened to finish last).
+    const staleOutcomes = /\/reports\/lead-outcomes\?.*months=12/;
+    let releaseStale = () => {};
+    const staleHeld = new Promise<void>((resolve) => (releaseStale = resolve));
+    await page.route(staleOutcomes, async (route) => {
+      await staleHeld;
+      await route.continue();
+    });
     await page
       .getByRole('navigation', { name: 'Sections' })
       .getByRole('link', { name: 'Reports', exact: true })
@@ -87,6 +97,12 @@ describe.each(stores)('dashboard: reports (issue 38 item 4) [%s]', (storeName) =
     await page.getByRole('heading', { level: 1, name: 'Reports' }).waitFor();
     await page.locator('#report-months').selectOption('3');
     await page.locator('#report-receivables-table').waitFor();
+    const staleAnswered = page.waitForResponse(staleOutcomes);
+    releaseStale();
+    await staleAnswered;
+    // The stale load's other answers came long ago: it would draw within a task of this one.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    await page.unroute(staleOutcomes);
     // Every chart was drawn on its canvas by the library served from the project.
     expect(await page.locator('.report-chart canvas').count()).toBe(7);
     expect(await page.evaluate(() => typeof (window as unknown as { Chart?: unknown }).Chart)).toBe('function');

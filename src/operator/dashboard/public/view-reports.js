@@ -50,7 +50,11 @@ export async function renderReports(container, ctx) {
   mount(container, h('h1', {}, 'Reports'), controls, body);
   /** @type {any[]} */
   let charts = [];
+  // Changing the period or pipeline while a load runs starts another; only the latest may draw, or a
+  // slower earlier answer would replace the chosen period's figures with the previous period's.
+  let latest = 0;
   const load = async () => {
+    const mine = ++latest;
     for (const chart of charts) chart.destroy();
     charts = [];
     mount(body, h('p', { class: 'loading', role: 'status' }, 'Loading reports…'));
@@ -67,6 +71,7 @@ export async function renderReports(container, ctx) {
           'receivables',
         ].map(async (path) => (await api('GET', `${base}/reports/${path.replace(/\?$/, '')}`))[0]),
       ]);
+      if (mine !== latest) return;
       const cards = [
         pipelineCard(value),
         ...outcomeCards(outcomes),
@@ -84,7 +89,7 @@ export async function renderReports(container, ctx) {
       );
       charts = cards.flatMap((c) => (c.canvas ? [drawChart(Chart, c.canvas, c.chart)] : []));
     } catch (error) {
-      if (/** @type {any} */ (error).status === 401) return;
+      if (mine !== latest || /** @type {any} */ (error).status === 401) return;
       mount(body, errorBanner(/** @type {Error} */ (error).message));
     }
   };
