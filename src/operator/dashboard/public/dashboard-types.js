@@ -30,7 +30,7 @@
  * @property {() => Promise<Business[]>} reloadBusinesses
  * @property {(urlKey: string) => void} selectBusiness
  * @property {(guard: (() => boolean) | null) => void} setLeaveGuard
- * @property {string} [focusAfterRender]
+ * @property {(selector: string) => void} focusAfterRender a selector (within the section) to focus once it renders again
  */
 
 /**
