@@ -136,11 +136,17 @@ describe.each(stores)('phone navigation at 390 px (%s)', (storeName) => {
     expect(await menu().getAttribute('aria-expanded')).toBe('false');
   });
 
-  it('a tap outside the open menu closes it', async () => {
+  it('a tap outside the open menu closes it, and so does Tab past its last link', async () => {
     await menu().click();
     expect(await menu().getAttribute('aria-expanded')).toBe('true');
     await page.mouse.click(PHONE.width / 2, PHONE.height - 20);
     expect(await menu().getAttribute('aria-expanded')).toBe('false');
+
+    await menu().click();
+    await link('Operators').focus();
+    await page.keyboard.press('Tab');
+    expect(await menu().getAttribute('aria-expanded')).toBe('false');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('main'))).toBe(true);
   });
 
   it('no page is wider than the phone, with the menu open or closed', async () => {

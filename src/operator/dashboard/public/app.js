@@ -199,8 +199,8 @@ function skipLink() {
 /**
  * Where focus goes once a section has rendered: what the view asked for (focusAfterRender), else the
  * page heading when focus was lost with the old content (log in, a section link, a business switch).
+ * @param {HTMLElement} main
  */
-/** @param {HTMLElement} main */
 function placeFocus(main) {
   // A fresh page load leaves focus at the start of the document, where the skip link is first.
   if (state.initialLoad) {
@@ -321,7 +321,7 @@ function renderSection(main, route) {
   );
   view().then(
     () => placeFocus(main),
-    (/** @type {any} */ error) => {
+    (error) => {
       if (error.status !== 401) mount(main, h('h1', {}, section.label), errorBanner(error.message));
       placeFocus(main);
     },
