@@ -36,6 +36,8 @@ export default defineConfig({
     tags: TEST_TAGS,
     // Migrates one embedded store per run, which each test app copies (test/helpers/global-setup.ts).
     globalSetup: ['test/helpers/global-setup.ts'],
+    // After each file: the servers it spawned and did not stop (a timed-out test) are killed.
+    setupFiles: ['test/helpers/each-file.ts'],
     projects: [...inZone('UTC', 'UTC', ALL), ...inZone('Asia/Kolkata', 'Asia/Kolkata', filesTagged('dates'))],
   },
 });

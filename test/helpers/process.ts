@@ -24,6 +24,24 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Servers this worker started that have not exited yet. */
+const running = new Set<ChildProcess>();
+
+/**
+ * Kills the servers a test file left running (test/helpers/each-file.ts, after each file): a test that
+ * timed out before its `stop()` left its server running after the run (vitest ends its workers without
+ * their `exit` event), holding database sessions and delivering other files' pending events.
+ */
+export async function killLeftServers(): Promise<void> {
+  await Promise.all(
+    [...running].map((child) => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      return exited;
+    }),
+  );
+}
+
 /**
  * Starts `src/main.ts` (or `entry`, a test's own server script) as a real server process (through tsx)
  * and waits until /healthz answers.
@@ -41,7 +59,13 @@ export async function spawnServer(
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  running.add(child);
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      running.delete(child);
+      resolve();
+    }),
+  );
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited during start: ${output}`);
