@@ -1,3 +1,4 @@
+// @ts-check
 // One column of the leads board: its stage's figures from the server (count and budget sums over the
 // whole stage, GET …/lead-stage-totals), its cards 50 at a time with "Load more", and the cards' moves,
 // each shown as pending until the server answers (view-leads-board.js lays the columns out).

@@ -15,6 +15,19 @@
  */
 
 /**
+ * The operator API's pipelines (the document's OperatorPipeline): archived ones included, and each stage
+ * with requiresReason.
+ * @typedef {Stage & { requiresReason?: boolean }} OperatorStage
+ * @typedef {Omit<Pipeline, 'stages'> & { stages: OperatorStage[] }} OperatorPipeline
+ */
+
+/**
+ * A custom field of leads or clients (the document's CustomFieldDefinition).
+ * @typedef {{ id: string, name: string, type: 'TEXT' | 'NUMBER' | 'DATE' | 'BOOLEAN' | 'SELECT',
+ *   options: string[] | null, isArchived: boolean }} CustomFieldDefinition
+ */
+
+/**
  * A business as the operator API answers it (the document's `Business`).
  * @typedef {{ urlKey: string, name: string, country: string, currency: string, customFieldsEnabled: boolean,
  *   timeZone: string, isArchived: boolean, archivedAt: string | null }} Business
@@ -36,12 +49,12 @@
 /**
  * The lead settings and pipelines the lead pages read (lead-config.js loadLeadConfig).
  * @typedef {object} LeadConfig
- * @property {any[]} pipelines the operator's pipelines (OperatorPipeline: stages carry requiresReason)
+ * @property {OperatorPipeline[]} pipelines the operator's pipelines
  * @property {StageReason[]} stageReasons
  * @property {{ key: string, label: string, isArchived?: boolean }[]} sources
  * @property {{ id: string, name: string, isArchived?: boolean }[]} tags
  * @property {{ email: string, name: string, isArchived?: boolean }[]} members
- * @property {any[]} fields the lead custom fields (CustomFieldDefinition)
+ * @property {CustomFieldDefinition[]} fields the lead custom fields
  */
 
 export {};

@@ -25,7 +25,7 @@ import { move, newPipeline, newStage } from './pipeline-model.js';
  * @param {T} obj
  * @param {keyof T & string} key
  * @param {string} path
- * @param {EditorControl} ctl
+ * @param {Pick<EditorControl, 'dirty'>} ctl
  * @param {Record<string, unknown>} [attrs]
  */
 export function boundInput(obj, key, path, ctl, attrs = {}) {

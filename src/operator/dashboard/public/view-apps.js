@@ -1,3 +1,4 @@
+// @ts-check
 // Apps: create (secret and private key shown once), rotate secret or key, attach to and
 // detach from the current business, archive and restore; when each was last used.
 import { limit } from './api-document.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // Businesses: the list (switch with "Use"), create, and the current business's settings.
 import { limit } from './api-document.js';
 import { api, seg, setCurrentBusiness } from './api.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // The clients of a business: paged, searchable by name or clientId, each with its leads
 // (the leads list filtered by clientId); imported from and exported to CSV (csv-import.js).
 import { limit } from './api-document.js';

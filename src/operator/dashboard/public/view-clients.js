@@ -1,3 +1,4 @@
+// @ts-check
 // Clients: look one up by clientId, read its record and balance, archive or delete it.
 import { limit } from './api-document.js';
 import { api, seg } from './api.js';

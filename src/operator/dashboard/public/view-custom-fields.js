@@ -1,3 +1,4 @@
+// @ts-check
 // Custom fields of clients: name, type, options for SELECT, archive; saved whole with PUT.
 import { limit } from './api-document.js';
 import { api, seg } from './api.js';

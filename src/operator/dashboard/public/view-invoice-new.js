@@ -1,3 +1,4 @@
+// @ts-check
 // A new invoice from the dashboard (#/invoices/new): the buyer, items, and totals computed live by the
 // server's own rules (POST …/invoices/preview validates and computes, stores nothing); create on save.
 import { api } from './api.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // Invoice settings (invoices-interface 8): the business's billing details, its invoice numbering with a
 // live preview of the next number (the server's rule, asked as the operator types), and default terms.
 import { api } from './api.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // One lead (#/leads/<leadId>): every field editable through the operator PATCH, which sends only
 // what changed; the activity timeline; remove the lead after a confirmation.
 import { api, seg } from './api.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // Lead settings: the configuration lead writes resolve against (leads-interface 2.5 and 7): lead
 // sources, tags, members, lead custom fields, and the business's time zone. One tab per list.
 import { limit } from './api-document.js';
@@ -8,6 +9,25 @@ import { listEditor } from './list-editor.js';
 // Lead custom fields follow the business's customFieldsEnabled, as client custom fields do (leads-interface 2.5).
 import { enabledNotice } from './view-custom-fields.js';
 
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
+ * @typedef {import('./list-editor.js').ListEditor} ListEditor
+ */
+/**
+ * The lists as the operator API answers them (the document's LeadSource, Tag, Member and
+ * LeadCustomFieldDefinition), and each as its editor's row.
+ * @typedef {{ key: string, label: string, isArchived?: boolean }} LeadSource
+ * @typedef {{ id: string, name: string, isArchived?: boolean }} Tag
+ * @typedef {{ email: string, name: string, isArchived?: boolean }} Member
+ * @typedef {{ id: string, name: string, type: string, options?: string[], isArchived?: boolean }} LeadCustomField
+ * @typedef {{ key: string, label: string, isArchived: boolean, saved: boolean }} SourceRow
+ * @typedef {{ id?: string, name: string, isArchived: boolean }} TagRow
+ * @typedef {{ email: string, name: string, isArchived: boolean, saved: boolean }} MemberRow
+ * @typedef {{ id?: string, name: string, type: string, options: string, isArchived: boolean }} FieldRow
+ */
+
+/** @type {[string, string][]} */
 const FIELD_TYPES = [
   ['TEXT', 'Text'],
   ['NUMBER', 'Number'],
@@ -15,10 +35,13 @@ const FIELD_TYPES = [
   ['BOOLEAN', 'Yes / no'],
   ['SELECT', 'Choice from a list'],
 ];
-const archived = (item) => Boolean(item.isArchived);
+const archived = (/** @type {{ isArchived?: boolean }} */ item) => Boolean(item.isArchived);
 const KEY_LENGTH = 64;
 
-/** A source key from its label (defect 12): A-Z, 0-9 and _, as the server takes keys; "Trade fair" → TRADE_FAIR. */
+/**
+ * A source key from its label (defect 12): A-Z, 0-9 and _, as the server takes keys; "Trade fair" → TRADE_FAIR.
+ * @param {string} label
+ */
 export function keyOfLabel(label) {
   return label
     .normalize('NFKD')
@@ -29,7 +52,11 @@ export function keyOfLabel(label) {
     .slice(0, KEY_LENGTH);
 }
 
-/** `base`, or base_2, base_3, … : the first not in `taken` (keys are unique within the business). */
+/**
+ * `base`, or base_2, base_3, … : the first not in `taken` (keys are unique within the business).
+ * @param {string} base
+ * @param {Set<string>} taken
+ */
 function uniqueKey(base, taken) {
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) {
@@ -43,10 +70,13 @@ function uniqueKey(base, taken) {
  * While a new source's label is typed, its key follows (derived, unique among the list's keys) until the
  * operator edits the key by hand; a saved key is read-only and never follows. Listens on the editor, so
  * the shared list editor needs no hook.
+ * @param {HTMLElement} element
  */
 function deriveSourceKeys(element) {
-  const keyInput = (label) =>
-    element.querySelector(`input[data-field="${CSS.escape(label.dataset.field.replace(/\.label$/, '.key'))}"]`);
+  const keyInput = (/** @type {HTMLInputElement} */ label) =>
+    /** @type {HTMLInputElement | null} */ (
+      element.querySelector(`input[data-field="${CSS.escape((label.dataset.field ?? '').replace(/\.label$/, '.key'))}"]`)
+    );
   element.addEventListener('input', (event) => {
     const target = event.target;
     if (!(target instanceof HTMLInputElement) || !event.isTrusted) return;
@@ -55,7 +85,8 @@ function deriveSourceKeys(element) {
     // A key typed by hand (neither empty nor the one derived last) is the operator's: left alone.
     if (!key || key.readOnly || (key.value !== '' && key.dataset.derived !== key.value)) return;
     const taken = new Set(
-      [...element.querySelectorAll('input[data-field$=".key"]')].filter((i) => i !== key).map((i) => i.value.trim()),
+      [...element.querySelectorAll('input[data-field$=".key"]')]
+        .filter((i) => i instanceof HTMLInputElement).filter((i) => i !== key).map((i) => i.value.trim()),
     );
     const base = keyOfLabel(target.value);
     key.value = base === '' ? '' : uniqueKey(base, taken);
@@ -64,9 +95,13 @@ function deriveSourceKeys(element) {
   });
 }
 
+/**
+ * @param {string} base
+ * @param {Ctx} ctx
+ */
 function editors(base, ctx) {
   return {
-    sources: listEditor({
+    sources: listEditor(/** @satisfies {import('./list-editor.js').ListSpec<SourceRow>} */ ({
       title: 'Lead sources',
       noun: 'source',
       listKey: 'sources',
@@ -86,14 +121,19 @@ function editors(base, ctx) {
         },
       ],
       fromServer: (data) =>
-        (data?.sources ?? []).map((s) => ({ key: s.key, label: s.label, isArchived: archived(s), saved: true })),
+        (data?.sources ?? []).map((/** @type {LeadSource} */ s) => ({
+          key: s.key,
+          label: s.label,
+          isArchived: archived(s),
+          saved: true,
+        })),
       toBody: (items) => ({
         sources: items.map((s) => ({ key: s.key.trim().toUpperCase(), label: s.label, isArchived: s.isArchived })),
       }),
       blank: () => ({ key: '', label: '', isArchived: false, saved: false }),
       isSaved: (item) => item.saved,
-    }),
-    tags: listEditor({
+    })),
+    tags: listEditor(/** @satisfies {import('./list-editor.js').ListSpec<TagRow>} */ ({
       title: 'Tags',
       noun: 'tag',
       listKey: 'tags',
@@ -102,14 +142,15 @@ function editors(base, ctx) {
       intro: 'Labels leads can carry. A renamed tag stays on its leads.',
       empty: 'No tag yet.',
       columns: [{ key: 'name', label: 'Tag name', attrs: { maxlength: limit('TagInput.name') } }],
-      fromServer: (data) => (data?.tags ?? []).map((t) => ({ id: t.id, name: t.name, isArchived: archived(t) })),
+      fromServer: (data) =>
+        (data?.tags ?? []).map((/** @type {Tag} */ t) => ({ id: t.id, name: t.name, isArchived: archived(t) })),
       toBody: (items) => ({
         tags: items.map((t) => ({ ...(t.id ? { id: t.id } : {}), name: t.name, isArchived: t.isArchived })),
       }),
       blank: () => ({ name: '', isArchived: false }),
       isSaved: (item) => Boolean(item.id),
-    }),
-    members: listEditor({
+    })),
+    members: listEditor(/** @satisfies {import('./list-editor.js').ListSpec<MemberRow>} */ ({
       title: 'Members',
       noun: 'member',
       listKey: 'members',
@@ -129,14 +170,14 @@ function editors(base, ctx) {
         },
       ],
       fromServer: (data) =>
-        (data?.members ?? []).map((m) => ({ email: m.email, name: m.name, isArchived: archived(m), saved: true })),
+        (data?.members ?? []).map((/** @type {Member} */ m) => ({ email: m.email, name: m.name, isArchived: archived(m), saved: true })),
       toBody: (items) => ({
         members: items.map((m) => ({ email: m.email.trim(), name: m.name, isArchived: m.isArchived })),
       }),
       blank: () => ({ email: '', name: '', isArchived: false, saved: false }),
       isSaved: (item) => item.saved,
-    }),
-    fields: listEditor({
+    })),
+    fields: listEditor(/** @satisfies {import('./list-editor.js').ListSpec<FieldRow>} */ ({
       title: 'Lead custom fields',
       noun: 'field',
       listKey: 'fields',
@@ -156,7 +197,7 @@ function editors(base, ctx) {
         },
       ],
       fromServer: (data) =>
-        (data ?? []).map((d) => ({
+        (data ?? []).map((/** @type {LeadCustomField} */ d) => ({
           id: d.id,
           name: d.name,
           type: d.type,
@@ -181,10 +222,14 @@ function editors(base, ctx) {
       }),
       blank: () => ({ name: '', type: 'TEXT', options: '', isArchived: false }),
       isSaved: (item) => Boolean(item.id),
-    }),
+    })),
   };
 }
 
+/**
+ * @param {Ctx} ctx
+ * @returns {ListEditor}
+ */
 function timeZoneCard(ctx) {
   const business = ctx.business;
   const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
@@ -240,6 +285,8 @@ function timeZoneCard(ctx) {
   return { element: form, isDirty: () => input.value.trim() !== (business.timeZone ?? ''), load: async () => {} };
 }
 
+/** @typedef {'sources' | 'tags' | 'members' | 'fields' | 'timeZone'} Tab */
+/** @type {[Tab, string][]} */
 const TABS = [
   ['sources', 'Lead sources'],
   ['tags', 'Tags'],
@@ -247,16 +294,23 @@ const TABS = [
   ['fields', 'Lead custom fields'],
   ['timeZone', 'Time zone'],
 ];
+/** @type {Tab} */
 let lastTab = 'sources';
 
+/**
+ * @param {HTMLElement} main
+ * @param {Ctx} ctx
+ */
 export async function renderLeadSettings(main, ctx) {
   const base = `/businesses/${seg(ctx.business.urlKey)}`;
+  /** @type {Record<Tab, ListEditor>} */
   const all = { ...editors(base, ctx), timeZone: timeZoneCard(ctx) };
   deriveSourceKeys(all.sources.element);
   const panel = h('div', { class: 'tab-panel', role: 'region', 'aria-live': 'polite' });
   const tabs = h('div', { class: 'tabs', role: 'group', 'aria-label': 'Lead settings sections' });
+  /** @type {Tab | null} */
   let current = null;
-  const open = async (key) => {
+  const open = async (/** @type {Tab} */ key) => {
     if (
       current &&
       current !== key &&
@@ -286,7 +340,7 @@ export async function renderLeadSettings(main, ctx) {
         ),
       ),
     );
-    panel.setAttribute('aria-label', TABS.find(([k]) => k === key)[1]);
+    panel.setAttribute('aria-label', TABS.find(([k]) => k === key)?.[1] ?? '');
     mount(panel, all[key].element);
     try {
       await all[key].load();

@@ -1,3 +1,4 @@
+// @ts-check
 // The leads board: one column per live stage of a pipeline, in configured order (board-column.js).
 // Cards move by drag and drop or through their "Move" menu; filters narrow every column, and each
 // column's count and value are the server's, over the whole stage. #/leads/<leadId> opens one lead

@@ -1,3 +1,4 @@
+// @ts-check
 // Webhooks of the current business: add an endpoint (its signing secret shown once), enable or
 // disable it, send a test event, rotate the secret, remove it, and read its delivery log (resend
 // one event from there). Event types come from the service's one table.
