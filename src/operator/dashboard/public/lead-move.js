@@ -108,7 +108,8 @@ export async function askReasons(stage, reasons, lead) {
   return boxes.filter((b) => b.input.checked).map((b) => b.reason.label);
 }
 
-export const cardTitle = (/** @type {Pick<Lead, 'subject' | 'customer'>} */ lead) => lead.subject ?? lead.customer?.name ?? 'Lead';
+export const cardTitle = (/** @type {Pick<Lead, 'subject' | 'customer'>} */ lead) =>
+  lead.subject ?? lead.customer?.name ?? 'Lead';
 
 /**
  * Moves lead into stage (of its pipeline), asking for reasons when the stage has some; `sending` is

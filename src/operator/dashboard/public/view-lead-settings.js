@@ -75,7 +75,9 @@ function uniqueKey(base, taken) {
 function deriveSourceKeys(element) {
   const keyInput = (/** @type {HTMLInputElement} */ label) =>
     /** @type {HTMLInputElement | null} */ (
-      element.querySelector(`input[data-field="${CSS.escape((label.dataset.field ?? '').replace(/\.label$/, '.key'))}"]`)
+      element.querySelector(
+        `input[data-field="${CSS.escape((label.dataset.field ?? '').replace(/\.label$/, '.key'))}"]`,
+      )
     );
   element.addEventListener('input', (event) => {
     const target = event.target;
@@ -86,7 +88,9 @@ function deriveSourceKeys(element) {
     if (!key || key.readOnly || (key.value !== '' && key.dataset.derived !== key.value)) return;
     const taken = new Set(
       [...element.querySelectorAll('input[data-field$=".key"]')]
-        .filter((i) => i instanceof HTMLInputElement).filter((i) => i !== key).map((i) => i.value.trim()),
+        .filter((i) => i instanceof HTMLInputElement)
+        .filter((i) => i !== key)
+        .map((i) => i.value.trim()),
     );
     const base = keyOfLabel(target.value);
     key.value = base === '' ? '' : uniqueKey(base, taken);
@@ -101,128 +105,141 @@ function deriveSourceKeys(element) {
  */
 function editors(base, ctx) {
   return {
-    sources: listEditor(/** @satisfies {import('./list-editor.js').ListSpec<SourceRow>} */ ({
-      title: 'Lead sources',
-      noun: 'source',
-      listKey: 'sources',
-      path: `${base}/lead-sources`,
-      saved: 'Lead sources saved.',
-      intro:
-        'Where leads come from. Apps send the key or the label; leads keep the key, so a saved key cannot change. ' +
-        'A new source’s key is made from its label; change it before saving if you like.',
-      empty: 'No lead source. Leads can then carry none.',
-      columns: [
-        { key: 'label', label: 'Label', attrs: { maxlength: limit('LeadSourceInput.label') } },
-        {
-          key: 'key',
-          label: 'Key',
-          lockedOnceSaved: true,
-          attrs: { maxlength: limit('LeadSourceInput.key'), class: 'mono upper', placeholder: 'e.g. TRADE_FAIR' },
-        },
-      ],
-      fromServer: (data) =>
-        (data?.sources ?? []).map((/** @type {LeadSource} */ s) => ({
-          key: s.key,
-          label: s.label,
-          isArchived: archived(s),
-          saved: true,
-        })),
-      toBody: (items) => ({
-        sources: items.map((s) => ({ key: s.key.trim().toUpperCase(), label: s.label, isArchived: s.isArchived })),
+    sources: listEditor(
+      /** @satisfies {import('./list-editor.js').ListSpec<SourceRow>} */ ({
+        title: 'Lead sources',
+        noun: 'source',
+        listKey: 'sources',
+        path: `${base}/lead-sources`,
+        saved: 'Lead sources saved.',
+        intro:
+          'Where leads come from. Apps send the key or the label; leads keep the key, so a saved key cannot change. ' +
+          'A new source’s key is made from its label; change it before saving if you like.',
+        empty: 'No lead source. Leads can then carry none.',
+        columns: [
+          { key: 'label', label: 'Label', attrs: { maxlength: limit('LeadSourceInput.label') } },
+          {
+            key: 'key',
+            label: 'Key',
+            lockedOnceSaved: true,
+            attrs: { maxlength: limit('LeadSourceInput.key'), class: 'mono upper', placeholder: 'e.g. TRADE_FAIR' },
+          },
+        ],
+        fromServer: (data) =>
+          (data?.sources ?? []).map((/** @type {LeadSource} */ s) => ({
+            key: s.key,
+            label: s.label,
+            isArchived: archived(s),
+            saved: true,
+          })),
+        toBody: (items) => ({
+          sources: items.map((s) => ({ key: s.key.trim().toUpperCase(), label: s.label, isArchived: s.isArchived })),
+        }),
+        blank: () => ({ key: '', label: '', isArchived: false, saved: false }),
+        isSaved: (item) => item.saved,
       }),
-      blank: () => ({ key: '', label: '', isArchived: false, saved: false }),
-      isSaved: (item) => item.saved,
-    })),
-    tags: listEditor(/** @satisfies {import('./list-editor.js').ListSpec<TagRow>} */ ({
-      title: 'Tags',
-      noun: 'tag',
-      listKey: 'tags',
-      path: `${base}/tags`,
-      saved: 'Tags saved.',
-      intro: 'Labels leads can carry. A renamed tag stays on its leads.',
-      empty: 'No tag yet.',
-      columns: [{ key: 'name', label: 'Tag name', attrs: { maxlength: limit('TagInput.name') } }],
-      fromServer: (data) =>
-        (data?.tags ?? []).map((/** @type {Tag} */ t) => ({ id: t.id, name: t.name, isArchived: archived(t) })),
-      toBody: (items) => ({
-        tags: items.map((t) => ({ ...(t.id ? { id: t.id } : {}), name: t.name, isArchived: t.isArchived })),
+    ),
+    tags: listEditor(
+      /** @satisfies {import('./list-editor.js').ListSpec<TagRow>} */ ({
+        title: 'Tags',
+        noun: 'tag',
+        listKey: 'tags',
+        path: `${base}/tags`,
+        saved: 'Tags saved.',
+        intro: 'Labels leads can carry. A renamed tag stays on its leads.',
+        empty: 'No tag yet.',
+        columns: [{ key: 'name', label: 'Tag name', attrs: { maxlength: limit('TagInput.name') } }],
+        fromServer: (data) =>
+          (data?.tags ?? []).map((/** @type {Tag} */ t) => ({ id: t.id, name: t.name, isArchived: archived(t) })),
+        toBody: (items) => ({
+          tags: items.map((t) => ({ ...(t.id ? { id: t.id } : {}), name: t.name, isArchived: t.isArchived })),
+        }),
+        blank: () => ({ name: '', isArchived: false }),
+        isSaved: (item) => Boolean(item.id),
       }),
-      blank: () => ({ name: '', isArchived: false }),
-      isSaved: (item) => Boolean(item.id),
-    })),
-    members: listEditor(/** @satisfies {import('./list-editor.js').ListSpec<MemberRow>} */ ({
-      title: 'Members',
-      noun: 'member',
-      listKey: 'members',
-      path: `${base}/members`,
-      saved: 'Members saved.',
-      intro:
-        'People leads can be assigned to, known by e-mail. An archived member keeps their leads but gets no new ones.',
-      empty: 'No member yet: leads cannot be assigned.',
-      columns: [
-        { key: 'name', label: 'Name', attrs: { maxlength: limit('MemberInput.name') } },
-        {
-          key: 'email',
-          label: 'E-mail',
-          type: 'email',
-          lockedOnceSaved: true,
-          attrs: { maxlength: limit('MemberInput.email') },
-        },
-      ],
-      fromServer: (data) =>
-        (data?.members ?? []).map((/** @type {Member} */ m) => ({ email: m.email, name: m.name, isArchived: archived(m), saved: true })),
-      toBody: (items) => ({
-        members: items.map((m) => ({ email: m.email.trim(), name: m.name, isArchived: m.isArchived })),
+    ),
+    members: listEditor(
+      /** @satisfies {import('./list-editor.js').ListSpec<MemberRow>} */ ({
+        title: 'Members',
+        noun: 'member',
+        listKey: 'members',
+        path: `${base}/members`,
+        saved: 'Members saved.',
+        intro:
+          'People leads can be assigned to, known by e-mail. An archived member keeps their leads but gets no new ones.',
+        empty: 'No member yet: leads cannot be assigned.',
+        columns: [
+          { key: 'name', label: 'Name', attrs: { maxlength: limit('MemberInput.name') } },
+          {
+            key: 'email',
+            label: 'E-mail',
+            type: 'email',
+            lockedOnceSaved: true,
+            attrs: { maxlength: limit('MemberInput.email') },
+          },
+        ],
+        fromServer: (data) =>
+          (data?.members ?? []).map((/** @type {Member} */ m) => ({
+            email: m.email,
+            name: m.name,
+            isArchived: archived(m),
+            saved: true,
+          })),
+        toBody: (items) => ({
+          members: items.map((m) => ({ email: m.email.trim(), name: m.name, isArchived: m.isArchived })),
+        }),
+        blank: () => ({ email: '', name: '', isArchived: false, saved: false }),
+        isSaved: (item) => item.saved,
       }),
-      blank: () => ({ email: '', name: '', isArchived: false, saved: false }),
-      isSaved: (item) => item.saved,
-    })),
-    fields: listEditor(/** @satisfies {import('./list-editor.js').ListSpec<FieldRow>} */ ({
-      title: 'Lead custom fields',
-      noun: 'field',
-      listKey: 'fields',
-      notice: enabledNotice(ctx),
-      path: `${base}/lead-custom-fields`,
-      saved: 'Lead custom fields saved.',
-      intro: 'Extra fields of leads, apart from the client custom fields. A renamed field keeps its values.',
-      empty: 'No lead custom field yet.',
-      columns: [
-        { key: 'name', label: 'Field name', attrs: { maxlength: limit('LeadCustomFieldsInput.fields[].name') } },
-        { key: 'type', label: 'Type', type: 'select', choices: FIELD_TYPES },
-        {
-          key: 'options',
-          label: 'Options',
-          when: (f) => f.type === 'SELECT',
-          attrs: { placeholder: 'Comma-separated, e.g. Gold, Silver' },
-        },
-      ],
-      fromServer: (data) =>
-        (data ?? []).map((/** @type {LeadCustomField} */ d) => ({
-          id: d.id,
-          name: d.name,
-          type: d.type,
-          options: (d.options ?? []).join(', '),
-          isArchived: archived(d),
-        })),
-      toBody: (items) => ({
-        fields: items.map((f) => ({
-          ...(f.id ? { id: f.id } : {}),
-          name: f.name,
-          type: f.type,
-          ...(f.type === 'SELECT'
-            ? {
-                options: f.options
-                  .split(',')
-                  .map((o) => o.trim())
-                  .filter(Boolean),
-              }
-            : {}),
-          isArchived: f.isArchived,
-        })),
+    ),
+    fields: listEditor(
+      /** @satisfies {import('./list-editor.js').ListSpec<FieldRow>} */ ({
+        title: 'Lead custom fields',
+        noun: 'field',
+        listKey: 'fields',
+        notice: enabledNotice(ctx),
+        path: `${base}/lead-custom-fields`,
+        saved: 'Lead custom fields saved.',
+        intro: 'Extra fields of leads, apart from the client custom fields. A renamed field keeps its values.',
+        empty: 'No lead custom field yet.',
+        columns: [
+          { key: 'name', label: 'Field name', attrs: { maxlength: limit('LeadCustomFieldsInput.fields[].name') } },
+          { key: 'type', label: 'Type', type: 'select', choices: FIELD_TYPES },
+          {
+            key: 'options',
+            label: 'Options',
+            when: (f) => f.type === 'SELECT',
+            attrs: { placeholder: 'Comma-separated, e.g. Gold, Silver' },
+          },
+        ],
+        fromServer: (data) =>
+          (data ?? []).map((/** @type {LeadCustomField} */ d) => ({
+            id: d.id,
+            name: d.name,
+            type: d.type,
+            options: (d.options ?? []).join(', '),
+            isArchived: archived(d),
+          })),
+        toBody: (items) => ({
+          fields: items.map((f) => ({
+            ...(f.id ? { id: f.id } : {}),
+            name: f.name,
+            type: f.type,
+            ...(f.type === 'SELECT'
+              ? {
+                  options: f.options
+                    .split(',')
+                    .map((o) => o.trim())
+                    .filter(Boolean),
+                }
+              : {}),
+            isArchived: f.isArchived,
+          })),
+        }),
+        blank: () => ({ name: '', type: 'TEXT', options: '', isArchived: false }),
+        isSaved: (item) => Boolean(item.id),
       }),
-      blank: () => ({ name: '', type: 'TEXT', options: '', isArchived: false }),
-      isSaved: (item) => Boolean(item.id),
-    })),
+    ),
   };
 }
 
