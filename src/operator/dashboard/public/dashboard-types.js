@@ -28,6 +28,16 @@
  */
 
 /**
+ * A client as the operator API answers it (the document's OperatorClient: a Client whose clientId is null
+ * when it was made in the dashboard, with its status), and one row of the client list (ClientSummary).
+ * @typedef {'active' | 'archived' | 'deleted'} ClientStatus
+ * @typedef {Omit<Schemas['Client'], 'clientId'> & { clientId: string | null, status: ClientStatus }} OperatorClient
+ * @typedef {{ clientId: string | null, name: string | null, email: string | null, phone: string | null,
+ *   city: string | null, country: string | null, status: ClientStatus, source: string, createdAt: string,
+ *   updatedAt: string }} ClientSummary
+ */
+
+/**
  * A business as the operator API answers it (the document's `Business`).
  * @typedef {{ urlKey: string, name: string, country: string, currency: string, customFieldsEnabled: boolean,
  *   timeZone: string, isArchived: boolean, archivedAt: string | null }} Business
@@ -43,7 +53,7 @@
  * @property {() => Promise<Business[]>} reloadBusinesses
  * @property {(urlKey: string) => void} selectBusiness
  * @property {(guard: (() => boolean) | null) => void} setLeaveGuard
- * @property {string} [focusAfterRender]
+ * @property {(selector: string) => void} focusAfterRender a selector to focus once the section has rendered again
  */
 
 /**
