@@ -76,7 +76,7 @@ function customControl(def, value) {
     return h(
       'select',
       { dataset: { field: path } },
-      options([['', 'Not set'], ...(def.options ?? []).map((o) => /** @type {[string, string]} */ ([o, o]))], shown),
+      options([['', 'Not set'], ...(def.options ?? []).map((o) => pair(o, o))], shown),
     );
   return h('input', {
     type: def.type === 'NUMBER' ? 'number' : def.type === 'DATE' ? 'date' : 'text',
