@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Runs the suite in passes, each on what it can find: the main pass runs every test file once per store
-// in UTC; then the files tagged `dates` again in Asia/Kolkata; the PostgreSQL files tagged `pooled`
-// again through a real PgBouncer in transaction mode; and with `--node24` (as .ci/run does) the passes
-// above run on Node 24 LTS, the primary runtime, while the files tagged `smoke` run on the machine's own
-// Node as the second runtime (docs/decisions.md "The test loop"). Tags are declared by the test files
-// (scripts/test-tags.mjs). After the main pass, the PgBouncer pass runs side by side with the others
-// (Asia/Kolkata, then smoke): its process tests mostly wait on servers and the pooler, so the two lines
-// share the cores instead of taking turns. Ends with each pass's wall time, the run's, and then the one
-// line CI reads, "N passed, N failed", counting every pass.
+// in UTC; the files tagged `dates` again in Asia/Kolkata; the PostgreSQL files tagged `pooled` again
+// through a real PgBouncer in transaction mode; and with `--node24` (as .ci/run does) the passes above run
+// on Node 24 LTS, the primary runtime, while the files tagged `smoke` run on the machine's own Node as the
+// second runtime (docs/decisions.md "The test loop"). Tags are declared by the test files
+// (scripts/test-tags.mjs). The passes run on two lines from the start: the main pass on one, and the
+// PgBouncer, Asia/Kolkata and smoke passes one after another on the other, with a PostgreSQL database of
+// their own (a file the two lines both run may then run twice at once). The main pass alone left about
+// half of the two cores idle (its process and browser tests mostly wait on servers), so the second line
+// fills that time instead of adding its own (docs/decisions.md "The test loop, fourth cut"). Ends with each
+// pass's wall time, the run's, and then the one line CI reads, "N passed, N failed", counting every pass.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, mkdirSync, existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -36,9 +38,15 @@ mkdirSync('.test-artifacts', { recursive: true });
  * verdict: a CI run once failed every PostgreSQL test on "the database schema is newer than this build".
  */
 const configuredUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const runUrl = new URL(configuredUrl);
-runUrl.pathname = `/${runUrl.pathname.slice(1)}_run`;
-const runDatabase = runUrl.pathname.slice(1);
+/** `<configured>_<suffix>`: the run's databases, beside the configured one. */
+function besideConfigured(suffix) {
+  const url = new URL(configuredUrl);
+  url.pathname = `/${url.pathname.slice(1)}_${suffix}`;
+  return url;
+}
+/** The main pass's database, and the second line's (PgBouncer, Asia/Kolkata, smoke). */
+const runUrl = besideConfigured('run');
+const besideUrl = besideConfigured('run_beside');
 
 /** Runs one statement on the configured database (the maintenance connection); false when unreachable. */
 async function onServer(statement) {
@@ -56,12 +64,24 @@ async function onServer(statement) {
   }
 }
 
-const quoted = `"${runDatabase.replaceAll('"', '""')}"`;
-if (await onServer(`drop database if exists ${quoted} with (force)`)) {
-  await onServer(`create database ${quoted}`);
-  process.env.TEST_DATABASE_URL = runUrl.href;
-  console.log(`[test] PostgreSQL: a fresh database for this run, ${runDatabase}`);
+const quoted = (url) => `"${url.pathname.slice(1).replaceAll('"', '""')}"`;
+/** Drops and creates the run's databases; false when PostgreSQL is not reachable. */
+async function freshDatabases() {
+  for (const url of [runUrl, besideUrl]) {
+    if (!(await onServer(`drop database if exists ${quoted(url)} with (force)`))) return false;
+    await onServer(`create database ${quoted(url)}`);
+  }
+  return true;
 }
+const ownDatabases = await freshDatabases();
+if (ownDatabases) {
+  process.env.TEST_DATABASE_URL = runUrl.href;
+  console.log(
+    `[test] PostgreSQL: fresh databases for this run, ${quoted(runUrl)} (main pass) and ${quoted(besideUrl)} (the others)`,
+  );
+}
+/** The environment of a pass on the second line: its own database when the run made one. */
+const onSecondLine = (env) => (ownDatabases ? { ...env, TEST_DATABASE_URL: besideUrl.href } : env);
 
 /** What went wrong in each pass, printed again at the very end: CI shows only the tail of the output. */
 const problems = [];
@@ -180,31 +200,38 @@ try {
 }
 
 const runStarted = performance.now();
-if (primary && !onlyPooled) {
-  const mainArgs = filtered ? vitestArgs : ['--project', 'UTC*', ...vitestArgs];
-  await pass('main', mainArgs, primary.env, primary.version);
-}
-// The two lines after the main pass, side by side; the second holds its output until each pass ends.
+// Two lines side by side; the second holds its output until each of its passes ends.
 await Promise.all([
-  primary && (pooled || onlyPooled) && pooledPass(primary),
-  !onlyPooled && !filtered && otherPasses(),
+  primary &&
+    !onlyPooled &&
+    pass('main', filtered ? vitestArgs : ['--project', 'UTC*', ...vitestArgs], primary.env, primary.version),
+  secondLine(),
 ]);
 
-async function otherPasses() {
-  const held = Boolean(primary && pooled);
+/** PgBouncer, then Asia/Kolkata, then smoke: beside the main pass, on a database of their own. */
+async function secondLine() {
+  const held = Boolean(primary && !onlyPooled);
+  if (primary && (pooled || onlyPooled)) await pooledPass(primary, held);
+  if (onlyPooled || filtered) return;
   if (primary)
-    await pass('Asia/Kolkata', ['--project', 'Asia/Kolkata*', ...vitestArgs], primary.env, primary.version, held);
+    await pass(
+      'Asia/Kolkata',
+      ['--project', 'Asia/Kolkata*', ...vitestArgs],
+      onSecondLine(primary.env),
+      primary.version,
+      held,
+    );
   if (node24 && primary && primary.version !== process.version) {
     // The second runtime: what can differ between Node versions (the SQLite driver, npm start, the
     // README's commands), and the pure rules, which lean on the runtime's Intl data.
     const smokeFiles = ['test/unit/', ...filesTagged('smoke')];
-    await pass('smoke', ['--project', 'UTC*', ...smokeFiles], process.env, process.version, held);
+    await pass('smoke', ['--project', 'UTC*', ...smokeFiles], onSecondLine(process.env), process.version, held);
   }
 }
 
 /** The files tagged pooled again, through a PgBouncer of their own, on PostgreSQL alone. */
-async function pooledPass(runtime) {
-  const direct = process.env.TEST_DATABASE_URL ?? configuredUrl;
+async function pooledPass(runtime, held) {
+  const direct = onSecondLine(process.env).TEST_DATABASE_URL ?? configuredUrl;
   const database = new URL(direct).pathname.slice(1);
   // Fewer server connections than the instances' pools together (5 per test app, 10 per spawned server).
   const bouncer = await startPgBouncer({ upstream: direct, poolSize: 6 }).catch((error) => {
@@ -229,6 +256,7 @@ async function pooledPass(runtime) {
         TEST_WRITES_SEEN: writesSeen,
       },
       runtime.version,
+      held,
     );
   } finally {
     await bouncer.stop();
@@ -261,8 +289,9 @@ function checkWritePaths(folder) {
   total.failed += 1;
 }
 
-if (process.env.TEST_DATABASE_URL === runUrl.href)
-  await onServer(`drop database if exists ${quoted} with (force)`).catch(() => undefined);
+if (ownDatabases)
+  for (const url of [runUrl, besideUrl])
+    await onServer(`drop database if exists ${quoted(url)} with (force)`).catch(() => undefined);
 
 if (problems.length > 0) console.log(`\n[test] what failed, pass by pass:\n\n${problems.join('\n\n')}\n`);
 const minutes = (seconds) => `${Math.floor(seconds / 60)}m${String(Math.round(seconds % 60)).padStart(2, '0')}s`;
@@ -271,7 +300,7 @@ for (const t of timings)
   console.log(
     `[test]   ${t.name.padEnd(13)} ${minutes(t.seconds).padStart(7)}  Node ${t.version}  (${t.counts.passed} passed, ${t.counts.failed} failed)`,
   );
-// The passes after the main one overlap, so the run's wall time is less than their sum.
+// The two lines overlap, so the run's wall time is less than the passes' sum.
 console.log(`[test]   ${'whole run'.padEnd(13)} ${minutes((performance.now() - runStarted) / 1000).padStart(7)}`);
 const { passed, failed, skipped } = total;
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { browserSession, http, TEST_ADMIN } from './helpers-browser.js';
-import { activeElement, contrastOfBadges, focusRingContrast, fitsPhone, shootBoth } from './helpers-layout.js';
+import {
+  activeElement,
+  contrastOfBadges,
+  focusRingContrast,
+  fitsPhone,
+  openMenu,
+  shootBoth,
+} from './helpers-layout.js';
 import { availableStores } from '../helpers/stores.js';
 
 const stores = await availableStores();
@@ -96,6 +103,8 @@ describe.each(stores)('dashboard: what a new operator runs into (issue 26) [%s]'
     await shootBoth(s.page, 'apps');
     await s.page.setViewportSize({ width: 390, height: 844 });
     expect(await fitsPhone(s.page)).toEqual([]);
+    // Log out and the section links are in the Menu at this width.
+    await openMenu(s.page);
     for (const name of ['Log out', 'Create app', 'Detach', 'Rotate secret', 'Rotate key']) {
       const box = await s.page.getByRole('button', { name, exact: true }).first().boundingBox();
       expect(box && box.x >= 0 && box.x + box.width <= 390, name).toBe(true);

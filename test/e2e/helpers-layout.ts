@@ -13,6 +13,12 @@ export async function shootBoth(page: Page, name: string): Promise<void> {
   await page.setViewportSize(DESKTOP);
 }
 
+/** Below 640 px the navigation (section links, business, Log out) folds behind the Menu button: opens it. */
+export async function openMenu(page: Page): Promise<void> {
+  const menu = page.getByRole('button', { name: 'Menu', exact: true });
+  if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+}
+
 /** "TAG text" of the focused element, for asserting where keyboard focus is. */
 export function activeElement(page: Page): Promise<string> {
   return page.evaluate(() => {

@@ -83,6 +83,9 @@ export async function logIn(page: Page, server: RunningServer, urlKey: string): 
   await page.getByLabel('Password').fill(TEST_ADMIN.password);
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Businesses' }).waitFor();
+  // Below 640 px the business switcher is in the folded menu.
+  const menu = page.getByRole('button', { name: 'Menu', exact: true });
+  if (await menu.isVisible()) await menu.click();
   await page.getByLabel('Business', { exact: true }).selectOption(urlKey);
 }
 

@@ -11,6 +11,7 @@ import {
   TEST_ADMIN,
   type RunningServer,
 } from './helpers-browser.js';
+import { openMenu } from './helpers-layout.js';
 
 // Issue 39: the leads board at a real team's scale, on each store. A stage of 300 leads is reachable
 // card by card ("Load more"), its count and value are the API's (the value an exact sum of what was
@@ -386,6 +387,7 @@ describe.each(stores)('the leads board at scale (%s)', (storeName) => {
       .waitFor();
     await fits('39-webhooks');
     await page.setViewportSize(PHONE);
+    await openMenu(page);
     for (const name of ['Log out', 'Send test event']) {
       const box = (await page.getByRole('button', { name }).first().boundingBox())!;
       expect(box.x + box.width, name).toBeLessThanOrEqual(PHONE.width);

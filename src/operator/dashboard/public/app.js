@@ -1,4 +1,5 @@
-// The dashboard shell: login screen, then a sidebar with one view per section.
+// @ts-check
+// The dashboard shell: login screen, then a sidebar with one view per section (on a phone, a Menu button).
 // Views live in view-*.js; each exports render(container, ctx).
 import {
   api,
@@ -10,6 +11,7 @@ import {
   setSessionExpiredHandler,
 } from './api.js';
 import { confirmAction, errorBanner, field, h, mount } from './dom.js';
+import { navMenu } from './nav-menu.js';
 import { renderBusinesses } from './view-businesses.js';
 import { renderApps } from './view-apps.js';
 import { renderPipelines } from './view-pipelines.js';
@@ -26,6 +28,17 @@ import { renderInvoices } from './view-invoices.js';
 import { renderInvoiceSettings } from './view-invoice-settings.js';
 import { renderReports } from './view-reports.js';
 
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').ViewContext} ViewContext
+ * @typedef {{ route: string, label: string }} SectionName
+ * @typedef {SectionName & { needsBusiness: false, render: (main: HTMLElement, ctx: ViewContext) => Promise<void> }
+ *   | SectionName & { needsBusiness: true,
+ *       render: (main: HTMLElement, ctx: ViewContext & { business: Business }) => Promise<void> }} Section
+ *   a section with needsBusiness is rendered only once a business is picked.
+ */
+
+/** @type {Section[]} */
 const SECTIONS = [
   { route: 'businesses', label: 'Businesses', render: renderBusinesses, needsBusiness: false },
   { route: 'apps', label: 'Apps', render: renderApps, needsBusiness: false },
@@ -44,7 +57,11 @@ const SECTIONS = [
   { route: 'operators', label: 'Operators', render: renderOperators, needsBusiness: false },
 ];
 
-const root = document.getElementById('root');
+const root = /** @type {HTMLElement} */ (document.getElementById('root'));
+/**
+ * @type {{ businesses: Business[], loginNotice: string | null, lastEmail: string, route: string | null,
+ *   leaveGuard: (() => boolean) | null, focusNext: string | null, initialLoad: boolean }}
+ */
 const state = {
   businesses: [],
   loginNotice: null,
@@ -68,7 +85,10 @@ async function canLeave() {
 
 // A route may carry one parameter after its section (#/leads/<leadId> opens that lead) or a query
 // (#/lead-list?stage=Won, #/invoices?status=PAID: the list's filters).
-const sectionOf = (route) => route.split(/[/?]/)[0];
+const sectionOf = (/** @type {string} */ route) => route.split(/[/?]/)[0];
+
+/** The route's section; unknown routes were sent to businesses by currentRoute. */
+const sectionFor = (/** @type {string} */ route) => SECTIONS.find((s) => s.route === sectionOf(route)) ?? SECTIONS[0];
 
 function currentRoute() {
   const route = location.hash.replace(/^#\/?/, '');
@@ -117,6 +137,7 @@ function renderLogin() {
   (state.lastEmail ? password : email).focus();
 }
 
+/** @param {string | undefined} email */
 function sessionExpired(email) {
   state.lastEmail = email ?? '';
   state.loginNotice = 'Your session has expired. Please log in again.';
@@ -150,7 +171,7 @@ function businessSwitcher() {
   );
   select.addEventListener('change', async () => {
     if (!(await canLeave())) {
-      select.value = current;
+      select.value = current ?? '';
       return;
     }
     setCurrentBusiness(select.value);
@@ -166,7 +187,7 @@ function skipLink() {
     {
       href: '#content',
       class: 'skip-link',
-      onclick: (event) => {
+      onclick: (/** @type {MouseEvent} */ event) => {
         event.preventDefault();
         document.getElementById('content')?.focus();
       },
@@ -178,6 +199,7 @@ function skipLink() {
 /**
  * Where focus goes once a section has rendered: what the view asked for (focusAfterRender), else the
  * page heading when focus was lost with the old content (log in, a section link, a business switch).
+ * @param {HTMLElement} main
  */
 function placeFocus(main) {
   // A fresh page load leaves focus at the start of the document, where the skip link is first.
@@ -185,7 +207,7 @@ function placeFocus(main) {
     state.initialLoad = false;
     return;
   }
-  const wanted = state.focusNext && main.querySelector(state.focusNext);
+  const wanted = state.focusNext && /** @type {HTMLElement | null} */ (main.querySelector(state.focusNext));
   state.focusNext = null;
   if (wanted) {
     wanted.focus();
@@ -201,25 +223,22 @@ function placeFocus(main) {
 function renderShell() {
   const session = getSession();
   const route = currentRoute();
+  const section = sectionFor(route);
   const nav = h(
     'nav',
-    { class: 'sidebar', 'aria-label': 'Sections' },
+    { class: 'sidebar menu-panel', id: 'sections-nav', 'aria-label': 'Sections' },
     h(
       'ul',
       {},
       SECTIONS.map((s) =>
-        h(
-          'li',
-          {},
-          h('a', { href: `#/${s.route}`, 'aria-current': s.route === sectionOf(route) ? 'page' : false }, s.label),
-        ),
+        h('li', {}, h('a', { href: `#/${s.route}`, 'aria-current': s === section ? 'page' : false }, s.label)),
       ),
     ),
   );
-  const header = h(
-    'header',
-    { class: 'topbar' },
-    h('div', { class: 'brand' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, 'c'), 'crmkit'),
+  // The switcher and Log out sit in the header on wide screens and fold with the links on a phone.
+  const tools = h(
+    'div',
+    { class: 'topbar-tools menu-panel', id: 'shell-tools' },
     businessSwitcher(),
     h(
       'div',
@@ -228,16 +247,29 @@ function renderShell() {
       h('button', { type: 'button', class: 'secondary small', onclick: logout }, 'Log out'),
     ),
   );
+  const header = h('header', { class: 'topbar' });
+  const top = h('div', { class: 'shell-top' }, header, nav);
+  mount(
+    header,
+    navMenu(top, [tools, nav], section.label),
+    h('div', { class: 'brand' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, 'c'), 'crmkit'),
+    tools,
+  );
   const main = h('main', { class: 'content', id: 'content', tabindex: '-1' });
-  mount(root, skipLink(), h('div', { class: 'shell' }, header, nav, main));
+  mount(root, skipLink(), h('div', { class: 'shell' }, top, main));
   renderSection(main, route);
 }
 
+/**
+ * @param {HTMLElement} main
+ * @param {string} route
+ */
 function renderSection(main, route) {
   state.route = route;
   state.leaveGuard = null;
-  const section = SECTIONS.find((s) => s.route === sectionOf(route));
+  const section = sectionFor(route);
   const business = state.businesses.find((b) => b.urlKey === getCurrentBusiness()) ?? null;
+  /** @type {ViewContext} */
   const ctx = {
     business,
     businesses: state.businesses,
@@ -265,7 +297,11 @@ function renderSection(main, route) {
       state.focusNext = selector;
     },
   };
-  if (section.needsBusiness && !business) {
+  // A section that needs a business renders only with one (its view's ctx.business is never null).
+  const view = !section.needsBusiness
+    ? () => section.render(main, ctx)
+    : business && (() => section.render(main, { ...ctx, business }));
+  if (!view) {
     mount(
       main,
       h('h1', {}, section.label),
@@ -283,7 +319,7 @@ function renderSection(main, route) {
     h('h1', {}, section.label),
     h('p', { class: 'loading', role: 'status' }, `Loading ${section.label.toLowerCase()}…`),
   );
-  section.render(main, ctx).then(
+  view().then(
     () => placeFocus(main),
     (error) => {
       if (error.status !== 401) mount(main, h('h1', {}, section.label), errorBanner(error.message));

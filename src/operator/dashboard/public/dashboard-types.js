@@ -53,7 +53,7 @@
  * @property {() => Promise<Business[]>} reloadBusinesses
  * @property {(urlKey: string) => void} selectBusiness
  * @property {(guard: (() => boolean) | null) => void} setLeaveGuard
- * @property {(selector: string) => void} focusAfterRender a selector to focus once the section has rendered again
+ * @property {(selector: string) => void} focusAfterRender a selector (within the section) to focus once it renders again
  */
 
 /**
