@@ -377,6 +377,12 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
       .waitFor();
     await page.getByLabel('Budget amount').fill('7500');
     await page.getByLabel('Subject').fill('Cardamom, 300 kg');
+    // A stage that offers reasons lists them as boxes to tick (they were once written out as text:
+    // "null[object HTMLLabelElement],[object HTMLLabelElement]").
+    await page.getByLabel('Stage', { exact: true }).selectOption('Lost');
+    const reasons = page.locator('.lead-form [data-field="stageReasons"]');
+    expect(await reasons.getByRole('checkbox').count()).toBe(2);
+    expect((await reasons.textContent())?.replace(/\s+/g, ' ').trim()).toBe('Stage reasons Too expensive No budget');
     await page.getByLabel('Stage', { exact: true }).selectOption('Won');
     await page.getByLabel('Product line').selectOption('Spices');
     await page.getByRole('button', { name: 'Save lead' }).click();

@@ -163,3 +163,21 @@ export async function api(method, path, body) {
 
 /** Percent-encodes one path segment (a clientId may hold "/", "?", "#" or spaces). */
 export const seg = (/** @type {string} */ value) => encodeURIComponent(value);
+
+/**
+ * Only the latest call's answer is used. A view that loads again when a control changes (a filter, a
+ * search, a period) starts a new load before the last one answered; answers come back in any order, and
+ * a slower earlier one would draw the previous choice over the chosen one (it did on the Reports page).
+ * Each call of the returned function starts a load and answers `isLatest()`: true until the next load
+ * starts. Check it after every await, before drawing (an error of a stale load is not shown either).
+ *   const startLoad = latestOnly();
+ *   const load = async () => { const isLatest = startLoad(); const x = await api(…); if (!isLatest()) return; draw(x); };
+ * @returns {() => () => boolean}
+ */
+export function latestOnly() {
+  let latest = 0;
+  return () => {
+    const mine = ++latest;
+    return () => mine === latest;
+  };
+}

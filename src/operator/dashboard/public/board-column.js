@@ -1,3 +1,4 @@
+// @ts-check
 // One column of the leads board: its stage's figures from the server (count and budget sums over the
 // whole stage, GET …/lead-stage-totals), its cards 50 at a time with "Load more", and the cards' moves,
 // each shown as pending until the server answers (view-leads-board.js lays the columns out).
@@ -6,15 +7,38 @@ import { errorBanner, h, mount, toast } from './dom.js';
 import { STATUS_LABELS, followUpBadge, formatMoney, formatBudget, leadsBase, memberLabel } from './lead-config.js';
 import { cardTitle, chooseStage, moveLead } from './lead-move.js';
 
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
+ * @typedef {import('./dashboard-types.js').Lead} Lead
+ * @typedef {import('./dashboard-types.js').LeadConfig} LeadConfig
+ * @typedef {import('./dashboard-types.js').OperatorPipeline} OperatorPipeline
+ * @typedef {import('./dashboard-types.js').OperatorStage} OperatorStage
+ * @typedef {{ currency: string, amount: `${number}` }} BudgetSum an exact sum, as a decimal string
+ * @typedef {{ count: number, budgets: BudgetSum[] }} StageFigures a stage's entry of GET …/lead-stage-totals
+ * @typedef {{ items: Lead[], total?: number | null }} LeadsPage
+ */
+/**
+ * What the board hands each column: the page's context, and how to read the board again.
+ * @typedef {{ ctx: Ctx, config: LeadConfig, pipeline: OperatorPipeline, message: HTMLElement,
+ *   reload: () => Promise<void> }} BoardEnv
+ */
+
 /** Cards fetched per request: the list's page. */
 export const PAGE = 50;
 
 /** The server's exact sums (decimal strings), each formatted in its currency. */
-export const budgetSums = (budgets) => budgets.map(({ amount, currency }) => formatMoney(amount, currency)).join(' + ');
+export const budgetSums = (/** @type {BudgetSum[]} */ budgets) =>
+  budgets.map(({ amount, currency }) => formatMoney(amount, currency)).join(' + ');
 
 /**
  * A column: `total` is the stage's figures ({count, budgets}), `page` the first page of its leads,
  * `listQuery(skip)` the list's query string for the page starting at skip.
+ * @param {BoardEnv} env
+ * @param {OperatorStage} stage
+ * @param {StageFigures} total
+ * @param {LeadsPage} page
+ * @param {(skip: number) => string} listQuery
  */
 export function boardColumn(env, stage, total, page, listQuery) {
   const titleId = `col-${stage.id}`;
@@ -23,8 +47,9 @@ export function boardColumn(env, stage, total, page, listQuery) {
   const empty = h('p', { class: 'column-empty' }, 'No lead here.');
   const shown = h('p', { class: 'muted small-text column-shown', role: 'status' });
   const more = h('button', { type: 'button', class: 'secondary small load-more' }, 'Load more');
+  /** @type {Set<string>} */
   const loaded = new Set();
-  const add = (items) => {
+  const add = (/** @type {Lead[]} */ items) => {
     for (const lead of items) {
       if (loaded.has(lead.leadId)) continue; // a lead moved meanwhile may come twice across pages
       loaded.add(lead.leadId);
@@ -40,6 +65,7 @@ export function boardColumn(env, stage, total, page, listQuery) {
     more.disabled = true;
     more.textContent = 'Loading…';
     try {
+      /** @type {LeadsPage} */
       const answer = (await api('GET', `${leadsBase(env.ctx.business)}?${listQuery(next)}`))?.[0] ?? { items: [] };
       next += answer.items.length;
       add(answer.items);
@@ -94,8 +120,14 @@ export function boardColumn(env, stage, total, page, listQuery) {
   return section;
 }
 
+/** @type {{ lead: Lead, el: HTMLElement } | null} the card being dragged, if any */
 let dragged = null;
 
+/**
+ * @param {HTMLElement} section
+ * @param {BoardEnv} env
+ * @param {OperatorStage} stage
+ */
 function dropTarget(section, env, stage) {
   const accepts = () => dragged && dragged.lead.stage !== stage.name;
   section.addEventListener('dragover', (event) => {
@@ -105,12 +137,13 @@ function dropTarget(section, env, stage) {
     }
   });
   section.addEventListener('dragleave', (event) => {
-    if (!section.contains(event.relatedTarget)) section.classList.remove('drop-here');
+    if (!(event.relatedTarget instanceof Node && section.contains(event.relatedTarget)))
+      section.classList.remove('drop-here');
   });
   section.addEventListener('drop', async (event) => {
     event.preventDefault();
     section.classList.remove('drop-here');
-    if (!accepts()) return;
+    if (!dragged || !accepts()) return;
     const { lead, el } = dragged;
     dragged = null;
     await runMove(env, lead, el, stage);
@@ -120,13 +153,17 @@ function dropTarget(section, env, stage) {
 /**
  * Moves the card to the destination column at once, marked as moving with its Move… button disabled,
  * until the server answers: then the board is read again, or the card goes back with the reason.
+ * @param {BoardEnv} env
+ * @param {Lead} lead
+ * @param {HTMLElement} el the card
+ * @param {OperatorStage} stage
  */
 async function runMove(env, lead, el, stage) {
-  const button = el.querySelector('.card-move');
-  const item = el.closest('li');
+  const button = /** @type {HTMLButtonElement} */ (el.querySelector('.card-move'));
+  const item = /** @type {HTMLLIElement} */ (el.closest('li'));
   const home = { parent: item.parentElement, next: item.nextSibling };
   const pending = h('span', { class: 'badge badge-muted card-pending', role: 'status' }, `Moving to ${stage.name}…`);
-  const setPending = (on) => {
+  const setPending = (/** @type {boolean} */ on) => {
     el.classList.toggle('is-moving', on);
     el.setAttribute('aria-busy', String(on));
     el.draggable = !on;
@@ -147,9 +184,11 @@ async function runMove(env, lead, el, stage) {
     }
     toast(`“${cardTitle(lead)}” moved to ${stage.name}.`);
     await env.reload();
-    document.querySelector(`[data-lead-id="${CSS.escape(lead.leadId)}"] .card-move`)?.focus();
+    /** @type {HTMLButtonElement | null} */ (
+      document.querySelector(`[data-lead-id="${CSS.escape(lead.leadId)}"] .card-move`)
+    )?.focus();
   } catch (error) {
-    home.parent.insertBefore(item, home.next);
+    home.parent?.insertBefore(item, home.next);
     setPending(false);
     if (error.status === 401) return;
     mount(env.message, errorBanner(`“${cardTitle(lead)}” was not moved: ${error.message}`));
@@ -158,6 +197,10 @@ async function runMove(env, lead, el, stage) {
   }
 }
 
+/**
+ * @param {BoardEnv} env
+ * @param {Lead} lead
+ */
 function card(env, lead) {
   const title = cardTitle(lead);
   const assignee = memberLabel(env.config, lead.assignedTo);
@@ -207,8 +250,10 @@ function card(env, lead) {
   });
   el.addEventListener('dragstart', (event) => {
     dragged = { lead, el };
-    event.dataTransfer.effectAllowed = 'move';
-    event.dataTransfer.setData('text/plain', lead.leadId);
+    if (event.dataTransfer) {
+      event.dataTransfer.effectAllowed = 'move';
+      event.dataTransfer.setData('text/plain', lead.leadId);
+    }
     el.classList.add('dragging');
   });
   el.addEventListener('dragend', () => {

@@ -2,7 +2,7 @@
 // Picking the customer of a new lead: search the business's clients by name or clientId and link
 // one, or type a name for a new client. Before a new client is made, a client whose name is the same
 // once normalised (case, accents, punctuation and spacing aside) is offered instead.
-import { api, seg } from './api.js';
+import { api, latestOnly, seg } from './api.js';
 import { h, mount } from './dom.js';
 
 const SHOWN = 8;
@@ -61,8 +61,12 @@ export function clientPicker(ctx, input) {
   const linkedNote = h('div', { class: 'client-linked', role: 'status' });
   /** @type {ClientPicker} */
   const picker = { linked: null, name: () => input.value.trim(), link: () => {}, nodes: [results, linkedNote] };
+  // Each keystroke and each link starts over: a search still on its way must not list its matches under
+  // a shorter text, or after a client was linked.
+  const startSearch = latestOnly();
   /** @param {ClientSummary} client */
   const link = (client) => {
+    startSearch();
     picker.linked = client;
     input.value = client.name ?? '';
     mount(results);
@@ -80,19 +84,18 @@ export function clientPicker(ctx, input) {
   picker.link = link;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
-  let generation = 0;
   input.addEventListener('input', () => {
     if (picker.linked) unlink();
     clearTimeout(timer);
+    const isLatest = startSearch();
     const text = input.value.trim();
     if (text.length < 2) {
       mount(results);
       return;
     }
     timer = setTimeout(async () => {
-      const mine = ++generation;
       const found = await findClients(ctx.business, text, SHOWN).catch(() => []);
-      if (mine !== generation) return;
+      if (!isLatest()) return;
       mount(
         results,
         found.map((c) =>

@@ -1,3 +1,4 @@
+// @ts-check
 // Importing leads or clients from a CSV file (POST …/lead-imports, …/client-imports): the file is
 // split into parts of the server's size (csv-parts.js), each checked first (a dry run: the preview,
 // with every row's problem) and imported only when the operator confirms. Rows already stored under
@@ -5,6 +6,20 @@
 import { api, getSession, seg } from './api.js';
 import { errorBanner, field, h, mount } from './dom.js';
 import { csvParts } from './csv-parts.js';
+
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
+ * @typedef {import('./csv-parts.js').CsvPart} CsvPart
+ * @typedef {import('../../../../client/src/api-types.js').FieldError} FieldError
+ * @typedef {typeof LEAD_CSV} CsvKind
+ */
+/**
+ * A failed row of an import's answer (src/validation/csv-import.ts importOutcomeSchema): its key sits
+ * under the feature's own name (externalId, clientId).
+ * @typedef {{ row: number, code: string, message: string, errors?: FieldError[] } & Record<string, unknown>} RowError
+ * @typedef {{ rows: number, created: number, unchanged: number, failed: number, errors: RowError[] }} ImportTotal
+ */
 
 /** Records per request: the server's limit, from its error when a part is too big (the first part shows it). */
 const PART = 1000;
@@ -28,17 +43,30 @@ export const CLIENT_CSV = {
   hint: 'Columns as the export writes them (clientId, name, email, phone, country, gstin, …; lists and custom fields as JSON). Rows whose clientId is already imported are left as they are.',
 };
 
+/**
+ * @param {string} path
+ * @param {CsvPart[]} parts
+ * @param {boolean} dryRun
+ * @param {(rows: number) => void} progress
+ */
 async function send(path, parts, dryRun, progress) {
+  /** @type {ImportTotal} */
   const total = { rows: 0, created: 0, unchanged: 0, failed: 0, errors: [] };
   for (const part of parts) {
+    /** @type {ImportTotal & { dryRun: boolean }} */
     const answer = await api('POST', path, { csv: part.text, dryRun, firstRow: part.firstRow });
-    for (const key of ['rows', 'created', 'unchanged', 'failed']) total[key] += answer[key];
+    for (const key of /** @type {const} */ (['rows', 'created', 'unchanged', 'failed'])) total[key] += answer[key];
     total.errors.push(...answer.errors.slice(0, SHOWN_ERRORS - total.errors.length));
     progress(total.rows);
   }
   return total;
 }
 
+/**
+ * @param {RowError[]} errors
+ * @param {number} failed
+ * @param {string} key
+ */
 function errorTable(errors, failed, key) {
   if (failed === 0) return null;
   return h(
@@ -69,7 +97,7 @@ function errorTable(errors, failed, key) {
             'tr',
             {},
             h('td', { 'data-label': 'Row' }, String(e.row)),
-            h('td', { 'data-label': key }, e[key] ?? ''),
+            h('td', { 'data-label': key }, String(e[key] ?? '')),
             h(
               'td',
               { 'data-label': 'Problem' },
@@ -82,12 +110,18 @@ function errorTable(errors, failed, key) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {() => unknown} onImported
+ * @param {CsvKind} [kind]
+ */
 export function csvImportCard(ctx, onImported, kind = LEAD_CSV) {
   const path = `/businesses/${seg(ctx.business.urlKey)}/${kind.imports}`;
   const file = h('input', { type: 'file', name: kind.inputName, accept: '.csv,text/csv' });
   const status = h('div', { class: 'csv-status' });
+  /** @type {CsvPart[]} */
   let parts = [];
-  const run = async (dryRun) => {
+  const run = async (/** @type {boolean} */ dryRun) => {
     const rows = parts.reduce((n, p) => n + p.rows, 0);
     const line = h(
       'p',
@@ -159,10 +193,21 @@ export function csvImportCard(ctx, onImported, kind = LEAD_CSV) {
   );
 }
 
-/** Downloads the leads the list's filters match, as the server writes them (GET …/lead-export). */
+/**
+ * Downloads the leads the list's filters match, as the server writes them (GET …/lead-export).
+ * @param {Ctx} ctx
+ * @param {URLSearchParams | string} params
+ * @param {string} [token]
+ */
 export const exportLeads = (ctx, params, token) => exportCsv(ctx, LEAD_CSV, params, token);
 
-/** Downloads the records the filters match, as the server writes them (GET …/lead-export, …/client-export). */
+/**
+ * Downloads the records the filters match, as the server writes them (GET …/lead-export, …/client-export).
+ * @param {Ctx} ctx
+ * @param {CsvKind} kind
+ * @param {URLSearchParams | string} params
+ * @param {string} [token]
+ */
 export async function exportCsv(ctx, kind, params, token = getSession()?.token) {
   const response = await fetch(`/admin/v1/businesses/${seg(ctx.business.urlKey)}/${kind.export}?${params}`, {
     headers: { authorization: `Bearer ${token}`, accept: 'text/csv' },

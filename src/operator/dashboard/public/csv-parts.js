@@ -1,8 +1,16 @@
+// @ts-check
 // Splits a CSV file into parts the import endpoint takes: the header line, then at most `size`
 // records each. Only record boundaries are found here (a line break outside quotes, RFC 4180);
 // the server parses the records themselves with its CSV parser.
 
-/** [{text, firstRow, rows}] — each text is the header line plus its records; firstRow counts records from 1. */
+/** @typedef {{ text: string, firstRow: number, rows: number }} CsvPart */
+
+/**
+ * Each part's text is the header line plus its records; firstRow counts records from 1.
+ * @param {string} text
+ * @param {number} size
+ * @returns {CsvPart[]}
+ */
 export function csvParts(text, size) {
   const body = text.replace(/^\uFEFF/, '');
   const ends = recordEnds(body);
@@ -22,8 +30,12 @@ export function csvParts(text, size) {
   return parts;
 }
 
-/** The offsets just past each record's line break (or the end of the text for the last one). */
+/**
+ * The offsets just past each record's line break (or the end of the text for the last one).
+ * @param {string} text
+ */
 function recordEnds(text) {
+  /** @type {number[]} */
   const ends = [];
   let quoted = false;
   for (let i = 0; i < text.length; i++) {
@@ -32,8 +44,7 @@ function recordEnds(text) {
       quoted = !quoted; // '"': an escaped "" toggles twice
     else if (c === 10 && !quoted) ends.push(i + 1); // '\n' (a '\r' before it stays with its record)
   }
-  if (ends.length === 0 || ends.at(-1) < text.length) {
-    if (text.slice(ends.at(-1) ?? 0).trim() !== '') ends.push(text.length);
-  }
+  const lastEnd = ends.at(-1) ?? 0;
+  if (lastEnd < text.length && text.slice(lastEnd).trim() !== '') ends.push(text.length);
   return ends;
 }

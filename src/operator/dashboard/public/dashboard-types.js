@@ -15,6 +15,29 @@
  */
 
 /**
+ * The operator API's pipelines (the document's OperatorPipeline): archived ones included, and each stage
+ * with requiresReason.
+ * @typedef {Stage & { requiresReason?: boolean }} OperatorStage
+ * @typedef {Omit<Pipeline, 'stages'> & { stages: OperatorStage[] }} OperatorPipeline
+ */
+
+/**
+ * A custom field of leads or clients (the document's CustomFieldDefinition).
+ * @typedef {{ id: string, name: string, type: 'TEXT' | 'NUMBER' | 'DATE' | 'BOOLEAN' | 'SELECT',
+ *   options: string[] | null, isArchived: boolean }} CustomFieldDefinition
+ */
+
+/**
+ * A client as the operator API answers it (the document's OperatorClient: a Client whose clientId is null
+ * when it was made in the dashboard, with its status), and one row of the client list (ClientSummary).
+ * @typedef {'active' | 'archived' | 'deleted'} ClientStatus
+ * @typedef {Omit<Schemas['Client'], 'clientId'> & { clientId: string | null, status: ClientStatus }} OperatorClient
+ * @typedef {{ clientId: string | null, name: string | null, email: string | null, phone: string | null,
+ *   city: string | null, country: string | null, status: ClientStatus, source: string, createdAt: string,
+ *   updatedAt: string }} ClientSummary
+ */
+
+/**
  * A business as the operator API answers it (the document's `Business`).
  * @typedef {{ urlKey: string, name: string, country: string, currency: string, customFieldsEnabled: boolean,
  *   timeZone: string, isArchived: boolean, archivedAt: string | null }} Business
@@ -36,12 +59,12 @@
 /**
  * The lead settings and pipelines the lead pages read (lead-config.js loadLeadConfig).
  * @typedef {object} LeadConfig
- * @property {any[]} pipelines the operator's pipelines (OperatorPipeline: stages carry requiresReason)
+ * @property {OperatorPipeline[]} pipelines the operator's pipelines
  * @property {StageReason[]} stageReasons
  * @property {{ key: string, label: string, isArchived?: boolean }[]} sources
  * @property {{ id: string, name: string, isArchived?: boolean }[]} tags
  * @property {{ email: string, name: string, isArchived?: boolean }[]} members
- * @property {any[]} fields the lead custom fields (CustomFieldDefinition)
+ * @property {CustomFieldDefinition[]} fields the lead custom fields
  */
 
 export {};

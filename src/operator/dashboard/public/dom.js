@@ -200,6 +200,16 @@ export function actionButton(label, action, attrs = {}) {
 }
 
 /**
+ * The values of the checked boxes (or radios) inside a container, in document order.
+ * @param {ParentNode} container
+ */
+export function checkedValues(container) {
+  return [...container.querySelectorAll('input:checked')].flatMap((i) =>
+    i instanceof HTMLInputElement ? [i.value] : [],
+  );
+}
+
+/**
  * An instant for people, in the browser's zone and language; '—' for none.
  * @param {string | null | undefined} iso
  */

@@ -238,13 +238,20 @@ export function describePath(path) {
 const lowerFirst = (/** @type {string} */ text) => text.charAt(0).toLowerCase() + text.slice(1);
 
 /**
+ * An error that names its field (the API's always do; the page's own may not).
+ * @param {Partial<FieldError>} error
+ * @returns {error is FieldError}
+ */
+const isLocated = (error) => Boolean(error.field);
+
+/**
  * The banner above a form: each field error with where it is, or the message alone. `describe` names a path for people.
  * @param {string} message
- * @param {FieldError[]} [errors]
+ * @param {Partial<FieldError>[]} [errors] those without a field are said as the message alone
  * @param {DescribePath} [describe]
  */
 export function errorSummary(message, errors = [], describe = describePath) {
-  const located = errors.filter((e) => e.field);
+  const located = errors.filter(isLocated);
   if (located.length === 0) {
     const words = errors.length === 1 ? wordsFor(errors[0]) : undefined;
     return h(

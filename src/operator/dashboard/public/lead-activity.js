@@ -1,3 +1,4 @@
+// @ts-check
 // A lead's activity timeline (leads-interface 2.6, read through 4.5) and the form that adds a
 // comment (seen by every party) or an internal note (the business only).
 import { limit } from './api-document.js';
@@ -6,6 +7,20 @@ import { errorBanner, field, formatDate, h, mount, toast } from './dom.js';
 import { describeChange } from './field-change.js';
 import { clearFieldErrors, showFieldErrors } from './field-errors.js';
 
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./field-change.js').FieldChange} FieldChange
+ */
+/**
+ * An activity entry as GET …/leads/:leadId/activities answers it (src/leads/leads.openapi.ts ACTIVITY);
+ * `changes` is the page's own: the FIELD_CHANGE entries of one edit, grouped (groupEdits).
+ * @typedef {{ activityId: string, type: 'CREATED' | 'STAGE_CHANGE' | 'COMMENT' | 'INTERNAL_NOTE' | 'FIELD_CHANGE',
+ *   body?: string, field?: string, from?: unknown, to?: unknown, fromStage?: string, toStage?: string,
+ *   fromPipeline?: string, toPipeline?: string, reasons?: string[], author: string, createdAt: string,
+ *   changes?: FieldChange[] }} Activity
+ */
+
+/** @type {Record<Activity['type'], string>} */
 const TYPE_LABELS = {
   COMMENT: 'Comment',
   INTERNAL_NOTE: 'Internal note',
@@ -14,6 +29,7 @@ const TYPE_LABELS = {
   FIELD_CHANGE: 'Edited',
 };
 
+/** @param {Activity} entry */
 function describe(entry) {
   if (entry.type === 'FIELD_CHANGE') return null;
   if (entry.type !== 'STAGE_CHANGE') return entry.body ?? null;
@@ -25,6 +41,7 @@ function describe(entry) {
   return parts.join(' · ') || 'Reasons changed';
 }
 
+/** @param {Activity} entry */
 function entryItem(entry) {
   return h(
     'li',
@@ -51,27 +68,41 @@ function entryItem(entry) {
  * The field changes of one edit (same author, same instant, one after the other) as one entry with
  * its list of changes: an edit of three fields reads as one "Edited" line, not three.
  */
+/** @param {Activity[]} items */
 function groupEdits(items) {
+  /** @type {Activity[]} */
   const grouped = [];
   for (const entry of items) {
     const last = grouped.at(-1);
     if (entry.type !== 'FIELD_CHANGE') grouped.push(entry);
     else if (last?.changes && last.author === entry.author && last.createdAt === entry.createdAt)
-      last.changes.push(entry);
-    else grouped.push({ ...entry, changes: [entry] });
+      last.changes.push(asChange(entry));
+    else grouped.push({ ...entry, changes: [asChange(entry)] });
   }
   return grouped;
 }
 
-/** The timeline card: loads every page (oldest first) and offers the add-comment form. */
+/**
+ * A FIELD_CHANGE entry as the change it records.
+ * @param {Activity} entry
+ * @returns {FieldChange}
+ */
+const asChange = (entry) => ({ field: entry.field ?? '', from: entry.from ?? null, to: entry.to ?? null });
+
+/**
+ * The timeline card: loads every page (oldest first) and offers the add-comment form.
+ * @param {Business} business
+ * @param {string} leadId
+ */
 export function activityCard(business, leadId) {
   const path = `/businesses/${seg(business.urlKey)}/leads/${seg(leadId)}`;
   const list = h('ol', { class: 'timeline', 'aria-label': 'Activity' });
   const more = h('div');
-  const load = async (after) => {
+  const load = async (/** @type {string | null} */ after) => {
     if (!after) mount(list, h('li', { class: 'loading', role: 'status' }, 'Loading the activity…'));
     // The field history is an addition the spec's answer leaves out unless asked for (docs/leads.md).
     const query = `?include=fieldChanges${after ? `&after=${encodeURIComponent(after)}` : ''}`;
+    /** @type {{ items: Activity[], nextCursor: string | null }} */
     const page = (await api('GET', `${path}/activities${query}`))?.[0] ?? {
       items: [],
       nextCursor: null,
@@ -128,7 +159,7 @@ export function activityCard(business, leadId) {
       await api('PATCH', path, { [kind.value]: { body: [text] } });
       body.value = '';
       toast(kind.value === 'addComments' ? 'Comment added.' : 'Internal note added.');
-      await load();
+      await load(null);
     } catch (error) {
       if (error.status !== 401 && (showFieldErrors(form, error.fieldErrors).length || !error.fieldErrors.length))
         mount(message, errorBanner(error.message));

@@ -1,11 +1,25 @@
+// @ts-check
 // Bulk actions on the leads selected in the list view: move (with reasons), assign, tag, untag or
 // remove, in one request (POST …/lead-bulk-actions). The server writes each lead in its own
 // transaction and answers each one's outcome: the summary names the leads that failed and why.
 import { api, seg } from './api.js';
-import { confirmAction, errorBanner, field, h, mount } from './dom.js';
+import { checkedValues, confirmAction, errorBanner, field, h, mount } from './dom.js';
 import { reasonsOf } from './lead-config.js';
 import { leadTitle } from './lead-list-columns.js';
 
+/**
+ * @typedef {import('./dashboard-types.js').LeadConfig} LeadConfig
+ * @typedef {import('./view-leads-list.js').LeadListView} LeadListView
+ * @typedef {'move' | 'assign' | 'tag' | 'untag' | 'remove'} BulkAction
+ * @typedef {{ nodes: Node[], read: () => Record<string, unknown> }} ActionControls
+ */
+/**
+ * POST …/lead-bulk-actions answers each lead's outcome (the document's LeadBulkOutcome).
+ * @typedef {{ succeeded: number, results: { leadId: string, ok: boolean, error?: { code: string, message: string } }[] }}
+ *   BulkOutcome
+ */
+
+/** @type {[BulkAction, string, string][]} the action, its label, and its past tense for the summary */
 const ACTIONS = [
   ['move', 'Move to stage', 'moved'],
   ['assign', 'Assign to', 'assigned'],
@@ -14,7 +28,13 @@ const ACTIONS = [
   ['remove', 'Remove leads', 'removed'],
 ];
 
-/** The members the chosen action needs, as controls; `read()` gives them as the request's members. */
+/**
+ * The members the chosen action needs, as controls; `read()` gives them as the request's members.
+ * @param {LeadConfig} config
+ * @param {string} action
+ * @param {string | null} pipelineName
+ * @returns {ActionControls}
+ */
 function actionControls(config, action, pipelineName) {
   if (action === 'assign') {
     const who = h(
@@ -62,13 +82,17 @@ function actionControls(config, action, pipelineName) {
   return {
     nodes: [field(`Stage of ${pipeline?.name ?? ''}`, stage), reasons],
     read: () => ({
-      pipeline: pipeline.name,
+      pipeline: pipeline?.name,
       stage: stage.value,
-      stageReasons: [...reasons.querySelectorAll('input:checked')].map((box) => box.value),
+      stageReasons: checkedValues(reasons),
     }),
   };
 }
 
+/**
+ * @param {LeadListView} view
+ * @param {() => Promise<void>} reload
+ */
 export function bulkBar(view, reload) {
   const { ctx, config, params, state } = view;
   const count = h('strong', { class: 'bulk-count' });
@@ -80,7 +104,8 @@ export function bulkBar(view, reload) {
   const members = h('div', { class: 'bulk-members' });
   const summary = h('div', { class: 'bulk-summary' });
   const apply = h('button', { type: 'submit', class: 'primary' }, 'Apply to selected');
-  let controls;
+  /** @type {ActionControls} */
+  let controls = { nodes: [], read: () => ({}) };
   const drawControls = () => {
     controls = actionControls(config, action.value, params.get('pipeline'));
     mount(members, controls.nodes);
@@ -93,15 +118,16 @@ export function bulkBar(view, reload) {
     h('div', { class: 'bulk-row' }, count, field('Action', action), members, apply),
     summary,
   );
-  state.onSelection = () => {
+  const onSelection = () => {
     const n = state.selected.size;
     count.textContent = `${n} selected`;
     bar.hidden = n === 0 && summary.childElementCount === 0;
   };
+  state.onSelection = onSelection;
   bar.addEventListener('submit', async (event) => {
     event.preventDefault();
     const leadIds = [...state.selected];
-    const [kind, label, done] = ACTIONS.find(([value]) => value === action.value);
+    const [kind, label, done] = ACTIONS.find(([value]) => value === action.value) ?? ACTIONS[0];
     if (
       kind === 'remove' &&
       !(await confirmAction(
@@ -116,6 +142,7 @@ export function bulkBar(view, reload) {
     mount(summary, h('p', { class: 'loading', role: 'status' }, `${label}: ${leadIds.length} leads…`));
     try {
       const titles = new Map(state.leads.map((l) => [l.leadId, leadTitle(l)]));
+      /** @type {BulkOutcome} */
       const answer = await api('POST', `/businesses/${seg(ctx.business.urlKey)}/lead-bulk-actions`, {
         leadIds,
         action: kind,
@@ -138,7 +165,7 @@ export function bulkBar(view, reload) {
               h(
                 'ul',
                 { class: 'bulk-failures' },
-                failed.map((r) => h('li', {}, `${titles.get(r.leadId) ?? r.leadId}: ${r.error.message}`)),
+                failed.map((r) => h('li', {}, `${titles.get(r.leadId) ?? r.leadId}: ${r.error?.message ?? 'failed'}`)),
               ),
             )
           : null,
@@ -148,7 +175,7 @@ export function bulkBar(view, reload) {
       if (error.status !== 401) mount(summary, errorBanner(error.fieldErrors[0]?.message ?? error.message));
     } finally {
       apply.disabled = false;
-      state.onSelection();
+      onSelection();
     }
   });
   return bar;

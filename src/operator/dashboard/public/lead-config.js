@@ -49,7 +49,8 @@ export function reasonsOf(config, stage) {
 }
 
 /**
- * @param {number} amount
+ * @param {number | `${number}`} amount a number, or the server's exact decimal string (Intl formats it
+ *   without going through a float)
  * @param {string} currency
  */
 export function formatMoney(amount, currency) {

@@ -1,9 +1,20 @@
+// @ts-check
 // The lead page's form: every field of a lead (leads-interface 2.1) as a labelled control whose
 // data-field is the name the PATCH body (and its errors) use, and the diff that becomes the PATCH.
 import { limit } from './api-document.js';
-import { field, h } from './dom.js';
+import { checkedValues, field, h, mount } from './dom.js';
 import { dateOnly, reasonsOf, STATUS_LABELS } from './lead-config.js';
 
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').LeadConfig} LeadConfig
+ * @typedef {import('./dashboard-types.js').Lead} Lead
+ * @typedef {import('./dashboard-types.js').Schemas['LeadPatch']} LeadPatch
+ * @typedef {import('./dashboard-types.js').CustomFieldDefinition} CustomFieldDefinition
+ * @typedef {{ key: string, control: HTMLInputElement, label: string }} BlockRow
+ */
+
+/** @type {[keyof import('./dashboard-types.js').Schemas['LeadCustomerInput'], string][]} */
 const CUSTOMER = [
   ['name', 'Customer name'],
   ['phone', 'Phone'],
@@ -13,6 +24,7 @@ const CUSTOMER = [
   ['state', 'State'],
   ['pincode', 'Pincode'],
 ];
+/** @type {[keyof import('./dashboard-types.js').Schemas['LeadContactInput'], string][]} */
 const CONTACT = [
   ['name', 'Contact name'],
   ['email', 'E-mail'],
@@ -21,11 +33,29 @@ const CONTACT = [
   ['designation', 'Designation'],
 ];
 
+/**
+ * @param {string} path
+ * @param {string | null | undefined} value
+ * @param {Record<string, unknown>} [attrs]
+ */
 const text = (path, value, attrs = {}) =>
   h('input', { type: 'text', value: value ?? '', ...attrs, dataset: { field: path } });
+/**
+ * @param {[string, string][]} pairs [value, label]
+ * @param {string} value the selected one
+ */
 const options = (pairs, value) => pairs.map(([v, label]) => h('option', { value: v, selected: v === value }, label));
-const sameSet = (a, b) => a.length === b.length && a.every((x) => b.includes(x));
+/** A select's [value, label] pair. */
+const pair = (/** @type {string} */ value, /** @type {string} */ label) =>
+  /** @type {[string, string]} */ ([value, label]);
+const sameSet = (/** @type {string[]} */ a, /** @type {string[]} */ b) =>
+  a.length === b.length && a.every((x) => b.includes(x));
 
+/**
+ * @param {CustomFieldDefinition} def
+ * @param {unknown} value
+ * @returns {HTMLInputElement | HTMLSelectElement}
+ */
 function customControl(def, value) {
   const path = `customFields.${def.name}`;
   const shown = value === undefined || value === null ? '' : String(value);
@@ -46,7 +76,7 @@ function customControl(def, value) {
     return h(
       'select',
       { dataset: { field: path } },
-      options([['', 'Not set'], ...(def.options ?? []).map((o) => [o, o])], shown),
+      options([['', 'Not set'], ...(def.options ?? []).map((o) => pair(o, o))], shown),
     );
   return h('input', {
     type: def.type === 'NUMBER' ? 'number' : def.type === 'DATE' ? 'date' : 'text',
@@ -56,6 +86,10 @@ function customControl(def, value) {
   });
 }
 
+/**
+ * @param {CustomFieldDefinition} def
+ * @param {string} raw
+ */
 function customValue(def, raw) {
   if (raw === '') return null;
   if (def.type === 'NUMBER') return Number(raw);
@@ -63,70 +97,84 @@ function customValue(def, raw) {
   return raw;
 }
 
-/** Builds the form for lead; answers {element, diff()} where diff() is the PATCH body of what changed (or {}). */
+/**
+ * Builds the form for lead; answers {element, diff()} where diff() is the PATCH body of what changed (or {}).
+ * @param {Lead} lead
+ * @param {LeadConfig} config
+ * @param {Business} business
+ * @returns {{ element: HTMLElement, diff: () => LeadPatch }}
+ */
 export function leadForm(lead, config, business) {
-  const c = {};
-  c.subject = text('subject', lead.subject, { maxlength: limit('LeadPatch.subject') });
-  c.details = h('textarea', { rows: 4, maxlength: limit('LeadPatch.details'), dataset: { field: 'details' } });
-  c.details.value = lead.details ?? '';
-  c.amount = h('input', {
-    type: 'number',
-    min: 0,
-    step: 'any',
-    value: lead.budget?.amount ?? '',
-    dataset: { field: 'budget.amount' },
-  });
-  c.currency = text('budget.currency', lead.budget?.currency, {
-    maxlength: 3,
-    class: 'short upper',
-    placeholder: 'Business currency',
-  });
-  c.followUp = h('input', {
-    type: 'date',
-    value: dateOnly(lead.followUpDate) ?? '',
-    dataset: { field: 'followUpDate' },
-  });
+  const details = h('textarea', { rows: 4, maxlength: limit('LeadPatch.details'), dataset: { field: 'details' } });
+  details.value = lead.details ?? '';
+  /**
+   * The live entries, and the one the lead carries even when archived.
+   * @template {{ isArchived?: boolean }} T
+   * @param {T[]} list
+   * @param {string | null} current
+   * @param {keyof T} key
+   */
   const liveOr = (list, current, key) => list.filter((x) => !x.isArchived || x[key] === current);
-  c.source = h(
-    'select',
-    { dataset: { field: 'leadSource' } },
-    options(
-      [['', 'None'], ...liveOr(config.sources, lead.leadSource, 'key').map((s) => [s.key, s.label])],
-      lead.leadSource ?? '',
+  const c = {
+    subject: text('subject', lead.subject, { maxlength: limit('LeadPatch.subject') }),
+    details,
+    amount: h('input', {
+      type: 'number',
+      min: 0,
+      step: 'any',
+      value: lead.budget?.amount ?? '',
+      dataset: { field: 'budget.amount' },
+    }),
+    currency: text('budget.currency', lead.budget?.currency, {
+      maxlength: 3,
+      class: 'short upper',
+      placeholder: 'Business currency',
+    }),
+    followUp: h('input', {
+      type: 'date',
+      value: dateOnly(lead.followUpDate) ?? '',
+      dataset: { field: 'followUpDate' },
+    }),
+    source: h(
+      'select',
+      { dataset: { field: 'leadSource' } },
+      options(
+        [['', 'None'], ...liveOr(config.sources, lead.leadSource, 'key').map((s) => pair(s.key, s.label))],
+        lead.leadSource ?? '',
+      ),
     ),
-  );
-  c.assignee = h(
-    'select',
-    { dataset: { field: 'assignedTo' } },
-    options(
-      [
-        ['', 'Unassigned'],
-        ...liveOr(config.members, lead.assignedTo, 'email').map((m) => [m.email, `${m.name} (${m.email})`]),
-      ],
-      lead.assignedTo ?? '',
+    assignee: h(
+      'select',
+      { dataset: { field: 'assignedTo' } },
+      options(
+        [
+          ['', 'Unassigned'],
+          ...liveOr(config.members, lead.assignedTo, 'email').map((m) => pair(m.email, `${m.name} (${m.email})`)),
+        ],
+        lead.assignedTo ?? '',
+      ),
     ),
-  );
-  c.pipeline = h(
-    'select',
-    { dataset: { field: 'pipeline' } },
-    options(
-      liveOr(config.pipelines, lead.pipeline, 'name').map((p) => [p.name, p.name]),
-      lead.pipeline,
+    pipeline: h(
+      'select',
+      { dataset: { field: 'pipeline' } },
+      options(
+        liveOr(config.pipelines, lead.pipeline, 'name').map((p) => pair(p.name, p.name)),
+        lead.pipeline,
+      ),
     ),
-  );
-  c.stage = h('select', { dataset: { field: 'stage' } });
+    stage: h('select', { dataset: { field: 'stage' } }),
+  };
   const reasonsBox = h('fieldset', { class: 'reason-picker', dataset: { field: 'stageReasons' } });
   const fillStages = () => {
     const pipeline = config.pipelines.find((p) => p.name === c.pipeline.value);
     const stages = (pipeline?.stages ?? []).filter(
-      (s) => !s.isArchived || (s.name === lead.stage && pipeline.name === lead.pipeline),
+      (s) => !s.isArchived || (s.name === lead.stage && pipeline?.name === lead.pipeline),
     );
     c.stage.replaceChildren(
       ...options(
-        stages.map((s) => [
-          s.name,
-          s.name === STATUS_LABELS[s.state] ? s.name : `${s.name} (${STATUS_LABELS[s.state] ?? s.state})`,
-        ]),
+        stages.map((s) =>
+          pair(s.name, s.name === STATUS_LABELS[s.state] ? s.name : `${s.name} (${STATUS_LABELS[s.state] ?? s.state})`),
+        ),
         c.stage.value || lead.stage,
       ),
     );
@@ -137,7 +185,9 @@ export function leadForm(lead, config, business) {
     const stage = pipeline?.stages.find((s) => s.name === c.stage.value);
     const offered = reasonsOf(config, stage);
     const keep = c.stage.value === lead.stage ? lead.stageReasons : [];
-    reasonsBox.replaceChildren(
+    // mount(), not replaceChildren(): the DOM would write the null and the list of labels out as text.
+    mount(
+      reasonsBox,
       h('legend', {}, 'Stage reasons'),
       offered.length === 0 ? h('p', { class: 'muted small-text' }, 'This stage offers no reasons.') : null,
       offered.map((r) =>
@@ -180,10 +230,17 @@ export function leadForm(lead, config, business) {
     .filter((d) => !d.isArchived)
     .map((def) => ({ def, control: customControl(def, lead.customFields?.[def.name]) }));
   const editable = lead.status === 'NEW' || lead.status === 'OPEN';
+  /**
+   * @param {'customer' | 'contact'} key
+   * @param {[string, string][]} rows
+   * @returns {BlockRow[]}
+   */
   const block = (key, rows) =>
     rows.map(([k, label]) => ({
       key: k,
-      control: text(`${key}.${k}`, lead[key]?.[k], { readonly: !editable }),
+      control: text(`${key}.${k}`, /** @type {Record<string, string | undefined>} */ (lead[key])[k], {
+        readonly: !editable,
+      }),
       label,
     }));
   const customer = block('customer', CUSTOMER);
@@ -221,10 +278,10 @@ export function leadForm(lead, config, business) {
           custom.map(({ def, control }) => field(def.name, control)),
         )
       : null,
-    [
+    /** @type {['customer' | 'contact', string, BlockRow[]][]} */ ([
       ['customer', 'Customer', customer],
       ['contact', 'Contact', contact],
-    ].map(([key, title, rows]) =>
+    ]).map(([key, title, rows]) =>
       h(
         'section',
         { class: 'card form-grid two-up', 'aria-labelledby': `lead-${key}-title`, dataset: { field: key } },
@@ -236,7 +293,13 @@ export function leadForm(lead, config, business) {
   );
 
   const diff = () => {
+    /** @type {LeadPatch} */
     const body = {};
+    /**
+     * @param {'subject' | 'details' | 'followUpDate' | 'leadSource' | 'assignedTo'} key
+     * @param {HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement} control
+     * @param {string | null | undefined} old
+     */
     const str = (key, control, old) => {
       const v = control.value.trim();
       if (v !== (old ?? '')) body[key] = v === '' ? null : v;
@@ -257,22 +320,24 @@ export function leadForm(lead, config, business) {
     }
     if (c.pipeline.value !== lead.pipeline) Object.assign(body, { pipeline: c.pipeline.value, stage: c.stage.value });
     else if (c.stage.value !== lead.stage) body.stage = c.stage.value;
-    const reasons = [...reasonsBox.querySelectorAll('input:checked')].map((i) => i.value);
+    const reasons = checkedValues(reasonsBox);
     if (body.stage ? reasons.length > 0 : !sameSet(reasons, lead.stageReasons)) body.stageReasons = reasons;
-    const tags = [...tagsBox.querySelectorAll('input:checked')].map((i) => i.value);
+    const tags = checkedValues(tagsBox);
     if (!sameSet(tags, lead.tags)) body.tags = tags;
     for (const { def, control } of custom) {
       const value = customValue(def, control.value.trim());
       if (value !== (lead.customFields?.[def.name] ?? null)) (body.customFields ??= {})[def.name] = value;
     }
-    for (const [key, rows] of [
+    for (const [key, rows] of /** @type {['customer' | 'contact', BlockRow[]][]} */ ([
       ['customer', customer],
       ['contact', contact],
-    ]) {
+    ])) {
       if (!editable) continue;
+      const before = /** @type {Record<string, string | undefined>} */ (lead[key]);
       for (const r of rows) {
         const v = r.control.value.trim();
-        if (v !== (lead[key]?.[r.key] ?? '')) (body[key] ??= {})[r.key] = v === '' ? null : v;
+        if (v !== (before[r.key] ?? ''))
+          /** @type {Record<string, string | null>} */ ((body[key] ??= {}))[r.key] = v === '' ? null : v;
       }
     }
     return body;

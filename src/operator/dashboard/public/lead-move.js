@@ -1,10 +1,25 @@
+// @ts-check
 // Moving a lead to another stage: the same steps whether the card was dropped on a column or the
 // stage was picked from the card's menu. A stage that offers reasons asks for them first.
 import { api, seg } from './api.js';
 import { h, openDialog, uid } from './dom.js';
 import { STATUS_LABELS, reasonsOf } from './lead-config.js';
 
-/** The card's keyboard menu: every live stage of the pipeline, the current one marked. Resolves a stage or undefined. */
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').LeadConfig} LeadConfig
+ * @typedef {import('./dashboard-types.js').Lead} Lead
+ * @typedef {import('./dashboard-types.js').OperatorPipeline} OperatorPipeline
+ * @typedef {import('./dashboard-types.js').OperatorStage} OperatorStage
+ * @typedef {import('./dashboard-types.js').StageReason} StageReason
+ */
+
+/**
+ * The card's keyboard menu: every live stage of the pipeline, the current one marked. Resolves a stage or undefined.
+ * @param {OperatorPipeline} pipeline
+ * @param {Lead} lead
+ * @returns {Promise<OperatorStage | undefined>}
+ */
 export async function chooseStage(pipeline, lead) {
   const name = uid('stage');
   const stages = pipeline.stages.filter((s) => !s.isArchived);
@@ -44,7 +59,13 @@ export async function chooseStage(pipeline, lead) {
   return picked && picked.name !== lead.stage ? picked : undefined;
 }
 
-/** Asks which reasons apply when moving into a stage that offers some. Resolves labels, or undefined when cancelled. */
+/**
+ * Asks which reasons apply when moving into a stage that offers some. Resolves labels, or undefined when cancelled.
+ * @param {OperatorStage} stage
+ * @param {StageReason[]} reasons
+ * @param {Lead} lead
+ * @returns {Promise<string[] | undefined>}
+ */
 export async function askReasons(stage, reasons, lead) {
   const boxes = reasons.map((reason) => ({ reason, input: h('input', { type: 'checkbox', value: reason.label }) }));
   const required = stage.requiresReason === true;
@@ -87,15 +108,22 @@ export async function askReasons(stage, reasons, lead) {
   return boxes.filter((b) => b.input.checked).map((b) => b.reason.label);
 }
 
-export const cardTitle = (lead) => lead.subject ?? lead.customer?.name ?? 'Lead';
+export const cardTitle = (/** @type {Pick<Lead, 'subject' | 'customer'>} */ lead) =>
+  lead.subject ?? lead.customer?.name ?? 'Lead';
 
 /**
  * Moves lead into stage (of its pipeline), asking for reasons when the stage has some; `sending` is
  * called once the operator has decided, just before the request (the board shows the move as pending).
  * Resolves the updated lead, or null when the operator cancelled.
+ * @param {Business} business
+ * @param {LeadConfig} config
+ * @param {Lead} lead
+ * @param {OperatorStage} stage
+ * @returns {Promise<Lead | null>}
  */
 export async function moveLead(business, config, lead, stage, sending = () => {}) {
   const reasons = reasonsOf(config, stage);
+  /** @type {import('./dashboard-types.js').Schemas['LeadPatch']} */
   const body = { stage: stage.name };
   if (reasons.length > 0) {
     const labels = await askReasons(stage, reasons, lead);

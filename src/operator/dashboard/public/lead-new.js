@@ -1,3 +1,4 @@
+// @ts-check
 // "New lead" on the board: the operator create (leads-interface 7, POST …/leads without externalId),
 // into a stage of the pipeline on screen. The customer is an existing client picked by search, or a
 // new one made on purpose: a client with the same normalised name is offered first (client-picker.js).
@@ -9,16 +10,42 @@ import { field, h, mount, toast } from './dom.js';
 import { clearFieldErrors, errorSummary, showFieldErrors } from './field-errors.js';
 import { leadsBase } from './lead-config.js';
 
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
+ * @typedef {import('./dashboard-types.js').LeadConfig} LeadConfig
+ * @typedef {import('./dashboard-types.js').OperatorPipeline} OperatorPipeline
+ * @typedef {import('./dashboard-types.js').Lead} Lead
+ * @typedef {import('./client-picker.js').ClientPicker} ClientPicker
+ * @typedef {import('./client-picker.js').ClientSummary} ClientSummary
+ */
+
+/**
+ * @param {string} path
+ * @param {Record<string, unknown>} [attrs]
+ */
 const input = (path, attrs = {}) => h('input', { type: 'text', ...attrs, dataset: { field: path } });
 
-/** A labelled field whose wrapper also answers for `block` (an error naming `customer` lands here). */
+/**
+ * A labelled field whose wrapper also answers for `block` (an error naming `customer` lands here).
+ * @param {string} label
+ * @param {HTMLElement} control
+ * @param {string} block
+ */
 function blockField(label, control, block) {
   const el = field(label, control);
   el.dataset.field = block;
   return el;
 }
 
-/** The form; onCreated(lead) runs after a create. Answers the form element (hidden until opened). */
+/**
+ * The form; onCreated(lead) runs after a create. Answers the form element (hidden until opened).
+ * @param {Ctx} ctx
+ * @param {LeadConfig} config
+ * @param {OperatorPipeline} pipeline
+ * @param {(lead: Lead) => unknown} onCreated
+ * @param {() => void} onCancel
+ */
 export function newLeadForm(ctx, config, pipeline, onCreated, onCancel) {
   const c = {
     subject: input('subject', { maxlength: limit('OperatorLeadCreate.subject') }),
@@ -41,6 +68,7 @@ export function newLeadForm(ctx, config, pipeline, onCreated, onCancel) {
   const picker = clientPicker(ctx, c.customer);
   const duplicate = h('div', { class: 'client-duplicate' });
   // The name the operator chose to make a new client with, though a same-named client exists.
+  /** @type {string | null} */
   let newOnPurpose = null;
   const message = h('div');
   const submit = h('button', { type: 'submit', class: 'primary' }, 'Create lead');
@@ -64,7 +92,7 @@ export function newLeadForm(ctx, config, pipeline, onCreated, onCancel) {
     event.preventDefault();
     mount(message);
     clearFieldErrors(form);
-    const value = (el) => el.value.trim();
+    const value = (/** @type {HTMLInputElement} */ el) => el.value.trim();
     mount(duplicate);
     if (!picker.linked && value(c.customer) && newOnPurpose !== value(c.customer)) {
       const same = await likelyDuplicates(ctx.business, value(c.customer)).catch(() => []);
@@ -94,6 +122,7 @@ export function newLeadForm(ctx, config, pipeline, onCreated, onCancel) {
     };
     submit.disabled = true;
     try {
+      /** @type {Lead} */
       const lead = await api('POST', leadsBase(ctx.business), body);
       toast(`Lead “${lead.subject ?? lead.customer.name}” created.`);
       await onCreated(lead);
@@ -112,7 +141,13 @@ export function newLeadForm(ctx, config, pipeline, onCreated, onCancel) {
   return form;
 }
 
-/** A client of the same name exists: link it, or make a new client on purpose. */
+/**
+ * A client of the same name exists: link it, or make a new client on purpose.
+ * @param {HTMLElement} container
+ * @param {ClientSummary} client
+ * @param {ClientPicker} picker
+ * @param {() => void} createAnyway
+ */
 function offerDuplicate(container, client, picker, createAnyway) {
   mount(
     container,

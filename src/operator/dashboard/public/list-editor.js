@@ -1,3 +1,4 @@
+// @ts-check
 // One editor for the lead configuration lists (sources, tags, members, lead custom fields): rows of
 // inputs, reorder / archive / remove, saved whole with PUT, errors placed next to the field they name.
 // The same pattern as the pipeline and client custom field editors.
@@ -7,16 +8,61 @@ import { clearFieldErrors, errorSummary, showFieldErrors } from './field-errors.
 import { boundInput } from './pipeline-editor.js';
 import { move } from './pipeline-model.js';
 
+/** @typedef {{ isArchived: boolean }} ListItem what every list's row carries */
+
 /**
- * spec: {title, noun, notice?, listKey (the body key; also the error paths' root), path, intro, empty, saved,
- *   columns: [{key, label, type?: 'text'|'email'|'select', choices?, when?(item), attrs?, lockedOnceSaved?}],
- *   fromServer(data) → items, toBody(items) → body, blank() → a new item, isSaved(item)}
- * Answers {element, isDirty(), load()}.
+ * One input of a row, bound to item[key].
+ * @template {ListItem} T
+ * @typedef {object} ListColumn
+ * @property {keyof T & string} key
+ * @property {string} label
+ * @property {'text' | 'email' | 'select'} [type]
+ * @property {[string, string][]} [choices] a select's [value, text] pairs
+ * @property {(item: T) => boolean} [when] shown only for the items it answers true for
+ * @property {Record<string, unknown>} [attrs] the input's attributes (maxlength, placeholder, class …)
+ * @property {boolean} [lockedOnceSaved] read-only once the item is saved (a key leads refer to)
+ * @property {string} [hint]
+ */
+
+/**
+ * @template {ListItem} T
+ * @typedef {object} ListSpec
+ * @property {string} title
+ * @property {string} noun
+ * @property {HTMLElement | null} [notice]
+ * @property {string} listKey the body key; also the error paths' root
+ * @property {string} path the API path read with GET and saved with PUT
+ * @property {string} intro
+ * @property {string} empty
+ * @property {string} saved the toast once saved
+ * @property {ListColumn<T>[]} columns
+ * @property {(data: any) => T[]} fromServer the items of the server's answer (each list's own shape)
+ * @property {(items: T[]) => unknown} toBody
+ * @property {() => T} blank a new item
+ * @property {(item: T) => boolean} isSaved
+ */
+
+/**
+ * The editor's working copy and the actions on it.
+ * @template {ListItem} T
+ * @typedef {{ items: T[], isDirty: boolean, dirty: () => void, clean: () => void, rebuild: () => void,
+ *   render: () => void }} ListControl
+ */
+
+/**
+ * @typedef {{ element: HTMLElement, isDirty: () => boolean, load: () => Promise<void> }} ListEditor
+ */
+
+/**
+ * @template {ListItem} T
+ * @param {ListSpec<T>} spec
+ * @returns {ListEditor}
  */
 export function listEditor(spec) {
   const message = h('div');
   const list = h('div', { class: 'list-rows', dataset: { field: spec.listKey } });
   const status = h('span', { class: 'save-status', 'aria-live': 'polite' }, 'All changes saved');
+  /** @type {ListControl<T>} */
   const ctl = {
     items: [],
     isDirty: false,
@@ -57,7 +103,7 @@ export function listEditor(spec) {
       onclick: () => {
         ctl.items.push(spec.blank());
         ctl.rebuild();
-        list.querySelector('.list-row:last-child input')?.focus();
+        /** @type {HTMLInputElement | null} */ (list.querySelector('.list-row:last-child input'))?.focus();
       },
     },
     `+ Add ${spec.noun}`,
@@ -114,15 +160,23 @@ export function listEditor(spec) {
   return { element, isDirty: () => ctl.isDirty, load };
 }
 
+/**
+ * @template {ListItem} T
+ * @param {ListSpec<T>} spec
+ * @param {ListControl<T>} ctl
+ * @param {T} item
+ * @param {ListColumn<T>} column
+ * @param {string} path
+ */
 function control(spec, ctl, item, column, path) {
   if (column.type === 'select') {
     const select = h(
       'select',
       { dataset: { field: path } },
-      column.choices.map(([value, text]) => h('option', { value, selected: item[column.key] === value }, text)),
+      (column.choices ?? []).map(([value, text]) => h('option', { value, selected: item[column.key] === value }, text)),
     );
     select.addEventListener('change', () => {
-      item[column.key] = select.value;
+      /** @type {Record<string, unknown>} */ (item)[column.key] = select.value;
       ctl.rebuild();
     });
     return select;
@@ -135,18 +189,29 @@ function control(spec, ctl, item, column, path) {
   });
 }
 
+/**
+ * @template {ListItem} T
+ * @param {ListSpec<T>} spec
+ * @param {ListControl<T>} ctl
+ * @param {number} index
+ */
 function row(spec, ctl, index) {
   const item = ctl.items[index];
   const path = `${spec.listKey}[${index}]`;
   const noun = spec.noun;
   const saved = spec.isSaved(item);
+  /**
+   * @param {string} text
+   * @param {string} label
+   * @param {() => unknown} onclick
+   */
   const tool = (text, label, onclick, disabled = false, cls = 'icon') =>
     h(
       'button',
       { type: 'button', class: `secondary small ${cls}`, 'aria-label': label, title: label, disabled, onclick },
       text,
     );
-  const structural = (fn) => () => {
+  const structural = (/** @type {() => unknown} */ fn) => () => {
     fn();
     ctl.rebuild();
   };
@@ -170,7 +235,7 @@ function row(spec, ctl, index) {
     {
       class: `list-row${item.isArchived ? ' is-archived' : ''}`,
       role: 'group',
-      'aria-label': `${spec.noun[0].toUpperCase()}${spec.noun.slice(1)} ${index + 1}`,
+      'aria-label': `${spec.noun.charAt(0).toUpperCase()}${spec.noun.slice(1)} ${index + 1}`,
       dataset: { field: path },
     },
     h(

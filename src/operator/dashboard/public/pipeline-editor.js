@@ -25,7 +25,7 @@ import { move, newPipeline, newStage } from './pipeline-model.js';
  * @param {T} obj
  * @param {keyof T & string} key
  * @param {string} path
- * @param {EditorControl} ctl
+ * @param {Pick<EditorControl, 'dirty'>} ctl
  * @param {Record<string, unknown>} [attrs]
  */
 export function boundInput(obj, key, path, ctl, attrs = {}) {
@@ -78,7 +78,7 @@ export function focusEntry(path, prefer = ['input, select']) {
 
 /**
  * Adds an entry through `add()`, rebuilds, and puts the cursor in the new entry's first field.
- * @param {EditorControl} ctl
+ * @param {Pick<EditorControl, 'rebuild'>} ctl
  * @param {() => void} add
  * @param {string} path
  */
@@ -95,7 +95,7 @@ export function addAndFocus(ctl, add, path) {
  * @param {string} kind
  * @param {{ id?: string, saved?: boolean, isArchived: boolean }[]} list
  * @param {number} index
- * @param {EditorControl} ctl
+ * @param {Pick<EditorControl, 'rebuild'>} ctl
  * @param {string | null} [archiveBlocked]
  */
 export function entryToolbar(kind, list, index, ctl, archiveBlocked = null) {

@@ -1,12 +1,26 @@
+// @ts-check
 // Apps: create (secret and private key shown once), rotate secret or key, attach to and
 // detach from the current business, archive and restore; when each was last used.
 import { limit } from './api-document.js';
-import { api, seg } from './api.js';
+import { api, latestOnly, seg } from './api.js';
 import { actionButton, confirmAction, copyText, field, formatDate, h, mount, openDialog, toast, uid } from './dom.js';
 import { clearFormError, errorSummary, errorsOf, reportFormError } from './field-errors.js';
 
+/**
+ * @typedef {import('./dashboard-types.js').ViewContext} ViewContext
+ * @typedef {{ appId: string, name: string, businesses: string[], archivedBusinesses: string[], createdAt: string,
+ *   isArchived: boolean, archivedAt: string | null, lastUsedAt: string | null }} App the document's App
+ * @typedef {[label: string, value: string, multiline: boolean]} Credential a once-shown value, and how to show it
+ * @typedef {(error: any) => void} Fail
+ */
+
 const APP_LABELS = { name: 'New app name' };
 
+/**
+ * @param {string} label
+ * @param {string} value
+ * @param {boolean} multiline
+ */
 function secretField(label, value, multiline) {
   const id = uid('secret');
   const control = multiline
@@ -33,7 +47,12 @@ function secretField(label, value, multiline) {
   );
 }
 
-/** Shows freshly issued credentials once; the service cannot show them again. */
+/**
+ * Shows freshly issued credentials once; the service cannot show them again.
+ * @param {string} title
+ * @param {{ appId: string, name?: string }} app
+ * @param {Credential[]} fields
+ */
 export function showCredentials(title, app, fields) {
   return openDialog({
     title,
@@ -55,11 +74,10 @@ export function showCredentials(title, app, fields) {
   });
 }
 
-function attachedKeys(app) {
-  const list = app.urlKeys ?? app.attachedUrlKeys ?? app.businesses ?? [];
-  return list.map((entry) => (typeof entry === 'string' ? entry : entry.urlKey)).filter(Boolean);
-}
-
+/**
+ * @param {() => Promise<void>} reload
+ * @param {HTMLElement} message
+ */
 function createForm(reload, message) {
   const name = h('input', {
     type: 'text',
@@ -81,6 +99,7 @@ function createForm(reload, message) {
     submit.disabled = true;
     clearFormError(form, message);
     try {
+      /** @type {{ appId: string, name: string, appSecret: string, privateKeyPem: string, audience: string }} */
       const app = await api('POST', '/apps', { name: name.value.trim() });
       name.value = '';
       // The credentials first: they exist only in this answer, whatever happens to the list reload.
@@ -100,19 +119,30 @@ function createForm(reload, message) {
   return form;
 }
 
-/** After the list is drawn again, focus goes back to the same app's button instead of the top of the page. */
+/**
+ * After the list is drawn again, focus goes back to the same app's button instead of the top of the page.
+ * @param {string} appId
+ * @param {string} label
+ */
 function refocus(appId, label) {
   const row = document.querySelector(`tr[data-app-id="${CSS.escape(appId)}"]`);
   const buttons = [...(row?.querySelectorAll('button') ?? [])];
   (buttons.find((b) => b.textContent === label) ?? buttons[0])?.focus();
 }
 
+/**
+ * @param {App} app
+ * @param {ViewContext} ctx
+ * @param {() => Promise<void>} reload
+ * @param {HTMLElement} message
+ */
 function rowActions(app, ctx, reload, message) {
+  /** @type {Fail} */
   const fail = (error) => {
     if (error.status !== 401) mount(message, errorSummary(error.message, errorsOf(error)));
   };
   const urlKey = ctx.business?.urlKey;
-  const attached = urlKey && attachedKeys(app).includes(urlKey);
+  const attached = urlKey && app.businesses.includes(urlKey);
   const toggle = !urlKey
     ? null
     : actionButton(
@@ -145,7 +175,7 @@ function rowActions(app, ctx, reload, message) {
           title: `${attached ? 'Detach from' : 'Attach to'} ${urlKey}`,
         },
       );
-  const rotate = (kind) =>
+  const rotate = (/** @type {'secret' | 'key'} */ kind) =>
     actionButton(
       kind === 'secret' ? 'Rotate secret' : 'Rotate key',
       async () => {
@@ -159,13 +189,14 @@ function rowActions(app, ctx, reload, message) {
         if (!ok) return;
         mount(message);
         try {
+          /** @type {{ appId: string, appSecret?: string, privateKeyPem?: string, audience?: string }} */
           const result = await api('POST', `/apps/${seg(app.appId)}/rotate-${kind}`);
           await showCredentials(
             `New ${what} for “${app.name}”`,
             { ...app, ...result },
             kind === 'secret'
-              ? [['App secret', result.appSecret, false]]
-              : [['Private key (PEM)', result.privateKeyPem, true]],
+              ? [['App secret', result.appSecret ?? '', false]]
+              : [['Private key (PEM)', result.privateKeyPem ?? '', true]],
           );
         } catch (error) {
           fail(error);
@@ -177,7 +208,12 @@ function rowActions(app, ctx, reload, message) {
   return h('td', { class: 'actions' }, toggle, rotate('secret'), rotate('key'), archiveButton(app, reload, fail));
 }
 
-/** Archive stops every token and the secret of the app at once; restore brings back the same credentials. */
+/**
+ * Archive stops every token and the secret of the app at once; restore brings back the same credentials.
+ * @param {App} app
+ * @param {() => Promise<void>} reload
+ * @param {Fail} fail
+ */
 function archiveButton(app, reload, fail) {
   const archived = app.isArchived;
   return actionButton(
@@ -208,7 +244,10 @@ function archiveButton(app, reload, fail) {
   );
 }
 
-/** "3 minutes ago" for recent times, the date beyond a day; the API writes it at most once a minute. */
+/**
+ * "3 minutes ago" for recent times, the date beyond a day; the API writes it at most once a minute.
+ * @param {string | null} iso
+ */
 function lastUsed(iso) {
   if (!iso) return h('span', { class: 'muted' }, 'Never');
   const minutes = Math.floor((Date.now() - Date.parse(iso)) / 60_000);
@@ -223,6 +262,12 @@ function lastUsed(iso) {
   return h('time', { datetime: iso, title: formatDate(iso) }, text);
 }
 
+/**
+ * @param {App[]} apps
+ * @param {ViewContext} ctx
+ * @param {() => Promise<void>} reload
+ * @param {HTMLElement} message
+ */
 function appsTable(apps, ctx, reload, message) {
   if (apps.length === 0)
     return h(
@@ -260,9 +305,9 @@ function appsTable(apps, ctx, reload, message) {
           h(
             'td',
             { dataset: { label: 'Attached to' } },
-            attachedKeys(app).length === 0
+            app.businesses.length === 0
               ? h('span', { class: 'muted' }, 'No business')
-              : attachedKeys(app).map((k) =>
+              : app.businesses.map((k) =>
                   (app.archivedBusinesses ?? []).includes(k)
                     ? h(
                         'span',
@@ -284,6 +329,10 @@ function appsTable(apps, ctx, reload, message) {
   );
 }
 
+/**
+ * @param {HTMLElement} main
+ * @param {ViewContext} ctx
+ */
 export async function renderApps(main, ctx) {
   const message = h('div');
   const list = h('section', { class: 'card' });
@@ -292,9 +341,14 @@ export async function renderApps(main, ctx) {
     name: 'showArchivedApps',
     checked: sessionStorage.getItem('crmkit.showArchivedApps') === '1',
   });
+  // Ticking and unticking "Show archived" quickly starts two loads: only the latest choice's answer is drawn.
+  const startLoad = latestOnly();
   const reload = async () => {
+    const isLatest = startLoad();
     sessionStorage.setItem('crmkit.showArchivedApps', showArchived.checked ? '1' : '0');
+    /** @type {App[]} */
     const apps = (await api('GET', showArchived.checked ? '/apps?includeArchived=true' : '/apps')) ?? [];
+    if (!isLatest()) return;
     mount(
       list,
       appsTable(apps, ctx, reload, message),

@@ -1,8 +1,15 @@
+// @ts-check
 // Businesses: the list (switch with "Use"), create, and the current business's settings.
 import { limit } from './api-document.js';
-import { api, seg, setCurrentBusiness } from './api.js';
+import { api, latestOnly, seg, setCurrentBusiness } from './api.js';
 import { actionButton, confirmAction, errorBanner, field, formatDate, h, mount, toast } from './dom.js';
 import { clearFormError, reportFormError } from './field-errors.js';
+
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').ViewContext} ViewContext
+ * @typedef {{ code: string, name: string }} Country an entry of GET /admin/v1/countries
+ */
 
 /** The form's labels for the API's field names, so that errors name what the operator sees. */
 const CREATE_LABELS = {
@@ -14,6 +21,7 @@ const CREATE_LABELS = {
 };
 const SETTINGS_LABELS = { name: 'Display name', currency: 'Currency', customFieldsEnabled: 'Client custom fields' };
 
+/** @param {ViewContext} ctx */
 function createForm(ctx) {
   const name = h('input', {
     type: 'text',
@@ -29,7 +37,7 @@ function createForm(ctx) {
     h('option', { value: '' }, 'Loading countries…'),
   );
   api('GET', '/countries')
-    .then((countries) =>
+    .then((/** @type {Country[]} */ countries) =>
       mount(
         country,
         h('option', { value: '' }, 'Choose a country'),
@@ -70,6 +78,7 @@ function createForm(ctx) {
   );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
+    /** @type {{ name: string, country: string, currency?: string, urlKey?: string, customFieldsEnabled?: boolean }} */
     const body = { name: name.value.trim(), country: country.value };
     if (currency.value.trim()) body.currency = currency.value.trim().toUpperCase();
     if (urlKey.value.trim()) body.urlKey = urlKey.value.trim();
@@ -77,6 +86,7 @@ function createForm(ctx) {
     submit.disabled = true;
     clearFormError(form, message);
     try {
+      /** @type {Business} */
       const created = await api('POST', '/businesses', body);
       toast(`Business “${created.name}” created.`);
       setCurrentBusiness(created.urlKey);
@@ -91,6 +101,7 @@ function createForm(ctx) {
   return form;
 }
 
+/** @param {ViewContext} ctx */
 function settingsCard(ctx) {
   const business = ctx.business;
   if (!business) return null;
@@ -119,6 +130,7 @@ function settingsCard(ctx) {
   const save = actionButton(
     'Save settings',
     async () => {
+      /** @type {{ name: string, customFieldsEnabled: boolean, currency?: string }} */
       const body = { name: name.value.trim(), customFieldsEnabled: customFields.checked };
       if (currency.value.trim()) body.currency = currency.value.trim().toUpperCase();
       clearFormError(card, message);
@@ -146,7 +158,12 @@ function settingsCard(ctx) {
   return card;
 }
 
-/** Archive hides the business from apps (403, as if detached) and from lists; everything is kept, and restore undoes it. */
+/**
+ * Archive hides the business from apps (403, as if detached) and from lists; everything is kept, and restore undoes it.
+ * @param {Business} b
+ * @param {ViewContext} ctx
+ * @param {HTMLElement} message
+ */
 function archiveButton(b, ctx, message) {
   const archived = b.isArchived;
   return actionButton(
@@ -177,6 +194,11 @@ function archiveButton(b, ctx, message) {
   );
 }
 
+/**
+ * @param {ViewContext} ctx
+ * @param {Business[]} businesses
+ * @param {HTMLElement} message
+ */
 function table(ctx, businesses, message) {
   if (businesses.length === 0) {
     return h('div', { class: 'empty' }, h('p', {}, 'No business yet. Create the first one below.'));
@@ -242,7 +264,10 @@ function table(ctx, businesses, message) {
   );
 }
 
-/** The list, with archived businesses too while "Show archived" is ticked (kept for this tab). */
+/**
+ * The list, with archived businesses too while "Show archived" is ticked (kept for this tab).
+ * @param {ViewContext} ctx
+ */
 function listCard(ctx) {
   const message = h('div');
   const body = h('div');
@@ -251,10 +276,15 @@ function listCard(ctx) {
     name: 'showArchived',
     checked: sessionStorage.getItem('crmkit.showArchivedBusinesses') === '1',
   });
+  // Ticking then unticking draws the live list at once while the archived one is still on its way: only
+  // the latest choice may draw, or the late answer would list archived businesses under an unticked box.
+  const startDraw = latestOnly();
   const draw = async () => {
+    const isLatest = startDraw();
     sessionStorage.setItem('crmkit.showArchivedBusinesses', showArchived.checked ? '1' : '0');
+    /** @type {Business[]} */
     const all = showArchived.checked ? ((await api('GET', '/businesses?includeArchived=true')) ?? []) : ctx.businesses;
-    mount(body, table(ctx, all, message));
+    if (isLatest()) mount(body, table(ctx, all, message));
   };
   showArchived.addEventListener('change', () =>
     draw().catch((error) => {
@@ -273,6 +303,10 @@ function listCard(ctx) {
   };
 }
 
+/**
+ * @param {HTMLElement} main
+ * @param {ViewContext} ctx
+ */
 export async function renderBusinesses(main, ctx) {
   ctx.businesses = await ctx.reloadBusinesses();
   const list = listCard(ctx);

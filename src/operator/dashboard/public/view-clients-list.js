@@ -1,17 +1,34 @@
+// @ts-check
 // The clients of a business: paged, searchable by name or clientId, each with its leads
 // (the leads list filtered by clientId); imported from and exported to CSV (csv-import.js).
 import { limit } from './api-document.js';
-import { api, seg } from './api.js';
+import { api, latestOnly, seg } from './api.js';
 import { CLIENT_CSV, csvImportCard, exportCsv } from './csv-import.js';
 import { errorBanner, field, formatDate, h, mount } from './dom.js';
 import { STATUS_LABELS, formatBudget, leadsBase } from './lead-config.js';
 import { cardTitle } from './lead-move.js';
 import { renderClientDetail } from './view-client-detail.js';
 
-const PAGE = 20;
-const STATUS_BADGE = { active: 'badge-ok', archived: 'badge-muted', deleted: 'badge-danger' };
-const view = { urlKey: null, q: '', skip: 0 };
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
+ * @typedef {import('./dashboard-types.js').ClientSummary} ClientSummary
+ * @typedef {import('./dashboard-types.js').Schemas['LeadPage']} LeadPage
+ * @typedef {{ items: ClientSummary[], total: number, skip: number, limit: number }} ClientPage
+ */
 
+const PAGE = 20;
+/** @type {Record<ClientSummary['status'], string>} */
+const STATUS_BADGE = { active: 'badge-ok', archived: 'badge-muted', deleted: 'badge-danger' };
+/** The list's search and page, kept while the operator visits other pages. */
+const view = { urlKey: /** @type {string | null} */ (null), q: '', skip: 0 };
+
+/**
+ * @param {Ctx} ctx
+ * @param {ClientSummary & { clientId: string }} client
+ * @param {HTMLElement} slot
+ * @param {HTMLButtonElement} button
+ */
 async function leadsOf(ctx, client, slot, button) {
   if (slot.childElementCount > 0) {
     mount(slot);
@@ -21,6 +38,7 @@ async function leadsOf(ctx, client, slot, button) {
   button.setAttribute('aria-expanded', 'true');
   mount(slot, h('p', { class: 'loading', role: 'status' }, 'Loading leads…'));
   try {
+    /** @type {LeadPage} */
     const page = (
       await api('GET', `${leadsBase(ctx.business)}?clientId=${encodeURIComponent(client.clientId)}&$limit=50`)
     )?.[0] ?? { items: [], total: 0 };
@@ -48,16 +66,21 @@ async function leadsOf(ctx, client, slot, button) {
   }
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {ClientSummary} client
+ */
 function clientRow(ctx, client) {
   const slot = h('div', { class: 'client-leads-slot' });
-  const button = client.clientId
+  const clientId = client.clientId;
+  const button = clientId
     ? h(
         'button',
         { type: 'button', class: 'secondary small', 'aria-expanded': 'false', 'aria-label': `Leads of ${client.name}` },
         'Leads',
       )
     : null;
-  button?.addEventListener('click', () => leadsOf(ctx, client, slot, button));
+  if (clientId && button) button.addEventListener('click', () => leadsOf(ctx, { ...client, clientId }, slot, button));
   return h(
     'li',
     { class: 'client-row' },
@@ -90,6 +113,10 @@ function clientRow(ctx, client) {
   );
 }
 
+/**
+ * @param {HTMLElement} main
+ * @param {Ctx} ctx
+ */
 export async function renderClientsList(main, ctx) {
   if (ctx.param) return renderClientDetail(main, ctx, ctx.param);
   if (view.urlKey !== ctx.business.urlKey) Object.assign(view, { urlKey: ctx.business.urlKey, q: '', skip: 0 });
@@ -102,12 +129,17 @@ export async function renderClientsList(main, ctx) {
     placeholder: 'Name or clientId',
   });
   const results = h('div', { 'aria-live': 'polite' });
+  // A second search (or page) asked before the first answered: only the latest is drawn.
+  const startLoad = latestOnly();
   const load = async () => {
+    const isLatest = startLoad();
     mount(results, h('p', { class: 'loading', role: 'status' }, 'Loading clients…'));
     const params = new URLSearchParams({ $limit: String(PAGE), $skip: String(view.skip) });
     if (view.q) params.set('q', view.q);
     try {
+      /** @type {ClientPage} */
       const page = (await api('GET', `${base}?${params}`))[0];
+      if (!isLatest()) return;
       const last = Math.min(page.skip + page.items.length, page.total);
       const pager = h(
         'nav',
@@ -160,7 +192,7 @@ export async function renderClientsList(main, ctx) {
             ),
       );
     } catch (error) {
-      if (error.status !== 401) mount(results, errorBanner(error.message));
+      if (isLatest() && error.status !== 401) mount(results, errorBanner(error.message));
     }
   };
   const form = h(

@@ -1,8 +1,18 @@
+// @ts-check
 // Clients: look one up by clientId, read its record and balance, archive or delete it.
 import { limit } from './api-document.js';
 import { api, seg } from './api.js';
 import { actionButton, confirmAction, errorBanner, field, formatDate, h, mount, toast } from './dom.js';
 
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
+ * @typedef {import('./dashboard-types.js').OperatorClient} OperatorClient
+ * @typedef {import('./dashboard-types.js').Schemas['Balance']} Balance
+ * @typedef {keyof OperatorClient & string} ClientKey
+ */
+
+/** @type {[keyof Balance, string][]} */
 const BALANCE_MEMBERS = [
   ['invoice', 'Invoices'],
   ['proforma', 'Proforma invoices'],
@@ -16,6 +26,7 @@ const BALANCE_MEMBERS = [
   ['expenditurePayment', 'Expenditure payments'],
   ['creditConsumed', 'Credit consumed'],
 ];
+/** @type {[ClientKey, string][]} */
 const CONTACT = [
   ['email', 'E-mail'],
   ['phone', 'Phone'],
@@ -24,7 +35,9 @@ const CONTACT = [
   ['dueInDays', 'Due in (days)'],
   ['source', 'Source'],
 ];
+/** @type {ClientKey[]} */
 const ADDRESS = ['street', 'building', 'city', 'district', 'state', 'pincode', 'country'];
+/** @type {[ClientKey, string][]} */
 const TAX = [
   ['gstin', 'GSTIN'],
   ['gstState', 'GST state'],
@@ -35,9 +48,13 @@ const TAX = [
   ['taxPayerType', 'Tax payer type'],
   ['vatNumber', 'VAT number'],
 ];
+/** @type {Record<OperatorClient['status'], string>} */
 const STATUS_BADGE = { active: 'badge-ok', archived: 'badge-muted', deleted: 'badge-danger' };
 
-/** The API's codes in words; the code itself stays in a tooltip and in the JSON record. */
+/**
+ * The API's codes in words; the code itself stays in a tooltip and in the JSON record.
+ * @type {Record<string, Record<string, string>>}
+ */
 const WORDS = {
   clientType: { INDIVIDUAL: 'Individual', COMPANY: 'Company' },
   taxPayerType: {
@@ -67,7 +84,7 @@ const WORDS = {
   },
 };
 /** "credit_limit" or "creditLimit" → "Credit limit": custom field names and list keys read as labels. */
-const humanize = (key) => {
+const humanize = (/** @type {string} */ key) => {
   const words = String(key)
     .replace(/[_-]+/g, ' ')
     .replace(/([a-z])([A-Z])/g, '$1 $2')
@@ -76,7 +93,7 @@ const humanize = (key) => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
-const show = (value) =>
+const show = (/** @type {unknown} */ value) =>
   value === null || value === undefined || value === ''
     ? '—'
     : typeof value === 'boolean'
@@ -84,8 +101,20 @@ const show = (value) =>
         ? 'Yes'
         : 'No'
       : String(value);
-const word = (kind, value) => (value && WORDS[kind]?.[value] ? h('span', { title: value }, WORDS[kind][value]) : value);
+/**
+ * A code in words, the code in its tooltip; anything else as it is.
+ * @param {string} kind
+ * @param {unknown} value
+ */
+const word = (kind, value) => {
+  const words = typeof value === 'string' ? WORDS[kind]?.[value] : undefined;
+  return words ? h('span', { title: String(value) }, words) : value;
+};
 
+/**
+ * @param {string} title
+ * @param {[import('./dom.js').Child, unknown][]} pairs [label, value]
+ */
 function facts(title, pairs) {
   return h(
     'section',
@@ -99,9 +128,10 @@ function facts(title, pairs) {
   );
 }
 
+/** @param {Balance | undefined} balance */
 function balanceCard(balance) {
   const currency = balance?.currency ?? '';
-  const format = (n) =>
+  const format = (/** @type {unknown} */ n) =>
     typeof n === 'number' ? n.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : '—';
   return h(
     'section',
@@ -121,6 +151,12 @@ function balanceCard(balance) {
   );
 }
 
+/**
+ * @template {object} Row
+ * @param {string} title
+ * @param {Row[] | undefined} rows
+ * @param {[keyof Row & string, string][]} columns [key, label]
+ */
 function listCard(title, rows, columns) {
   if (!rows || rows.length === 0) return null;
   return h(
@@ -154,6 +190,10 @@ function listCard(title, rows, columns) {
   );
 }
 
+/**
+ * @param {OperatorClient} client
+ * @param {HTMLElement} actions
+ */
 function clientRecord(client, actions) {
   const status = client.status ?? 'active';
   const custom = Object.entries(client.customFields ?? {});
@@ -197,7 +237,7 @@ function clientRecord(client, actions) {
       ),
       facts(
         'Address',
-        ADDRESS.map((k) => [k[0].toUpperCase() + k.slice(1), client[k]]),
+        ADDRESS.map((k) => [k.charAt(0).toUpperCase() + k.slice(1), client[k]]),
       ),
       balanceCard(client.balance),
       facts(
@@ -242,6 +282,10 @@ function clientRecord(client, actions) {
   );
 }
 
+/**
+ * @param {HTMLElement} main
+ * @param {Ctx} ctx
+ */
 export async function renderClients(main, ctx) {
   const base = `/businesses/${seg(ctx.business.urlKey)}/clients`;
   const clientId = h('input', {
@@ -252,11 +296,16 @@ export async function renderClients(main, ctx) {
     placeholder: 'The reference the app sent, e.g. CUST-0042',
   });
   const result = h('div', { class: 'client-result', 'aria-live': 'polite' });
-  const lookup = async (id) => {
+  const lookup = async (/** @type {string} */ id) => {
+    /** @type {OperatorClient} */
     const client = await api('GET', `${base}/${seg(id)}`);
-    mount(result, clientRecord(client, clientActions(client, id)));
+    mount(result, clientRecord(client, clientActions(client)));
   };
   // Archive and delete both hide the client from apps and keep its clientId taken; only archive can be undone.
+  /**
+   * @type {Record<'archive' | 'restore' | 'delete', { label: string, verb: string, method: 'POST' | 'DELETE',
+   *   suffix: string, cls: string, explain: string }>}
+   */
   const ACTIONS = {
     archive: {
       label: 'Archive client',
@@ -285,18 +334,19 @@ export async function renderClients(main, ctx) {
         'Delete is final: apps get 404 and the client can never be restored. Its clientId stays taken and the record is kept for the audit trail.',
     },
   };
-  const act = (kind) => {
+  const act = (/** @type {keyof typeof ACTIONS} */ kind) => {
     const a = ACTIONS[kind];
     return actionButton(
       a.label,
       async () => {
-        const id = clientId.dataset.current;
+        const id = clientId.dataset.current ?? '';
         const ok = await confirmAction(`${a.label}?`, `${a.label} “${id}”? ${a.explain}`, a.label, kind === 'delete');
         if (!ok) return;
         try {
           await api(a.method, `${base}/${seg(id)}${a.suffix}`);
           toast(`Client ${a.verb}.`);
           await lookup(id);
+          /** @type {HTMLElement | null} */
           const next = result.querySelector('.client-status button') ?? result.querySelector('h2');
           if (next?.tagName === 'H2') next.setAttribute('tabindex', '-1');
           next?.focus();
@@ -307,7 +357,7 @@ export async function renderClients(main, ctx) {
       { class: a.cls },
     );
   };
-  const explained = (kinds) =>
+  const explained = (/** @type {(keyof typeof ACTIONS)[]} */ kinds) =>
     h(
       'div',
       { class: 'client-actions' },
@@ -318,7 +368,7 @@ export async function renderClients(main, ctx) {
         kinds.map((k) => h('li', {}, ACTIONS[k].explain)),
       ),
     );
-  const clientActions = (client) => {
+  const clientActions = (/** @type {OperatorClient} */ client) => {
     const status = client.status ?? 'active';
     if (status === 'active') return explained(['archive', 'delete']);
     if (status === 'archived') return explained(['restore', 'delete']);

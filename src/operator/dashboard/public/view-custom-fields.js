@@ -1,3 +1,4 @@
+// @ts-check
 // Custom fields of clients: name, type, options for SELECT, archive; saved whole with PUT.
 import { limit } from './api-document.js';
 import { api, seg } from './api.js';
@@ -5,6 +6,22 @@ import { actionButton, confirmAction, errorBanner, field, h, mount, toast } from
 import { clearFieldErrors, describePath, errorSummary, errorsOf, showFieldErrors } from './field-errors.js';
 import { addAndFocus, boundInput, entryToolbar } from './pipeline-editor.js';
 
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
+ * @typedef {import('./dashboard-types.js').CustomFieldDefinition} CustomFieldDefinition
+ * @typedef {import('./field-errors.js').FieldError} FieldError
+ * @typedef {CustomFieldDefinition['type']} FieldType
+ */
+/**
+ * A field as the editor holds it: options as typed (comma-separated), and the type it was saved with.
+ * @typedef {{ id?: string, name: string, type: FieldType, savedType: FieldType, options: string, isArchived: boolean }}
+ *   FieldRow
+ * @typedef {{ fields: FieldRow[], isDirty: boolean, dirty: () => void, clean: () => void, rebuild: () => void,
+ *   render: () => void }} FieldsControl
+ */
+
+/** @type {[FieldType, string][]} */
 const TYPES = [
   ['TEXT', 'Text'],
   ['NUMBER', 'Number'],
@@ -14,6 +31,10 @@ const TYPES = [
 ];
 const TYPE_NAMES = Object.fromEntries(TYPES);
 
+/**
+ * @param {CustomFieldDefinition[] | null | undefined} defs
+ * @returns {FieldRow[]}
+ */
 const toModel = (defs) =>
   (defs ?? []).map((d) => ({
     id: d.id,
@@ -24,15 +45,17 @@ const toModel = (defs) =>
     isArchived: Boolean(d.isArchived),
   }));
 
-const optionList = (text) =>
+const optionList = (/** @type {string} */ text) =>
   text
     .split(',')
     .map((o) => o.trim())
     .filter(Boolean);
 
+/** @param {FieldRow[]} fields */
 function toBody(fields) {
   return {
     fields: fields.map((f) => {
+      /** @type {{ id?: string, name?: string, type?: FieldType, options?: string[], isArchived?: boolean }} */
       const body = {};
       if (f.id) body.id = f.id;
       body.name = f.name;
@@ -44,7 +67,11 @@ function toBody(fields) {
   };
 }
 
-/** What the page can tell before asking the server, in the words of its own controls. */
+/**
+ * What the page can tell before asking the server, in the words of its own controls.
+ * @param {FieldRow[]} fields
+ * @returns {FieldError[]}
+ */
 function pageErrors(fields) {
   return fields.flatMap((f, i) =>
     f.type === 'SELECT' && optionList(f.options).length === 0
@@ -59,6 +86,10 @@ function pageErrors(fields) {
   );
 }
 
+/**
+ * @param {number} index
+ * @param {FieldsControl} ctl
+ */
 function fieldRow(index, ctl) {
   const item = ctl.fields[index];
   const path = `fields[${index}]`;
@@ -68,9 +99,11 @@ function fieldRow(index, ctl) {
     TYPES.map(([value, text]) => h('option', { value, selected: item.type === value }, text)),
   );
   type.addEventListener('change', () => {
-    item.type = type.value;
+    item.type = /** @type {FieldType} */ (type.value);
     ctl.rebuild();
-    document.querySelector(`[data-field="${CSS.escape(`${path}.type`)}"]`)?.focus();
+    /** @type {HTMLSelectElement | null} */ (
+      document.querySelector(`[data-field="${CSS.escape(`${path}.type`)}"]`)
+    )?.focus();
   });
   // A saved field's type is fixed while clients hold values under it (the server counts them).
   const typeHint =
@@ -107,6 +140,7 @@ function fieldRow(index, ctl) {
   );
 }
 
+/** @param {Ctx} ctx */
 export function enabledNotice(ctx) {
   if (ctx.business.customFieldsEnabled) return null;
   return h(
@@ -125,6 +159,10 @@ export function enabledNotice(ctx) {
   );
 }
 
+/**
+ * @param {HTMLElement} main
+ * @param {Ctx} ctx
+ */
 export async function renderCustomFields(main, ctx) {
   const path = `/businesses/${seg(ctx.business.urlKey)}/custom-fields`;
   const message = h('div');
@@ -134,6 +172,7 @@ export async function renderCustomFields(main, ctx) {
     h('p', { class: 'loading', role: 'status' }, 'Loading the custom fields…'),
   );
   const status = h('span', { class: 'save-status', 'aria-live': 'polite' }, 'Loading…');
+  /** @type {FieldsControl} */
   const ctl = {
     fields: [],
     isDirty: false,
@@ -180,12 +219,12 @@ export async function renderCustomFields(main, ctx) {
     discard.disabled = false;
   };
   // "fields[2].type" → "Field “Score” › type": the summary names the field being edited.
-  const describe = (at) =>
+  const describe = (/** @type {string} */ at) =>
     describePath(at).replace(/^Field (\d+)/, (whole, n) => {
       const name = ctl.fields[Number(n) - 1]?.name.trim();
       return name ? `Field “${name}”` : whole;
     });
-  const showErrors = (summary, errors) => {
+  const showErrors = (/** @type {string} */ summary, /** @type {FieldError[]} */ errors) => {
     showFieldErrors(list, errors);
     mount(message, errorSummary(summary, errors.length ? errors : [{ message: summary }], describe));
   };

@@ -1,9 +1,30 @@
+// @ts-check
 // A new invoice from the dashboard (#/invoices/new): the buyer, items, and totals computed live by the
 // server's own rules (POST …/invoices/preview validates and computes, stores nothing); create on save.
-import { api } from './api.js';
+import { api, latestOnly } from './api.js';
 import { actionButton, field, h, mount } from './dom.js';
 import { clearFieldErrors, clearFormError, reportFormError, shortMessage } from './field-errors.js';
 import { invoicesBase, money } from './invoice-format.js';
+
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
+ * @typedef {import('./field-errors.js').FieldError} FieldError
+ * @typedef {number | string} Amount an answer's money value: a JSON number or decimal text
+ */
+/**
+ * What POST …/invoices/preview answers: the invoice as it would be stored (the document's Invoice), of
+ * which the page reads the totals.
+ * @typedef {Omit<import('./dashboard-types.js').Invoice, 'items' | 'finalTotal'> & { items: { total: Amount }[],
+ *   finalTotal: { amount: Amount, total: Amount, tax?: Amount, igst?: Amount, cgst?: Amount, sgst?: Amount } }}
+ *   InvoicePreview
+ */
+/**
+ * One item row: its inputs by the member of the body they fill, its line total, and its own controls.
+ * @typedef {{ inputs: Record<string, HTMLInputElement> & { name: HTMLInputElement, quantity: HTMLInputElement,
+ *   rate: HTMLInputElement, hsn?: HTMLInputElement }, line: HTMLOutputElement, remove: HTMLButtonElement,
+ *   element: HTMLLIElement }} ItemRow
+ */
 
 const LABELS = {
   'billedTo.clientId': 'Client',
@@ -17,21 +38,29 @@ const LABELS = {
 };
 
 /** A number typed is sent as the JSON number of that text (the server reads its decimal exactly); else as typed. */
-const numeric = (text) => (/^\d+(\.\d+)?$/.test(text.trim()) ? Number(text.trim()) : text.trim());
-const control = (name, attrs = {}) =>
+const numeric = (/** @type {string} */ text) => (/^\d+(\.\d+)?$/.test(text.trim()) ? Number(text.trim()) : text.trim());
+const control = (/** @type {string} */ name, /** @type {Record<string, unknown>} */ attrs = {}) =>
   h('input', { type: 'text', name, autocomplete: 'off', dataset: { field: name }, ...attrs });
 
-/** Errors beside their controls while typing: without moving focus, and none for a control still empty. */
+/**
+ * Errors beside their controls while typing: without moving focus, and none for a control still empty.
+ * @param {HTMLElement} form
+ * @param {FieldError[]} errors
+ */
 function showLive(form, errors) {
   clearFieldErrors(form);
   for (const error of errors) {
     const target = form.querySelector(`[data-field="${CSS.escape(error.field ?? '')}"]`);
-    if (!target || target.value === '') continue;
+    if (!(target instanceof HTMLInputElement) || target.value === '') continue;
     target.setAttribute('aria-invalid', 'true');
-    (target.closest('.field') ?? target.parentElement).append(h('p', { class: 'field-error' }, shortMessage(error)));
+    (target.closest('.field') ?? target.parentElement)?.append(h('p', { class: 'field-error' }, shortMessage(error)));
   }
 }
 
+/**
+ * @param {HTMLElement} main
+ * @param {Ctx} ctx
+ */
 export async function renderInvoiceNew(main, ctx) {
   const business = ctx.business;
   const india = business.country === 'IN';
@@ -51,6 +80,7 @@ export async function renderInvoiceNew(main, ctx) {
   const rows = h('ol', { class: 'item-rows', 'aria-label': 'Items' });
   const totals = h('div', { class: 'live-totals', 'aria-live': 'polite', id: 'live-totals' });
   const message = h('div');
+  /** @type {ItemRow[]} */
   const items = [];
 
   const renumber = () =>
@@ -59,6 +89,7 @@ export async function renderInvoiceNew(main, ctx) {
       item.remove.setAttribute('aria-label', `Remove item ${i + 1}`);
     });
   const addItem = () => {
+    /** @type {ItemRow['inputs']} */
     const inputs = {
       name: control('item-name'),
       ...(india ? { hsn: control('item-hsn', { inputmode: 'numeric' }) } : {}),
@@ -67,18 +98,23 @@ export async function renderInvoiceNew(main, ctx) {
       [taxKey]: control('item-tax', { inputmode: 'decimal', value: '0' }),
     };
     const line = h('output', { class: 'item-total', 'aria-label': 'Item total' });
-    const item = { inputs, line };
-    item.remove = h('button', { type: 'button', class: 'secondary small' }, 'Remove');
-    item.element = h(
-      'li',
-      { class: 'item-row' },
-      field('Item', inputs.name),
-      india ? field('HSN/SAC', inputs.hsn) : null,
-      field('Quantity', inputs.quantity),
-      field('Rate', inputs.rate),
-      field(india ? 'GST %' : 'Tax %', inputs[taxKey]),
-      h('div', { class: 'item-line' }, line, item.remove),
-    );
+    const remove = h('button', { type: 'button', class: 'secondary small' }, 'Remove');
+    /** @type {ItemRow} */
+    const item = {
+      inputs,
+      line,
+      remove,
+      element: h(
+        'li',
+        { class: 'item-row' },
+        field('Item', inputs.name),
+        inputs.hsn ? field('HSN/SAC', inputs.hsn) : null,
+        field('Quantity', inputs.quantity),
+        field('Rate', inputs.rate),
+        field(india ? 'GST %' : 'Tax %', inputs[taxKey]),
+        h('div', { class: 'item-line' }, line, remove),
+      ),
+    };
     item.remove.addEventListener('click', () => {
       if (items.length === 1) return;
       items.splice(items.indexOf(item), 1);
@@ -93,13 +129,16 @@ export async function renderInvoiceNew(main, ctx) {
   };
 
   const body = () => {
+    /** @type {Record<string, string>} */
     const billedTo = {};
     for (const [key, input] of Object.entries(buyer)) if (input?.value.trim()) billedTo[key] = input.value.trim();
     if (billedTo.clientId)
       for (const key of ['country', 'gstState']) if (billedTo[key] === business.country) delete billedTo[key];
+    /** @type {{ billedTo: Record<string, string>, items: object[], invoiceNumber?: string, invoiceDate?: string, dueDate?: string }} */
     const out = {
       billedTo,
       items: items.map(({ inputs }) => {
+        /** @type {{ name: string, quantity: number | string, rate: number | string, hsn?: string } & Record<string, number | string>} */
         const item = {
           name: inputs.name.value.trim(),
           quantity: numeric(inputs.quantity.value),
@@ -116,11 +155,12 @@ export async function renderInvoiceNew(main, ctx) {
     return out;
   };
 
-  const showTotals = (preview) => {
+  const showTotals = (/** @type {InvoicePreview} */ preview) => {
     const { currency, locale, finalTotal } = preview;
     preview.items.forEach((item, i) => {
       if (items[i]) items[i].line.textContent = money(item.total, currency, locale);
     });
+    /** @type {[string, Amount | undefined][]} */
     const taxes = india
       ? preview.igst
         ? [['IGST', finalTotal.igst]]
@@ -159,18 +199,22 @@ export async function renderInvoiceNew(main, ctx) {
     );
   };
 
-  let asked = 0;
+  // Typing runs ahead of the answers: only the latest preview's totals (or errors) are shown.
+  const startPreview = latestOnly();
   const refresh = async () => {
-    const mine = ++asked;
+    const isLatest = startPreview();
     try {
+      /** @type {InvoicePreview} */
       const preview = await api('POST', `${invoicesBase(business)}/invoices/preview`, body());
-      if (mine !== asked) return;
+      if (!isLatest()) return;
       clearFieldErrors(form);
       showTotals(preview);
     } catch (error) {
-      if (mine !== asked || error.status === 401) return;
-      showLive(form, error.fieldErrors);
-      const buyerMissing = error.fieldErrors.some((e) => String(e.field).startsWith('billedTo'));
+      if (!isLatest() || error.status === 401) return;
+      /** @type {FieldError[]} */
+      const errors = error.fieldErrors;
+      showLive(form, errors);
+      const buyerMissing = errors.some((e) => String(e.field).startsWith('billedTo'));
       mount(
         totals,
         h(
@@ -183,7 +227,8 @@ export async function renderInvoiceNew(main, ctx) {
       );
     }
   };
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   const schedule = () => {
     clearTimeout(timer);
     timer = setTimeout(refresh, 250);

@@ -1,11 +1,24 @@
+// @ts-check
 // Invoice settings (invoices-interface 8): the business's billing details, its invoice numbering with a
 // live preview of the next number (the server's rule, asked as the operator types), and default terms.
-import { api } from './api.js';
+import { api, latestOnly } from './api.js';
 import { actionButton, errorBanner, field, h, mount, toast } from './dom.js';
 import { clearFormError, reportFormError } from './field-errors.js';
 import { invoicesBase } from './invoice-format.js';
 
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
+ * @typedef {[key: string, label: string]} Labelled a member of the body and its control's label
+ */
+/**
+ * GET …/invoice-settings (the document's InvoiceSettings), as far as the page reads it.
+ * @typedef {{ billedBy: Record<string, string | null | undefined>, numbering: Record<string, string | number | null>,
+ *   defaultTerms: { label: string, terms: string[] }[] }} InvoiceSettings
+ */
+
 // The seller's tax numbers a business of this country prints (2.2); every other country a VAT number.
+/** @type {Record<string, Labelled[]>} */
 const TAX_IDS = {
   IN: [
     ['gstin', 'GSTIN'],
@@ -18,8 +31,9 @@ const TAX_IDS = {
     ['tinNumber', 'TIN'],
   ],
 };
-const taxIdsOf = (country) => TAX_IDS[country] ?? [['vatNumber', 'VAT number']];
+const taxIdsOf = (/** @type {string} */ country) => TAX_IDS[country] ?? [['vatNumber', 'VAT number']];
 
+/** @type {Labelled[]} */
 const ADDRESS = [
   ['name', 'Name on invoices'],
   ['street', 'Street'],
@@ -29,6 +43,7 @@ const ADDRESS = [
   ['email', 'E-mail'],
   ['phone', 'Phone'],
 ];
+/** @type {Labelled[]} */
 const NUMBERING = [
   ['prefix', 'Prefix'],
   ['padding', 'Digits'],
@@ -36,8 +51,13 @@ const NUMBERING = [
 ];
 
 /** A whole number typed is sent as one; anything else as typed, so the server names what is wrong. */
-const numberOrText = (text) => (/^\d{1,15}$/.test(text) ? Number(text) : text);
+const numberOrText = (/** @type {string} */ text) => (/^\d{1,15}$/.test(text) ? Number(text) : text);
 
+/**
+ * @param {string} name
+ * @param {string | number | null | undefined} value
+ * @param {Record<string, unknown>} [attrs]
+ */
 function input(name, value, attrs = {}) {
   return h('input', {
     type: 'text',
@@ -49,19 +69,27 @@ function input(name, value, attrs = {}) {
   });
 }
 
+/**
+ * @param {HTMLElement} main
+ * @param {Ctx} ctx
+ */
 export async function renderInvoiceSettings(main, ctx) {
   const business = ctx.business;
   const base = invoicesBase(business);
+  /** @type {InvoiceSettings} */
   const saved = await api('GET', `${base}/invoice-settings`);
+  /** @type {Labelled[]} */
   const billedByKeys = [
     ...ADDRESS,
-    ...(business.country === 'IN' ? [['gstState', 'GST state code']] : []),
+    ...(business.country === 'IN' ? /** @type {Labelled[]} */ ([['gstState', 'GST state code']]) : []),
     ...taxIdsOf(business.country),
   ];
+  /** @type {Record<string, HTMLInputElement>} */
   const controls = {};
   for (const [key] of billedByKeys) controls[key] = input(`billedBy.${key}`, saved.billedBy[key]);
   controls.gstState?.setAttribute('maxlength', '2');
   controls.gstState?.setAttribute('inputmode', 'numeric');
+  /** @type {Record<string, HTMLInputElement>} */
   const numbering = {};
   for (const [key] of NUMBERING)
     numbering[key] = input(`numbering.${key}`, saved.numbering[key], key === 'prefix' ? {} : { inputmode: 'numeric' });
@@ -73,6 +101,7 @@ export async function renderInvoiceSettings(main, ctx) {
   const message = h('div');
 
   const numberingBody = () => {
+    /** @type {Record<string, string | number>} */
     const body = {};
     for (const [key] of NUMBERING) {
       const text = numbering[key].value.trim();
@@ -81,18 +110,21 @@ export async function renderInvoiceSettings(main, ctx) {
     }
     return body;
   };
-  let asked = 0;
+  // Typing runs ahead of the answers: only the latest preview is shown.
+  const startPreview = latestOnly();
   const refreshPreview = async () => {
-    const mine = ++asked;
+    const isLatest = startPreview();
     try {
+      /** @type {{ nextInvoiceNumber: string }} */
       const answer = await api('POST', `${base}/invoice-settings/numbering-preview`, { numbering: numberingBody() });
-      if (mine === asked) mount(preview, 'Next invoice: ', h('strong', {}, answer.nextInvoiceNumber));
+      if (isLatest()) mount(preview, 'Next invoice: ', h('strong', {}, answer.nextInvoiceNumber));
     } catch (error) {
-      if (mine === asked && error.status !== 401)
+      if (isLatest() && error.status !== 401)
         mount(preview, h('span', { class: 'danger-text' }, error.fieldErrors[0]?.message ?? error.message));
     }
   };
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   for (const control of Object.values(numbering))
     control.addEventListener('input', () => {
       clearTimeout(timer);
@@ -148,6 +180,7 @@ export async function renderInvoiceSettings(main, ctx) {
     'Save invoice settings',
     async () => {
       clearFormError(form, message);
+      /** @type {Record<string, string>} */
       const billedBy = {};
       for (const [key] of billedByKeys) {
         const value = controls[key].value.trim();

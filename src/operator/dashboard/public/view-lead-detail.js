@@ -1,3 +1,4 @@
+// @ts-check
 // One lead (#/leads/<leadId>): every field editable through the operator PATCH, which sends only
 // what changed; the activity timeline; remove the lead after a confirmation.
 import { api, seg } from './api.js';
@@ -8,6 +9,14 @@ import { STATUS_LABELS, followUpBadge, formatBudget, loadLeadConfig } from './le
 import { leadForm } from './lead-form.js';
 import { cardTitle } from './lead-move.js';
 
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
+ * @typedef {import('./dashboard-types.js').Lead} Lead
+ * @typedef {import('./dashboard-types.js').LeadConfig} LeadConfig
+ */
+
+/** @type {Record<Lead['status'], string>} */
 const STATUS_BADGE = {
   NEW: 'badge-new',
   OPEN: 'badge-new',
@@ -16,6 +25,10 @@ const STATUS_BADGE = {
   REJECTED: 'badge-danger',
 };
 
+/**
+ * @param {Lead} lead
+ * @param {Business} business
+ */
 function header(lead, business) {
   return h(
     'div',
@@ -46,10 +59,17 @@ function header(lead, business) {
   );
 }
 
+/**
+ * @param {HTMLElement} main
+ * @param {Ctx} ctx
+ * @param {string} leadId
+ */
 export async function renderLeadDetail(main, ctx, leadId) {
   const path = `/businesses/${seg(ctx.business.urlKey)}/leads/${seg(leadId)}`;
   mount(main, h('h1', {}, 'Lead'), h('p', { class: 'loading', role: 'status' }, 'Loading the lead…'));
+  /** @type {Lead} */
   let lead;
+  /** @type {LeadConfig} */
   let config;
   try {
     [lead, config] = await Promise.all([api('GET', path), loadLeadConfig(ctx.business)]);
@@ -71,8 +91,9 @@ export async function renderLeadDetail(main, ctx, leadId) {
   const head = h('div');
   const formSlot = h('div');
   const activity = activityCard(ctx.business, leadId);
+  /** @type {ReturnType<typeof leadForm>} */
   let form;
-  const show = (current) => {
+  const show = (/** @type {Lead} */ current) => {
     lead = current;
     mount(head, header(lead, ctx.business));
     form = leadForm(lead, config, ctx.business);
@@ -166,6 +187,7 @@ export async function renderLeadDetail(main, ctx, leadId) {
  * Narrow screens show the form or the activity, one at a time, chosen by two tabs at the top (issue 39
  * defect 11: the activity sat below ~2,500 px of form); wide screens show both side by side and no tabs (CSS).
  */
+/** @param {HTMLElement} layout */
 function paneTabs(layout) {
   const tabs = [
     ['lead', 'Lead'],
@@ -184,7 +206,7 @@ function paneTabs(layout) {
       label,
     ),
   );
-  const choose = (pane) => {
+  const choose = (/** @type {string} */ pane) => {
     layout.dataset.pane = pane;
     for (const tab of tabs) tab.setAttribute('aria-selected', String(tab.id === `lead-tab-${pane}`));
   };

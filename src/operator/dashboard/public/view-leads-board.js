@@ -1,8 +1,9 @@
+// @ts-check
 // The leads board: one column per live stage of a pipeline, in configured order (board-column.js).
 // Cards move by drag and drop or through their "Move" menu; filters narrow every column, and each
 // column's count and value are the server's, over the whole stage. #/leads/<leadId> opens one lead
 // (view-lead-detail.js).
-import { api, seg } from './api.js';
+import { api, latestOnly, seg } from './api.js';
 import { errorBanner, field, h, mount } from './dom.js';
 import { STATUS_LABELS, leadsBase, loadLeadConfig } from './lead-config.js';
 import { PAGE, boardColumn } from './board-column.js';
@@ -10,9 +11,30 @@ import { boardKeys } from './board-keys.js';
 import { newLeadForm } from './lead-new.js';
 import { renderLeadDetail } from './view-lead-detail.js';
 
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
+ * @typedef {import('./dashboard-types.js').LeadConfig} LeadConfig
+ * @typedef {import('./dashboard-types.js').OperatorPipeline} OperatorPipeline
+ * @typedef {import('./dashboard-types.js').OperatorStage} OperatorStage
+ * @typedef {import('./board-column.js').StageFigures} StageFigures
+ * @typedef {import('./board-column.js').BoardEnv} BoardEnv
+ * @typedef {{ assignedTo: string, tags: string, leadSource: string, status: string, q: string }} BoardFilters
+ * the list's filter parameters ('' when unset)
+ */
+
+/** @returns {BoardFilters} */
 const noFilters = () => ({ assignedTo: '', tags: '', leadSource: '', status: '', q: '' });
+/**
+ * The board's choices, kept while the operator visits other pages.
+ * @type {{ urlKey: string | null, pipelineId: string | null, showArchived: boolean, filters: BoardFilters }}
+ */
 const board = { urlKey: null, pipelineId: null, showArchived: false, filters: noFilters() };
 
+/**
+ * @param {HTMLElement} main
+ * @param {Ctx} ctx
+ */
 export async function renderLeads(main, ctx) {
   if (ctx.param) return renderLeadDetail(main, ctx, ctx.param);
   mount(main, h('h1', {}, 'Leads'), h('p', { class: 'loading', role: 'status' }, 'Loading the board…'));
@@ -33,7 +55,8 @@ export async function renderLeads(main, ctx) {
   }
   // Filters name another business's configuration: a switch of business starts from none.
   if (board.urlKey !== ctx.business.urlKey) Object.assign(board, { urlKey: ctx.business.urlKey, filters: noFilters() });
-  if (!live.some((p) => p.id === board.pipelineId)) board.pipelineId = (live.find((p) => p.isPrimary) ?? live[0]).id;
+  if (!live.some((p) => p.id === board.pipelineId))
+    board.pipelineId = (live.find((p) => p.isPrimary) ?? live[0])?.id ?? null;
   const columns = h('div', { class: 'board', role: 'region', 'aria-label': 'Leads board' });
   boardKeys(columns);
   const message = h('div');
@@ -52,6 +75,7 @@ export async function renderLeads(main, ctx) {
     }
     add.setAttribute('aria-expanded', 'true');
     const pipeline = config.pipelines.find((p) => p.id === board.pipelineId);
+    if (!pipeline) return;
     mount(
       creating,
       newLeadForm(
@@ -92,6 +116,13 @@ export async function renderLeads(main, ctx) {
   await refresh();
 }
 
+/**
+ * @param {string} label
+ * @param {string} name
+ * @param {[string, string][]} options [value, text]
+ * @param {string | null} value
+ * @param {(value: string) => void} onchange
+ */
 function select(label, name, options, value, onchange) {
   const el = h(
     'select',
@@ -102,11 +133,18 @@ function select(label, name, options, value, onchange) {
   return field(label, el);
 }
 
+/**
+ * @param {LeadConfig} config
+ * @param {OperatorPipeline[]} live
+ * @param {() => Promise<void>} refresh
+ * @returns {[HTMLButtonElement, HTMLFormElement]}
+ */
 function filterBar(config, live, refresh) {
-  const set = (key) => (value) => {
+  const set = (/** @type {keyof BoardFilters} */ key) => (/** @type {string} */ value) => {
     board.filters[key] = value;
     refresh();
   };
+  /** @type {[string, string]} */
   const any = ['', 'Any'];
   const search = h('input', {
     type: 'search',
@@ -114,7 +152,8 @@ function filterBar(config, live, refresh) {
     value: board.filters.q,
     placeholder: 'Subject, customer, contact…',
   });
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   search.addEventListener('input', () => {
     clearTimeout(timer);
     timer = setTimeout(() => set('q')(search.value.trim()), 300);
@@ -131,7 +170,7 @@ function filterBar(config, live, refresh) {
       class: 'card filters folds',
       role: 'search',
       'aria-label': 'Filter leads',
-      onsubmit: (e) => {
+      onsubmit: (/** @type {SubmitEvent} */ e) => {
         e.preventDefault();
         set('q')(search.value.trim());
       },
@@ -139,7 +178,7 @@ function filterBar(config, live, refresh) {
     select(
       'Pipeline',
       'pipeline',
-      live.map((p) => [p.id, p.name]),
+      live.map((p) => pair(p.id, p.name)),
       board.pipelineId,
       (v) => {
         board.pipelineId = v;
@@ -152,16 +191,16 @@ function filterBar(config, live, refresh) {
       [
         any,
         ['UNASSIGNED', 'Unassigned'],
-        ...config.members.map((m) => [m.email, m.isArchived ? `${m.name} (archived)` : m.name]),
+        ...config.members.map((m) => pair(m.email, m.isArchived ? `${m.name} (archived)` : m.name)),
       ],
       board.filters.assignedTo,
       set('assignedTo'),
     ),
-    select('Tag', 'tags', [any, ...config.tags.map((t) => [t.name, t.name])], board.filters.tags, set('tags')),
+    select('Tag', 'tags', [any, ...config.tags.map((t) => pair(t.name, t.name))], board.filters.tags, set('tags')),
     select(
       'Source',
       'leadSource',
-      [any, ...config.sources.map((s) => [s.key, s.label])],
+      [any, ...config.sources.map((s) => pair(s.key, s.label))],
       board.filters.leadSource,
       set('leadSource'),
     ),
@@ -176,6 +215,7 @@ function filterBar(config, live, refresh) {
  * On a phone the filters fold behind one button (issue 39 defect 11: they pushed the first card below
  * the screen); it says how many are on. Wider screens show them always and never the button (CSS).
  */
+/** @param {HTMLFormElement} form */
 function filtersToggle(form) {
   const toggle = h('button', {
     type: 'button',
@@ -199,7 +239,15 @@ function filtersToggle(form) {
   return toggle;
 }
 
-/** The list's query for one stage's page starting at skip, with the board's filters. */
+/** A select's [value, text] pair. */
+const pair = (/** @type {string} */ value, /** @type {string} */ text) =>
+  /** @type {[string, string]} */ ([value, text]);
+
+/**
+ * The list's query for one stage's page starting at skip, with the board's filters.
+ * @param {OperatorPipeline} pipeline
+ * @param {OperatorStage} stage
+ */
 function query(pipeline, stage, skip = 0) {
   const params = new URLSearchParams({ pipeline: pipeline.name, stage: stage.name, $limit: String(PAGE) });
   if (skip > 0) params.set('$skip', String(skip));
@@ -207,7 +255,10 @@ function query(pipeline, stage, skip = 0) {
   return params.toString();
 }
 
-/** The stage totals' query: the same filters, over every stage of the pipeline. */
+/**
+ * The stage totals' query: the same filters, over every stage of the pipeline.
+ * @param {OperatorPipeline} pipeline
+ */
 function totalsQuery(pipeline) {
   const params = new URLSearchParams({ pipeline: pipeline.name });
   for (const [key, value] of Object.entries(board.filters)) if (value) params.set(key, value);
@@ -215,11 +266,19 @@ function totalsQuery(pipeline) {
 }
 
 // Filters can change faster than the answers come: only the latest load may draw the board.
-let loadGeneration = 0;
+const startBoardLoad = latestOnly();
 
+/**
+ * @param {Ctx} ctx
+ * @param {LeadConfig} config
+ * @param {HTMLElement} container
+ * @param {HTMLElement} message
+ * @returns {Promise<void>}
+ */
 async function loadColumns(ctx, config, container, message) {
-  const generation = ++loadGeneration;
+  const isLatest = startBoardLoad();
   const pipeline = config.pipelines.find((p) => p.id === board.pipelineId);
+  if (!pipeline) return;
   const stages = pipeline.stages.filter((s) => board.showArchived || !s.isArchived);
   mount(message);
   mount(
@@ -243,8 +302,12 @@ async function loadColumns(ctx, config, container, message) {
       api('GET', `${base}/lead-stage-totals?${totalsQuery(pipeline)}`),
       ...stages.map((stage) => api('GET', `${leadsBase(ctx.business)}?${query(pipeline, stage)}`)),
     ]);
-    if (generation !== loadGeneration) return;
-    const figures = new Map((totals?.[0]?.stages ?? []).map((s) => [s.id, s]));
+    if (!isLatest()) return;
+    /** @type {Map<string, StageFigures>} */
+    const figures = new Map(
+      (totals?.[0]?.stages ?? []).map((/** @type {StageFigures & { id: string }} */ s) => [s.id, s]),
+    );
+    /** @type {BoardEnv} */
     const env = { ctx, config, pipeline, message, reload: () => loadColumns(ctx, config, container, message) };
     mount(
       container,
@@ -259,6 +322,6 @@ async function loadColumns(ctx, config, container, message) {
       ),
     );
   } catch (error) {
-    if (error.status !== 401 && generation === loadGeneration) mount(message, errorBanner(error.message));
+    if (error.status !== 401 && isLatest()) mount(message, errorBanner(error.message));
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The lead list view, beside the board: the leads a filter matches as a table with sortable and
 // chosen columns, a page at a time. The address holds the list's own query string
 // (#/lead-list?pipeline=Sales&stage=Won), so a link shares the view and Back restores the filters
@@ -13,27 +14,53 @@ import { savedFiltersBar } from './lead-list-saved.js';
 import { addressQuery, leadListSpec, sortOf, withSort } from './lead-list-spec.js';
 import { leadsBase, loadLeadConfig } from './lead-config.js';
 
-/** Shows the list for these filters: a new address, so Back returns to the one before. */
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
+ * @typedef {import('./dashboard-types.js').Lead} Lead
+ * @typedef {import('./dashboard-types.js').LeadConfig} LeadConfig
+ * @typedef {import('./lead-list-spec.js').LeadListSpec} LeadListSpec
+ * @typedef {import('./lead-list-columns.js').Column} Column
+ */
+/**
+ * What the list shows: the leads loaded so far, the selection bulk actions take, the columns chosen.
+ * @typedef {{ leads: Lead[], total: number, selected: Set<string>, columns: string[], onSelection?: () => void }}
+ *   ListState
+ * @typedef {{ ctx: Ctx, config: LeadConfig, spec: LeadListSpec, params: URLSearchParams, state: ListState,
+ *   message: HTMLElement }} LeadListView
+ */
+
+/**
+ * Shows the list for these filters: a new address, so Back returns to the one before.
+ * @param {URLSearchParams} params
+ */
 export function showList(params) {
   const query = params.toString();
   location.hash = `#/lead-list${query ? `?${query}` : ''}`;
 }
 
+/**
+ * @param {HTMLElement} main
+ * @param {Ctx} ctx
+ */
 export async function renderLeadList(main, ctx) {
   const [config, spec] = await Promise.all([loadLeadConfig(ctx.business), leadListSpec()]);
   const params = addressQuery(spec);
+  /** @type {ListState} */
   const state = { leads: [], total: 0, selected: new Set(), columns: chosenColumns() };
   const message = h('div');
   const table = h('div', { class: 'lead-list-table' });
   const shown = h('p', { class: 'muted list-shown', role: 'status' });
   const more = h('button', { type: 'button', class: 'secondary load-more' }, 'Load more');
+  /** @type {LeadListView} */
   const view = { ctx, config, spec, params, state, message };
 
   const draw = () => drawTable(view, table, draw);
-  const load = async (skip) => {
+  const load = async (/** @type {number} */ skip) => {
     const page = new URLSearchParams(params);
     page.set('$limit', String(spec.maxLimit));
     if (skip > 0) page.set('$skip', String(skip));
+    /** @type {import('./dashboard-types.js').Schemas['LeadPage']} */
     const answer = (await api('GET', `${leadsBase(ctx.business)}?${page}`))?.[0] ?? { items: [], total: 0 };
     const known = new Set(state.leads.map((l) => l.leadId));
     // A lead edited between pages may come twice: it is shown once.
@@ -41,7 +68,7 @@ export async function renderLeadList(main, ctx) {
     state.total = answer.total ?? state.leads.length;
     draw();
     const left = state.total - state.leads.length;
-    const capped = state.leads.length > spec.maxSkip;
+    const capped = spec.maxSkip !== undefined && state.leads.length > spec.maxSkip;
     shown.textContent = `${state.leads.length} of ${state.total} leads shown${
       left > 0 && capped ? `. Narrow the filters to reach the other ${left}.` : '.'
     }`;
@@ -102,7 +129,10 @@ export async function renderLeadList(main, ctx) {
   }
 }
 
-/** The leads these filters match, all of them, as a CSV download. */
+/**
+ * The leads these filters match, all of them, as a CSV download.
+ * @param {LeadListView} view
+ */
 async function exportCsv({ ctx, params, message }) {
   mount(message, h('p', { class: 'loading', role: 'status' }, 'Preparing the CSV file…'));
   try {
@@ -113,6 +143,10 @@ async function exportCsv({ ctx, params, message }) {
   }
 }
 
+/**
+ * @param {ListState} state
+ * @param {() => void} draw
+ */
 function columnChooser(state, draw) {
   const boxes = COLUMNS.map((column) => {
     const box = h('input', {
@@ -143,6 +177,11 @@ function columnChooser(state, draw) {
   );
 }
 
+/**
+ * @param {LeadListView} view
+ * @param {HTMLElement} container
+ * @param {() => void} draw
+ */
 function drawTable({ config, spec, params, state }, container, draw) {
   if (state.leads.length === 0) {
     mount(container, h('div', { class: 'empty card' }, h('p', {}, 'No lead matches these filters.')));
@@ -159,17 +198,17 @@ function drawTable({ config, spec, params, state }, container, draw) {
     for (const lead of state.leads) all.checked ? state.selected.add(lead.leadId) : state.selected.delete(lead.leadId);
     draw();
   });
-  const head = (column) => {
-    const sortable = column.sort && spec.sortFields.includes(column.sort);
-    const current = sortable && sort?.field === column.sort ? sort.direction : 0;
+  const head = (/** @type {Column} */ column) => {
+    const field = column.sort && spec.sortFields.includes(column.sort) ? column.sort : null;
+    const current = field && sort?.field === field ? sort.direction : 0;
     const ariaSort = current === 1 ? 'ascending' : current === -1 ? 'descending' : undefined;
-    const label = sortable
+    const label = field
       ? h(
           'button',
           {
             type: 'button',
             class: 'sort-button',
-            onclick: () => showList(withSort(params, column.sort, current === -1 ? 1 : -1)),
+            onclick: () => showList(withSort(params, field, current === -1 ? 1 : -1)),
           },
           column.label,
           current ? (current === 1 ? ' ▲' : ' ▼') : '',
@@ -177,7 +216,7 @@ function drawTable({ config, spec, params, state }, container, draw) {
       : column.label;
     return h('th', { scope: 'col', 'aria-sort': ariaSort }, label);
   };
-  const row = (lead) => {
+  const row = (/** @type {Lead} */ lead) => {
     const box = h('input', {
       type: 'checkbox',
       'aria-label': `Select ${leadTitle(lead)}`,

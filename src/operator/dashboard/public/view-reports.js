@@ -2,7 +2,7 @@
 // Reports (issue 38 item 4): the figures an owner reads at a glance, each a chart with its table under
 // it. Every figure is the server's (GET /admin/v1/businesses/:urlKey/reports/…); the page only formats
 // them in the business's locale. Months and days are the business's time zone's (docs/decisions.md).
-import { api, seg } from './api.js';
+import { api, latestOnly, seg } from './api.js';
 import { errorBanner, field, h, mount } from './dom.js';
 import { drawChart, formattersOf, loadChartLibrary, moneyList, reportCard } from './report-widgets.js';
 
@@ -52,9 +52,9 @@ export async function renderReports(container, ctx) {
   let charts = [];
   // Changing the period or pipeline while a load runs starts another; only the latest may draw, or a
   // slower earlier answer would replace the chosen period's figures with the previous period's.
-  let latest = 0;
+  const startLoad = latestOnly();
   const load = async () => {
-    const mine = ++latest;
+    const isLatest = startLoad();
     for (const chart of charts) chart.destroy();
     charts = [];
     mount(body, h('p', { class: 'loading', role: 'status' }, 'Loading reports…'));
@@ -71,7 +71,7 @@ export async function renderReports(container, ctx) {
           'receivables',
         ].map(async (path) => (await api('GET', `${base}/reports/${path.replace(/\?$/, '')}`))[0]),
       ]);
-      if (mine !== latest) return;
+      if (!isLatest()) return;
       const cards = [
         pipelineCard(value),
         ...outcomeCards(outcomes),
@@ -89,7 +89,7 @@ export async function renderReports(container, ctx) {
       );
       charts = cards.flatMap((c) => (c.canvas ? [drawChart(Chart, c.canvas, c.chart)] : []));
     } catch (error) {
-      if (mine !== latest || /** @type {any} */ (error).status === 401) return;
+      if (!isLatest() || /** @type {any} */ (error).status === 401) return;
       mount(body, errorBanner(/** @type {Error} */ (error).message));
     }
   };

@@ -1,8 +1,9 @@
+// @ts-check
 // Webhooks of the current business: add an endpoint (its signing secret shown once), enable or
 // disable it, send a test event, rotate the secret, remove it, and read its delivery log (resend
 // one event from there). Event types come from the service's one table.
 import { limit } from './api-document.js';
-import { api, seg } from './api.js';
+import { api, latestOnly, seg } from './api.js';
 import {
   actionButton,
   confirmAction,
@@ -18,9 +19,34 @@ import {
 } from './dom.js';
 import { clearFormError, reportFormError } from './field-errors.js';
 
+/**
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
+ */
+/**
+ * The operator API's answers (the document's WebhookEventType, WebhookEndpoint and WebhookAttemptPage).
+ * @typedef {{ type: string, emittedBy: string, description: string }} EventType
+ * @typedef {{ id: string, url: string, description: string | null, eventTypes: string[], enabled: boolean,
+ *   disabledReason: 'failing' | null, previousSecretExpiresAt: string | null, createdAt: string, updatedAt: string }}
+ *   Endpoint
+ * @typedef {{ at: string, eventId: string, eventType: string, attempt: number, statusCode: number | null,
+ *   durationMs: number, error: string | null }} Attempt
+ * @typedef {{ page: number, pageSize: number, hasMore: boolean, attempts: Attempt[] }} AttemptPage
+ */
+/**
+ * The delivery log's panel: one log at a time, and only the latest load (another endpoint's log, a
+ * refresh, a resend's watch) may draw it.
+ * @typedef {{ element: HTMLElement, startLoad: () => () => boolean }} LogPanel
+ */
+
 /** What the new-endpoint form calls each member of the body (error summaries name them so). */
 const ENDPOINT_LABELS = { url: 'URL', description: 'Description', eventTypes: 'Event types' };
 
+/**
+ * @param {string} title
+ * @param {string} secret
+ * @param {string} note
+ */
 function showSecret(title, secret, note) {
   const id = uid('whsec');
   const input = h('input', { id, type: 'text', readonly: true, class: 'mono', spellcheck: 'false' });
@@ -53,8 +79,13 @@ function showSecret(title, secret, note) {
 }
 
 /** A cell labelled by its column, which phones show beside the value (the table stacks below 640 px). */
-const cell = (label, attrs, ...children) => h('td', { ...attrs, 'data-label': label }, ...children);
+const cell = (
+  /** @type {string} */ label,
+  /** @type {Record<string, unknown>} */ attrs,
+  /** @type {import('./dom.js').Child[]} */ ...children
+) => h('td', { ...attrs, 'data-label': label }, ...children);
 
+/** @param {Endpoint} endpoint */
 function statusBadge(endpoint) {
   if (endpoint.enabled) return h('span', { class: 'badge badge-ok' }, 'Enabled');
   if (endpoint.disabledReason === 'failing') {
@@ -67,6 +98,12 @@ function statusBadge(endpoint) {
   return h('span', { class: 'badge badge-muted' }, 'Disabled');
 }
 
+/**
+ * @param {string} base
+ * @param {EventType[]} types
+ * @param {() => Promise<void>} reload
+ * @param {HTMLElement} message
+ */
 function createForm(base, types, reload, message) {
   const url = h('input', {
     type: 'text',
@@ -110,6 +147,7 @@ function createForm(base, types, reload, message) {
     submit.disabled = true;
     try {
       const eventTypes = boxes.filter((b) => b.checked).map((b) => b.value);
+      /** @type {Endpoint & { secret: string }} */
       const created = await api('POST', base, {
         url: url.value.trim(),
         eventTypes,
@@ -136,39 +174,67 @@ function createForm(base, types, reload, message) {
 const RESEND_WATCH_MS = 15_000;
 const RESEND_POLL_MS = 400;
 
-/** The delivery log read again until it holds an attempt newer than `since` (the resend's), or the watch ends. */
+/**
+ * The delivery log read again until it holds an attempt newer than `since` (the resend's), or the watch ends.
+ * @param {string} path
+ * @param {string} since
+ * @returns {Promise<AttemptPage>}
+ */
 async function watchForAttempt(path, since) {
   const deadline = Date.now() + RESEND_WATCH_MS;
   for (;;) {
+    /** @type {AttemptPage} */
     const page = await api('GET', `${path}/deliveries?pageSize=50`);
     if (page.attempts.some((a) => a.at > since) || Date.now() > deadline) return page;
     await new Promise((resolve) => setTimeout(resolve, RESEND_POLL_MS));
   }
 }
 
-async function renderLog(panel, path, endpoint, message, loaded) {
-  const page = loaded ?? (await api('GET', `${path}/deliveries?pageSize=50`));
+/**
+ * Reads an endpoint's delivery log and shows it, unless another load of the panel started meanwhile.
+ * @param {LogPanel} log
+ * @param {string} path
+ * @param {Endpoint} endpoint
+ * @param {HTMLElement} message
+ */
+async function renderLog(log, path, endpoint, message) {
+  const isLatest = log.startLoad();
+  /** @type {AttemptPage} */
+  const page = await api('GET', `${path}/deliveries?pageSize=50`);
+  if (isLatest()) drawLog(log, path, endpoint, message, page);
+}
+
+/**
+ * @param {LogPanel} log
+ * @param {string} path
+ * @param {Endpoint} endpoint
+ * @param {HTMLElement} message
+ * @param {AttemptPage} page
+ */
+function drawLog(log, path, endpoint, message, page) {
   const newest = page.attempts[0]?.at ?? '';
-  const resend = (attempt) =>
+  const resend = (/** @type {Attempt} */ attempt) =>
     actionButton(
       'Resend',
       async () => {
         try {
+          // The watch is a load of the panel too: opening another log meanwhile wins over it.
+          const isLatest = log.startLoad();
           await api('POST', `${path}/events/${seg(attempt.eventId)}/resend`);
           toast(`${attempt.eventType}: sending again now.`);
           const after = await watchForAttempt(path, newest);
-          await renderLog(panel, path, endpoint, message, after);
+          if (isLatest()) drawLog(log, path, endpoint, message, after);
         } catch (error) {
           if (error.status !== 401) mount(message, errorBanner(error.message));
         }
       },
       { class: 'secondary small' },
     );
-  const refresh = actionButton('Refresh', () => renderLog(panel, path, endpoint, message), {
+  const refresh = actionButton('Refresh', () => renderLog(log, path, endpoint, message), {
     class: 'secondary small',
   });
   mount(
-    panel,
+    log.element,
     h('div', { class: 'page-head' }, h('h2', {}, `Delivery log: ${endpoint.url}`), refresh),
     page.attempts.length === 0
       ? h('p', { class: 'muted' }, 'No delivery attempt yet.')
@@ -217,11 +283,23 @@ async function renderLog(panel, path, endpoint, message, loaded) {
   );
 }
 
-function endpointRow(endpoint, base, reload, logPanel, message) {
+/**
+ * @param {Endpoint} endpoint
+ * @param {string} base
+ * @param {() => Promise<void>} reload
+ * @param {LogPanel} log
+ * @param {HTMLElement} message
+ */
+function endpointRow(endpoint, base, reload, log, message) {
   const path = `${base}/${seg(endpoint.id)}`;
-  const fail = (error) => {
+  const fail = (/** @type {any} */ error) => {
     if (error.status !== 401) mount(message, errorBanner(error.message));
   };
+  /**
+   * @param {string} label
+   * @param {() => Promise<unknown>} action
+   * @param {Record<string, unknown>} attrs
+   */
   const run = (label, action, attrs) =>
     actionButton(
       label,
@@ -279,7 +357,7 @@ function endpointRow(endpoint, base, reload, logPanel, message) {
           },
           { class: 'secondary small' },
         ),
-        run('Delivery log', () => renderLog(logPanel, path, endpoint, message), { class: 'secondary small' }),
+        run('Delivery log', () => renderLog(log, path, endpoint, message), { class: 'secondary small' }),
         run(
           'Rotate secret',
           async () => {
@@ -291,6 +369,7 @@ function endpointRow(endpoint, base, reload, logPanel, message) {
               ))
             )
               return;
+            /** @type {{ id: string, secret: string, previousSecretExpiresAt: string }} */
             const rotated = await api('POST', `${path}/rotate-secret`);
             await showSecret(
               'New signing secret',
@@ -314,7 +393,8 @@ function endpointRow(endpoint, base, reload, logPanel, message) {
             )
               return;
             await api('DELETE', path);
-            mount(logPanel);
+            log.startLoad();
+            mount(log.element);
             await reload();
           },
           { class: 'danger small' },
@@ -324,13 +404,21 @@ function endpointRow(endpoint, base, reload, logPanel, message) {
   );
 }
 
+/**
+ * @param {HTMLElement} main
+ * @param {Ctx} ctx
+ */
 export async function renderWebhooks(main, ctx) {
   const base = `/businesses/${seg(ctx.business.urlKey)}/webhooks`;
   const message = h('div');
   const list = h('section', { class: 'card' });
   const logPanel = h('section', { class: 'card', 'aria-live': 'polite' });
+  /** @type {LogPanel} */
+  const log = { element: logPanel, startLoad: latestOnly() };
+  /** @type {EventType[]} */
   const types = (await api('GET', '/webhook-event-types')) ?? [];
   const reload = async () => {
+    /** @type {Endpoint[]} */
     const endpoints = (await api('GET', base)) ?? [];
     mount(
       list,
@@ -355,7 +443,7 @@ export async function renderWebhooks(main, ctx) {
             h(
               'tbody',
               {},
-              endpoints.map((e) => endpointRow(e, base, reload, logPanel, message)),
+              endpoints.map((e) => endpointRow(e, base, reload, log, message)),
             ),
           ),
     );
