@@ -44,10 +44,30 @@ describe.each(stores)('lead source keys and business countries (%s)', (storeName
     await server?.close();
   });
 
+  it('offers Add and Save only once the saved sources are drawn (Save on the empty list before would remove them all)', async () => {
+    const sources = `**/admin/v1/businesses/${biz.urlKey}/lead-sources`;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(sources, async (route) => {
+      if (route.request().method() === 'GET') await held;
+      await route.continue();
+    });
+    await page.goto(`${server.url}/#/lead-settings`);
+    await page.getByText('Loading sources…').waitFor();
+    expect(await page.getByRole('button', { name: '+ Add source' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save sources' }).isDisabled()).toBe(true);
+    release();
+    await page.getByRole('button', { name: 'Save sources', disabled: false }).waitFor();
+    expect(await page.getByRole('group', { name: /^Source \d+$/ }).count()).toBeGreaterThan(0);
+    expect(await page.getByRole('button', { name: '+ Add source' }).isDisabled()).toBe(false);
+    await page.unroute(sources);
+  });
+
   it('derives a new source’s key from its label, unique in the list, and keeps a key typed by hand', async () => {
     await page.goto(`${server.url}/#/lead-settings`);
     await page.getByRole('heading', { level: 1, name: 'Lead settings' }).waitFor();
-    await page.getByRole('button', { name: '+ Add source' }).waitFor();
+    // Enabled once the saved sources are drawn: counting them before would count none.
+    await page.getByRole('button', { name: '+ Add source', disabled: false }).waitFor();
     const first = await newSource();
     await first.getByLabel('Label').fill('Trade fair — Mumbai 2026');
     expect(await first.getByLabel('Key').inputValue()).toBe('TRADE_FAIR_MUMBAI_2026');

@@ -89,11 +89,20 @@ export function listEditor(spec) {
       );
     },
   };
+  // Until the saved list has arrived, the editor holds an empty one in its place: Save would replace every
+  // saved entry with nothing, and an entry added would vanish when the list arrives. So Add and Save wait
+  // for it (and stay off when it fails to load; Discard loads it again).
+  const loaded = (/** @type {boolean} */ yes) => {
+    add.disabled = !yes;
+    save.disabled = !yes;
+  };
   const load = async () => {
+    loaded(false);
     mount(list, h('p', { class: 'loading', role: 'status' }, `Loading ${spec.noun}s…`));
     ctl.items = spec.fromServer(await api('GET', spec.path));
     ctl.render();
     ctl.clean();
+    loaded(true);
   };
   const add = h(
     'button',
