@@ -147,7 +147,7 @@ async function insertClients(
     ...new Set(written.filter((i) => !i.newClient && i.newContact).map((i) => i.lead.data.customer.clientId)),
   ];
   for (const slice of slices(linked.map((clientId) => ({ clientId })))) {
-    const rows = await trx
+    const query = trx
       .selectFrom('clients')
       .select(['id', 'client_id'])
       .where('business_pk', '=', businessPk)
@@ -156,8 +156,8 @@ async function insertClients(
         'in',
         slice.map((s) => s.clientId),
       )
-      .execute();
-    for (const row of rows) pks.set(row.client_id!, Number(row.id));
+      .compile();
+    for (const row of await run<{ id: number; client_id: string }>(trx, query)) pks.set(row.client_id, Number(row.id));
   }
   return pks;
 }
@@ -188,12 +188,20 @@ async function insertMany<T extends Insertable>(
   }
 }
 
-/** The rows in statements of at most MAX_VALUES bound values (every row of a table binds as many). */
+/**
+ * The rows in statements of at most MAX_VALUES bound values (every row of a table binds as many), each
+ * of a power-of-two row count (a count's binary digits): a table's INSERT has a few texts, not one per
+ * count, so SQLite's statement cache (sqlite-dialect.ts, cleared at 500 texts) keeps its hot statements.
+ */
 function slices<T extends object>(rows: readonly T[]): T[][] {
   if (rows.length === 0) return [];
   const perRow = Math.max(1, Object.keys(rows[0]!).length);
-  const size = Math.max(1, Math.floor(MAX_VALUES / perRow));
+  let size = 2 ** Math.floor(Math.log2(Math.max(1, Math.floor(MAX_VALUES / perRow))));
   const out: T[][] = [];
-  for (let at = 0; at < rows.length; at += size) out.push(rows.slice(at, at + size));
+  for (let at = 0; at < rows.length; ) {
+    while (size > rows.length - at) size /= 2;
+    out.push(rows.slice(at, at + size));
+    at += size;
+  }
   return out;
 }
