@@ -112,18 +112,16 @@ export class LeadsService {
         answers[index] = { error };
       }
     }
-    const inserts = pending.map((p) => p.prepared.insert);
-    let results: InsertLeadResult[];
-    try {
-      results = inserts.length === 0 ? [] : await this.store.leads.insertLeads(urlKey, inserts);
-    } catch {
-      results = [];
-      for (const insert of inserts) results.push(await this.store.leads.insertLead(urlKey, insert));
-    }
+    const results = await this.insertChunk(
+      urlKey,
+      pending.map((p) => p.prepared.insert),
+    );
     let sent = false;
     for (const [i, { index, prepared }] of pending.entries()) {
       try {
-        const outcome = this.finishCreate(prepared, results[i]!, context);
+        const result = results[i]!;
+        if ('error' in result) throw result.error;
+        const outcome = this.finishCreate(prepared, result, context);
         sent ||= !outcome.idempotent && prepared.insert.events.length > 0;
         answers[index] = outcome;
       } catch (error) {
@@ -132,6 +130,32 @@ export class LeadsService {
     }
     if (sent) this.events.sent();
     return answers;
+  }
+
+  /**
+   * The chunk in one transaction; if the store refuses it as a whole, each row in a transaction of its
+   * own, so that only the row the store refuses fails, with SERVICE_ERROR as its error (its cause kept).
+   */
+  private async insertChunk(
+    urlKey: string,
+    inserts: LeadInsert[],
+  ): Promise<(InsertLeadResult | { error: AppError })[]> {
+    if (inserts.length === 0) return [];
+    try {
+      return await this.store.leads.insertLeads(urlKey, inserts);
+    } catch {
+      const results: (InsertLeadResult | { error: AppError })[] = [];
+      for (const insert of inserts) {
+        try {
+          results.push(await this.store.leads.insertLead(urlKey, insert));
+        } catch (cause) {
+          const error = new AppError('SERVICE_ERROR', 'This row could not be stored');
+          error.cause = cause;
+          results.push({ error });
+        }
+      }
+      return results;
+    }
   }
 
   /** What creates are decided against: the stored leads of their externalIds, the clients and contacts they name. */

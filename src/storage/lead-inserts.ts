@@ -183,8 +183,14 @@ async function insertMany<T extends Insertable>(
   rows: Record<string, unknown>[],
 ): Promise<void> {
   for (const slice of slices(rows)) {
-    // biome-ignore lint/suspicious/noExplicitAny: the rows are built above for exactly this table's columns.
-    await run(trx, trx.insertInto(table).values(slice as any).compile());
+    // `as any`: the rows are built above for exactly this table's columns.
+    await run(
+      trx,
+      trx
+        .insertInto(table)
+        .values(slice as any)
+        .compile(),
+    );
   }
 }
 
