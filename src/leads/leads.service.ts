@@ -103,7 +103,9 @@ export class LeadsService {
       valid.map((v) => v.checked.input),
     );
     const pending: { index: number; prepared: PreparedCreate }[] = [];
-    for (const { index, body, checked } of valid) {
+    for (const [i, { index, body, checked }] of valid.entries()) {
+      // Deciding (the new rows, their events' payloads) is CPU too.
+      if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToOthers();
       try {
         const prepared = this.decideCreate(body, checked, reads, by, context, plan, null);
         if ('done' in prepared) answers[index] = prepared.done;
