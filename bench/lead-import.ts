@@ -9,11 +9,13 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { MAX_IMPORT_ROWS } from '../src/validation/csv-import.js';
 import { http, startServer } from '../test/e2e/helpers-browser.js';
 import { seedListBusiness } from '../test/e2e/helpers-leads-list.js';
+import { tempDataDir } from '../test/helpers/stores.js';
 
 const rows = Number(process.argv[2] ?? 5000);
 const storeName = (process.argv[3] ?? 'postgres') as 'sqlite' | 'postgres';
 
-const server = await startServer(storeName);
+// SQLite: a fresh folder migrated at start (the migrated template is a vitest run's, not a script's).
+const server = await startServer(storeName, storeName === 'sqlite' ? { dataDir: tempDataDir() } : {});
 const biz = await seedListBusiness(server);
 const header = 'externalId,pipeline,stage,subject,customerName,contactName,budgetAmount';
 const part = (first: number, count: number) =>

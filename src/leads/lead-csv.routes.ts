@@ -44,7 +44,7 @@ export const leadCsvApi: ApiSection<CsvContext> = {
       description:
         `A header line and up to ${MAX_IMPORT_ROWS} records; a larger file is sent in parts (firstRow numbers each part's rows in the file). ` +
         'Each row is created as POST /api/v1/…/leads creates a lead (source API, idempotent on externalId), so importing a file twice stores its leads once. ' +
-        'Read-only columns (leadId, status, source, createdAt, updatedAt) are ignored; an unknown column refuses the part. Rows fail one by one.',
+        'Read-only columns (leadId, status, source, createdAt, updatedAt) are ignored; an unknown column refuses the part. Rows fail one by one, each with its own code (SERVICE_ERROR: a row the store could not write; the others are imported).',
       body: {
         required: true,
         schema: bodyJsonSchema(IMPORT_RULES, 'The CSV part and whether to write.'),

@@ -16,13 +16,21 @@ import { applyEdit, type ClientRef, type EditRefs } from './lead.edit.js';
 import { editChanges, presentFieldChange } from './lead-history.present.js';
 import { presentActivity, presentLead } from './lead.present.js';
 import type { ContactSnapshot, CustomerSnapshot, StoredLead } from '../storage/leads.records.js';
-import type { AuditEntry } from '../storage/records.js';
+import type { AuditEntry, StoredClient } from '../storage/records.js';
 import { inBodyOrder, validateCreate, validatePatch, type CreateInput } from './lead.validate.js';
 
 export type Lead = Record<string, unknown>;
 export type CreateOutcome = { lead: Lead; idempotent: boolean };
 /** A create decided and not yet written: the store's insert, and the request a retry is compared with. */
 type PreparedCreate = { insert: LeadInsert; request: CreateRequest };
+/** A validated create body; `retryOnly`: its refusal, answered unless a stored lead takes it as a retry. */
+type ValidCreate = { input: CreateInput; retryOnly?: unknown };
+/** What creates are decided against, read before: stored leads by externalId, clients and contacts by id. */
+interface CreateReads {
+  existing: Map<string, { lead: StoredLead; createRequest: unknown }>;
+  clients: Map<string, StoredClient | undefined>;
+  contacts: Map<string, ContactRecord | undefined>;
+}
 
 /** Who writes: the API (an app), or an operator in the dashboard (author: their e-mail). */
 export interface Author {
@@ -31,8 +39,10 @@ export interface Author {
 }
 
 export const ACTIVITIES_PAGE = 50;
-/** Rows of a createMany read at once while they are decided. */
-const PREPARE_WIDTH = 4;
+/** Rows validated between two yields to the event loop (an import's chunk, a preview). */
+export const YIELD_EVERY = 50;
+/** Lets the requests that arrived meanwhile (I/O callbacks) run before the caller goes on. */
+export const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const notFound = () => new AppError('LEAD_NOT_FOUND', 'Lead not found');
 
@@ -59,7 +69,7 @@ export class LeadsService {
   /** `audit`: an operator's line, written with the lead (its detail gains the leadId). */
   async create(urlKey: string, body: unknown, by: Author, audit: AuditEntry | null = null): Promise<CreateOutcome> {
     const context = await this.context(urlKey);
-    const prepared = await this.prepareCreate(urlKey, body, by, context, null, audit);
+    const prepared = await this.prepareCreate(urlKey, body, by, context, audit);
     if ('done' in prepared) return prepared.done;
     const result = await this.store.leads.insertLead(urlKey, prepared.insert);
     const outcome = this.finishCreate(prepared, result, context);
@@ -68,41 +78,52 @@ export class LeadsService {
   }
 
   /**
-   * Many creates (an import's chunk), each decided as `create` decides one, written in one transaction
-   * (the store's insertLeads); a row refused, or a conflict found on writing, is that row's error. A
-   * chunk the store cannot write as a whole (a constraint no check foresaw) is written one row at a time.
+   * Many creates (an import's chunk), each decided as `create` decides one, against reads made once for
+   * the chunk (its externalIds in one query, the clients and contacts it names batched), and written in
+   * one transaction (the store's insertLeads, a multi-row INSERT per table); a row refused, or a conflict
+   * found on writing, is that row's error. A chunk the store cannot write as a whole (a constraint no
+   * check foresaw) is written one row at a time, so each row's error stays its own.
    */
   async createMany(urlKey: string, bodies: unknown[], by: Author): Promise<(CreateOutcome | { error: unknown })[]> {
     const context = await this.context(urlKey);
     const plan = await this.events.plan(urlKey);
     const answers: (CreateOutcome | { error: unknown })[] = new Array(bodies.length);
-    const pending: { index: number; prepared: PreparedCreate }[] = [];
-    // The reads of each row (its externalId, its client), a few rows at a time: no transaction yet.
-    let next = 0;
-    const prepareNext = async () => {
-      for (let index = next++; index < bodies.length; index = next++) {
-        try {
-          const prepared = await this.prepareCreate(urlKey, bodies[index], by, context, plan, null);
-          if ('done' in prepared) answers[index] = prepared.done;
-          else pending.push({ index, prepared });
-        } catch (error) {
-          answers[index] = { error };
-        }
+    const valid: { index: number; body: unknown; checked: ValidCreate }[] = [];
+    for (const [index, body] of bodies.entries()) {
+      try {
+        valid.push({ index, body, checked: this.validCreate(body, context, by, this.now()) });
+      } catch (error) {
+        answers[index] = { error };
       }
-    };
-    await Promise.all(Array.from({ length: PREPARE_WIDTH }, prepareNext));
-    const inserts = pending.map((p) => p.prepared.insert);
-    let results: InsertLeadResult[];
-    try {
-      results = inserts.length === 0 ? [] : await this.store.leads.insertLeads(urlKey, inserts);
-    } catch {
-      results = [];
-      for (const insert of inserts) results.push(await this.store.leads.insertLead(urlKey, insert));
+      // Validation is the chunk's CPU: other requests are answered between slices of it.
+      if (index % YIELD_EVERY === YIELD_EVERY - 1) await yieldToOthers();
     }
+    const reads = await this.readsOf(
+      urlKey,
+      valid.map((v) => v.checked.input),
+    );
+    const pending: { index: number; prepared: PreparedCreate }[] = [];
+    for (const [i, { index, body, checked }] of valid.entries()) {
+      // Deciding (the new rows, their events' payloads) is CPU too.
+      if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToOthers();
+      try {
+        const prepared = this.decideCreate(body, checked, reads, by, context, plan, null);
+        if ('done' in prepared) answers[index] = prepared.done;
+        else pending.push({ index, prepared });
+      } catch (error) {
+        answers[index] = { error };
+      }
+    }
+    const results = await this.insertChunk(
+      urlKey,
+      pending.map((p) => p.prepared.insert),
+    );
     let sent = false;
     for (const [i, { index, prepared }] of pending.entries()) {
       try {
-        const outcome = this.finishCreate(prepared, results[i]!, context);
+        const result = results[i]!;
+        if ('error' in result) throw result.error;
+        const outcome = this.finishCreate(prepared, result, context);
         sent ||= !outcome.idempotent && prepared.insert.events.length > 0;
         answers[index] = outcome;
       } catch (error) {
@@ -113,23 +134,103 @@ export class LeadsService {
     return answers;
   }
 
+  /**
+   * The chunk in one transaction; if the store refuses it as a whole, each row in a transaction of its
+   * own, so that only the row the store refuses fails, with SERVICE_ERROR as its error (its cause kept).
+   */
+  private async insertChunk(
+    urlKey: string,
+    inserts: LeadInsert[],
+  ): Promise<(InsertLeadResult | { error: AppError })[]> {
+    if (inserts.length === 0) return [];
+    try {
+      return await this.store.leads.insertLeads(urlKey, inserts);
+    } catch {
+      const results: (InsertLeadResult | { error: AppError })[] = [];
+      for (const insert of inserts) {
+        try {
+          results.push(await this.store.leads.insertLead(urlKey, insert));
+        } catch (cause) {
+          const error = new AppError('SERVICE_ERROR', 'This row could not be stored');
+          error.cause = cause;
+          results.push({ error });
+        }
+      }
+      return results;
+    }
+  }
+
+  /** What creates are decided against: the stored leads of their externalIds, the clients and contacts they name. */
+  private async readsOf(urlKey: string, inputs: CreateInput[]): Promise<CreateReads> {
+    const distinct = (values: (string | undefined | null)[]) => [
+      ...new Set(values.filter((v): v is string => typeof v === 'string')),
+    ];
+    const clientIds = distinct(inputs.map((input) => input.customer?.values.get('clientId')));
+    const contactIds = distinct(inputs.map((input) => input.contact?.values.get('contactId')));
+    const [existing, clients, contacts] = await Promise.all([
+      this.store.leads.findByExternalIds(urlKey, distinct(inputs.map((input) => input.externalId))),
+      // PostgreSQL batches the reads of a turn into one statement (the stores' Batcher); SQLite's are point reads.
+      Promise.all(clientIds.map((id) => this.store.data.findClient(urlKey, id))),
+      Promise.all(contactIds.map((id) => this.store.leads.findContact(urlKey, id))),
+    ]);
+    return {
+      existing,
+      clients: new Map(clientIds.map((id, i) => [id, clients[i]])),
+      contacts: new Map(contactIds.map((id, i) => [id, contacts[i]])),
+    };
+  }
+
   /** A create decided against what is stored: an answer already (a retry), or the insert to write. */
   private async prepareCreate(
     urlKey: string,
     body: unknown,
     by: Author,
     context: LeadContext,
-    knownPlan: EventPlan | null,
     audit: AuditEntry | null,
   ): Promise<PreparedCreate | { done: CreateOutcome }> {
-    const now = this.now();
-    const { input, retryOnly } = await this.validCreate(body, context, by, now);
-    const refs = await this.references(urlKey, input.customer, input.contact, 'create', Object.keys(body as object));
+    const checked = this.validCreate(body, context, by, this.now());
+    const { input } = checked;
+    const clientId = input.customer?.values.get('clientId');
+    const contactId = input.contact?.values.get('contactId');
+    const [existing, client, contact] = await Promise.all([
+      input.externalId === null ? undefined : this.store.leads.findByExternalId(urlKey, input.externalId),
+      clientId === undefined ? undefined : this.store.data.findClient(urlKey, clientId),
+      contactId === undefined ? undefined : this.store.leads.findContact(urlKey, contactId),
+    ]);
+    const reads: CreateReads = {
+      existing: new Map(existing && input.externalId !== null ? [[input.externalId, existing]] : []),
+      clients: new Map(clientId === undefined ? [] : [[clientId, client]]),
+      contacts: new Map(contactId === undefined ? [] : [[contactId, contact]]),
+    };
+    return this.decideCreate(body, checked, reads, by, context, await this.events.plan(urlKey), audit);
+  }
+
+  /**
+   * A validated create decided against the reads: the references first (400 before 409), then the
+   * stored lead of its externalId compared; else the new lead, its client and contact, its events.
+   */
+  private decideCreate(
+    body: unknown,
+    { input, retryOnly }: ValidCreate,
+    reads: CreateReads,
+    by: Author,
+    context: LeadContext,
+    plan: EventPlan,
+    audit: AuditEntry | null,
+  ): PreparedCreate | { done: CreateOutcome } {
+    const clientId = input.customer?.values.get('clientId');
+    const contactId = input.contact?.values.get('contactId');
+    const refs = resolveReferences(
+      input.customer,
+      input.contact,
+      clientId === undefined ? undefined : reads.clients.get(clientId),
+      contactId === undefined ? undefined : reads.contacts.get(contactId),
+      'create',
+      Object.keys(body as object),
+    );
     const request = createRequestOf(input, { client: !!refs.client, contact: !!refs.contact }, context);
-    if (input.externalId !== null) {
-      const existing = await this.store.leads.findByExternalId(urlKey, input.externalId);
-      if (existing) return { done: this.retried(existing.lead, existing.createRequest, request, context) };
-    }
+    const existing = input.externalId === null ? undefined : reads.existing.get(input.externalId);
+    if (existing) return { done: this.retried(existing.lead, existing.createRequest, request, context) };
     if (retryOnly) throw retryOnly;
     // The create's time, read after validation and the reads (its sync position is its transaction's: 011-sync-positions).
     const at = this.now();
@@ -138,7 +239,6 @@ export class LeadsService {
       ? null
       : { clientId: lead.data.customer.clientId, data: newClientValue(lead.data.customer, context) };
     // Written only if this create inserts: an identical retry, a conflict or a rollback sends nothing.
-    const plan = knownPlan ?? (await this.events.plan(urlKey));
     const leadEvents = createdEvents(plan, lead, context);
     const events = newClient
       ? [...newClientEvents(plan, newClient.clientId, newClient.data, at, context), ...leadEvents]
@@ -179,12 +279,7 @@ export class LeadsService {
    * the retry of a create made before, compared without those values. `retryOnly` is the refusal to
    * answer when no stored lead takes it.
    */
-  private async validCreate(
-    body: unknown,
-    context: LeadContext,
-    by: Author,
-    now: number,
-  ): Promise<{ input: CreateInput; retryOnly?: unknown }> {
+  private validCreate(body: unknown, context: LeadContext, by: Author, now: number): ValidCreate {
     const mode = by.origin === 'API' ? 'api' : 'operator';
     const today = todayIn(context.timeZone, now);
     try {
@@ -215,11 +310,7 @@ export class LeadsService {
     return { lead: presentLead(stored, context), idempotent: true };
   }
 
-  /**
-   * The client and contact a block names by reference: visible clients only. On create an unknown
-   * reference falls back to the block's name (a new record); without a name, and always on edit, it is
-   * CLIENT_NOT_FOUND / CONTACT_NOT_FOUND, a 400 like every other body error.
-   */
+  /** The client and contact a block names by reference, read and resolved (resolveReferences). */
   private async references(
     urlKey: string,
     customer: BlockValues | undefined,
@@ -233,27 +324,7 @@ export class LeadsService {
       clientId === undefined ? undefined : this.store.data.findClient(urlKey, clientId),
       contactId === undefined ? undefined : this.store.leads.findContact(urlKey, contactId),
     ]);
-    const errors: FieldError[] = [];
-    const refs: EditRefs = {};
-    if (client && client.status === 'active')
-      refs.client = clientRef(client.clientId!, client.data as Record<string, unknown>);
-    else if (clientId !== undefined && (mode === 'edit' || !customer!.values.has('name'))) {
-      errors.push({
-        field: 'customer.clientId',
-        code: 'CLIENT_NOT_FOUND',
-        message: 'customer.clientId does not name a client of this business',
-      });
-    }
-    if (found) refs.contact = found;
-    else if (contactId !== undefined && (mode === 'edit' || !contact!.values.has('name'))) {
-      errors.push({
-        field: 'contact.contactId',
-        code: 'CONTACT_NOT_FOUND',
-        message: 'contact.contactId does not name a contact of this business',
-      });
-    }
-    if (errors.length > 0) throw AppError.fromFieldErrors(inBodyOrder(errors, order));
-    return refs;
+    return resolveReferences(customer, contact, client, found, mode, order);
   }
 
   /**
@@ -339,6 +410,44 @@ export class LeadsService {
     if (!(await this.store.leads.removeLead(urlKey, leadId, this.now(), audit))) throw notFound();
     return { leadId, removed: true };
   }
+}
+
+/**
+ * The client and contact a block names by reference, as read: visible clients only. On create an unknown
+ * reference falls back to the block's name (a new record); without a name, and always on edit, it is
+ * CLIENT_NOT_FOUND / CONTACT_NOT_FOUND, a 400 like every other body error.
+ */
+function resolveReferences(
+  customer: BlockValues | undefined,
+  contact: BlockValues | undefined,
+  client: StoredClient | undefined,
+  found: ContactRecord | undefined,
+  mode: 'create' | 'edit',
+  order: string[],
+): EditRefs {
+  const clientId = customer?.values.get('clientId');
+  const contactId = contact?.values.get('contactId');
+  const errors: FieldError[] = [];
+  const refs: EditRefs = {};
+  if (client && client.status === 'active')
+    refs.client = clientRef(client.clientId!, client.data as Record<string, unknown>);
+  else if (clientId !== undefined && (mode === 'edit' || !customer!.values.has('name'))) {
+    errors.push({
+      field: 'customer.clientId',
+      code: 'CLIENT_NOT_FOUND',
+      message: 'customer.clientId does not name a client of this business',
+    });
+  }
+  if (found) refs.contact = found;
+  else if (contactId !== undefined && (mode === 'edit' || !contact!.values.has('name'))) {
+    errors.push({
+      field: 'contact.contactId',
+      code: 'CONTACT_NOT_FOUND',
+      message: 'contact.contactId does not name a contact of this business',
+    });
+  }
+  if (errors.length > 0) throw AppError.fromFieldErrors(inBodyOrder(errors, order));
+  return refs;
 }
 
 function clientRef(clientId: string, data: Record<string, unknown>): ClientRef {

@@ -1,4 +1,5 @@
-import type { CompiledQuery, Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
+import { PLAN_PER_CALL } from './postgres-client.js';
 
 /**
  * A query compiled once with placeholder values (slots, which no real value can equal: they hold
@@ -41,4 +42,14 @@ export function compiledPerDialect<R>(
     }
     return query;
   };
+}
+
+/**
+ * Runs a query sent unnamed on PostgreSQL (PLAN_PER_CALL): for statements whose text changes with their
+ * row count (multi-row INSERTs, IN lists), where a named statement per count would be kept on every
+ * pooled connection. Their plans are trivial.
+ */
+export async function runUnnamed<R>(db: Kysely<any>, query: CompiledQuery): Promise<R[]> {
+  const { rows } = await db.executeQuery<R>(CompiledQuery.raw(PLAN_PER_CALL + query.sql, [...query.parameters]));
+  return rows;
 }

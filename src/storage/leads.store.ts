@@ -1,7 +1,8 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { StoredActivity, StoredLead } from './leads.records.js';
 import { Batcher, type Outcome } from './batcher.js';
-import { bindSlots, requireSlots } from './compiled.js';
+import { bindSlots, requireSlots, runUnnamed } from './compiled.js';
+import { insertLeadsTogether } from './lead-inserts.js';
 import type { StoreKind } from './db.js';
 import type { WriteRunner } from './group-commit.js';
 import { canName } from './keys.js';
@@ -63,6 +64,9 @@ export interface NoteBatch {
 
 /** A written edit's lead; `stale` when the lead changed since it was read (decide again); undefined when gone. */
 export type EditOutcome = StoredLead | 'stale' | undefined;
+
+/** externalIds bound in one read (well under both stores' bound-value limits). */
+const EXTERNAL_IDS_PER_READ = 1000;
 
 const URL_KEY_SLOT = '\u0000url_key';
 /** A leadId or an externalId: each compiled read has one key. */
@@ -175,6 +179,33 @@ export class LeadsStore {
     return this.reads.run((db) => this.findByExternalIdIn(db, urlKey, externalId));
   }
 
+  /** The stored leads of many externalIds (an import's chunk) in one query, by externalId. */
+  async findByExternalIds(
+    urlKey: string,
+    externalIds: readonly string[],
+  ): Promise<Map<string, { lead: StoredLead; createRequest: unknown }>> {
+    const named = externalIds.filter((id) => canName(urlKey, id));
+    if (named.length === 0) return new Map();
+    return this.reads.run((db) => this.findByExternalIdsIn(db, urlKey, named));
+  }
+
+  private async findByExternalIdsIn(db: Kysely<Database>, urlKey: string, externalIds: readonly string[]) {
+    const found = new Map<string, { lead: StoredLead; createRequest: unknown }>();
+    for (let at = 0; at < externalIds.length; at += EXTERNAL_IDS_PER_READ) {
+      const query = db
+        .selectFrom('leads')
+        .select([...LEAD_COLUMNS, 'leads.create_request'])
+        .where('leads.business_pk', '=', businessOf(db, urlKey))
+        .where('leads.external_id', 'in', externalIds.slice(at, at + EXTERNAL_IDS_PER_READ))
+        .compile();
+      for (const row of await runUnnamed<LeadRow & { create_request: string | null }>(db, query)) {
+        const createRequest = row.create_request === null ? null : (JSON.parse(row.create_request) as unknown);
+        found.set(row.external_id!, { lead: storedLeadOf(row), createRequest });
+      }
+    }
+    return found;
+  }
+
   private async findByExternalIdIn(db: Kysely<Database>, urlKey: string, externalId: string) {
     const {
       rows: [row],
@@ -216,17 +247,18 @@ export class LeadsStore {
   }
 
   /**
-   * Many lead creates (an import's chunk) in one transaction, each as insertLead writes one: a taken
-   * externalId is that row's `exists`, the others are written. A row that fails otherwise rolls the
-   * whole chunk back (the caller then writes its rows one at a time).
+   * Many lead creates (an import's chunk) in one transaction, each as insertLead writes one, with one
+   * multi-row INSERT per table (insertLeadsTogether): a taken externalId is that row's `exists`, the
+   * others are written. A row that fails otherwise rolls the whole chunk back (the caller then writes
+   * its rows one at a time, so each row's error is its own).
    */
   async insertLeads(urlKey: string, inserts: readonly LeadInsert[]): Promise<InsertLeadResult[]> {
     return this.transaction(async (trx) => {
       const businessPk = await this.businessPkIn(trx, urlKey);
       if (businessPk === undefined) return inserts.map(() => ({ outcome: 'no-business' }) as const);
-      const results: InsertLeadResult[] = [];
-      for (const insert of inserts) results.push(await this.insertIn(trx, urlKey, businessPk, insert));
-      return results;
+      return insertLeadsTogether(trx, businessPk, inserts, (db, externalIds) =>
+        this.findByExternalIdsIn(db, urlKey, externalIds),
+      );
     });
   }
 
