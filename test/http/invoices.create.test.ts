@@ -171,6 +171,31 @@ describeEachStore('4.1 POST invoices', (ctx) => {
     expect(firstError(r).code).toBe('INVALID_FIELD');
   });
 
+  // GET invoice reads with the reads of its turn (PostgreSQL: one statement for all; SQLite: one read
+  // transaction): each answer must be its own invoice's, and a read of another business's invoice or of
+  // no invoice must stay a 404 however many reads share the statement.
+  it("4.4 reads sent together: each its own invoice, byte for byte; another business's and unknown ids 404", async () => {
+    const other = await seedInvoiceTenant(ctx());
+    const mine = await Promise.all(
+      [1, 2, 3, 4].map((k) => createInvoice(ctx(), t, { invoiceNumber: `TOGETHER-${Date.now()}-${k}` })),
+    );
+    const theirs = await createInvoice(ctx(), other);
+    const raw = (path: string) =>
+      ctx().app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${t.token}` } });
+    const alone = await Promise.all(mine.map((m) => raw(`${t.invoices}/${m._id}`)));
+    const paths = [...mine.map((m) => m._id), theirs._id, 'f'.repeat(24), mine[0]!._id].map(
+      (id) => `${t.invoices}/${id}`,
+    );
+    const together = await Promise.all(paths.map(raw));
+    expect(together.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 404, 404, 200]);
+    for (const [k, m] of mine.entries()) {
+      expect(JSON.parse(together[k]!.body)).toEqual(m);
+      expect(together[k]!.body).toBe(alone[k]!.body);
+    }
+    expect(together[6]!.body).toBe(alone[0]!.body);
+    expect(JSON.parse(together[4]!.body).data.error.code).toBe('INVOICE_NOT_FOUND');
+  });
+
   it('aliases: the unprefixed path creates and reads the same invoices', async () => {
     const r = await post({ billedTo: buyer(), items: VENDOR_ITEMS }, t.alias);
     expect(r.status).toBe(201);
