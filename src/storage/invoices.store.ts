@@ -464,12 +464,18 @@ export class InvoicesStore {
     if (change.audit) await writeAudit(trx, change.audit);
   }
 
+  /**
+   * Read by every create (its billing details and terms): with the turn's reads on SQLite, and by a
+   * statement written once (not built per call) on both stores.
+   */
   async getSettings(urlKey: string): Promise<InvoiceSettingsRecord | undefined> {
-    const row = await this.db
-      .selectFrom('invoice_settings')
-      .select(['doc', 'last_number', 'series_start'])
-      .where('business_pk', '=', businessOf(this.db, urlKey))
-      .executeTakeFirst();
+    const sqlText = this.kind === 'postgres' ? POSTGRES_SETTINGS_READ : SQLITE_SETTINGS_READ;
+    const { rows } = await this.reads.run((db) =>
+      db.executeQuery<{ doc: string | null; last_number: string | null; series_start: string | null }>(
+        CompiledQuery.raw(sqlText, [urlKey]),
+      ),
+    );
+    const row = rows[0];
     return (
       row && {
         doc: row.doc === null ? null : (JSON.parse(row.doc) as unknown),
@@ -515,6 +521,11 @@ async function addToBalance(trx: Kysely<Database>, clientPk: number, member: str
     )
     .execute();
 }
+
+const SETTINGS_READ = `select s.doc, s.last_number, s.series_start from invoice_settings s
+  where s.business_pk = (select b.id from businesses b where b.url_key = `;
+const POSTGRES_SETTINGS_READ = `${SETTINGS_READ}$1)`;
+const SQLITE_SETTINGS_READ = `${SETTINGS_READ}?)`;
 
 /** Every column an answer needs: all but the create request. */
 const READ_COLUMNS = `i.id, i.business_pk, i.invoice_id, i.invoice_number, i.client_id, i.status, i.currency,
