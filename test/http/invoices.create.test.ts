@@ -2,6 +2,7 @@
 // @module-tag pooled
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore } from '../helpers/app.js';
+import { seedTenant } from '../helpers/seed.js';
 import {
   buyer,
   createInvoice,
@@ -194,6 +195,39 @@ describeEachStore('4.1 POST invoices', (ctx) => {
     }
     expect(together[6]!.body).toBe(alone[0]!.body);
     expect(JSON.parse(together[4]!.body).data.error.code).toBe('INVOICE_NOT_FOUND');
+  });
+
+  // A given number for a named client settles without reading the series first; a business that
+  // never saved invoice settings has no series row, so that settle inserts nothing and the create must
+  // run again the locking way, which makes the row (src/storage/invoices.store.ts, insertInvoice).
+  it('3.5 a given number for a named client in a business without saved settings: created once, then idempotent', async () => {
+    const bare = await seedTenant(ctx().app);
+    const invoices = `/api/v1/businesses/${bare.urlKey}/invoices`;
+    const clients = `/api/v1/businesses/${bare.urlKey}/clients`;
+    const client = { clientId: 'named', name: 'Named', country: 'IN', gstState: '29' };
+    expect((await call(ctx().app, 'POST', clients, { token: bare.token, body: client })).status).toBe(201);
+    const body = {
+      invoiceNumber: 'GIVEN-1',
+      billedBy: { gstState: '29' },
+      billedTo: { clientId: 'named' },
+      items: VENDOR_ITEMS,
+    };
+    const first = await call(ctx().app, 'POST', invoices, { token: bare.token, body });
+    expect([first.status, first.body.invoiceNumber, first.body.client, first.body.idempotent]).toEqual([
+      201,
+      'GIVEN-1',
+      'named',
+      undefined,
+    ]);
+    const again = await call(ctx().app, 'POST', invoices, { token: bare.token, body });
+    expect([again.status, again.body._id, again.body.idempotent]).toEqual([201, first.body._id, true]);
+    const next = await call(ctx().app, 'POST', invoices, {
+      token: bare.token,
+      body: { ...body, invoiceNumber: undefined },
+    });
+    expect([next.status, next.body.invoiceNumber]).toEqual([201, 'GIVEN-2']);
+    const read = await call(ctx().app, 'GET', `${clients}/named`, { token: bare.token });
+    expect(read.body.data.balance.invoice).toBe(2 * 1580);
   });
 
   it('aliases: the unprefixed path creates and reads the same invoices', async () => {
