@@ -106,7 +106,7 @@ export class InvoicesService {
     };
     const result = await this.store.invoices.insertInvoice(urlKey, { ...insert, answer, mail, audit: withAudit });
     if (result.outcome === 'no-business') throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
-    if (result.outcome === 'exists') return this.retried(urlKey, result.invoice, request);
+    if (result.outcome === 'exists') return this.retried(urlKey, result.invoice, result.createRequest, request);
     this.events.sent();
     if (mail) this.mail.queued();
     const invoice = this.present(urlKey, result.invoice);
@@ -234,8 +234,13 @@ export class InvoicesService {
     };
   }
 
-  private retried(urlKey: string, stored: StoredInvoice, request: CreateRequest): CreateOutcome {
-    if (!sameCreateRequest(stored.createRequest as CreateRequest, request)) {
+  private retried(
+    urlKey: string,
+    stored: StoredInvoice,
+    storedRequest: unknown,
+    request: CreateRequest,
+  ): CreateOutcome {
+    if (!sameCreateRequest(storedRequest as CreateRequest, request)) {
       throw new AppError(
         'IDEMPOTENCY_CONFLICT',
         'An invoice with this invoiceNumber already exists with different details',

@@ -19,7 +19,6 @@ export interface StoredInvoice {
   shareToken: string;
   /** The content snapshot: every member of the answer that never changes. */
   content: Record<string, unknown>;
-  createRequest: unknown;
   createdAt: number;
   updatedAt: number;
 }
@@ -58,7 +57,8 @@ export interface CreateSettled {
 }
 
 export interface InvoiceInsert {
-  invoice: Omit<StoredInvoice, 'invoiceNumber' | 'clientId'>;
+  /** `createRequest`: the normalised request, compared on a retry of the same number (invoices-interface 4.1). */
+  invoice: Omit<StoredInvoice, 'invoiceNumber' | 'clientId'> & { createRequest: unknown };
   number: NumberRequest;
   client: ClientLink;
   /** Ten-thousandths added to the client's `invoice` balance; null when the currency is not the balance's. */
@@ -75,7 +75,7 @@ export interface InvoiceInsert {
 
 export type InsertInvoiceResult =
   | { outcome: 'inserted'; invoice: StoredInvoice }
-  | { outcome: 'exists'; invoice: StoredInvoice }
+  | { outcome: 'exists'; invoice: StoredInvoice; createRequest: unknown }
   | { outcome: 'no-business' };
 
 /** A change to one invoice, decided (purely) against the locked row and its live payments. */

@@ -1,4 +1,7 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type Selectable } from 'kysely';
+import { Batcher, type Outcome } from './batcher.js';
+import { directWrites, type WriteRunner } from './group-commit.js';
+import { directReads, type ReadRunner } from './shared-reads.js';
 import type { StoreKind } from './db.js';
 import type {
   ClientLink,
@@ -16,15 +19,16 @@ import type {
 import { canName } from './keys.js';
 import type { Database, InvoicePaymentsTable, InvoicesTable } from './schema.js';
 import { keepIdempotentAnswer } from './idempotency-keys.store.js';
-import { writeOutbox } from './webhooks.store.js';
+import { writeOutbox, type OutboxRow } from './webhooks.store.js';
 import { queueInvoiceMail } from './invoice-mail.store.js';
 import { writeAudit } from './audit-lines.js';
 import type { AuditEntry } from './records.js';
 
 export type * from './invoices.records.js';
 
-type InvoiceRow = Selectable<InvoicesTable>;
+type InvoiceRow = Omit<Selectable<InvoicesTable>, 'create_request'>;
 
+/** A row as the record callers see (the create request, compared only on a create's retry, is left unparsed). */
 export function storedInvoiceOf(row: InvoiceRow): StoredInvoice {
   return {
     invoiceId: row.invoice_id,
@@ -37,7 +41,6 @@ export function storedInvoiceOf(row: InvoiceRow): StoredInvoice {
     invoiceDate: Number(row.invoice_date),
     shareToken: row.share_token,
     content: JSON.parse(row.content) as Record<string, unknown>,
-    createRequest: JSON.parse(row.create_request) as unknown,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
@@ -65,20 +68,48 @@ const businessOf = (db: Kysely<Database>, urlKey: string) =>
  * are decided one create at a time across processes; payments and cancels lock the invoice's row.
  */
 export class InvoicesStore {
+  /** PostgreSQL: the invoice reads that arrive together, one statement (as client reads are). */
+  private readonly batchedReads: Batcher<[string, string], StoredInvoice | undefined> | undefined;
+
+  /**
+   * `writes`: SQLite's group commit, which creates share with client and lead writes. `reads`:
+   * SQLite's shared read transaction, which invoice reads share with client reads.
+   */
   constructor(
     readonly db: Kysely<Database>,
     private readonly kind: StoreKind,
-  ) {}
+    private readonly writes: WriteRunner = directWrites(db),
+    private readonly reads: ReadRunner = directReads(db),
+  ) {
+    this.batchedReads = kind === 'postgres' ? new Batcher((keys) => this.readBatch(keys)) : undefined;
+  }
 
-  async findInvoice(urlKey: string, invoiceId: string): Promise<StoredInvoice | undefined> {
-    if (!canName(urlKey, invoiceId)) return undefined;
-    const row = await this.db
-      .selectFrom('invoices')
-      .selectAll()
-      .where('business_pk', '=', businessOf(this.db, urlKey))
-      .where('invoice_id', '=', invoiceId)
-      .executeTakeFirst();
-    return row && storedInvoiceOf(row);
+  /**
+   * One invoice, read as a client is: with the reads of the same turn (PostgreSQL: one statement for
+   * all of them; SQLite: one read transaction), by a statement compiled once.
+   */
+  findInvoice(urlKey: string, invoiceId: string): Promise<StoredInvoice | undefined> {
+    if (!canName(urlKey, invoiceId)) return Promise.resolve(undefined);
+    if (this.batchedReads) return this.batchedReads.add([urlKey, invoiceId]);
+    return this.reads.run(async (db) => {
+      const { rows } = await db.executeQuery<InvoiceRow>(CompiledQuery.raw(SQLITE_INVOICE_READ, [urlKey, invoiceId]));
+      return rows[0] && storedInvoiceOf(rows[0]);
+    });
+  }
+
+  private async readBatch(keys: [string, string][]): Promise<Outcome<StoredInvoice | undefined>[]> {
+    const { rows } = await this.db.executeQuery<InvoiceRow & { ordinal: number }>(
+      CompiledQuery.raw(POSTGRES_INVOICE_READS, [keys.map(([urlKey]) => urlKey), keys.map(([, id]) => id)]),
+    );
+    const byRead: (InvoiceRow | undefined)[] = keys.map(() => undefined);
+    for (const row of rows) byRead[row.ordinal - 1] = row;
+    return byRead.map((row) => {
+      try {
+        return { value: row && storedInvoiceOf(row) };
+      } catch (error) {
+        return { error };
+      }
+    });
   }
 
   /** Live payments by createdAt, _id; removed ones too when asked. Undefined: no such invoice. */
@@ -106,67 +137,154 @@ export class InvoicesStore {
     return rows.map((row) => storedPaymentOf(row, invoiceId));
   }
 
-  /** The invoice, its number, its client (made or matched), its balance and its events: one transaction. */
+  /**
+   * The invoice, its number, its client (made or matched), its balance and its events: all or nothing.
+   *
+   * The number is settled by the last statement (`settle`): it locks the business's invoice_settings
+   * row, inserts the invoice under its number (a number taken inserts nothing), moves the series and
+   * adds to the client's balance. Everything else is written before it, so the lock that orders a
+   * business's creates (4.9) is held for that statement and the commit, not for the whole create.
+   * A create that needs the series' state (an auto number), a buyer's client (one client per buyer)
+   * or the business's key (mail) takes the lock first instead (`createLocked`), as does any create
+   * whose quick settle inserted nothing: the number taken, or no settings row yet.
+   *
+   * SQLite: the create shares the group commit of the writes that arrive with it (one fsync for a
+   * turn's creates, as client creates do). A create that throws fails its batch, which GroupCommit
+   * replays one write per transaction: the failed create leaves nothing and consumes no number.
+   */
   async insertInvoice(urlKey: string, insert: InvoiceInsert): Promise<InsertInvoiceResult> {
-    return this.db.transaction().execute(async (trx) => {
-      await this.holdWriteLock(trx);
-      const found = await trx.selectFrom('businesses').select('id').where('url_key', '=', urlKey).executeTakeFirst();
-      if (!found) return { outcome: 'no-business' } as const;
-      const businessPk = Number(found.id);
-      const series = await this.lockSeries(trx, businessPk);
-      const number = await this.assignNumber(trx, businessPk, insert.number, series);
-      if ('existing' in number) return { outcome: 'exists', invoice: number.existing } as const;
-      const { clientPk, settled } = await this.linkClient(
-        trx,
-        businessPk,
-        insert.client,
-        insert.invoice.createdAt,
-        number.value,
-      );
-      const { invoice } = insert;
-      await trx
-        .insertInto('invoices')
-        .values({
-          business_pk: businessPk,
-          invoice_id: invoice.invoiceId,
-          invoice_number: number.value,
-          client_id: settled.clientId,
-          status: invoice.status,
-          currency: invoice.currency,
-          total_minor: Number(invoice.totalMinor),
-          paid_minor: Number(invoice.paidMinor),
-          invoice_date: invoice.invoiceDate,
-          share_token: invoice.shareToken,
-          content: JSON.stringify(invoice.content),
-          create_request: JSON.stringify(invoice.createRequest),
-          created_at: invoice.createdAt,
-          updated_at: invoice.updatedAt,
-        })
-        .execute();
-      await trx
-        .updateTable('invoice_settings')
-        .set({ last_number: number.value, series_start: null })
-        .where('business_pk', '=', businessPk)
-        .execute();
-      if (insert.balanceE4 !== null) await addToBalance(trx, clientPk, 'invoice', insert.balanceE4);
-      await writeOutbox(trx, insert.events(settled));
-      if (insert.mail)
-        await queueInvoiceMail(trx, {
-          businessPk,
-          invoiceId: invoice.invoiceId,
-          recipients: insert.mail,
-          at: invoice.createdAt,
-        });
-      await keepIdempotentAnswer(trx, insert.answer, { invoiceNumber: number.value, client: settled.clientId });
-      if (insert.audit) {
-        const detail = { ...(insert.audit.detail as object), invoiceNumber: number.value };
-        await writeAudit(trx, { ...insert.audit, detail });
+    if (this.kind === 'sqlite') return this.writes.run((trx) => this.createSqlite(trx, urlKey, insert));
+    return this.createPostgres(urlKey, insert);
+  }
+
+  private async createSqlite(
+    trx: Kysely<Database>,
+    urlKey: string,
+    insert: InvoiceInsert,
+  ): Promise<InsertInvoiceResult> {
+    await this.holdWriteLock(trx);
+    const settled = settledUnread(insert);
+    if (settled) {
+      // The write lock is the transaction's: settling first lets a settle that inserted nothing leave nothing.
+      if (await this.settle(trx, urlKey, insert, settled)) {
+        await this.writeExtras(trx, insert, settled, null);
+        return inserted(insert, settled);
       }
-      return {
-        outcome: 'inserted',
-        invoice: { ...invoice, invoiceNumber: number.value, clientId: settled.clientId },
-      } as const;
-    });
+    }
+    return this.createLocked(trx, urlKey, insert);
+  }
+
+  private async createPostgres(urlKey: string, insert: InvoiceInsert): Promise<InsertInvoiceResult> {
+    const settled = settledUnread(insert);
+    if (settled) {
+      const events = insert.events(settled);
+      if (!hasExtras(insert, events)) {
+        // One statement, its own transaction: the lock is held for it alone.
+        if (await this.settle(this.db, urlKey, insert, settled)) return inserted(insert, settled);
+      } else {
+        const done = await this.db
+          .transaction()
+          .execute(async (trx) => {
+            await this.writeExtras(trx, insert, settled, null, events);
+            if (!(await this.settle(trx, urlKey, insert, settled))) throw SETTLE_AGAIN;
+            return true;
+          })
+          .catch((error: unknown) => {
+            if (error === SETTLE_AGAIN) return false;
+            throw error;
+          });
+        if (done) return inserted(insert, settled);
+      }
+    }
+    return this.db.transaction().execute((trx) => this.createLocked(trx, urlKey, insert));
+  }
+
+  /** The create with the business's series locked from its start (the rare cases; see insertInvoice). */
+  private async createLocked(
+    trx: Kysely<Database>,
+    urlKey: string,
+    insert: InvoiceInsert,
+  ): Promise<InsertInvoiceResult> {
+    const found = await trx.selectFrom('businesses').select('id').where('url_key', '=', urlKey).executeTakeFirst();
+    if (!found) return { outcome: 'no-business' } as const;
+    const businessPk = Number(found.id);
+    const series = await this.lockSeries(trx, businessPk);
+    const number = await this.assignNumber(trx, businessPk, insert.number, series);
+    if ('existing' in number) return { outcome: 'exists', ...number.existing } as const;
+    const settled = await this.linkClient(trx, businessPk, insert.client, insert.invoice.createdAt, number.value);
+    await this.writeExtras(trx, insert, settled, businessPk);
+    // Under the lock nothing else can take the number or move the series.
+    if (!(await this.settle(trx, urlKey, insert, settled)))
+      throw new Error('invoice settle inserted nothing under the lock');
+    return inserted(insert, settled);
+  }
+
+  /** The outbox rows, the mail, the Idempotency-Key's answer and the audit line of a create settled as `settled`. */
+  private async writeExtras(
+    trx: Kysely<Database>,
+    insert: InvoiceInsert,
+    settled: CreateSettled,
+    businessPk: number | null,
+    events: OutboxRow[] = insert.events(settled),
+  ): Promise<void> {
+    await writeOutbox(trx, events);
+    if (insert.mail)
+      await queueInvoiceMail(trx, {
+        businessPk: businessPk!,
+        invoiceId: insert.invoice.invoiceId,
+        recipients: insert.mail,
+        at: insert.invoice.createdAt,
+      });
+    await keepIdempotentAnswer(trx, insert.answer, { invoiceNumber: settled.invoiceNumber, client: settled.clientId });
+    if (insert.audit) {
+      const detail = { ...(insert.audit.detail as object), invoiceNumber: settled.invoiceNumber };
+      await writeAudit(trx, { ...insert.audit, detail });
+    }
+  }
+
+  /**
+   * Locks the series, inserts the invoice under `settled.invoiceNumber`, moves the series to it and
+   * adds to the client's balance; false, with nothing written, when the number is taken or the
+   * business has no settings row (or does not exist). PostgreSQL: one statement; SQLite: three.
+   */
+  private async settle(
+    db: Kysely<Database>,
+    urlKey: string,
+    insert: InvoiceInsert,
+    settled: CreateSettled,
+  ): Promise<boolean> {
+    const { invoice } = insert;
+    const row = [
+      urlKey,
+      invoice.invoiceId,
+      settled.invoiceNumber,
+      settled.clientId,
+      invoice.status,
+      invoice.currency,
+      Number(invoice.totalMinor),
+      Number(invoice.paidMinor),
+      invoice.invoiceDate,
+      invoice.shareToken,
+      JSON.stringify(invoice.content),
+      JSON.stringify(invoice.createRequest),
+      invoice.createdAt,
+      invoice.updatedAt,
+    ];
+    if (this.kind === 'postgres') {
+      const { rows } = await db.executeQuery<{ inserted: number }>(
+        CompiledQuery.raw(POSTGRES_SETTLE, [...row, insert.balanceE4]),
+      );
+      return rows[0]!.inserted > 0;
+    }
+    const { rows } = await db.executeQuery<{ business_pk: number }>(
+      CompiledQuery.raw(SQLITE_SETTLE_INVOICE, [...row.slice(1), urlKey]),
+    );
+    if (rows.length === 0) return false;
+    const businessPk = Number(rows[0]!.business_pk);
+    await db.executeQuery(CompiledQuery.raw(SQLITE_SETTLE_SERIES, [settled.invoiceNumber, businessPk]));
+    if (insert.balanceE4 !== null)
+      await db.executeQuery(CompiledQuery.raw(SQLITE_SETTLE_BALANCE, [insert.balanceE4, businessPk, settled.clientId]));
+    return true;
   }
 
   /**
@@ -204,7 +322,7 @@ export class InvoicesStore {
     businessPk: number,
     request: NumberRequest,
     state: { lastNumber: string | null; seriesStart: string | null },
-  ): Promise<{ existing: StoredInvoice } | { value: string }> {
+  ): Promise<{ existing: { invoice: StoredInvoice; createRequest: unknown } } | { value: string }> {
     const taken = (number: string) =>
       trx
         .selectFrom('invoices')
@@ -214,7 +332,9 @@ export class InvoicesStore {
         .executeTakeFirst();
     if ('given' in request) {
       const row = await taken(request.given);
-      return row ? { existing: storedInvoiceOf(row) } : { value: request.given };
+      return row
+        ? { existing: { invoice: storedInvoiceOf(row), createRequest: JSON.parse(row.create_request) as unknown } }
+        : { value: request.given };
     }
     let candidate = request.auto.first(state);
     while (await taken(candidate)) candidate = request.auto.following(candidate);
@@ -228,17 +348,10 @@ export class InvoicesStore {
     link: ClientLink,
     now: number,
     invoiceNumber: string,
-  ): Promise<{ clientPk: number; settled: CreateSettled }> {
+  ): Promise<CreateSettled> {
     const settled = (clientId: string, createdClient: boolean) => ({ invoiceNumber, clientId, createdClient });
-    if (link.kind === 'existing') {
-      const row = await trx
-        .selectFrom('clients')
-        .select('id')
-        .where('business_pk', '=', businessPk)
-        .where('client_id', '=', link.clientId)
-        .executeTakeFirstOrThrow();
-      return { clientPk: Number(row.id), settled: settled(link.clientId, false) };
-    }
+    // The named client was read (active) before the create; settle finds it by its key for the balance.
+    if (link.kind === 'existing') return settled(link.clientId, false);
     const match = await trx
       .selectFrom('invoice_buyers')
       .innerJoin('clients', 'clients.id', 'invoice_buyers.client_pk')
@@ -249,7 +362,7 @@ export class InvoicesStore {
       .orderBy('clients.id', 'desc')
       .limit(1)
       .executeTakeFirst();
-    if (match) return { clientPk: Number(match.id), settled: settled(match.client_id!, false) };
+    if (match) return settled(match.client_id!, false);
     const { clientId, data } = link.newClient;
     const row = await trx
       .insertInto('clients')
@@ -268,7 +381,7 @@ export class InvoicesStore {
       .insertInto('invoice_buyers')
       .values({ client_pk: Number(row.id), business_pk: businessPk, match_key: link.matchKey })
       .execute();
-    return { clientPk: Number(row.id), settled: settled(clientId, true) };
+    return settled(clientId, true);
   }
 
   /**
@@ -351,12 +464,18 @@ export class InvoicesStore {
     if (change.audit) await writeAudit(trx, change.audit);
   }
 
+  /**
+   * Read by every create (its billing details and terms): with the turn's reads on SQLite, and by a
+   * statement written once (not built per call) on both stores.
+   */
   async getSettings(urlKey: string): Promise<InvoiceSettingsRecord | undefined> {
-    const row = await this.db
-      .selectFrom('invoice_settings')
-      .select(['doc', 'last_number', 'series_start'])
-      .where('business_pk', '=', businessOf(this.db, urlKey))
-      .executeTakeFirst();
+    const sqlText = this.kind === 'postgres' ? POSTGRES_SETTINGS_READ : SQLITE_SETTINGS_READ;
+    const { rows } = await this.reads.run((db) =>
+      db.executeQuery<{ doc: string | null; last_number: string | null; series_start: string | null }>(
+        CompiledQuery.raw(sqlText, [urlKey]),
+      ),
+    );
+    const row = rows[0];
     return (
       row && {
         doc: row.doc === null ? null : (JSON.parse(row.doc) as unknown),
@@ -401,4 +520,99 @@ async function addToBalance(trx: Kysely<Database>, clientPk: number, member: str
         .doUpdateSet({ amount_e4: sql`${sql.ref('client_balances.amount_e4')} + ${sql.ref('excluded.amount_e4')}` }),
     )
     .execute();
+}
+
+const SETTINGS_READ = `select s.doc, s.last_number, s.series_start from invoice_settings s
+  where s.business_pk = (select b.id from businesses b where b.url_key = `;
+const POSTGRES_SETTINGS_READ = `${SETTINGS_READ}$1)`;
+const SQLITE_SETTINGS_READ = `${SETTINGS_READ}?)`;
+
+/** Every column an answer needs: all but the create request. */
+const READ_COLUMNS = `i.id, i.business_pk, i.invoice_id, i.invoice_number, i.client_id, i.status, i.currency,
+  i.total_minor, i.paid_minor, i.invoice_date, i.share_token, i.content, i.created_at, i.updated_at`;
+
+/** SQLite's read of one invoice: found only through its own business. */
+const SQLITE_INVOICE_READ = `select ${READ_COLUMNS} from invoices i
+  where i.business_pk = (select b.id from businesses b where b.url_key = ?) and i.invoice_id = ?`;
+
+/**
+ * PostgreSQL's read of many invoices at once, as BATCHED_CLIENT_READ (client-batches.ts) reads clients:
+ * keys as arrays (one statement text, one prepared plan, for any batch size), `ordinal` naming the read,
+ * the lateral subquery kept from being flattened (LIMIT) so each key stays an index lookup.
+ */
+const POSTGRES_INVOICE_READS = `select k.ordinal::int4 as ordinal, ${READ_COLUMNS}
+  from unnest($1::text[], $2::text[]) with ordinality as k(url_key, invoice_id, ordinal)
+  cross join lateral (
+    select * from invoices i
+    where i.business_pk = (select b.id from businesses b where b.url_key = k.url_key) and i.invoice_id = k.invoice_id
+    limit 1
+  ) i`;
+
+/**
+ * The create's last statement on PostgreSQL (see InvoicesStore.insertInvoice): the series row locked
+ * first (FOR UPDATE in \`s\`, which the insert reads from), so a create settling a given number waits for
+ * one holding the lock to assign the next, in the same order every create takes (no deadlock); the
+ * invoice inserted unless its number is taken; the series and the balance moved only if it was.
+ */
+const POSTGRES_SETTLE = `with s as (
+    select business_pk from invoice_settings
+    where business_pk = (select b.id from businesses b where b.url_key = $1)
+    for update
+  ),
+  inv as (
+    insert into invoices (business_pk, invoice_id, invoice_number, client_id, status, currency, total_minor,
+      paid_minor, invoice_date, share_token, content, create_request, created_at, updated_at)
+    select s.business_pk, $2, $3, $4, $5, $6, $7::int8, $8::int8, $9::int8, $10, $11, $12, $13::int8, $14::int8 from s
+    on conflict (business_pk, invoice_number) do nothing
+    returning business_pk
+  ),
+  series as (
+    update invoice_settings set last_number = $3, series_start = null
+    where business_pk = (select business_pk from inv)
+  ),
+  balance as (
+    insert into client_balances (client_pk, member, amount_e4)
+    select c.id, 'invoice', $15::int8 from clients c
+    where $15::int8 is not null and c.business_pk = (select business_pk from inv) and c.client_id = $4
+    on conflict (client_pk, member) do update set amount_e4 = client_balances.amount_e4 + excluded.amount_e4
+  )
+  select count(*)::int4 as inserted from inv`;
+
+/** SQLite's settle, in three statements (its CTEs cannot write); the transaction holds the write lock. */
+const SQLITE_SETTLE_INVOICE = `insert into invoices (business_pk, invoice_id, invoice_number, client_id, status, currency,
+    total_minor, paid_minor, invoice_date, share_token, content, create_request, created_at, updated_at)
+  select s.business_pk, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+  from invoice_settings s where s.business_pk = (select b.id from businesses b where b.url_key = ?)
+  on conflict (business_pk, invoice_number) do nothing
+  returning business_pk`;
+
+const SQLITE_SETTLE_SERIES = 'update invoice_settings set last_number = ?, series_start = null where business_pk = ?';
+
+const SQLITE_SETTLE_BALANCE = `insert into client_balances (client_pk, member, amount_e4)
+  select c.id, 'invoice', ? from clients c where c.business_pk = ? and c.client_id = ?
+  on conflict (client_pk, member) do update set amount_e4 = client_balances.amount_e4 + excluded.amount_e4`;
+
+/** Thrown inside a create's transaction to roll back what it wrote before a settle that inserted nothing. */
+const SETTLE_AGAIN = Symbol('settle again under the lock');
+
+/**
+ * A create settles without reading first only with a given number (an auto number continues the
+ * series' state), a client named (a new buyer's client is decided under the lock: one per buyer), and
+ * no mail (its row names the business by key).
+ */
+function settledUnread(insert: InvoiceInsert): CreateSettled | null {
+  if (!('given' in insert.number) || insert.client.kind !== 'existing' || insert.mail) return null;
+  return { invoiceNumber: insert.number.given, clientId: insert.client.clientId, createdClient: false };
+}
+
+/** Rows a create writes besides the invoice, its series and the balance (these need a transaction). */
+function hasExtras(insert: InvoiceInsert, events: OutboxRow[]): boolean {
+  return events.length > 0 || !!insert.answer || !!insert.audit || !!insert.mail;
+}
+
+function inserted(insert: InvoiceInsert, settled: CreateSettled): InsertInvoiceResult {
+  return {
+    outcome: 'inserted',
+    invoice: { ...insert.invoice, invoiceNumber: settled.invoiceNumber, clientId: settled.clientId },
+  };
 }

@@ -77,8 +77,8 @@ export function openStore(config: StoreConfig): Store {
   const changes = new ChangeFeed(opened.postgresUrl, async (topic) => {
     await sql`select pg_notify(${CHANGE_CHANNEL}, ${topic})`.execute(db);
   });
-  // SQLite: one group commit for client and lead writes alike (one fsync for the writes of a turn),
-  // and one read transaction for the point reads of a turn.
+  // SQLite: one group commit for client, lead and invoice creates alike (one fsync for the writes of
+  // a turn), and one read transaction for the point reads of a turn.
   const leadLists = new LeadListsStore(db, opened.kind);
   const embedded =
     opened.kind === 'sqlite' ? { writes: new GroupCommit(db), reads: new SharedReadTransaction(db) } : undefined;
@@ -96,7 +96,9 @@ export function openStore(config: StoreConfig): Store {
     leadSettings: new LeadSettingsStore(db),
     leadSavedFilters: new LeadSavedFiltersStore(db),
     webhooks: new WebhooksStore(db, opened.kind),
-    invoices: new InvoicesStore(db, opened.kind),
+    invoices: embedded
+      ? new InvoicesStore(db, opened.kind, embedded.writes, embedded.reads)
+      : new InvoicesStore(db, opened.kind),
     invoiceLists: new InvoiceListsStore(db, opened.kind),
     invoiceMail: new InvoiceMailStore(db, opened.kind),
     shareLinks: new ShareLinksStore(db),

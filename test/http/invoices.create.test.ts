@@ -2,6 +2,7 @@
 // @module-tag pooled
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore } from '../helpers/app.js';
+import { seedTenant } from '../helpers/seed.js';
 import {
   buyer,
   createInvoice,
@@ -169,6 +170,64 @@ describeEachStore('4.1 POST invoices', (ctx) => {
       'nickname:INVALID_FIELD',
     ]);
     expect(firstError(r).code).toBe('INVALID_FIELD');
+  });
+
+  // GET invoice reads with the reads of its turn (PostgreSQL: one statement for all; SQLite: one read
+  // transaction): each answer must be its own invoice's, and a read of another business's invoice or of
+  // no invoice must stay a 404 however many reads share the statement.
+  it("4.4 reads sent together: each its own invoice, byte for byte; another business's and unknown ids 404", async () => {
+    const other = await seedInvoiceTenant(ctx());
+    const mine = await Promise.all(
+      [1, 2, 3, 4].map((k) => createInvoice(ctx(), t, { invoiceNumber: `TOGETHER-${Date.now()}-${k}` })),
+    );
+    const theirs = await createInvoice(ctx(), other);
+    const raw = (path: string) =>
+      ctx().app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${t.token}` } });
+    const alone = await Promise.all(mine.map((m) => raw(`${t.invoices}/${m._id}`)));
+    const paths = [...mine.map((m) => m._id), theirs._id, 'f'.repeat(24), mine[0]!._id].map(
+      (id) => `${t.invoices}/${id}`,
+    );
+    const together = await Promise.all(paths.map(raw));
+    expect(together.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 404, 404, 200]);
+    for (const [k, m] of mine.entries()) {
+      expect(JSON.parse(together[k]!.body)).toEqual(m);
+      expect(together[k]!.body).toBe(alone[k]!.body);
+    }
+    expect(together[6]!.body).toBe(alone[0]!.body);
+    expect(JSON.parse(together[4]!.body).data.error.code).toBe('INVOICE_NOT_FOUND');
+  });
+
+  // A given number for a named client settles without reading the series first; a business that
+  // never saved invoice settings has no series row, so that settle inserts nothing and the create must
+  // run again the locking way, which makes the row (src/storage/invoices.store.ts, insertInvoice).
+  it('3.5 a given number for a named client in a business without saved settings: created once, then idempotent', async () => {
+    const bare = await seedTenant(ctx().app);
+    const invoices = `/api/v1/businesses/${bare.urlKey}/invoices`;
+    const clients = `/api/v1/businesses/${bare.urlKey}/clients`;
+    const client = { clientId: 'named', name: 'Named', country: 'IN', gstState: '29' };
+    expect((await call(ctx().app, 'POST', clients, { token: bare.token, body: client })).status).toBe(201);
+    const body = {
+      invoiceNumber: 'GIVEN-1',
+      billedBy: { gstState: '29' },
+      billedTo: { clientId: 'named' },
+      items: VENDOR_ITEMS,
+    };
+    const first = await call(ctx().app, 'POST', invoices, { token: bare.token, body });
+    expect([first.status, first.body.invoiceNumber, first.body.client, first.body.idempotent]).toEqual([
+      201,
+      'GIVEN-1',
+      'named',
+      undefined,
+    ]);
+    const again = await call(ctx().app, 'POST', invoices, { token: bare.token, body });
+    expect([again.status, again.body._id, again.body.idempotent]).toEqual([201, first.body._id, true]);
+    const next = await call(ctx().app, 'POST', invoices, {
+      token: bare.token,
+      body: { ...body, invoiceNumber: undefined },
+    });
+    expect([next.status, next.body.invoiceNumber]).toEqual([201, 'GIVEN-2']);
+    const read = await call(ctx().app, 'GET', `${clients}/named`, { token: bare.token });
+    expect(read.body.data.balance.invoice).toBe(2 * 1580);
   });
 
   it('aliases: the unprefixed path creates and reads the same invoices', async () => {

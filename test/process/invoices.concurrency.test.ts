@@ -209,5 +209,43 @@ describe.each(STORES.filter((s) => stores.includes(s.store)))(
       expect(canceled.status).toBe(200);
       expect(await balanceOn(1, first.client)).toEqual({ invoice: 236, invoicePayment: 0 });
     }, 60_000);
+
+    // A given number for a named client settles in one statement that takes the series lock last
+    // (src/storage/invoices.store.ts, insertInvoice); an auto number takes it first. Both at once, on
+    // numbers the series reaches, and one number sent N times: no deadlock, no duplicate, one invoice
+    // per number (a given number an auto create took first is that invoice's: 409 naming it), and
+    // the client's balance counts each invoice once.
+    it('auto and given numbers for a named client at once: distinct numbers, one invoice per number, an exact balance', async () => {
+      const clientId = randomKey('named');
+      const client = { clientId, name: 'Named Client', country: 'IN', gstState: '29' };
+      expect((await http(on(0), 'POST', clients, { token, body: client })).status).toBe(201);
+      const billedTo = { clientId };
+      const next = Number(/(\d+)$/.exec((await create(0, { billedTo })).body.invoiceNumber)![1]);
+      const numberOf = (k: number) => `INV-${String(next + k).padStart(4, '0')}`;
+      const results = await all(N, (i) =>
+        create(i, i % 2 === 0 ? { billedTo } : { billedTo, invoiceNumber: numberOf(i) }),
+      );
+      const created = results.filter((r) => r.status === 201);
+      expect(created.filter((r) => r.body.idempotent === true)).toEqual([]);
+      const byNumber = new Map(created.map((r) => [r.body.invoiceNumber as string, r.body._id as string]));
+      expect(byNumber.size).toBe(created.length);
+      for (const [i, r] of results.entries()) {
+        if (i % 2 === 0) expect(r.status).toBe(201);
+        else if (r.status === 201) expect(r.body.invoiceNumber).toBe(numberOf(i));
+        else
+          expect([r.status, r.body.data.error.code, r.body.data.error.existingInvoiceId]).toEqual([
+            409,
+            'IDEMPOTENCY_CONFLICT',
+            byNumber.get(numberOf(i)),
+          ]);
+      }
+      const same = await all(N, (i) => create(i, { billedTo, invoiceNumber: `SAME-${clientId}` }));
+      expect(same.map((r) => r.status).filter((s) => s !== 201)).toEqual([]);
+      expect(same.filter((r) => r.body.idempotent !== true)).toHaveLength(1);
+      expect(new Set(same.map((r) => r.body._id)).size).toBe(1);
+      const invoices = 1 + created.length + 1;
+      for (const i of [0, 1])
+        expect(await balanceOn(i, clientId)).toEqual({ invoice: invoices * 1580, invoicePayment: 0 });
+    }, 60_000);
   },
 );
