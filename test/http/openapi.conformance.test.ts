@@ -197,7 +197,9 @@ describeEachStore('OpenAPI: every operation answers as documented', (ctx) => {
       answered.push(op.operationId);
     }
     expect(answered.length).toBe(operationsOf(doc).length - 1);
-  });
+    // Every operation in turn (about 150 requests, a few of them PDFs): 25 s through PgBouncer on a
+    // quiet machine, so the default 30 s is no margin.
+  }, 120_000);
 
   it('each POST /authentication example works with real credentials in place of the placeholders', async () => {
     const op = doc.paths['/authentication']!.post!;

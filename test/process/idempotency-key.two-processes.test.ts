@@ -71,6 +71,17 @@ describe.runIf(stores.includes('postgres'))('4.2 Idempotency-Key across two serv
     };
   }
 
+  /** When the running claim of `key` was made (ms), once one is stored. */
+  const claimOf = async (key: string): Promise<number> => {
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+      const { rows } = await db.query('select created_at from idempotency_keys where key = $1 and status is null', [
+        key,
+      ]);
+      if (rows[0]) return Number(rows[0].created_at);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`no claim of ${key} within 20 s`);
+  };
   const documents = async (thingId: string) =>
     Number(
       (
@@ -115,9 +126,11 @@ describe.runIf(stores.includes('postgres'))('4.2 Idempotency-Key across two serv
     const thingId = randomKey('thing');
     const key = randomKey('key');
     const body = { name: 'A', holdMs: 1000 };
-    const claimedAt = Date.now();
     const doomed = post(servers[0]!, thingId, key, body).catch(() => 'killed');
-    await new Promise((r) => setTimeout(r, 300));
+    // Killed once its claim is stored (a fixed pause was sometimes too short on a busy machine: the
+    // request had not claimed the key yet, and the other process then made the document at once); the
+    // lease runs from the claim's own time.
+    const claimedAt = await claimOf(key);
     await servers[0]!.kill();
     expect(await doomed).toBe('killed');
     const blocked = await post(servers[1]!, thingId, key, body);
