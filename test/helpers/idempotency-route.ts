@@ -40,9 +40,14 @@ interface ThingsContext {
 
 /** The table the route writes; made by the test, in either dialect. */
 export async function createDocumentsTable(store: Store): Promise<void> {
-  await sql`create table if not exists idem_test_documents (document_id text primary key, url_key text not null, thing_id text not null, name text not null)`.execute(
-    store.leads.db,
-  );
+  const create = sql`create table if not exists idem_test_documents (document_id text primary key, url_key text not null, thing_id text not null, name text not null)`;
+  if (store.kind === 'sqlite') return void (await create.execute(store.leads.db));
+  // Two servers starting at once both create it: PostgreSQL's "if not exists" is not safe against a
+  // concurrent create (a unique violation on pg_type), so the creates take turns.
+  await store.leads.db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext('idem_test_documents'))`.execute(trx);
+    await create.execute(trx);
+  });
 }
 
 export async function countDocuments(store: Store, urlKey: string, thingId: string): Promise<number> {
