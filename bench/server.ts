@@ -117,6 +117,19 @@ function clientScenarios(s: Seeded, url: string): [string, LoadSpec][] {
       },
     ],
     [
+      // What a browser or an HTTP library sends: the answer (0.9 KB) is below the compression threshold,
+      // so it goes as it is, and only the plugin's checks are paid (docs/decisions.md "Compression").
+      'GET client (Accept-Encoding)',
+      {
+        url,
+        method: 'GET',
+        path: `${clients}/${s.clientIds[0]}`,
+        paths: s.clientIds.map((id) => `${clients}/${encodeURIComponent(id)}`),
+        headers: { ...bearer(s.issued), 'accept-encoding': 'gzip, deflate, br' },
+        expect: { status: 200, text: '"clientId"' },
+      },
+    ],
+    [
       'POST new client',
       {
         url,

@@ -9,6 +9,7 @@ import { registerOperations, type BoundFeature } from './http/operations.js';
 import { IdempotencyKeys } from './http/idempotency-key.route.js';
 import type { AnyFeature } from './feature.js';
 import { installHttpBasics } from './http/http-basics.js';
+import { installCompression } from './http/compression.js';
 import { requestIds } from './http/request-id.js';
 import { installMetrics } from './ops/metrics.routes.js';
 import { createServices } from './services.js';
@@ -45,6 +46,7 @@ export async function buildApp(deps: Deps, features: readonly AnyFeature[] = FEA
   });
   installErrorHandling(app);
   installHttpBasics(app, config);
+  await installCompression(app);
   const services = await createServices(deps);
   installMetrics(app, services);
   // Each feature's context once, then every operation in the scope its guard names.

@@ -1,3 +1,4 @@
+import type { Balance, OperatorClient } from '../openapi/answer-types.js';
 import type { StoredClient } from '../storage/records.js';
 import type { BusinessContext } from './business-context.js';
 
@@ -16,7 +17,19 @@ export const BALANCE_MEMBERS = [
 ] as const;
 export type BalanceMember = (typeof BALANCE_MEMBERS)[number];
 
-const listOrEmpty = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+const listOrEmpty = <T>(value: T[] | undefined): T[] => (Array.isArray(value) ? value : []);
+
+/** The server-set members; the rest is stored as the validator accepted it. */
+type ServerSet = 'clientId' | 'source' | 'createdAt' | 'updatedAt' | 'balance' | 'customFields' | 'status';
+type Accepted = Omit<OperatorClient, ServerSet>;
+/**
+ * A stored client's values: what the validator accepted, read back from JSON, typed as the answer types
+ * its members (storage keeps JSON and cannot say so itself): a member the answer may leave null may be
+ * missing, the others (name, flags with defaults, derived labels) are always stored; custom fields by id.
+ */
+type StoredValues = { [K in keyof Accepted as null extends Accepted[K] ? K : never]?: Accepted[K] } & {
+  [K in keyof Accepted as null extends Accepted[K] ? never : K]: Accepted[K];
+} & { customFields?: Record<string, unknown> };
 
 /**
  * The public client: every field listed explicitly, in the order of the spec's tables, null for unset
@@ -27,8 +40,8 @@ const listOrEmpty = (value: unknown): unknown[] => (Array.isArray(value) ? value
  * dictionary, which JSON.stringify serialises on its slow path (a GET client: 288-294k -> 267k
  * instructions in the main thread, bench/experiments/instructions.ts).
  */
-export function presentClient(stored: StoredClient, context: BusinessContext): Record<string, unknown> {
-  const v = stored.data as Record<string, unknown>;
+export function presentClient(stored: StoredClient, context: BusinessContext): OperatorClient {
+  const v = stored.data as StoredValues;
   return {
     clientId: stored.clientId,
     name: v.name ?? null,
@@ -61,30 +74,28 @@ export function presentClient(stored: StoredClient, context: BusinessContext): R
     additionalIds: listOrEmpty(v.additionalIds),
     shippingDetails: listOrEmpty(v.shippingDetails),
     bankAccounts: listOrEmpty(v.bankAccounts),
-    customFields: customFieldsByName(v.customFields as Record<string, unknown> | undefined, context),
-    source: stored.source,
+    customFields: customFieldsByName(v.customFields, context),
+    source: stored.source as OperatorClient['source'],
     createdAt: new Date(stored.createdAt).toISOString(),
     updatedAt: new Date(stored.updatedAt).toISOString(),
     balance: presentBalance(stored.balance, context.business.currency),
-  };
+  } satisfies OperatorClient;
 }
 
 function customFieldsByName(
   values: Record<string, unknown> | undefined,
   context: BusinessContext,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+): OperatorClient['customFields'] {
+  const out: OperatorClient['customFields'] = {};
   if (!values) return out;
   for (const field of context.customFields) {
-    if (!field.isArchived && Object.hasOwn(values, field.id)) out[field.name] = values[field.id];
+    if (!field.isArchived && Object.hasOwn(values, field.id))
+      out[field.name] = values[field.id] as OperatorClient['customFields'][string];
   }
   return out;
 }
 
-function presentBalance(
-  b: Record<string, number>,
-  currency: string,
-): Record<BalanceMember | 'currency', number | string> {
+function presentBalance(b: Record<string, number>, currency: string): Balance {
   return {
     invoice: b.invoice ?? 0,
     proforma: b.proforma ?? 0,
@@ -98,5 +109,5 @@ function presentBalance(
     expenditurePayment: b.expenditurePayment ?? 0,
     creditConsumed: b.creditConsumed ?? 0,
     currency,
-  };
+  } satisfies Balance;
 }

@@ -11,10 +11,11 @@ import { OPERATOR_SOURCES } from './client.types.js';
  * descriptions.
  */
 
-const text = (maxLength: number, description = `At most ${maxLength} characters.`): StringSpec => ({
+/** A text field; its description, when given, is written from the limit (`(max) => ...`) so as to state it. */
+const text = (maxLength: number, describe = (max: number) => `At most ${max} characters.`): StringSpec => ({
   type: 'string',
   maxLength,
-  description,
+  description: describe(maxLength),
 });
 const formatted = (format: FormatName, extra = ''): StringSpec => ({
   type: 'string',
@@ -44,10 +45,11 @@ export const ADDITIONAL_ID_SPEC = entry(
     [
       'value',
       {
-        type: 'string',
+        ...text(
+          500,
+          (max) => `Required; the code's format (UDY, IEC, LUT) or any non-blank text. At most ${max} characters.`,
+        ),
         required: true,
-        maxLength: 500,
-        description: "Required; the code's format (UDY, IEC, LUT) or any non-blank text. At most 500 characters.",
       },
     ],
     ['showInInvoice', flag(false, 'Print the identifier on invoices. Default false.')],
@@ -56,7 +58,7 @@ export const ADDITIONAL_ID_SPEC = entry(
 );
 
 export const CUSTOM_HEADER_SPEC = entry('CustomHeader', 'A labelled line printed with the address.', [
-  ['label', { type: 'string', required: true, maxLength: 500, description: 'Required. At most 500 characters.' }],
+  ['label', { ...text(500, (max) => `Required. At most ${max} characters.`), required: true }],
   ['value', text(2500)],
 ]);
 
@@ -73,8 +75,8 @@ export const SHIPPING_DETAIL_SPEC = entry('ShippingDetail', 'A shipping address.
   ['gstState', formatted('gstState')],
   ['sstNumber', formatted('sst')],
   ['tinNumber', formatted('tin')],
-  ['taxId', text(500, 'Free text, at most 500 characters.')],
-  ['taxPayerType', text(500, 'Free text, at most 500 characters; no vocabulary check.')],
+  ['taxId', text(500, (max) => `Free text, at most ${max} characters.`)],
+  ['taxPayerType', text(500, (max) => `Free text, at most ${max} characters; no vocabulary check.`)],
   [
     'additionalIds',
     {
@@ -138,7 +140,7 @@ const ADDRESS_AND_TAX_FIELDS: [string, FieldSpec][] = [
   ['building', text(500)],
   ['city', text(500)],
   ['district', text(500)],
-  ['state', text(500, 'At most 500 characters. Requires country in the same request.')],
+  ['state', text(500, (max) => `At most ${max} characters. Requires country in the same request.`)],
   ['pincode', text(20)],
   ['country', formatted('country', " Defaults to the business's country.")],
   ['gstin', formatted('gstin', ' Fills panNumber and gstState when those are omitted.')],
@@ -148,7 +150,7 @@ const ADDRESS_AND_TAX_FIELDS: [string, FieldSpec][] = [
   ['tinNumber', formatted('tin')],
   ['sstNumber', formatted('sst')],
   ['taxPayerType', formatted('taxPayerType', ' Derived when omitted.')],
-  ['vatNumber', text(500, 'Stored as given; at most 500 characters.')],
+  ['vatNumber', text(500, (max) => `Stored as given; at most ${max} characters.`)],
   [
     'vatLabel',
     {

@@ -1,3 +1,4 @@
+import type { Invoice, Payment } from '../openapi/answer-types.js';
 import type { StoredInvoice, StoredPayment } from '../storage/invoices.records.js';
 import { shareLinkOf } from './invoice.share-token.js';
 import { currencyOf, moneyToJson } from './invoice.money.js';
@@ -8,10 +9,24 @@ export interface PresentContext {
   urlKey: string;
 }
 
-export type InvoiceAnswer = Record<string, unknown>;
+export type InvoiceAnswer = Invoice;
 
-/** The vendor's constant members (2.1). */
-const VENDOR_CONSTANTS = { discount: { discountType: 'PERCENTAGE' }, attachments: [], isExpenditure: false } as const;
+/** The members presentInvoice writes from the row or as constants; the stored content holds the others. */
+type FromRow =
+  | '_id'
+  | 'invoiceNumber'
+  | 'status'
+  | 'client'
+  | 'share'
+  | 'discount'
+  | 'attachments'
+  | 'isExpenditure'
+  | 'amountPaid'
+  | 'amountDue'
+  | 'createdAt'
+  | 'updatedAt';
+/** The content snapshot as the create stored it: the answer's members that never change (storage keeps JSON). */
+export type InvoiceContent = Omit<Invoice, FromRow>;
 
 /**
  * An invoice in the vendor's shape (2.1): the stored content, and what changes (status, payments, the
@@ -26,25 +41,28 @@ export function presentInvoice(stored: StoredInvoice, ctx: PresentContext): Invo
   return {
     _id: stored.invoiceId,
     invoiceNumber: stored.invoiceNumber,
-    ...stored.content,
-    status: stored.status,
+    ...(stored.content as InvoiceContent),
+    status: stored.status as Invoice['status'],
     client: stored.clientId,
     share: { link: shareLinkOf(ctx.publicUrl, stored.shareToken), pdf: `${ctx.publicUrl}${base}/pdf` },
-    ...VENDOR_CONSTANTS,
+    // The vendor's constant members (2.1).
+    discount: { discountType: 'PERCENTAGE' },
+    attachments: [],
+    isExpenditure: false,
     amountPaid: moneyToJson(paid, currency),
     amountDue: moneyToJson(due, currency),
     createdAt: new Date(stored.createdAt).toISOString(),
     updatedAt: new Date(stored.updatedAt).toISOString(),
-  };
+  } satisfies Invoice;
 }
 
+/** The stored payment members, as the answer shows them (storage keeps JSON). */
+type StoredPaymentData = Pick<Payment, 'amount' | 'tds' | 'transactionCharge' | 'paymentDate'> &
+  Partial<Pick<Payment, 'paymentMethod' | 'notes' | 'refId' | 'appId'>>;
+
 /** A payment. */
-export function presentPayment(
-  payment: StoredPayment,
-  invoice: StoredInvoice,
-  urlKey: string,
-): Record<string, unknown> {
-  const d = payment.data;
+export function presentPayment(payment: StoredPayment, invoice: StoredInvoice, urlKey: string): Payment {
+  const d = payment.data as StoredPaymentData;
   return {
     _id: payment.paymentId,
     amount: d.amount,
@@ -61,5 +79,5 @@ export function presentPayment(
     appId: d.appId ?? null,
     invoice: invoice.invoiceId,
     createdAt: new Date(payment.createdAt).toISOString(),
-  };
+  } satisfies Payment;
 }

@@ -1,5 +1,6 @@
 import { CLIENT_SPEC } from '../clients/client.schema.js';
 import { entry, type FieldSpec, type NumberSpec, type StringSpec } from '../validation/field-spec.js';
+import { grouped, powerOfTen } from '../validation/limit-text.js';
 
 /**
  * The one description of an invoice create body (invoices-interface 2.2 to 2.5, 4.1, 7): the
@@ -16,12 +17,17 @@ export const LIMITS = {
   tags: 50,
   cc: 10,
   title: 500,
+  name: 500,
+  termLength: 2500,
   number: 64,
   notes: 2500,
   refId: 128,
   significantDigits: 15,
   quantityMax: 1e9,
   moneyBelow: 1e12,
+  decimals: 6,
+  percentMax: 100,
+  percentDecimals: 4,
 } as const;
 
 const text = (maxLength: number, description = `At most ${maxLength} characters.`): StringSpec => ({
@@ -61,8 +67,8 @@ const PARTY_NAME: StringSpec = {
   type: 'string',
   trim: true,
   minLength: 1,
-  maxLength: 500,
-  description: '1 to 500 characters after trimming.',
+  maxLength: LIMITS.name,
+  description: `1 to ${LIMITS.name} characters after trimming.`,
 };
 
 const partyFields = (): [string, FieldSpec][] => [
@@ -115,11 +121,18 @@ export const ITEM_SPEC = entry('InvoiceItemInput', 'One line: rate × quantity, 
       required: true,
       trim: true,
       minLength: 1,
-      maxLength: 500,
-      description: '1 to 500 characters after trimming.',
+      maxLength: LIMITS.name,
+      description: `1 to ${LIMITS.name} characters after trimming.`,
     },
   ],
-  ['rate', { ...money('Unit price: at least 0, below 10^12, at most 6 decimals.'), required: true, maxDecimals: 6 }],
+  [
+    'rate',
+    {
+      ...money(`Unit price: at least 0, below ${powerOfTen(LIMITS.moneyBelow)}, at most ${LIMITS.decimals} decimals.`),
+      required: true,
+      maxDecimals: LIMITS.decimals,
+    },
+  ],
   [
     'quantity',
     {
@@ -127,8 +140,8 @@ export const ITEM_SPEC = entry('InvoiceItemInput', 'One line: rate × quantity, 
       required: true,
       exclusiveMinimum: 0,
       maximum: LIMITS.quantityMax,
-      maxDecimals: 6,
-      description: 'Above 0, at most 10^9, at most 6 decimals.',
+      maxDecimals: LIMITS.decimals,
+      description: `Above 0, at most ${powerOfTen(LIMITS.quantityMax)}, at most ${LIMITS.decimals} decimals.`,
     },
   ],
   ['gstRate', rate],
@@ -150,11 +163,23 @@ export const CHARGE_SPEC = entry(
   'InvoiceChargeInput',
   'A charge (multiplier 1) or discount (-1), applied after tax in array order.',
   [
-    ['label', { type: 'string', required: true, minLength: 1, maxLength: 500, description: '1 to 500 characters.' }],
+    [
+      'label',
+      {
+        type: 'string',
+        required: true,
+        minLength: 1,
+        maxLength: LIMITS.title,
+        description: `1 to ${LIMITS.title} characters.`,
+      },
+    ],
     [
       'amount',
       {
-        ...money('At least 0; PERCENTAGE at most 100 with at most 4 decimals; FIXED_AMOUNT within the minor unit.'),
+        ...money(
+          `At least 0; PERCENTAGE at most ${LIMITS.percentMax} with at most ${LIMITS.percentDecimals} decimals; ` +
+            'FIXED_AMOUNT within the minor unit.',
+        ),
         required: true,
       },
     ],
@@ -175,15 +200,19 @@ export const CHARGE_SPEC = entry(
 );
 
 export const TERMS_SPEC = entry('InvoiceTerms', 'A group of terms, stored and returned exactly as sent.', [
-  ['label', { type: 'string', required: true, maxLength: LIMITS.title, description: 'At most 500 characters.' }],
+  ['label', { ...text(LIMITS.title), required: true }],
   [
     'terms',
     {
       type: 'strings',
       required: true,
-      items: { type: 'string', maxLength: 2500, description: 'At most 2,500 characters.' },
+      items: {
+        type: 'string',
+        maxLength: LIMITS.termLength,
+        description: `At most ${grouped(LIMITS.termLength)} characters.`,
+      },
       maxItems: LIMITS.termStrings,
-      description: 'At most 50 strings.',
+      description: `At most ${LIMITS.termStrings} strings.`,
     },
   ],
 ]);
@@ -253,7 +282,7 @@ export const EMAIL_SPEC = entry(
         type: 'strings',
         items: { ...(clientField('email') as StringSpec) },
         maxItems: LIMITS.cc,
-        description: 'At most 10 e-mail addresses.',
+        description: `At most ${LIMITS.cc} e-mail addresses.`,
       },
     ],
   ],
@@ -271,7 +300,7 @@ export const INVOICE_SPEC = entry('InvoiceCreate', 'Body of POST /api/v1/busines
       minLength: 1,
       maxLength: LIMITS.number,
       pattern: /^[^\p{Cc}]*$/u,
-      message: 'must be 1 to 64 characters without control characters',
+      message: `must be 1 to ${LIMITS.number} characters without control characters`,
       description:
         'Unique in the business, case-sensitive; omitted: the next of the series (its last run of digits incremented).',
     },
@@ -335,7 +364,7 @@ export const INVOICE_SPEC = entry('InvoiceCreate', 'Body of POST /api/v1/busines
       required: true,
       items: ITEM_SPEC,
       maxItems: LIMITS.items,
-      description: '1 to 500 items (else INVALID_ITEMS).',
+      description: `1 to ${LIMITS.items} items (else INVALID_ITEMS).`,
     },
   ],
   [
@@ -344,7 +373,7 @@ export const INVOICE_SPEC = entry('InvoiceCreate', 'Body of POST /api/v1/busines
       type: 'array',
       items: CHARGE_SPEC,
       maxItems: LIMITS.charges,
-      description: 'At most 20 charges and discounts, applied after tax in order.',
+      description: `At most ${LIMITS.charges} charges and discounts, applied after tax in order.`,
     },
   ],
   [
@@ -353,7 +382,7 @@ export const INVOICE_SPEC = entry('InvoiceCreate', 'Body of POST /api/v1/busines
       type: 'array',
       items: TERMS_SPEC,
       maxItems: LIMITS.termGroups,
-      description: "At most 20 groups; omitted: the business's default terms; [] none.",
+      description: `At most ${LIMITS.termGroups} groups; omitted: the business's default terms; [] none.`,
     },
   ],
   [
@@ -362,7 +391,7 @@ export const INVOICE_SPEC = entry('InvoiceCreate', 'Body of POST /api/v1/busines
       type: 'strings',
       items: { type: 'string', maxLength: 500, description: "A live tag's id, else its name (any case)." },
       maxItems: LIMITS.tags,
-      description: 'At most 50 tags (INVALID_TAG otherwise).',
+      description: `At most ${LIMITS.tags} tags (INVALID_TAG otherwise).`,
     },
   ],
   [

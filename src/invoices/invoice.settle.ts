@@ -1,4 +1,5 @@
 import { AppError } from '../errors/app-error.js';
+import type { Invoice, Payment } from '../openapi/answer-types.js';
 import type { Decision, LockedInvoice, StoredInvoice, StoredPayment } from '../storage/invoices.records.js';
 import type { EventPlan } from '../webhooks/events.js';
 import { invoiceEvent } from './invoice.events.js';
@@ -23,8 +24,8 @@ export interface SettleContext {
   now: number;
   businessCurrency: string;
   /** The invoice in its answer shape, and a payment in its own. */
-  present(invoice: StoredInvoice): unknown;
-  presentPayment(payment: StoredPayment, invoice: StoredInvoice): unknown;
+  present(invoice: StoredInvoice): Invoice;
+  presentPayment(payment: StoredPayment, invoice: StoredInvoice): Payment;
 }
 
 /** Minor units of the invoice's currency as the balance's ten-thousandths; 0 for another currency (3.7.3). */

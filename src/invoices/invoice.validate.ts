@@ -219,11 +219,15 @@ function readCharges(entries: ReadValues[], currency: Currency, fail: Fail): Cha
     const multiplier = entry.get('multiplier') as number;
     if (multiplier !== 1 && multiplier !== -1 && entry.has('multiplier'))
       fail(`${at}.multiplier`, 'INVALID_FIELD_VALUE', `${at}.multiplier must be 1 or -1`);
-    if (type === CHARGE_TYPES[0] && (amount.scale > 4 || amount.units > 100n * 10n ** BigInt(amount.scale))) {
+    const { percentMax, percentDecimals } = LIMITS;
+    if (
+      type === CHARGE_TYPES[0] &&
+      (amount.scale > percentDecimals || amount.units > BigInt(percentMax) * 10n ** BigInt(amount.scale))
+    ) {
       fail(
         `${at}.amount`,
         'INVALID_FIELD_VALUE',
-        `${at}.amount must be at most 100 with at most 4 decimals for PERCENTAGE`,
+        `${at}.amount must be at most ${percentMax} with at most ${percentDecimals} decimals for PERCENTAGE`,
       );
     }
     if (type === CHARGE_TYPES[1] && exactMinor(amount, currency) === null)

@@ -15,7 +15,8 @@ import { invoiceClientEvents, invoiceEvent } from './invoice.events.js';
 import { pow10 } from './invoice.money.js';
 import { followingCandidate, formatNumbering, nextInvoiceNumber, type InvoiceNumbering } from './invoice.numbering.js';
 import { matchKeyOf, newClientValue, partyOf, sentParty } from './invoice.parties.js';
-import { presentInvoice, type InvoiceAnswer } from './invoice.present.js';
+import type { InvoicePreview } from '../openapi/answer-types.js';
+import { presentInvoice, type InvoiceAnswer, type InvoiceContent } from './invoice.present.js';
 import { encodeCursor, parseFindQuery } from './invoices.find.js';
 import { isJsonObject } from '../validation/field-reader.js';
 import { inBodyOrder, validateInvoice, type InvoiceInput } from './invoice.validate.js';
@@ -122,7 +123,7 @@ export class InvoicesService {
    * What create would store, by the same validation and rules, with nothing stored: the dashboard's live
    * totals (docs/decisions.md "Invoice preview"). Without invoiceNumber, the number it would get now.
    */
-  async preview(urlKey: string, body: unknown): Promise<InvoiceAnswer> {
+  async preview(urlKey: string, body: unknown): Promise<InvoicePreview> {
     const context = await this.context(urlKey);
     const { errors, input, client } = await this.validated(urlKey, body, context);
     const settings = await this.settings.stored(urlKey);
@@ -131,9 +132,9 @@ export class InvoicesService {
     if (!built.ok) throw AppError.fromFieldErrors(inBodyOrder([...errors, ...built.errors], input.sent));
     return {
       invoiceNumber: input.invoiceNumber ?? (await this.nextNumber(urlKey)),
-      ...built.value.content,
+      ...(built.value.content as InvoiceContent),
       status: built.value.totalMinor === 0n ? 'PAID' : 'UNPAID',
-    };
+    } satisfies InvoicePreview;
   }
 
   /**

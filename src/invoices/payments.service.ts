@@ -8,7 +8,8 @@ import type { WebhookEvents } from '../webhooks/events.js';
 import { randomHex } from './invoice.build.js';
 import { parseInvoiceDate } from './invoice.dates.js';
 import { currencyOf, decimalOf, exactMinor, INVOICE_MINOR_UNITS, moneyToJson } from './invoice.money.js';
-import { presentPayment, type InvoiceAnswer } from './invoice.present.js';
+import type { InvoiceCanceled } from '../openapi/answer-types.js';
+import { presentPayment } from './invoice.present.js';
 import { PAYMENT_SPEC } from './invoice.schema.js';
 import { decideCancel, decidePayment, decideRemoval, type Outcome, type SettleContext } from './invoice.settle.js';
 import { inBodyOrder } from './invoice.validate.js';
@@ -95,7 +96,7 @@ export class PaymentsService {
     invoiceId: string,
     cancelPayment: boolean,
     audit: AuditEntry | null = null,
-  ): Promise<InvoiceAnswer> {
+  ): Promise<InvoiceCanceled> {
     const ctx = await this.settleContext(urlKey);
     const invoice = await this.decide(
       urlKey,
@@ -103,7 +104,7 @@ export class PaymentsService {
       (locked) => keeping(decideCancel(locked, cancelPayment, ctx), { audit }),
       true,
     );
-    return { ...(ctx.present(invoice) as InvoiceAnswer), payments: [] };
+    return { ...ctx.present(invoice), payments: [] } satisfies InvoiceCanceled;
   }
 
   async remove(

@@ -1,4 +1,5 @@
 import type { FieldChange, StoredActivity, StoredLead } from '../storage/leads.records.js';
+import type { LeadActivity } from '../openapi/answer-types.js';
 import type { LeadContext } from './lead-context.js';
 import { followUpInstant, presentPlace } from './lead.present.js';
 import { reasonByKey } from './lead.resolve.js';
@@ -42,7 +43,7 @@ export function presentChange(change: FieldChange, context: LeadContext): Presen
 }
 
 /** A FIELD_CHANGE entry (read with `include=fieldChanges`); undefined when its field has no name left. */
-export function presentFieldChange(a: StoredActivity, context: LeadContext): Record<string, unknown> | undefined {
+export function presentFieldChange(a: StoredActivity, context: LeadContext): LeadActivity | undefined {
   const change = a.change && presentChange(a.change, context);
   if (!change) return undefined;
   return {
@@ -53,7 +54,7 @@ export function presentFieldChange(a: StoredActivity, context: LeadContext): Rec
     to: change.to,
     author: a.author,
     createdAt: new Date(a.createdAt).toISOString(),
-  };
+  } satisfies LeadActivity;
 }
 
 /**

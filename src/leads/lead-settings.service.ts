@@ -7,7 +7,13 @@ import type { Store } from '../storage/store.js';
 import { FieldReader, isJsonObject, type EntryRules, type ReadValues } from '../validation/field-reader.js';
 import type { EntrySpec } from '../validation/field-spec.js';
 import { LEAD_SETTINGS_TOPIC } from './lead-context.js';
-import { LEAD_SOURCES_BODY, MEMBERS_BODY, SOURCE_KEY, TAGS_BODY } from './lead-settings.schema.js';
+import {
+  LEAD_SETTINGS_LIMITS,
+  LEAD_SOURCES_BODY,
+  MEMBERS_BODY,
+  SOURCE_KEY,
+  TAGS_BODY,
+} from './lead-settings.schema.js';
 import type { LeadSettings, LeadSettingsKind, LeadSource, Member, Tag } from '../storage/lead-settings.records.js';
 import { withLeadSettingsDefaults } from './lead-settings.defaults.js';
 import type { AuditEntry } from '../storage/records.js';
@@ -157,7 +163,7 @@ function sourceRules(reader: FieldReader): EntryRules {
   return {
     afterMember(key, value, path) {
       if (key === 'key' && !SOURCE_KEY.test(value as string))
-        reader.valueError(path, `${path} must be 1 to 64 characters of A-Z, 0-9 and _`);
+        reader.valueError(path, `${path} must be 1 to ${LEAD_SETTINGS_LIMITS.sourceKey} characters of A-Z, 0-9 and _`);
       else once(key, value, path);
     },
   };

@@ -1,3 +1,4 @@
+import type { Lead, LeadActivity, LeadContactSnapshot, LeadCustomerSnapshot } from '../openapi/answer-types.js';
 import type { LeadContext } from './lead-context.js';
 import { reasonByKey, stageById } from './lead.resolve.js';
 import type { ContactSnapshot, CustomerSnapshot, StoredActivity, StoredLead } from '../storage/leads.records.js';
@@ -13,7 +14,7 @@ export const followUpInstant = (date: string): string => `${date}T00:00:00.000Z`
  * `subject`, `details`, `budget` and `customFields` are omitted when unset, as the spec says; the
  * other optional values are null. Used for every answer that carries a lead, lists included.
  */
-export function presentLead(stored: StoredLead, context: LeadContext): Record<string, unknown> {
+export function presentLead(stored: StoredLead, context: LeadContext): Lead {
   const d = stored.data;
   const customFields = customFieldsByName(d.customFields, context);
   return {
@@ -37,19 +38,16 @@ export function presentLead(stored: StoredLead, context: LeadContext): Record<st
     source: stored.source,
     createdAt: new Date(stored.createdAt).toISOString(),
     updatedAt: new Date(stored.updatedAt).toISOString(),
-  };
+  } satisfies Lead;
 }
 
 /** Where the lead is: pipeline, stage and status (the stage's state) by current name. */
-export function presentPlace(
-  stored: StoredLead,
-  context: LeadContext,
-): { pipeline: string; stage: string; status: string } {
+export function presentPlace(stored: StoredLead, context: LeadContext): Pick<Lead, 'pipeline' | 'stage' | 'status'> {
   const place = stageById(context, stored.stageId);
   return { pipeline: place?.pipeline.name ?? '', stage: place?.stage.name ?? '', status: place?.stage.state ?? 'OPEN' };
 }
 
-function presentCustomer(c: CustomerSnapshot): Record<string, unknown> {
+function presentCustomer(c: CustomerSnapshot): LeadCustomerSnapshot {
   return {
     clientId: c.clientId,
     name: c.name,
@@ -59,10 +57,10 @@ function presentCustomer(c: CustomerSnapshot): Record<string, unknown> {
     ...(c.city !== null && { city: c.city }),
     ...(c.state !== null && { state: c.state }),
     ...(c.pincode !== null && { pincode: c.pincode }),
-  };
+  } satisfies LeadCustomerSnapshot;
 }
 
-function presentContact(c: ContactSnapshot): Record<string, unknown> {
+function presentContact(c: ContactSnapshot): LeadContactSnapshot {
   return {
     contactId: c.contactId,
     name: c.name,
@@ -71,7 +69,7 @@ function presentContact(c: ContactSnapshot): Record<string, unknown> {
     phone: c.phone ?? '',
     country: c.country,
     ...(c.designation !== null && { designation: c.designation }),
-  };
+  } satisfies LeadContactSnapshot;
 }
 
 /** Current names, ordered by name; a tag removed from the configuration altogether is no longer shown. */
@@ -85,19 +83,17 @@ function tagNames(ids: readonly string[], context: LeadContext): string[] {
 }
 
 /** Live fields only, by current display name (as clients answer); undefined when none is set. */
-function customFieldsByName(
-  values: Record<string, unknown>,
-  context: LeadContext,
-): Record<string, unknown> | undefined {
-  let out: Record<string, unknown> | undefined;
+function customFieldsByName(values: Record<string, unknown>, context: LeadContext): Lead['customFields'] {
+  let out: Lead['customFields'];
   for (const field of context.settings.customFields) {
-    if (!field.isArchived && Object.hasOwn(values, field.id)) (out ??= {})[field.name] = values[field.id];
+    if (!field.isArchived && Object.hasOwn(values, field.id))
+      (out ??= {})[field.name] = values[field.id] as NonNullable<Lead['customFields']>[string];
   }
   return out;
 }
 
 /** An activity entry (docs/leads.md "Read"): stage and pipeline by current name, reasons by label. */
-export function presentActivity(a: StoredActivity, context: LeadContext): Record<string, unknown> {
+export function presentActivity(a: StoredActivity, context: LeadContext): LeadActivity {
   const stageName = (id: string | null) => (id === null ? undefined : stageById(context, id)?.stage.name);
   const pipelineName = (id: string | null) =>
     id === null ? undefined : context.pipelines.pipelines.find((p) => p.id === id)?.name;
@@ -116,5 +112,5 @@ export function presentActivity(a: StoredActivity, context: LeadContext): Record
     ...(a.reasonKeys !== null && { reasons: a.reasonKeys.map((key) => reasonByKey(context, key)?.label ?? key) }),
     author: a.author,
     createdAt: new Date(a.createdAt).toISOString(),
-  };
+  } satisfies LeadActivity;
 }

@@ -1,5 +1,7 @@
 import { EMAIL_MAX_LENGTH } from '../validation/email.js';
 import { entry, type EntrySpec, type FieldSpec, type StringSpec } from '../validation/field-spec.js';
+import { grouped as n, powerOfTen } from '../validation/limit-text.js';
+import { PHONE_MAX_LENGTH } from '../validation/phone.js';
 
 /**
  * The lead bodies' field table (docs/leads.md "Create" and "Edit"): lead.validate.ts reads bodies against
@@ -21,10 +23,8 @@ export const LIMITS = {
   entryLength: 500,
   clientRequestId: 128,
   budgetMax: 10 ** 13,
+  budgetDecimals: 4,
 } as const;
-
-/** A limit as the descriptions write it (2,500): prose that states a limit is built from the limit. */
-const n = (value: number) => value.toLocaleString('en-US');
 
 const text = (description: string, maxLength?: number, trim = false): StringSpec => ({
   type: 'string',
@@ -45,7 +45,11 @@ export const CUSTOMER_SPEC: EntrySpec = entry(
     ['country', countryField],
     [
       'phone',
-      { type: 'string', description: "Normalised as a client's phone; at most 30 characters.", format: 'phone' },
+      {
+        type: 'string',
+        description: `Normalised as a client's phone; at most ${PHONE_MAX_LENGTH} characters.`,
+        format: 'phone',
+      },
     ],
     ['address', text('Snapshot only.', LIMITS.address)],
     ['city', text('Snapshot only.', LIMITS.name)],
@@ -80,10 +84,10 @@ export const BUDGET_SPEC: EntrySpec = entry('LeadBudget', 'Amount and currency.'
     'amount',
     {
       type: 'number',
-      description: 'Greater than 0, at most 10^13, at most 4 decimal places.',
+      description: `Greater than 0, at most ${powerOfTen(LIMITS.budgetMax)}, at most ${LIMITS.budgetDecimals} decimal places.`,
       exclusiveMinimum: 0,
       maximum: LIMITS.budgetMax,
-      maxDecimals: 4,
+      maxDecimals: LIMITS.budgetDecimals,
     },
   ],
   ['currency', text('ISO 4217 code, upper-cased; default the business currency.')],

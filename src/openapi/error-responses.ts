@@ -1,5 +1,6 @@
 import { BODY_ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../errors/codes.js';
 import { bareEnvelope, errorEnvelope, errorNames } from '../errors/envelope.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../http/idempotency-key.js';
 import type { JsonSchema } from '../validation/json-schema.js';
 import { ref, type ErrorExample, type OperationDoc } from './operation.js';
 
@@ -291,8 +292,10 @@ const CODES: Record<ErrorCode, { when: string; example: ErrorExample }> = {
     example: { message: 'A request with this Idempotency-Key is still in progress; retry shortly' },
   },
   INVALID_IDEMPOTENCY_KEY: {
-    when: 'the Idempotency-Key header is empty, longer than 255 characters, not printable ASCII, or sent more than once',
-    example: { message: 'Idempotency-Key must be 1 to 255 printable ASCII characters' },
+    when:
+      `the Idempotency-Key header is empty, longer than ${IDEMPOTENCY_KEY_MAX_LENGTH} characters, ` +
+      'not printable ASCII, or sent more than once',
+    example: { message: `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters` },
   },
   URL_KEY_TAKEN: {
     when: 'the urlKey sent is used by another business',

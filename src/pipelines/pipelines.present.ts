@@ -1,3 +1,11 @@
+import type {
+  OperatorPipeline,
+  OperatorPipelineConfiguration,
+  Pipeline,
+  PipelineConfiguration,
+  Stage,
+  StageReason,
+} from '../openapi/answer-types.js';
 import type { PipelineConfig, StoredPipeline, StoredReason, StoredStage } from './pipelines.types.js';
 
 /**
@@ -5,7 +13,11 @@ import type { PipelineConfig, StoredPipeline, StoredReason, StoredStage } from '
  * `includeArchived`, archived pipelines, stages and reasons are left out, and a live stage does
  * not list the key of an archived reason (docs/decisions.md "Pipelines").
  */
-export function presentConfig(config: PipelineConfig, includeArchived: boolean, audience: Audience = 'public') {
+export function presentConfig(
+  config: PipelineConfig,
+  includeArchived: boolean,
+  audience: Audience = 'public',
+): PipelineConfiguration | OperatorPipelineConfiguration {
   const visible = <T extends { isArchived: boolean }>(list: T[]) =>
     includeArchived ? list : list.filter((x) => !x.isArchived);
   const liveKeys = new Set(config.stageReasons.filter((r) => !r.isArchived).map((r) => r.key));
@@ -13,7 +25,7 @@ export function presentConfig(config: PipelineConfig, includeArchived: boolean, 
   return {
     pipelines: visible(config.pipelines).map((p) => presentPipeline(p, visible(p.stages), reasonFilter, audience)),
     stageReasons: visible(config.stageReasons).map(presentReason),
-  };
+  } satisfies PipelineConfiguration | OperatorPipelineConfiguration;
 }
 
 /**
@@ -27,7 +39,7 @@ function presentPipeline(
   stages: StoredStage[],
   reasonFilter: (key: string) => boolean,
   audience: Audience,
-) {
+): Pipeline | OperatorPipeline {
   return {
     id: p.id,
     name: p.name,
@@ -38,10 +50,10 @@ function presentPipeline(
       ...presentStage(s, reasonFilter),
       ...(audience === 'operator' && { requiresReason: s.requiresReason === true }),
     })),
-  };
+  } satisfies Pipeline | OperatorPipeline;
 }
 
-function presentStage(s: StoredStage, reasonFilter: (key: string) => boolean) {
+function presentStage(s: StoredStage, reasonFilter: (key: string) => boolean): Stage {
   return {
     id: s.id,
     name: s.name,
@@ -51,11 +63,11 @@ function presentStage(s: StoredStage, reasonFilter: (key: string) => boolean) {
     ...(s.closure !== undefined && { closure: s.closure }),
     ...(s.decayThresholdHours !== undefined && { decayThresholdHours: s.decayThresholdHours }),
     isArchived: s.isArchived,
-  };
+  } satisfies Stage;
 }
 
-function presentReason(r: StoredReason) {
-  return { key: r.key, label: r.label, isArchived: r.isArchived };
+function presentReason(r: StoredReason): StageReason {
+  return { key: r.key, label: r.label, isArchived: r.isArchived } satisfies StageReason;
 }
 
 /** The whole 200 body, `data` always one configuration object. */

@@ -1,7 +1,7 @@
 import { isTimeZone } from './time-zones.js';
 import { COUNTRY_CODES, CURRENCY_CODES, isCountryCode, isCurrencyCode, isLocale } from './countries.js';
 import { EMAIL_MAX_LENGTH, isValidEmail } from './email.js';
-import { normalisePhone } from './phone.js';
+import { normalisePhone, PHONE_MAX_LENGTH } from './phone.js';
 import { TAX_FORMATS, TAX_PAYER_TYPE_COUNTRIES_TEXT, TAX_PAYER_TYPES, type TaxFormatName } from '../tax/countries.js';
 import { byTest, kept, rejected, type FormatContext, type FormatResult, type FormatRule } from './format-rule.js';
 
@@ -39,7 +39,8 @@ export const FORMATS: Readonly<Record<FormatName, FormatRule>> = {
   },
   phone: {
     description:
-      'Digits with an optional leading +; round brackets, spaces and hyphens are stripped and a leading + added. At most 30 characters after normalisation.',
+      'Digits with an optional leading +; round brackets, spaces and hyphens are stripped and a leading + added. ' +
+      `At most ${PHONE_MAX_LENGTH} characters after normalisation.`,
     jsonPattern: '^[0-9+() -]+$',
     check: (value) => {
       const result = normalisePhone(value);
