@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { InsertLeadResult, LeadInsert } from './leads.store.js';
-import { activityData, leadColumns } from './lead-rows.js';
+import { activityData, leadColumns, leadMadeClientRow } from './lead-rows.js';
 import { runUnnamed as run } from './compiled.js';
 import type { Database } from './schema.js';
 import { writeAudit } from './audit-lines.js';
@@ -125,19 +125,7 @@ async function insertClients(
 ): Promise<Map<string, number>> {
   const pks = new Map<string, number>();
   const created = written.flatMap(({ lead, newClient }) =>
-    newClient
-      ? [
-          {
-            business_pk: businessPk,
-            client_id: newClient.clientId,
-            status: 'active',
-            source: 'API',
-            data: JSON.stringify(newClient.data),
-            created_at: lead.createdAt,
-            updated_at: lead.createdAt,
-          },
-        ]
-      : [],
+    newClient ? [leadMadeClientRow(businessPk, newClient, lead.createdAt)] : [],
   );
   for (const slice of slices(created)) {
     const query = trx.insertInto('clients').values(slice).returning(['id', 'client_id']).compile();

@@ -58,6 +58,19 @@ export function storedLeadOf(row: LeadRow): StoredLead {
   };
 }
 
+/** The row of a client a lead's create makes (one create, or an import's chunk: the same row). */
+export function leadMadeClientRow(businessPk: number, client: { clientId: string; data: unknown }, createdAt: number) {
+  return {
+    business_pk: businessPk,
+    client_id: client.clientId,
+    status: 'active',
+    source: 'API',
+    data: JSON.stringify(client.data),
+    created_at: createdAt,
+    updated_at: createdAt,
+  };
+}
+
 /** The columns of a lead that mirror its `data` for filters, sorts and lookups. */
 export function leadColumns(
   lead: Omit<StoredLead, 'leadId' | 'externalId' | 'removed' | 'source' | 'version' | 'createdAt' | 'updatedAt'>,

@@ -6,7 +6,15 @@ import { insertLeadsTogether } from './lead-inserts.js';
 import type { StoreKind } from './db.js';
 import type { WriteRunner } from './group-commit.js';
 import { canName } from './keys.js';
-import { activityData, leadColumns, LEAD_COLUMNS, storedActivityOf, storedLeadOf, type LeadRow } from './lead-rows.js';
+import {
+  activityData,
+  leadColumns,
+  leadMadeClientRow,
+  LEAD_COLUMNS,
+  storedActivityOf,
+  storedLeadOf,
+  type LeadRow,
+} from './lead-rows.js';
 import type { Database } from './schema.js';
 import { directReads, type ReadRunner } from './shared-reads.js';
 import { writeOutbox, type OutboxRow } from './webhooks.store.js';
@@ -327,15 +335,7 @@ export class LeadsStore {
     if (newClient) {
       const row = await trx
         .insertInto('clients')
-        .values({
-          business_pk: businessPk,
-          client_id: newClient.clientId,
-          status: 'active',
-          source: 'API',
-          data: JSON.stringify(newClient.data),
-          created_at: lead.createdAt,
-          updated_at: lead.createdAt,
-        })
+        .values(leadMadeClientRow(businessPk, newClient, lead.createdAt))
         .returning('id')
         .executeTakeFirstOrThrow();
       return Number(row.id);
