@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { InsertLeadResult, LeadInsert } from './leads.store.js';
-import { activityData, leadColumns, leadMadeClientRow } from './lead-rows.js';
+import { activityData, leadMadeClientRow, newLeadRow } from './lead-rows.js';
 import { runUnnamed as run } from './compiled.js';
 import type { Database } from './schema.js';
 import { writeAudit } from './audit-lines.js';
@@ -89,18 +89,7 @@ async function insertLeadRows(
   businessPk: number,
   inserts: readonly LeadInsert[],
 ): Promise<Map<string, number>> {
-  const rows = inserts.map(({ lead, createRequest }) => ({
-    business_pk: businessPk,
-    lead_id: lead.leadId,
-    external_id: lead.externalId,
-    removed: 0,
-    source: lead.source,
-    ...leadColumns(lead),
-    create_request: JSON.stringify(createRequest),
-    version: 1,
-    created_at: lead.createdAt,
-    updated_at: lead.updatedAt,
-  }));
+  const rows = inserts.map(({ lead, createRequest }) => newLeadRow(businessPk, lead, createRequest));
   const pks = new Map<string, number>();
   for (const slice of slices(rows)) {
     const query = trx

@@ -58,6 +58,22 @@ export function storedLeadOf(row: LeadRow): StoredLead {
   };
 }
 
+/** A new lead's row (one create, or an import's chunk: the same row). */
+export function newLeadRow(businessPk: number, lead: StoredLead, createRequest: unknown) {
+  return {
+    business_pk: businessPk,
+    lead_id: lead.leadId,
+    external_id: lead.externalId,
+    removed: 0,
+    source: lead.source,
+    ...leadColumns(lead),
+    create_request: JSON.stringify(createRequest),
+    version: 1,
+    created_at: lead.createdAt,
+    updated_at: lead.updatedAt,
+  };
+}
+
 /** The row of a client a lead's create makes (one create, or an import's chunk: the same row). */
 export function leadMadeClientRow(businessPk: number, client: { clientId: string; data: unknown }, createdAt: number) {
   return {

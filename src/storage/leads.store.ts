@@ -11,6 +11,7 @@ import {
   leadColumns,
   leadMadeClientRow,
   LEAD_COLUMNS,
+  newLeadRow,
   storedActivityOf,
   storedLeadOf,
   type LeadRow,
@@ -284,18 +285,7 @@ export class LeadsStore {
     const { lead } = insert;
     const inserted = await trx
       .insertInto('leads')
-      .values({
-        business_pk: businessPk,
-        lead_id: lead.leadId,
-        external_id: lead.externalId,
-        removed: 0,
-        source: lead.source,
-        ...leadColumns(lead),
-        create_request: JSON.stringify(insert.createRequest),
-        version: 1,
-        created_at: lead.createdAt,
-        updated_at: lead.updatedAt,
-      })
+      .values(newLeadRow(businessPk, lead, insert.createRequest))
       .onConflict((oc) => oc.columns(['business_pk', 'external_id']).doNothing())
       .returning('id')
       .executeTakeFirst();
