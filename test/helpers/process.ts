@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { inject } from 'vitest';
+import { nodeArgsFor } from './server-build.js';
 import { withDirectUrl } from './stores.js';
 
 export interface ServerProcess {
@@ -43,15 +45,15 @@ export async function killLeftServers(): Promise<void> {
 }
 
 /**
- * Starts `src/main.ts` (or `entry`, a test's own server script) as a real server process (through tsx)
- * and waits until /healthz answers.
+ * Starts `src/main.ts` (from the run's build), or `entry`, a test's own server script (through tsx), as a
+ * real server process, and waits until /healthz answers.
  */
 export async function spawnServer(
   env: Record<string, string>,
   options: { timeoutMs?: number; entry?: string } = {},
 ): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', options.entry ?? 'src/main.ts'], {
+  const child = spawn(process.execPath, nodeArgsFor(options.entry ?? 'src/main.ts', inject('serverBuild')), {
     env: { ...process.env, LOG_LEVEL: 'warn', ...withDirectUrl(env), PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import { inject } from 'vitest';
 import { freePort } from '../helpers/process.js';
+import { nodeArgsFor } from '../helpers/server-build.js';
 import { withDirectUrl } from '../helpers/stores.js';
 
 export interface Finished {
@@ -8,7 +10,7 @@ export interface Finished {
   stderr: string;
 }
 
-/** Runs `node --import tsx <script> …args` to its end, with stdout and stderr kept apart. */
+/** Runs `node <script> …args` to its end (src/ scripts from the run's build), with stdout and stderr kept apart. */
 export function runNode(
   script: string,
   args: string[],
@@ -16,7 +18,7 @@ export function runNode(
   timeoutMs = 30_000,
 ): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    const child = spawn(process.execPath, [...nodeArgsFor(script, inject('serverBuild')), ...args], {
       env: {
         ...process.env,
         ADMIN_EMAIL: '',
@@ -67,7 +69,7 @@ export interface Running {
 /** Like helpers/process.ts spawnServer, but with stdout and stderr apart and the exit code kept. */
 export async function startProcess(script: string, args: string[], env: Record<string, string>): Promise<Running> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [...nodeArgsFor(script, inject('serverBuild')), ...args], {
     env: {
       ...process.env,
       ADMIN_EMAIL: '',
