@@ -7,7 +7,11 @@ import type { PageFiles } from '../openapi/operation.js';
 import { AppError } from '../errors/app-error.js';
 import { PAGE_SECURITY_POLICY } from './http-basics.js';
 
-/** Static files shipped with the service (the dashboard, the API reference page), read once at start. */
+/**
+ * Static files shipped with the service (the dashboard, the API reference page), read once per process:
+ * they are part of the build. Several apps in one process (the test suite builds hundreds) share them;
+ * reading and hashing them was about 20 ms of each app's start.
+ */
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -73,8 +77,11 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: A
 }
 
 /** A page's two handlers: its index.html, and its other files by path (nothing else: 404). Reads the files once. */
+const loaded = new Map<string, Map<string, Asset>>();
+
 export function pageFiles(dir: string): PageFiles {
-  const assets = loadAssets(dir);
+  let assets = loaded.get(dir);
+  if (!assets) loaded.set(dir, (assets = loadAssets(dir)));
   const index = assets.get('index.html');
   if (!index) throw new Error(`${dir}: index.html is missing`);
   return {

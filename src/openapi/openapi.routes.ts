@@ -8,8 +8,11 @@ import { buildOpenApiDocument } from './openapi.document.js';
 import { pageOperations, type ApiSection, type DocSection, type PageFiles } from './operation.js';
 
 interface ReferenceContext {
-  /** Built and serialised once, at start: it is static. */
-  document: Asset;
+  /**
+   * Built and serialised once, when first asked for: it is static. Not at start: building and hashing its
+   * 1.1 MB took about 50 ms of each app's start, paid by every test app and by servers nobody asks for it.
+   */
+  document: () => Asset;
   files: PageFiles;
 }
 
@@ -31,7 +34,7 @@ export const referenceApi: ApiSection<ReferenceContext> = {
       handler:
         ({ document }) =>
         async (request, reply) =>
-          sendAsset(request, reply, document),
+          sendAsset(request, reply, document()),
     },
     ...pageOperations<ReferenceContext>(
       {
@@ -59,11 +62,15 @@ export function openApiDocumentOf(sections: readonly DocSection[], deps: Pick<De
 /** `/openapi.json` and the `/docs` page that renders it. */
 export const openApiFeature = feature({
   sections: [referenceApi],
-  context: ({ deps, sections }): ReferenceContext => ({
-    document: assetOf(
-      Buffer.from(JSON.stringify(openApiDocumentOf(sections, deps))),
-      'application/json; charset=utf-8',
-    ),
-    files: pageFiles(join(packageRoot(import.meta.url), 'src', 'openapi', 'public')),
-  }),
+  context: ({ deps, sections }): ReferenceContext => {
+    let document: Asset | undefined;
+    return {
+      document: () =>
+        (document ??= assetOf(
+          Buffer.from(JSON.stringify(openApiDocumentOf(sections, deps))),
+          'application/json; charset=utf-8',
+        )),
+      files: pageFiles(join(packageRoot(import.meta.url), 'src', 'openapi', 'public')),
+    };
+  },
 });
