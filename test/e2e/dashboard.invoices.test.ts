@@ -106,6 +106,16 @@ describe.each(stores)('dashboard: invoices, invoice settings and the client page
     await fact('total').getByText('₹236.00').waitFor();
     expect(await fact('number').textContent()).toBe('ACME/00007');
     expect(await fact('cgst').textContent()).toBe('₹18.00');
+    // The browser's picker is drawn in the browser's locale; the chosen day is written under it in the
+    // invoice's (en-IN here), as every other date on the page. Cleared again: the invoice is dated today.
+    const echo = (name: string) => page().locator(`[data-date-echo="${name}"]`);
+    await page().getByLabel('Due date').fill('2026-11-26');
+    await echo('dueDate').getByText('26 Nov 2026', { exact: true }).waitFor();
+    expect(await page().getByLabel('Due date').getAttribute('aria-describedby')).toBe(
+      await echo('dueDate').getAttribute('id'),
+    );
+    await page().getByLabel('Due date').fill('');
+    expect(await echo('dueDate').textContent()).toBe('');
 
     await page().getByRole('button', { name: 'Add item' }).click();
     await page().getByLabel('Item', { exact: true }).nth(1).fill('two');
@@ -168,6 +178,9 @@ describe.each(stores)('dashboard: invoices, invoice settings and the client page
       .locator('.field', { has: page().getByLabel('Amount') })
       .locator('.field-error')
       .waitFor();
+    await page().getByLabel('Date', { exact: true }).fill('2027-01-05');
+    await page().locator('[data-date-echo="paymentDate"]').getByText('5 Jan 2027', { exact: true }).waitFor();
+    await page().getByLabel('Date', { exact: true }).fill('');
     await page().getByLabel('Amount').fill('500');
     await page().getByLabel('Method').selectOption('UPI');
     await page().getByRole('button', { name: 'Record payment' }).click();
@@ -299,6 +312,15 @@ describe.each(stores)('dashboard: invoices, invoice settings and the client page
       .getByText(/Showing \d+ of 19/)
       .waitFor();
     expect([await total('invoiced'), await total('due')]).toEqual(['₹11,23,018.00', '₹11,23,018.00']);
+    // The date filters keep the browser's picker; the days chosen are written in the business's locale.
+    const dayEcho = (name: string) => page().locator(`[data-date-echo="${name}"]`);
+    await dayEcho('from').getByText('26 Nov 2026', { exact: true }).waitFor();
+    expect(await dayEcho('to').textContent()).toBe('26 Nov 2026');
+    await page().getByLabel('Invoice date from').fill('2026-02-01');
+    await dayEcho('from').getByText('1 Feb 2026', { exact: true }).waitFor();
+    await page().getByRole('button', { name: 'Apply' }).click();
+    await page().waitForURL(/from=2026-02-01&to=2026-11-26/);
+    await dayEcho('from').getByText('1 Feb 2026', { exact: true }).waitFor();
     await page().getByRole('link', { name: 'Big Buyer' }).click();
     await heading(/Big Buyer/);
     await fitsAtPhoneWidth();
