@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { availableStores } from '../helpers/stores.js';
@@ -293,6 +294,35 @@ describe.each(stores)('dashboard: invoices, invoice settings and the client page
     expect(fresh).not.toBe(old);
     expect((await http(s.server.url, 'GET', pathOf(old))).status).toBe(404);
     expect((await http(s.server.url, 'GET', pathOf(fresh))).status).toBe(200);
+  });
+
+  it('a browser that draws no PDF inside a page (phones) gets Open PDF and Download PDF, and no frame', async () => {
+    // A second tab at 390 px whose browser reports no PDF viewer, as Chrome on Android and Safari on iOS
+    // do; it takes over this tab's session (sessionStorage is per tab).
+    const stored = await page().evaluate(() => ({ ...sessionStorage }));
+    const phone = await s.browser.newPage({ viewport: PHONE, acceptDownloads: true });
+    try {
+      await phone.addInitScript((entries) => {
+        Object.defineProperty(Navigator.prototype, 'pdfViewerEnabled', { get: () => false });
+        for (const [key, value] of Object.entries(entries)) sessionStorage.setItem(key, value);
+      }, stored);
+      await phone.goto(`${s.server.url}/#/invoices/${encodeURIComponent(invoiceId)}`);
+      await phone.getByRole('heading', { level: 1, name: /Invoice ACME\/00007/ }).waitFor();
+      const open = phone.getByRole('link', { name: 'Open PDF' });
+      await open.waitFor();
+      expect(await phone.locator('iframe').count()).toBe(0);
+      expect(await open.getAttribute('href')).toMatch(/^blob:/);
+      expect(await open.getAttribute('target')).toBe('_blank');
+      const download = phone.getByRole('link', { name: 'Download PDF' });
+      expect(await download.getAttribute('download')).toBe('ACME/00007.pdf');
+      // The link hands over the real PDF (the page's policy lets no script of it read a blob: URL).
+      const [file] = await Promise.all([phone.waitForEvent('download'), download.click()]);
+      const bytes = readFileSync((await file.path()) ?? '');
+      expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    } finally {
+      await phone.close();
+    }
   });
 
   it('list: chips, filters kept in the address, totals from the server, load more; Indian amounts and dates', async () => {
