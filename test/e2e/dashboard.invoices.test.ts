@@ -38,26 +38,28 @@ describe.each(stores)('dashboard: invoices, invoice settings and the client page
   };
   /**
    * The framed PDF has been drawn: Chromium's viewer takes seconds to paint in headless mode (a dark empty
-   * box until then). Drawn, the frame shows both the viewer's dark grey and the page's white; a frame not
-   * yet loaded is all white, one loaded but not painted all grey.
+   * box until then). Drawn, the frame shows the viewer's dark grey, the page's white and the invoice's navy
+   * ink (its title and table heads) together; a frame not yet loaded is all white, one loaded but not
+   * painted all grey, a blank page has no ink.
    */
   const pdfDrawn = () =>
     expect
       .poll(
         async () => {
           const { data, width, height } = PNG.sync.read(await page().locator('iframe.pdf-frame').screenshot());
-          let white = 0;
-          let grey = 0;
+          let [white, grey, ink] = [0, 0, 0];
           for (let i = 0; i < data.length; i += 4) {
             const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
             if (r > 240 && g > 240 && b > 240) white++;
             else if (r < 70 && Math.abs(r - g) < 8 && Math.abs(g - b) < 8) grey++;
+            else if (b - r > 60 && b > 90) ink++;
           }
-          return Math.min(white, grey) / (width * height);
+          const area = width * height;
+          return { page: white / area > 0.05, viewer: grey / area > 0.01, ink: ink / area > 0.001 };
         },
         { timeout: 60_000, interval: 250 },
       )
-      .toBeGreaterThan(0.05);
+      .toEqual({ page: true, viewer: true, ink: true });
   const balance = async () => {
     // A reload renders the page afresh even when the address is the one already shown.
     await page().goto(`${s.server.url}/#/client-list/${encodeURIComponent(clientId)}`);
