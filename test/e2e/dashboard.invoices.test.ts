@@ -117,7 +117,7 @@ describe.each(stores)('dashboard: invoices, invoice settings and the client page
     expect(saved.billedBy).toMatchObject({ gstState: '29', street: '1 MG Road' });
     await fitsAtPhoneWidth();
     await shootBoth(page(), 'invoice-settings', 1280);
-  });
+  }, 60_000);
 
   it('new invoice: totals computed live by the server as items change; a bad rate is marked beside it', async () => {
     await nav('Invoices');
@@ -167,7 +167,7 @@ describe.each(stores)('dashboard: invoices, invoice settings and the client page
     const stored = (await api('GET', `/invoices/${invoiceId}`)).body.data;
     expect(stored).toMatchObject({ invoiceNumber: 'ACME/00007', status: 'UNPAID', finalTotal: { total: 1580 } });
     clientId = stored.client;
-  });
+  }, 60_000);
 
   it('invoice page: the real PDF; a partial then a full payment change the chip and the client balance', async () => {
     expect(await balance()).toEqual({ invoiced: '₹1,580.00', paid: '₹0.00' });
