@@ -166,16 +166,24 @@ describe.each(stores)('dashboard: reports (issue 38 item 4) [%s]', (storeName) =
     expect(problems).toEqual([]);
   });
 
+  /** Charts redraw to their new box on resize (the library's ResizeObserver): each canvas as wide as its box. */
+  const chartsFitTheirBoxes = () =>
+    page.waitForFunction(() =>
+      [...document.querySelectorAll('.report-chart canvas')].every((canvas) => {
+        const box = canvas.parentElement?.getBoundingClientRect().width ?? 0;
+        return box > 0 && Math.abs(canvas.getBoundingClientRect().width - box) <= 1;
+      }),
+    );
+
   it('fits a 390 px phone without horizontal scrolling; screenshots at 1280 and 390 px', async () => {
     await page.setViewportSize(PHONE);
-    // Charts redraw to their new box on resize: wait for the layout to settle.
-    await page.waitForTimeout(300);
+    await chartsFitTheirBoxes();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(PHONE.width);
     expect(await fitsPhone(page)).toEqual([]);
     await screenshot(page, 'reports-390');
     await page.setViewportSize({ width: 1280, height: DESKTOP.height });
-    await page.waitForTimeout(300);
+    await chartsFitTheirBoxes();
     await screenshot(page, 'reports-1280');
     expect(problems).toEqual([]);
   });

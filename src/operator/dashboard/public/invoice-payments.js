@@ -4,6 +4,7 @@
 import { limit } from './api-document.js';
 import { api, seg } from './api.js';
 import { actionButton, confirmAction, field, h, mount, toast } from './dom.js';
+import { dateField } from './date-field.js';
 import { clearFormError, reportFormError } from './field-errors.js';
 import { day, methodLabel, money, paymentMethods } from './invoice-format.js';
 
@@ -106,7 +107,7 @@ export async function paymentForm(business, invoice, changed) {
       { class: 'settings-grid' },
       field('Amount', amount),
       field('Method', method),
-      field('Date', date),
+      dateField('Date', date, invoice.locale).element,
       field('Reference', refId),
     ),
     field('Notes', notes),

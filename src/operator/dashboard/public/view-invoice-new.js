@@ -2,6 +2,7 @@
 // A new invoice from the dashboard (#/invoices/new): the buyer, items, and totals computed live by the
 // server's own rules (POST …/invoices/preview validates and computes, stores nothing); create on save.
 import { api, latestOnly } from './api.js';
+import { dateField } from './date-field.js';
 import { actionButton, field, h, mount } from './dom.js';
 import { clearFieldErrors, clearFormError, reportFormError, shortMessage } from './field-errors.js';
 import { invoicesBase, money } from './invoice-format.js';
@@ -77,6 +78,8 @@ export async function renderInvoiceNew(main, ctx) {
   const number = control('invoiceNumber');
   const invoiceDate = h('input', { type: 'date', name: 'invoiceDate', dataset: { field: 'invoiceDate' } });
   const dueDate = h('input', { type: 'date', name: 'dueDate', dataset: { field: 'dueDate' } });
+  // The invoice's locale (its client's, else the business's) is known once the server previews it.
+  const dateFields = [dateField('Invoice date', invoiceDate, undefined), dateField('Due date', dueDate, undefined)];
   const rows = h('ol', { class: 'item-rows', 'aria-label': 'Items' });
   const totals = h('div', { class: 'live-totals', 'aria-live': 'polite', id: 'live-totals' });
   const message = h('div');
@@ -157,6 +160,7 @@ export async function renderInvoiceNew(main, ctx) {
 
   const showTotals = (/** @type {InvoicePreview} */ preview) => {
     const { currency, locale, finalTotal } = preview;
+    for (const dates of dateFields) dates.setLocale(locale);
     preview.items.forEach((item, i) => {
       if (items[i]) items[i].line.textContent = money(item.total, currency, locale);
     });
@@ -260,8 +264,7 @@ export async function renderInvoiceNew(main, ctx) {
         'div',
         { class: 'settings-grid' },
         field('Invoice number', number, 'Leave empty for the next number.'),
-        field('Invoice date', invoiceDate),
-        field('Due date', dueDate),
+        dateFields.map((dates) => dates.element),
       ),
     ),
     h(

@@ -3,6 +3,7 @@
 // sort, "load more", and the server's totals of what the filters select. #/invoices/new and
 // #/invoices/<_id> open the new-invoice form and an invoice.
 import { api } from './api.js';
+import { dateField } from './date-field.js';
 import { errorBanner, field, h, mount } from './dom.js';
 import { STATUS_CHOICES, day, invoicesBase, loadTotals, money, statusChip, totalsBlock } from './invoice-format.js';
 import { renderInvoiceDetail } from './view-invoice-detail.js';
@@ -114,10 +115,10 @@ export function invoiceList(ctx, loadPage, emptyText) {
 }
 
 /**
- * @param {Ctx} ctx
  * @param {Filters} filters
+ * @param {Promise<string | undefined>} locale the business's, which the totals answer names
  */
-function filterForm(ctx, filters) {
+function filterForm(filters, locale) {
   const client = h('input', { type: 'text', name: 'client', value: filters.client, placeholder: 'clientId' });
   const status = h(
     'select',
@@ -137,8 +138,8 @@ function filterForm(ctx, filters) {
     { class: 'card filters invoice-filters', role: 'search', 'aria-label': 'Filter invoices' },
     field('Client', client),
     field('Status', status),
-    field('Invoice date from', from),
-    field('to', to),
+    dateField('Invoice date from', from, locale).element,
+    dateField('to', to, locale).element,
     field('Sort', sort),
     h('div', { class: 'button-row' }, h('button', { type: 'submit', class: 'primary' }, 'Apply')),
   );
@@ -184,6 +185,7 @@ export async function renderInvoices(main, ctx) {
   const base = invoicesBase(ctx.business);
   const filters = filtersFromHash();
   const query = apiFilters(filters);
+  const totalsLoad = loadTotals(ctx.business, query).catch((error) => error);
   const totalsSlot = h(
     'section',
     { class: 'card', 'aria-labelledby': 'totals-title' },
@@ -214,11 +216,14 @@ export async function renderInvoices(main, ctx) {
       h('a', { href: '#/invoices/new', class: 'button primary' }, 'New invoice'),
     ),
     statusLinks(filters),
-    filterForm(ctx, filters),
+    filterForm(
+      filters,
+      totalsLoad.then((totals) => (totals instanceof Error ? undefined : totals.locale)),
+    ),
     totalsSlot,
     h('section', { class: 'card', 'aria-label': 'Invoice list' }, element),
   );
-  const [totals] = await Promise.all([loadTotals(ctx.business, query).catch((error) => error), next()]);
+  const [totals] = await Promise.all([totalsLoad, next()]);
   totalsSlot.append(
     totals instanceof Error ? errorBanner(totals.message) : totalsBlock(totals, 'Totals of these invoices'),
   );
