@@ -66,6 +66,7 @@ const NUMBER_TEXT = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/;
  */
 export function decimalOf(value: unknown): ParsedDecimal | null {
   if (typeof value !== 'number' || !Number.isFinite(value)) return null;
+  if (Number.isSafeInteger(value)) return integerOf(value);
   const match = NUMBER_TEXT.exec(String(value));
   if (!match) return null;
   const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
@@ -73,6 +74,17 @@ export function decimalOf(value: unknown): ParsedDecimal | null {
   const parsed = decimal(BigInt(`${sign}${digits}`), fraction.length - Number(exponent));
   const significant = digits.replace(/^0+/, '').replace(/0+$/, '');
   return { value: parsed, significantDigits: Math.max(significant.length, 1), decimalPlaces: parsed.scale };
+}
+
+/**
+ * decimalOf of a safe integer (most quantities, rates and tax rates), the same result without the
+ * regular expression and the BigInt read from text: scale 0 is already canonical, and its significant
+ * digits are those left when the trailing zeros are divided away (exact below 2^53).
+ */
+function integerOf(value: number): ParsedDecimal {
+  let rest = Math.abs(value);
+  while (rest !== 0 && rest % 10 === 0) rest /= 10;
+  return { value: { units: BigInt(value), scale: 0 }, significantDigits: String(rest).length, decimalPlaces: 0 };
 }
 
 export function isZero(value: Decimal): boolean {
