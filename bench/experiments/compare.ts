@@ -8,6 +8,7 @@
  *
  *   git stash && npm run build && cp -r dist .bench-before && git stash pop && npm run build
  *   npx tsx bench/experiments/compare.ts .bench-before "GET client" "POST new client"
+ *   (COMPARE_SECONDS: each run's length, 3 by default; the invoices' scenarios seed the invoices too)
  */
 import pg from 'pg';
 import type { Seeded } from '../seed.js';
@@ -15,18 +16,30 @@ import { startSeededServer } from './seeded-server.js';
 import { cpuByProcess, scenarios } from '../server.js';
 import { runWrk, type LoadSpec } from '../wrk.js';
 import { HOOKED_SCENARIO } from '../webhooks.js';
+import { INVOICE_SCENARIOS, invoiceScenarios, operatorToken, seedInvoices, type InvoiceSeed } from '../invoices.js';
 
 const [other, ...wanted] = process.argv.slice(2);
 if (!other) throw new Error('usage: tsx bench/experiments/compare.ts OTHER_DIST_DIR [scenario ...]');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const hooked = wanted.includes(HOOKED_SCENARIO);
+const invoices = wanted.some((w) => (INVOICE_SCENARIOS as readonly string[]).includes(w));
+/** COMPARE_NODE_FLAGS: more flags for both servers' node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`. */
+const nodeFlags = (process.env.COMPARE_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 
-/** The bench's scenarios, and /healthz for the fixed cost of a request. */
-function specs(s: Seeded, url: string): Record<string, LoadSpec> {
+/** The bench's scenarios (the invoices' when one is wanted: bench/invoices.ts), and /healthz for the fixed cost of a request. */
+function specs(s: Seeded, url: string, i: InvoiceSeed | null): Record<string, LoadSpec> {
   return {
     '/healthz': { url, method: 'GET', path: '/healthz', headers: {}, expect: { status: 200 } },
     ...Object.fromEntries(scenarios(s, url)),
+    ...(i && Object.fromEntries(invoiceScenarios(s, i, url))),
   };
+}
+
+/** A server seeded as the bench seeds it, with the invoices' seed when an invoice scenario is wanted. */
+async function start(dist: string, port: number, databaseUrl: string | undefined) {
+  const server = await startSeededServer(dist, port, { databaseUrl, hooked, nodeFlags });
+  const invoiceSeed = invoices ? await seedInvoices(server.url, server.seeded, await operatorToken(server.url)) : null;
+  return { ...server, databaseUrl, invoiceSeed };
 }
 
 const cpuOf = (pid: number) => cpuByProcess([pid]).get(pid) ?? 0;
@@ -55,24 +68,18 @@ async function databaseWork(databaseUrl: string | undefined): Promise<{ cpu: Map
 }
 
 const servers = {
-  current: {
-    ...(await startSeededServer('dist', 39_400, { databaseUrl: process.env.DATABASE_URL_A, hooked })),
-    databaseUrl: process.env.DATABASE_URL_A,
-  },
-  [other]: {
-    ...(await startSeededServer(other, 39_401, { databaseUrl: process.env.DATABASE_URL_B, hooked })),
-    databaseUrl: process.env.DATABASE_URL_B,
-  },
+  current: await start('dist', 39_400, process.env.DATABASE_URL_A),
+  [other]: await start(other, 39_401, process.env.DATABASE_URL_B),
 };
 try {
   for (const scenario of wanted.length > 0 ? wanted : ['GET client']) {
     for (let round = 1; round <= ROUNDS; round++) {
       for (const [name, server] of Object.entries(servers)) {
-        const spec = specs(server.seeded, server.url)[scenario];
+        const spec = specs(server.seeded, server.url, server.invoiceSeed)[scenario];
         if (!spec) throw new Error(`no scenario ${scenario}`);
         const before = cpuOf(server.child.pid!);
         const databaseBefore = await databaseWork(server.databaseUrl);
-        const figures = runWrk(spec, { seconds: 3, connections: 50 });
+        const figures = runWrk(spec, { seconds: Number(process.env.COMPARE_SECONDS ?? 3), connections: 50 });
         const result = {
           requestsPerSecond: figures.requestsPerSecond,
           total: figures.requests,

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { FieldError } from '../errors/codes.js';
 import { defaultLocaleForCountry } from '../validation/countries.js';
 import { addDays, calendarDateIn, startOfDay } from './invoice.dates.js';
@@ -6,6 +5,7 @@ import { decimalToJson, moneyToJson, type Currency } from './invoice.money.js';
 import { clientParty, partyOf, plain, sentParty, type Party } from './invoice.parties.js';
 import { computeInvoice, type FinalAmounts, type ItemAmounts } from './invoice.tax.js';
 import type { InvoiceInput } from './invoice.validate.js';
+import { randomText } from './invoice.random.js';
 import { zatcaQrBase64 } from './zatca.js';
 
 /**
@@ -220,5 +220,5 @@ function zatca(billedBy: Party, invoiceDate: number, totals: FinalAmounts, curre
 
 /** 24 lowercase hex characters from a cryptographic source: invoice, item and payment ids. */
 export function randomHex(): string {
-  return randomBytes(12).toString('hex');
+  return randomText(12, 'hex');
 }

@@ -1,10 +1,11 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { randomText } from './invoice.random.js';
 
 /** 43 base64url characters: 32 random bytes (invoices-interface 2.7). */
 export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 /** 256 bits from the operating system's CSPRNG: an invoice's first token, and each after a revocation. */
-export const newShareToken = (): string => randomBytes(32).toString('base64url');
+export const newShareToken = (): string => randomText(32, 'base64url');
 
 /** Whether two tokens are the same, in time that does not depend on where they differ. */
 export function sameToken(given: string, stored: string): boolean {

@@ -94,11 +94,10 @@ export class InvoicesService {
     const request = createRequestOf(input);
     const insert = this.insertOf(urlKey, input, built.value, request, client, now, { plan, context });
     // The answer an Idempotency-Key replays: the number and client are settled in the transaction (withAssigned).
-    const answer = idempotentAnswer(
-      claim,
-      201,
-      this.present(urlKey, { ...insert.invoice, invoiceNumber: '', clientId: '' }),
-    );
+    // Presented only when there is a key (it was presented and dropped on every create).
+    const answer =
+      claim &&
+      idempotentAnswer(claim, 201, this.present(urlKey, { ...insert.invoice, invoiceNumber: '', clientId: '' }));
     // The mail is queued in the creating transaction: sent once after the commit, never for a retry.
     const mail = this.mail.recipientsOf(input.email);
     const withAudit = audit && {
