@@ -78,7 +78,8 @@ export interface Server {
 
 /**
  * The built server, one process; BENCH_PROFILE=DIR writes its V8 CPU profile there (bench/experiments/profile-summary.mjs).
- * BENCH_FROM_SOURCE=1 runs src/main.ts through tsx instead (the smoke test: no build needed, not for figures).
+ * BENCH_SERVER_ENTRY=FILE runs that build's main.js instead (the smoke test: the test run's own build of src/,
+ * test/helpers/server-build.ts; not for figures), and BENCH_FROM_SOURCE=1 src/main.ts through tsx.
  */
 export async function startServer(
   store: Store,
@@ -93,7 +94,11 @@ export async function startServer(
     ...extra.env,
   };
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
-  const entry = process.env.BENCH_FROM_SOURCE ? ['--import', 'tsx', 'src/main.ts'] : ['dist/main.js'];
+  const entry = process.env.BENCH_SERVER_ENTRY
+    ? [process.env.BENCH_SERVER_ENTRY]
+    : process.env.BENCH_FROM_SOURCE
+      ? ['--import', 'tsx', 'src/main.ts']
+      : ['dist/main.js'];
   const child = spawn(process.execPath, [...SERVER_FLAGS, ...profile, ...entry], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
