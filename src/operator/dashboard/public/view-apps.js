@@ -8,8 +8,7 @@ import { clearFormError, errorSummary, errorsOf, reportFormError } from './field
 
 /**
  * @typedef {import('./dashboard-types.js').ViewContext} ViewContext
- * @typedef {{ appId: string, name: string, businesses: string[], archivedBusinesses: string[], createdAt: string,
- *   isArchived: boolean, archivedAt: string | null, lastUsedAt: string | null }} App the document's App
+ * @typedef {import('./dashboard-types.js').OperatorSchemas['App']} App
  * @typedef {[label: string, value: string, multiline: boolean]} Credential a once-shown value, and how to show it
  * @typedef {(error: any) => void} Fail
  */
