@@ -12,12 +12,9 @@ import { clearFieldErrors, showFieldErrors } from './field-errors.js';
  * @typedef {import('./field-change.js').FieldChange} FieldChange
  */
 /**
- * An activity entry as GET …/leads/:leadId/activities answers it (src/leads/leads.openapi.ts ACTIVITY);
- * `changes` is the page's own: the FIELD_CHANGE entries of one edit, grouped (groupEdits).
- * @typedef {{ activityId: string, type: 'CREATED' | 'STAGE_CHANGE' | 'COMMENT' | 'INTERNAL_NOTE' | 'FIELD_CHANGE',
- *   body?: string, field?: string, from?: unknown, to?: unknown, fromStage?: string, toStage?: string,
- *   fromPipeline?: string, toPipeline?: string, reasons?: string[], author: string, createdAt: string,
- *   changes?: FieldChange[] }} Activity
+ * An activity entry as GET …/leads/:leadId/activities answers it; `changes` is the page's own: the
+ * FIELD_CHANGE entries of one edit, grouped (groupEdits).
+ * @typedef {import('./dashboard-types.js').OperatorSchemas['LeadActivity'] & { changes?: FieldChange[] }} Activity
  */
 
 /** @type {Record<Activity['type'], string>} */
