@@ -52,9 +52,9 @@
  * @typedef {object} LeadConfig
  * @property {OperatorPipeline[]} pipelines the operator's pipelines
  * @property {StageReason[]} stageReasons
- * @property {{ key: string, label: string, isArchived?: boolean }[]} sources
- * @property {{ id: string, name: string, isArchived?: boolean }[]} tags
- * @property {{ email: string, name: string, isArchived?: boolean }[]} members
+ * @property {OperatorSchemas['LeadSource'][]} sources
+ * @property {OperatorSchemas['Tag'][]} tags
+ * @property {OperatorSchemas['Member'][]} members
  * @property {CustomFieldDefinition[]} fields the lead custom fields
  */
 
