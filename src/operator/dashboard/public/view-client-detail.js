@@ -92,16 +92,17 @@ async function leadsCard(ctx, client) {
     h('h2', { id: 'client-leads-title' }, 'Leads'),
   );
   try {
-    const page = (
-      await api('GET', `${leadsBase(ctx.business)}?clientId=${encodeURIComponent(client.clientId ?? '')}&$limit=50`)
-    )?.[0] ?? { items: [] };
+    // A client made in the dashboard has no clientId, so no lead names it (an empty filter would list all).
+    const query = `clientId=${encodeURIComponent(client.clientId ?? '')}&$limit=50`;
+    const page = client.clientId === null ? null : (await api('GET', `${leadsBase(ctx.business)}?${query}`))?.[0];
+    const leads = page?.items ?? [];
     slot.append(
-      page.items.length === 0
+      leads.length === 0
         ? h('p', { class: 'muted' }, `${client.name} has no lead.`)
         : h(
             'ul',
             { class: 'client-leads' },
-            page.items.map((/** @type {import('./dashboard-types.js').Lead} */ lead) =>
+            leads.map((/** @type {import('./dashboard-types.js').Lead} */ lead) =>
               h(
                 'li',
                 {},
