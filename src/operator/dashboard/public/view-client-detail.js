@@ -92,7 +92,7 @@ async function leadsCard(ctx, client) {
     h('h2', { id: 'client-leads-title' }, 'Leads'),
   );
   try {
-    // A client made in the dashboard has no clientId, so no lead names it (an empty filter would list all).
+    // A client made in the dashboard has no clientId, so no lead names it: nothing to ask.
     const query = `clientId=${encodeURIComponent(client.clientId ?? '')}&$limit=50`;
     const page = client.clientId === null ? null : (await api('GET', `${leadsBase(ctx.business)}?${query}`))?.[0];
     const leads = page?.items ?? [];
