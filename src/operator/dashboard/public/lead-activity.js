@@ -99,7 +99,7 @@ export function activityCard(business, leadId) {
     if (!after) mount(list, h('li', { class: 'loading', role: 'status' }, 'Loading the activity…'));
     // The field history is an addition the spec's answer leaves out unless asked for (docs/leads.md).
     const query = `?include=fieldChanges${after ? `&after=${encodeURIComponent(after)}` : ''}`;
-    /** @type {{ items: Activity[], nextCursor: string | null }} */
+    /** @type {import('./dashboard-types.js').OperatorSchemas['LeadActivityPage']} */
     const page = (await api('GET', `${path}/activities${query}`))?.[0] ?? {
       items: [],
       nextCursor: null,

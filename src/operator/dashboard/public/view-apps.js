@@ -98,7 +98,7 @@ function createForm(reload, message) {
     submit.disabled = true;
     clearFormError(form, message);
     try {
-      /** @type {{ appId: string, name: string, appSecret: string, privateKeyPem: string, audience: string }} */
+      /** @type {import('./dashboard-types.js').OperatorSchemas['AppCreated']} */
       const app = await api('POST', '/apps', { name: name.value.trim() });
       name.value = '';
       // The credentials first: they exist only in this answer, whatever happens to the list reload.
@@ -188,7 +188,7 @@ function rowActions(app, ctx, reload, message) {
         if (!ok) return;
         mount(message);
         try {
-          /** @type {{ appId: string, appSecret?: string, privateKeyPem?: string, audience?: string }} */
+          /** @type {Partial<import('./dashboard-types.js').OperatorSchemas['SecretRotated'] & import('./dashboard-types.js').OperatorSchemas['KeyRotated']>} */
           const result = await api('POST', `/apps/${seg(app.appId)}/rotate-${kind}`);
           await showCredentials(
             `New ${what} for “${app.name}”`,

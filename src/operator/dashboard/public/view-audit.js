@@ -168,7 +168,7 @@ export async function renderAudit(main) {
       b.disabled = true;
     });
     mount(list, h('p', { class: 'loading', role: 'status' }, 'Loading the audit log…'));
-    /** @type {{ entries: AuditEntry[], hasMore: boolean }} */
+    /** @type {import('./dashboard-types.js').OperatorSchemas['AuditPage']} */
     let data;
     try {
       data = await api('GET', `/audit?page=${wanted}&pageSize=${PAGE_SIZE}`);

@@ -118,7 +118,7 @@ export async function renderInvoiceSettings(main, ctx) {
   const refreshPreview = async () => {
     const isLatest = startPreview();
     try {
-      /** @type {{ nextInvoiceNumber: string }} */
+      /** @type {import('./dashboard-types.js').OperatorSchemas['InvoiceNumberPreview']} */
       const answer = await api('POST', `${base}/invoice-settings/numbering-preview`, { numbering: numberingBody() });
       if (isLatest()) mount(preview, 'Next invoice: ', h('strong', {}, answer.nextInvoiceNumber));
     } catch (error) {

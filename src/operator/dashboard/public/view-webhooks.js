@@ -365,7 +365,7 @@ function endpointRow(endpoint, base, reload, log, message) {
               ))
             )
               return;
-            /** @type {{ id: string, secret: string, previousSecretExpiresAt: string }} */
+            /** @type {import('./dashboard-types.js').OperatorSchemas['WebhookSecretRotated']} */
             const rotated = await api('POST', `${path}/rotate-secret`);
             await showSecret(
               'New signing secret',
