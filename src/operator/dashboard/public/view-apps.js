@@ -8,7 +8,8 @@ import { clearFormError, errorSummary, errorsOf, reportFormError } from './field
 
 /**
  * @typedef {import('./dashboard-types.js').ViewContext} ViewContext
- * @typedef {import('./dashboard-types.js').OperatorSchemas['App']} App
+ * @typedef {import('./dashboard-types.js').OperatorSchemas} Schemas
+ * @typedef {Schemas['App']} App
  * @typedef {[label: string, value: string, multiline: boolean]} Credential a once-shown value, and how to show it
  * @typedef {(error: any) => void} Fail
  */
@@ -188,7 +189,7 @@ function rowActions(app, ctx, reload, message) {
         if (!ok) return;
         mount(message);
         try {
-          /** @type {Partial<import('./dashboard-types.js').OperatorSchemas['SecretRotated'] & import('./dashboard-types.js').OperatorSchemas['KeyRotated']>} */
+          /** @type {Partial<Schemas['SecretRotated'] & Schemas['KeyRotated']>} */
           const result = await api('POST', `/apps/${seg(app.appId)}/rotate-${kind}`);
           await showCredentials(
             `New ${what} for “${app.name}”`,
