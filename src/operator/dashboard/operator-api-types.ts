@@ -4288,8 +4288,7 @@ export interface operations {
  * The `data` of an operator operation's success answer, by operationId: `Answer<'listCountries'>`.
  * Written by scripts/client-types.ts beside what openapi-typescript writes.
  */
-export type Answer<Id extends keyof operations> = operations[Id]['responses'][keyof operations[Id]['responses']] extends {
-  content: { 'application/json': { data: infer Data } };
-}
-  ? Data
-  : never;
+export type Answer<Id extends keyof operations> =
+  SuccessAnswer<Id> extends { content: { 'application/json': { data: infer Data } } } ? Data : never;
+/** The operation's one success answer (the file keeps no other). */
+type SuccessAnswer<Id extends keyof operations> = operations[Id]['responses'][keyof operations[Id]['responses']];
