@@ -112,6 +112,7 @@ export const clientsApi: ApiSection<ClientsContext> = {
       path: `${CLIENTS}/:clientId`,
       operationId: 'getClient',
       guard: 'app',
+      compress: false,
       pathParams: clientKey,
       summary: 'Get a client by clientId',
       description:
@@ -286,6 +287,7 @@ export const clientsOperatorApi: ApiSection<ClientsContext> = {
       path: `${ADMIN_CLIENTS}/:clientId`,
       operationId: 'getClientAsOperator',
       guard: 'operator',
+      compress: false,
       pathParams: clientKey,
       summary: 'Get any client by clientId, with its status',
       answers: [

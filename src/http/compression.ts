@@ -13,7 +13,9 @@ export const COMPRESS_THRESHOLD_BYTES = 4096;
 /**
  * br or gzip per Accept-Encoding for every answer of a compressible type (JSON, HTML, JavaScript, CSS,
  * CSV, text) from this size up; PDFs, already compressed inside, go as they are. Routes registered after
- * this call get the hook, so it comes before them.
+ * this call get the hook, so it comes before them; an operation marked `compress: false` (one record, whose
+ * answer is below the threshold in practice) gets none (src/http/operations.ts), sparing its requests the
+ * plugin's per-answer checks (docs/decisions.md "Compression off for one-record reads").
  */
 export async function installCompression(app: FastifyInstance): Promise<void> {
   await app.register(fastifyCompress, {

@@ -31,6 +31,8 @@ export function registerOperations(
           url: op.path,
           handler: keyed?.handler ?? op.handler(context),
           ...(op.onRequest && { onRequest: op.onRequest }),
+          // A one-record answer: no compression hooks on its route (@fastify/compress reads `compress: false`).
+          ...(op.compress === false && { compress: false as const }),
           ...(keyed && { onSend: keyed.onSend }),
         });
       }

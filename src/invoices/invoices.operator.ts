@@ -119,6 +119,7 @@ export const invoicesOperatorApi: ApiSection<InvoicesContext> = {
       path: `${ADMIN}/invoices/:invoiceId`,
       operationId: 'operatorGetInvoice',
       guard: 'operator',
+      compress: false,
       pathParams: invoiceKey,
       summary: 'An invoice with every payment',
       description: 'Removed payments included.',

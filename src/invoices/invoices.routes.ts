@@ -108,6 +108,7 @@ function publicOperations(base: typeof INVOICES | typeof INVOICES_ALIAS, suffix:
       path: `${base}/:invoiceId`,
       operationId: `getInvoice${suffix}`,
       guard: 'app',
+      compress: false,
       pathParams: invoiceKey,
       summary: 'Get an invoice',
       description: "Unknown, malformed and other businesses' ids answer the same 404. No query parameters.",

@@ -146,6 +146,7 @@ function leadOperations(
       path: `${base}/:leadId`,
       operationId: `${prefix}getLead`,
       guard,
+      compress: false,
       pathParams: leadKey,
       summary: 'Get a lead',
       description: "Unknown, removed and other businesses' leads all answer the same 404. No query parameters.",

@@ -62,6 +62,12 @@ export interface OperationDoc {
   idempotencyKey?: boolean;
   /** An unsupported operation: answers 405 only, with the section 7 envelope (`coded`) or the status alone (`bare`). */
   refusal?: 'coded' | 'bare';
+  /**
+   * `false`: the answer is one record, short of COMPRESS_THRESHOLD_BYTES in practice, so its route goes
+   * without the compression plugin's hooks, which every answer of a route pays (src/http/compression.ts;
+   * docs/decisions.md "Compression off for one-record reads"). Lists, the document, pages and exports keep them.
+   */
+  compress?: false;
 }
 
 export interface ErrorExample {

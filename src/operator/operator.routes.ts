@@ -148,6 +148,7 @@ export const operatorApi: ApiSection<Services> = {
       path: '/admin/v1/businesses/:urlKey',
       operationId: 'getBusiness',
       guard: 'operator',
+      compress: false,
       pathParams: urlKey,
       summary: 'Get a business',
       answers: [{ status: 200, description: 'The business.', schema: success(ref('Business')) }],

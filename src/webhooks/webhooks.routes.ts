@@ -138,6 +138,7 @@ export const webhooksApi: ApiSection<WebhooksContext> = {
       path: ENDPOINT,
       operationId: 'getWebhookEndpoint',
       guard: 'operator',
+      compress: false,
       pathParams: endpoint,
       summary: 'Get a webhook endpoint',
       answers: [{ status: 200, description: 'The endpoint (no secret).', schema: success(ref('WebhookEndpoint')) }],

@@ -2,15 +2,17 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, expect, it } from 'vitest';
 import { COMPRESS_THRESHOLD_BYTES } from '../../src/http/compression.js';
-import { describeEachStore } from '../helpers/app.js';
+import { call, describeEachStore } from '../helpers/app.js';
 import { createInvoice, seedInvoiceTenant, type InvoiceTenant } from '../helpers/invoices.js';
+import { createLead, seedLeadTenant } from '../helpers/leads.js';
 
 const decode: Record<string, (body: Buffer) => Buffer> = { br: brotliDecompressSync, gzip: gunzipSync };
 
 /**
  * Answers compressed per Accept-Encoding (docs/decisions.md "Compression"): br or gzip from
  * COMPRESS_THRESHOLD_BYTES up, each decoding to the bytes an identity answer carries; identity without
- * the header; 304 as before; short JSON answers and PDFs as they are.
+ * the header; 304 as before; short JSON answers and PDFs as they are; one-record reads (`compress: false`,
+ * docs/decisions.md "Compression off for one-record reads") as they are whatever their length.
  */
 describeEachStore('ops: answers compressed per Accept-Encoding', (ctx) => {
   let t: InvoiceTenant;
@@ -103,5 +105,61 @@ describeEachStore('ops: answers compressed per Accept-Encoding', (ctx) => {
       expect(plain.body.split('\r\n')[0]).toContain('clientId');
       expect(decode[encoding]!(packed.rawPayload).toString()).toBe(plain.body);
     }
+  });
+
+  /** What a caller that accepts br and gzip gets: the identity bytes, above the threshold all the same. */
+  async function expectIdentity(url: string, token: string): Promise<void> {
+    const answer = await get(url, { 'accept-encoding': 'gzip, deflate, br' }, token);
+    expect(answer.statusCode, url).toBe(200);
+    expect(answer.headers['content-encoding'], url).toBeUndefined();
+    expect(answer.rawPayload.length, url).toBeGreaterThan(COMPRESS_THRESHOLD_BYTES);
+    expect(String(answer.headers.vary ?? ''), url).not.toContain('accept-encoding');
+    expect(Number(answer.headers['content-length']), url).toBe(answer.rawPayload.length);
+    expect(answer.rawPayload.equals((await get(url, {}, token)).rawPayload), url).toBe(true);
+  }
+
+  it('one-record reads go as they are even above the threshold (compress: false): an invoice, public, alias and operator', async () => {
+    const items = Array.from({ length: 20 }, (_, i) => ({
+      name: `item ${i} ${'x'.repeat(200)}`,
+      rate: 100,
+      quantity: 1,
+    }));
+    const invoice = await createInvoice(ctx(), t, { items: items.map((item) => ({ ...item, gstRate: 18 })) });
+    for (const url of [`${t.invoices}/${invoice._id}`, `${t.alias}/${invoice._id}`]) await expectIdentity(url, t.token);
+    await expectIdentity(`${t.admin}/invoices/${invoice._id}`, t.operator);
+    // The list that holds it keeps its compression.
+    await expectCompressed(t.invoices, t.token);
+  });
+
+  it('one-record reads go as they are even above the threshold: a client, public and operator', async () => {
+    const long = (c: string) => c.repeat(500);
+    const clientId = `big-${Date.now()}`;
+    const made = await call(ctx().app, 'POST', `/api/v1/businesses/${t.urlKey}/clients`, {
+      token: t.token,
+      body: {
+        clientId,
+        name: 'Asha Traders',
+        alias: long('a'),
+        street: long('s'),
+        building: long('b'),
+        city: long('c'),
+        district: long('d'),
+        shippingDetails: [
+          { city: long('p'), country: 'IN' },
+          { city: long('q'), country: 'IN' },
+        ],
+      },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    await expectIdentity(`/api/v1/businesses/${t.urlKey}/clients/${clientId}`, t.token);
+    await expectIdentity(`${t.admin}/clients/${clientId}`, t.operator);
+  });
+
+  it('one-record reads go as they are even above the threshold: a lead, public and operator; the lead list is compressed', async () => {
+    const l = await seedLeadTenant(ctx());
+    const lead = await createLead(ctx(), l, { details: 'd'.repeat(6000) });
+    await expectIdentity(`${l.leads}/${lead.leadId}`, l.token);
+    await expectIdentity(`${l.admin}/${lead.leadId}`, l.operator);
+    await expectCompressed(l.leads, l.token);
   });
 });

@@ -14,9 +14,9 @@ import { cardTitle, chooseStage, moveLead } from './lead-move.js';
  * @typedef {import('./dashboard-types.js').LeadConfig} LeadConfig
  * @typedef {import('./dashboard-types.js').OperatorPipeline} OperatorPipeline
  * @typedef {import('./dashboard-types.js').OperatorStage} OperatorStage
- * @typedef {{ currency: string, amount: `${number}` }} BudgetSum an exact sum, as a decimal string
- * @typedef {{ count: number, budgets: BudgetSum[] }} StageFigures a stage's entry of GET …/lead-stage-totals
- * @typedef {{ items: Lead[], total?: number | null }} LeadsPage
+ * @typedef {import('./dashboard-types.js').OperatorSchemas['LeadStageTotals']['stages'][number]} StageFigures a stage's entry of GET …/lead-stage-totals
+ * @typedef {StageFigures['budgets'][number]} BudgetSum an exact sum, as a decimal string
+ * @typedef {import('./dashboard-types.js').OperatorSchemas['LeadPage']} LeadsPage
  */
 /**
  * What the board hands each column: the page's context, and how to read the board again.
@@ -27,16 +27,16 @@ import { cardTitle, chooseStage, moveLead } from './lead-move.js';
 /** Cards fetched per request: the list's page. */
 export const PAGE = 50;
 
-/** The server's exact sums (decimal strings), each formatted in its currency. */
+/** The server's exact sums (decimal strings: the document's pattern), each formatted in its currency. */
 export const budgetSums = (/** @type {BudgetSum[]} */ budgets) =>
-  budgets.map(({ amount, currency }) => formatMoney(amount, currency)).join(' + ');
+  budgets.map(({ amount, currency }) => formatMoney(/** @type {`${number}`} */ (amount), currency)).join(' + ');
 
 /**
  * A column: `total` is the stage's figures ({count, budgets}), `page` the first page of its leads,
  * `listQuery(skip)` the list's query string for the page starting at skip.
  * @param {BoardEnv} env
  * @param {OperatorStage} stage
- * @param {StageFigures} total
+ * @param {Pick<StageFigures, 'count' | 'budgets'>} total
  * @param {LeadsPage} page
  * @param {(skip: number) => string} listQuery
  */

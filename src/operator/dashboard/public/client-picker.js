@@ -10,7 +10,7 @@ const SHOWN = 8;
 /**
  * @typedef {import('./dashboard-types.js').Business} Business
  * @typedef {import('./dashboard-types.js').ViewContext} ViewContext
- * @typedef {{ clientId: string, name: string, status?: string }} ClientSummary
+ * @typedef {import('./dashboard-types.js').ClientSummary} ClientSummary
  * @typedef {{ linked: ClientSummary | null, name: () => string, link: (client: ClientSummary) => void,
  *   nodes: HTMLElement[] }} ClientPicker
  */

@@ -15,10 +15,10 @@ import { csvParts } from './csv-parts.js';
  * @typedef {typeof LEAD_CSV} CsvKind
  */
 /**
- * A failed row of an import's answer (src/validation/csv-import.ts importOutcomeSchema): its key sits
- * under the feature's own name (externalId, clientId).
- * @typedef {{ row: number, code: string, message: string, errors?: FieldError[] } & Record<string, unknown>} RowError
- * @typedef {{ rows: number, created: number, unchanged: number, failed: number, errors: RowError[] }} ImportTotal
+ * An import's answer (the leads' or the clients'), and one failed row of it: its key sits under the
+ * feature's own name (externalId, clientId).
+ * @typedef {import('./dashboard-types.js').OperatorSchemas['LeadImportOutcome'] | import('./dashboard-types.js').OperatorSchemas['ClientImportOutcome']} ImportTotal
+ * @typedef {ImportTotal['errors'][number]} RowError
  */
 
 /** Records per request: the server's limit, from its error when a part is too big (the first part shows it). */
@@ -50,10 +50,10 @@ export const CLIENT_CSV = {
  * @param {(rows: number) => void} progress
  */
 async function send(path, parts, dryRun, progress) {
-  /** @type {ImportTotal} */
+  /** @type {Omit<ImportTotal, 'dryRun' | 'errors'> & { errors: RowError[] }} */
   const total = { rows: 0, created: 0, unchanged: 0, failed: 0, errors: [] };
   for (const part of parts) {
-    /** @type {ImportTotal & { dryRun: boolean }} */
+    /** @type {ImportTotal} */
     const answer = await api('POST', path, { csv: part.text, dryRun, firstRow: part.firstRow });
     for (const key of /** @type {const} */ (['rows', 'created', 'unchanged', 'failed'])) total[key] += answer[key];
     total.errors.push(...answer.errors.slice(0, SHOWN_ERRORS - total.errors.length));
@@ -65,7 +65,7 @@ async function send(path, parts, dryRun, progress) {
 /**
  * @param {RowError[]} errors
  * @param {number} failed
- * @param {string} key
+ * @param {string} key the row's own key, under the feature's name (externalId, clientId)
  */
 function errorTable(errors, failed, key) {
   if (failed === 0) return null;
@@ -97,7 +97,7 @@ function errorTable(errors, failed, key) {
             'tr',
             {},
             h('td', { 'data-label': 'Row' }, String(e.row)),
-            h('td', { 'data-label': key }, String(e[key] ?? '')),
+            h('td', { 'data-label': key }, String(/** @type {Record<string, unknown>} */ (e)[key] ?? '')),
             h(
               'td',
               { 'data-label': 'Problem' },

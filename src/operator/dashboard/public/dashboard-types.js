@@ -1,7 +1,8 @@
 // @ts-check
 // The shapes the dashboard modules share, for the type check only (npm run typecheck:dashboard): the
-// API's own types come from the generated client types (client/src/api-types.ts, made from the
-// OpenAPI document); the few the client does not carry are written here, naming the schema they follow.
+// public API's types come from the generated client types (client/src/api-types.ts), the operator API's
+// from ../operator-api-types.ts, both generated from the OpenAPI document (npm run generate:client):
+// no answer's shape is written here, only what the page itself composes.
 
 /**
  * @typedef {import('../../../../client/src/api-types.js').components['schemas']} Schemas
@@ -15,32 +16,22 @@
  */
 
 /**
- * The operator API's pipelines (the document's OperatorPipeline): archived ones included, and each stage
- * with requiresReason.
- * @typedef {Stage & { requiresReason?: boolean }} OperatorStage
- * @typedef {Omit<Pipeline, 'stages'> & { stages: OperatorStage[] }} OperatorPipeline
+ * The operator API's schemas (../operator-api-types.ts, generated from the same document), and the ones
+ * several modules share.
+ * @typedef {import('../operator-api-types.js').components['schemas']} OperatorSchemas
+ * @typedef {OperatorSchemas['OperatorStage']} OperatorStage archived ones included, with requiresReason
+ * @typedef {OperatorSchemas['OperatorPipeline']} OperatorPipeline
+ * @typedef {OperatorSchemas['CustomFieldDefinition']} CustomFieldDefinition a custom field of leads or clients
+ * @typedef {OperatorSchemas['OperatorClient']} OperatorClient
+ * @typedef {OperatorSchemas['ClientSummary']} ClientSummary one row of the client list
+ * @typedef {OperatorSchemas['Business']} Business
  */
 
 /**
- * A custom field of leads or clients (the document's CustomFieldDefinition).
- * @typedef {{ id: string, name: string, type: 'TEXT' | 'NUMBER' | 'DATE' | 'BOOLEAN' | 'SELECT',
- *   options: string[] | null, isArchived: boolean }} CustomFieldDefinition
- */
-
-/**
- * A client as the operator API answers it (the document's OperatorClient: a Client whose clientId is null
- * when it was made in the dashboard, with its status), and one row of the client list (ClientSummary).
- * @typedef {'active' | 'archived' | 'deleted'} ClientStatus
- * @typedef {Omit<Schemas['Client'], 'clientId'> & { clientId: string | null, status: ClientStatus }} OperatorClient
- * @typedef {{ clientId: string | null, name: string | null, email: string | null, phone: string | null,
- *   city: string | null, country: string | null, status: ClientStatus, source: string, createdAt: string,
- *   updatedAt: string }} ClientSummary
- */
-
-/**
- * A business as the operator API answers it (the document's `Business`).
- * @typedef {{ urlKey: string, name: string, country: string, currency: string, customFieldsEnabled: boolean,
- *   timeZone: string, isArchived: boolean, archivedAt: string | null }} Business
+ * The `data` of an operator operation's success answer, by its operationId (for answers the document
+ * does not name): `Answer<'listCountries'>`.
+ * @template {keyof import('../operator-api-types.js').operations} Id
+ * @typedef {import('../operator-api-types.js').Answer<Id>} Answer
  */
 
 /**
@@ -61,9 +52,9 @@
  * @typedef {object} LeadConfig
  * @property {OperatorPipeline[]} pipelines the operator's pipelines
  * @property {StageReason[]} stageReasons
- * @property {{ key: string, label: string, isArchived?: boolean }[]} sources
- * @property {{ id: string, name: string, isArchived?: boolean }[]} tags
- * @property {{ email: string, name: string, isArchived?: boolean }[]} members
+ * @property {OperatorSchemas['LeadSource'][]} sources
+ * @property {OperatorSchemas['Tag'][]} tags
+ * @property {OperatorSchemas['Member'][]} members
  * @property {CustomFieldDefinition[]} fields the lead custom fields
  */
 

@@ -62,8 +62,7 @@ export async function loadTotals(business, filters) {
 
 /** The totals as a definition list per currency: invoiced, collected, due. */
 /**
- * @typedef {{ currency: string, invoiced: string, collected: string, due: string, count: number }} TotalsRow
- * @param {{ locale?: string, currencies: TotalsRow[] }} totals the InvoiceTotals answer
+ * @param {import('./dashboard-types.js').OperatorSchemas['InvoiceTotals']} totals
  * @param {string} label
  */
 export function totalsBlock(totals, label) {

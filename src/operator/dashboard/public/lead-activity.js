@@ -12,12 +12,9 @@ import { clearFieldErrors, showFieldErrors } from './field-errors.js';
  * @typedef {import('./field-change.js').FieldChange} FieldChange
  */
 /**
- * An activity entry as GET …/leads/:leadId/activities answers it (src/leads/leads.openapi.ts ACTIVITY);
- * `changes` is the page's own: the FIELD_CHANGE entries of one edit, grouped (groupEdits).
- * @typedef {{ activityId: string, type: 'CREATED' | 'STAGE_CHANGE' | 'COMMENT' | 'INTERNAL_NOTE' | 'FIELD_CHANGE',
- *   body?: string, field?: string, from?: unknown, to?: unknown, fromStage?: string, toStage?: string,
- *   fromPipeline?: string, toPipeline?: string, reasons?: string[], author: string, createdAt: string,
- *   changes?: FieldChange[] }} Activity
+ * An activity entry as GET …/leads/:leadId/activities answers it; `changes` is the page's own: the
+ * FIELD_CHANGE entries of one edit, grouped (groupEdits).
+ * @typedef {import('./dashboard-types.js').OperatorSchemas['LeadActivity'] & { changes?: FieldChange[] }} Activity
  */
 
 /** @type {Record<Activity['type'], string>} */
@@ -102,7 +99,7 @@ export function activityCard(business, leadId) {
     if (!after) mount(list, h('li', { class: 'loading', role: 'status' }, 'Loading the activity…'));
     // The field history is an addition the spec's answer leaves out unless asked for (docs/leads.md).
     const query = `?include=fieldChanges${after ? `&after=${encodeURIComponent(after)}` : ''}`;
-    /** @type {{ items: Activity[], nextCursor: string | null }} */
+    /** @type {import('./dashboard-types.js').OperatorSchemas['LeadActivityPage']} */
     const page = (await api('GET', `${path}/activities${query}`))?.[0] ?? {
       items: [],
       nextCursor: null,

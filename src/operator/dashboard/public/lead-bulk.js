@@ -13,11 +13,7 @@ import { leadTitle } from './lead-list-columns.js';
  * @typedef {'move' | 'assign' | 'tag' | 'untag' | 'remove'} BulkAction
  * @typedef {{ nodes: Node[], read: () => Record<string, unknown> }} ActionControls
  */
-/**
- * POST …/lead-bulk-actions answers each lead's outcome (the document's LeadBulkOutcome).
- * @typedef {{ succeeded: number, results: { leadId: string, ok: boolean, error?: { code: string, message: string } }[] }}
- *   BulkOutcome
- */
+/** @typedef {import('./dashboard-types.js').OperatorSchemas['LeadBulkOutcome']} BulkOutcome each lead's outcome of POST …/lead-bulk-actions */
 
 /** @type {[BulkAction, string, string][]} the action, its label, and its past tense for the summary */
 const ACTIONS = [

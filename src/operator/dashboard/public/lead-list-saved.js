@@ -6,7 +6,7 @@ import { limit } from './api-document.js';
 import { api, seg } from './api.js';
 import { errorBanner, field, h, mount, toast } from './dom.js';
 
-/** @typedef {{ id: string, name: string, query: string }} SavedFilter */
+/** @typedef {import('./dashboard-types.js').OperatorSchemas['LeadSavedFilter']} SavedFilter */
 
 /**
  * @param {import('./dashboard-types.js').ViewContext & { business: import('./dashboard-types.js').Business }} ctx

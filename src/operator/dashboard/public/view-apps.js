@@ -8,8 +8,8 @@ import { clearFormError, errorSummary, errorsOf, reportFormError } from './field
 
 /**
  * @typedef {import('./dashboard-types.js').ViewContext} ViewContext
- * @typedef {{ appId: string, name: string, businesses: string[], archivedBusinesses: string[], createdAt: string,
- *   isArchived: boolean, archivedAt: string | null, lastUsedAt: string | null }} App the document's App
+ * @typedef {import('./dashboard-types.js').OperatorSchemas} Schemas
+ * @typedef {Schemas['App']} App
  * @typedef {[label: string, value: string, multiline: boolean]} Credential a once-shown value, and how to show it
  * @typedef {(error: any) => void} Fail
  */
@@ -99,7 +99,7 @@ function createForm(reload, message) {
     submit.disabled = true;
     clearFormError(form, message);
     try {
-      /** @type {{ appId: string, name: string, appSecret: string, privateKeyPem: string, audience: string }} */
+      /** @type {import('./dashboard-types.js').OperatorSchemas['AppCreated']} */
       const app = await api('POST', '/apps', { name: name.value.trim() });
       name.value = '';
       // The credentials first: they exist only in this answer, whatever happens to the list reload.
@@ -189,7 +189,7 @@ function rowActions(app, ctx, reload, message) {
         if (!ok) return;
         mount(message);
         try {
-          /** @type {{ appId: string, appSecret?: string, privateKeyPem?: string, audience?: string }} */
+          /** @type {Partial<Schemas['SecretRotated'] & Schemas['KeyRotated']>} */
           const result = await api('POST', `/apps/${seg(app.appId)}/rotate-${kind}`);
           await showCredentials(
             `New ${what} for “${app.name}”`,

@@ -6,10 +6,7 @@ import { describeChange } from './field-change.js';
 
 const PAGE_SIZE = 50;
 
-/**
- * One entry of GET /admin/v1/audit, as the document's AuditPage schema (src/operator/operator.openapi.ts) says.
- * @typedef {{ at: string, operator: string, action: string, business: string | null, detail: Record<string, unknown> }} AuditEntry
- */
+/** @typedef {import('./dashboard-types.js').OperatorSchemas['AuditPage']['entries'][number]} AuditEntry one entry of GET /admin/v1/audit */
 
 /**
  * The log's action codes in words; an action this page does not know yet shows its code.
@@ -171,7 +168,7 @@ export async function renderAudit(main) {
       b.disabled = true;
     });
     mount(list, h('p', { class: 'loading', role: 'status' }, 'Loading the audit log…'));
-    /** @type {{ entries: AuditEntry[], hasMore: boolean }} */
+    /** @type {import('./dashboard-types.js').OperatorSchemas['AuditPage']} */
     let data;
     try {
       data = await api('GET', `/audit?page=${wanted}&pageSize=${PAGE_SIZE}`);

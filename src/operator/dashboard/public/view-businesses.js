@@ -8,7 +8,7 @@ import { clearFormError, reportFormError } from './field-errors.js';
 /**
  * @typedef {import('./dashboard-types.js').Business} Business
  * @typedef {import('./dashboard-types.js').ViewContext} ViewContext
- * @typedef {{ code: string, name: string }} Country an entry of GET /admin/v1/countries
+ * @typedef {import('./dashboard-types.js').Answer<'listCountries'>[number]} Country an entry of GET /admin/v1/countries
  */
 
 /** The form's labels for the API's field names, so that errors name what the operator sees. */

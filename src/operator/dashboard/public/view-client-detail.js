@@ -9,6 +9,7 @@ import { STATUS_LABELS, formatBudget, leadsBase } from './lead-config.js';
 import { cardTitle } from './lead-move.js';
 import { invoiceList } from './view-invoices.js';
 
+/** @type {[keyof OperatorClient, string][]} */
 const DETAILS = [
   ['clientId', 'clientId'],
   ['email', 'E-mail'],
@@ -23,6 +24,7 @@ const DETAILS = [
   ['source', 'Source'],
 ];
 // The balance members an invoice changes (3.7.3), then those only the operator's documents change.
+/** @type {[Exclude<keyof OperatorClient['balance'], 'currency'>, string][]} */
 const BALANCE = [
   ['invoice', 'Invoiced'],
   ['invoicePayment', 'Invoice payments'],
@@ -34,7 +36,7 @@ const BALANCE = [
 /**
  * @typedef {import('./dashboard-types.js').Business} Business
  * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
- * @typedef {any} OperatorClient the operator API's client (the document's OperatorClient: Client with status)
+ * @typedef {import('./dashboard-types.js').OperatorClient} OperatorClient
  */
 
 /** @param {OperatorClient} client */
@@ -90,16 +92,17 @@ async function leadsCard(ctx, client) {
     h('h2', { id: 'client-leads-title' }, 'Leads'),
   );
   try {
-    const page = (
-      await api('GET', `${leadsBase(ctx.business)}?clientId=${encodeURIComponent(client.clientId)}&$limit=50`)
-    )?.[0] ?? { items: [] };
+    // A client made in the dashboard has no clientId, so no lead names it: nothing to ask.
+    const query = `clientId=${encodeURIComponent(client.clientId ?? '')}&$limit=50`;
+    const page = client.clientId === null ? null : (await api('GET', `${leadsBase(ctx.business)}?${query}`))?.[0];
+    const leads = page?.items ?? [];
     slot.append(
-      page.items.length === 0
+      leads.length === 0
         ? h('p', { class: 'muted' }, `${client.name} has no lead.`)
         : h(
             'ul',
             { class: 'client-leads' },
-            page.items.map((/** @type {import('./dashboard-types.js').Lead} */ lead) =>
+            leads.map((/** @type {import('./dashboard-types.js').Lead} */ lead) =>
               h(
                 'li',
                 {},

@@ -14,7 +14,7 @@ import { renderClientDetail } from './view-client-detail.js';
  * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
  * @typedef {import('./dashboard-types.js').ClientSummary} ClientSummary
  * @typedef {import('./dashboard-types.js').Schemas['LeadPage']} LeadPage
- * @typedef {{ items: ClientSummary[], total: number, skip: number, limit: number }} ClientPage
+ * @typedef {import('./dashboard-types.js').OperatorSchemas['ClientPage']} ClientPage
  */
 
 const PAGE = 20;

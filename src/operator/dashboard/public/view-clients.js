@@ -48,7 +48,7 @@ const TAX = [
   ['taxPayerType', 'Tax payer type'],
   ['vatNumber', 'VAT number'],
 ];
-/** @type {Record<OperatorClient['status'], string>} */
+/** @type {Record<NonNullable<OperatorClient['status']>, string>} */
 const STATUS_BADGE = { active: 'badge-ok', archived: 'badge-muted', deleted: 'badge-danger' };
 
 /**

@@ -9,8 +9,9 @@ import { pdfPreview } from './invoice-pdf.js';
 
 /**
  * @typedef {import('./dashboard-types.js').Business} Business
- * @typedef {import('./dashboard-types.js').Invoice & { billedTo: Record<string, any>, finalTotal: Record<string, any>,
- *   payments: (import('./dashboard-types.js').Payment & { isRemoved?: boolean })[] }} InvoiceWithPayments
+ * @typedef {import('./dashboard-types.js').OperatorSchemas['InvoiceWithPayments']} StoredInvoice
+ * @typedef {StoredInvoice & { billedTo: Record<string, any>, finalTotal: Record<string, any> }}
+ *   InvoiceWithPayments billedTo and finalTotal as the page reads them (the document gives both only as objects)
  */
 
 /**

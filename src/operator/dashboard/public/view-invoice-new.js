@@ -14,11 +14,14 @@ import { invoicesBase, money } from './invoice-format.js';
  * @typedef {number | string} Amount an answer's money value: a JSON number or decimal text
  */
 /**
- * What POST …/invoices/preview answers: the invoice as it would be stored (the document's Invoice), of
- * which the page reads the totals.
- * @typedef {Omit<import('./dashboard-types.js').Invoice, 'items' | 'finalTotal'> & { items: { total: Amount }[],
+ * What POST …/invoices/preview answers: the invoice as it would be stored, of which the page reads the
+ * totals. The document gives items and finalTotal only as objects, and does not list igst (sent, as an
+ * invoice has it: the schema is open); what the page reads of those is said here until the document says it.
+ * @typedef {{ items: { total: Amount }[], igst?: boolean,
  *   finalTotal: { amount: Amount, total: Amount, tax?: Amount, igst?: Amount, cgst?: Amount, sgst?: Amount } }}
- *   InvoicePreview
+ *   PreviewMembers
+ * @typedef {import('./dashboard-types.js').OperatorSchemas['InvoicePreview']} DocumentedPreview
+ * @typedef {Omit<DocumentedPreview, keyof PreviewMembers> & PreviewMembers} InvoicePreview
  */
 /**
  * One item row: its inputs by the member of the body they fill, its line total, and its own controls.

@@ -12,9 +12,12 @@ import { invoicesBase } from './invoice-format.js';
  * @typedef {[key: string, label: string]} Labelled a member of the body and its control's label
  */
 /**
- * GET …/invoice-settings (the document's InvoiceSettings), as far as the page reads it.
+ * GET …/invoice-settings. The document gives its three members only as objects (src/invoices/invoices.openapi.ts
+ * InvoiceSettings); what the page reads of them is said here until the document says it.
  * @typedef {{ billedBy: Record<string, string | null | undefined>, numbering: Record<string, string | number | null>,
- *   defaultTerms: { label: string, terms: string[] }[] }} InvoiceSettings
+ *   defaultTerms: { label: string, terms: string[] }[] }} SettingsMembers
+ * @typedef {import('./dashboard-types.js').OperatorSchemas['InvoiceSettings']} DocumentedSettings
+ * @typedef {Omit<DocumentedSettings, keyof SettingsMembers> & SettingsMembers} InvoiceSettings
  */
 
 // The seller's tax numbers a business of this country prints (2.2); every other country a VAT number.
@@ -115,7 +118,7 @@ export async function renderInvoiceSettings(main, ctx) {
   const refreshPreview = async () => {
     const isLatest = startPreview();
     try {
-      /** @type {{ nextInvoiceNumber: string }} */
+      /** @type {import('./dashboard-types.js').OperatorSchemas['InvoiceNumberPreview']} */
       const answer = await api('POST', `${base}/invoice-settings/numbering-preview`, { numbering: numberingBody() });
       if (isLatest()) mount(preview, 'Next invoice: ', h('strong', {}, answer.nextInvoiceNumber));
     } catch (error) {

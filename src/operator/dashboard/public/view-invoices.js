@@ -12,8 +12,9 @@ import { renderInvoiceNew } from './view-invoice-new.js';
 /**
  * @typedef {import('./dashboard-types.js').Business} Business
  * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
- * @typedef {import('./dashboard-types.js').Invoice & { billedTo: { name?: string }, finalTotal: { total: string | number } }}
- *   Invoice
+ * @typedef {import('./dashboard-types.js').OperatorSchemas['InvoicePage']['data'][number]} ListedInvoice
+ * @typedef {ListedInvoice & { billedTo: { name?: string }, finalTotal: { total: string | number } }} Invoice a listed
+ *   invoice, with what the list reads of billedTo and finalTotal (the document gives both only as objects)
  * @typedef {Record<string, string>} Filters the address's filters (client, status, from, to), '' when unset
  */
 

@@ -15,12 +15,11 @@ import { enabledNotice } from './view-custom-fields.js';
  * @typedef {import('./list-editor.js').ListEditor} ListEditor
  */
 /**
- * The lists as the operator API answers them (the document's LeadSource, Tag, Member and
- * LeadCustomFieldDefinition), and each as its editor's row.
- * @typedef {{ key: string, label: string, isArchived?: boolean }} LeadSource
- * @typedef {{ id: string, name: string, isArchived?: boolean }} Tag
- * @typedef {{ email: string, name: string, isArchived?: boolean }} Member
- * @typedef {{ id: string, name: string, type: string, options?: string[], isArchived?: boolean }} LeadCustomField
+ * The lists as the operator API answers them, and each as its editor's row.
+ * @typedef {import('./dashboard-types.js').OperatorSchemas['LeadSource']} LeadSource
+ * @typedef {import('./dashboard-types.js').OperatorSchemas['Tag']} Tag
+ * @typedef {import('./dashboard-types.js').OperatorSchemas['Member']} Member
+ * @typedef {import('./dashboard-types.js').OperatorSchemas['CustomFieldDefinition']} LeadCustomField
  * @typedef {{ key: string, label: string, isArchived: boolean, saved: boolean }} SourceRow
  * @typedef {{ id?: string, name: string, isArchived: boolean }} TagRow
  * @typedef {{ email: string, name: string, isArchived: boolean, saved: boolean }} MemberRow

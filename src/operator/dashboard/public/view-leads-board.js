@@ -303,10 +303,8 @@ async function loadColumns(ctx, config, container, message) {
       ...stages.map((stage) => api('GET', `${leadsBase(ctx.business)}?${query(pipeline, stage)}`)),
     ]);
     if (!isLatest()) return;
-    /** @type {Map<string, StageFigures>} */
-    const figures = new Map(
-      (totals?.[0]?.stages ?? []).map((/** @type {StageFigures & { id: string }} */ s) => [s.id, s]),
-    );
+    /** @type {Map<string, Pick<StageFigures, 'count' | 'budgets'>>} */
+    const figures = new Map((totals?.[0]?.stages ?? []).map((/** @type {StageFigures} */ s) => [s.id, s]));
     /** @type {BoardEnv} */
     const env = { ctx, config, pipeline, message, reload: () => loadColumns(ctx, config, container, message) };
     mount(

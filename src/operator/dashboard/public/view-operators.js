@@ -6,10 +6,7 @@ import { api, replaceSessionToken } from './api.js';
 import { field, formatDate, h, mount, toast } from './dom.js';
 import { clearFormError, reportFormError } from './field-errors.js';
 
-/**
- * An operator account as GET /admin/v1/operators lists it (the document's OperatorListed schema).
- * @typedef {{ email: string, createdAt: string, isCurrent: boolean }} OperatorListed
- */
+/** @typedef {import('./dashboard-types.js').OperatorSchemas['OperatorListed']} OperatorListed an operator account as GET /admin/v1/operators lists it */
 
 const INVITE_LABELS = { email: 'E-mail', password: 'Temporary password' };
 const PASSWORD_LABELS = { currentPassword: 'Current password', newPassword: 'New password' };

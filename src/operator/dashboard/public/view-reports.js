@@ -23,17 +23,25 @@ function linkStyles() {
   document.head.append(h('link', { rel: 'stylesheet', href: '/assets/reports.css', dataset: { reports: '1' } }));
 }
 
-/** @param {HTMLElement} container @param {any} ctx */
+/**
+ * The reports as the operator API answers them (each route's data[0]).
+ * @typedef {import('./dashboard-types.js').OperatorSchemas} Schemas
+ * @typedef {import('./dashboard-types.js').Business} Business
+ * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
+ */
+
+/** @param {HTMLElement} container @param {Ctx} ctx */
 export async function renderReports(container, ctx) {
   linkStyles();
   const base = `/businesses/${seg(ctx.business.urlKey)}`;
+  /** @type {Pick<Schemas['OperatorPipelineConfiguration'], 'pipelines'>} */
   const config = (await api('GET', `${base}/pipelines`))?.[0] ?? { pipelines: [] };
-  const pipelines = config.pipelines.filter((/** @type {any} */ p) => !p.isArchived);
-  const primary = pipelines.find((/** @type {any} */ p) => p.isPrimary) ?? pipelines[0];
+  const pipelines = config.pipelines.filter((p) => !p.isArchived);
+  const primary = pipelines.find((p) => p.isPrimary) ?? pipelines[0];
   const pipelineSelect = h(
     'select',
     { id: 'report-pipeline', disabled: pipelines.length === 0 },
-    pipelines.map((/** @type {any} */ p) => h('option', { value: p.name, selected: p === primary }, p.name)),
+    pipelines.map((p) => h('option', { value: p.name, selected: p === primary }, p.name)),
   );
   const periodSelect = h(
     'select',
@@ -102,7 +110,7 @@ export async function renderReports(container, ctx) {
 const inCurrency = (/** @type {any[]} */ amounts, /** @type {string} */ currency, key = 'amount') =>
   Number(amounts.find((a) => a.currency === currency)?.[key] ?? 0);
 
-function pipelineCard(/** @type {any} */ r) {
+function pipelineCard(/** @type {Schemas['PipelineReport']} */ r) {
   const f = formattersOf(r);
   const stages = r.stages;
   return reportCard({
@@ -110,7 +118,7 @@ function pipelineCard(/** @type {any} */ r) {
     title: 'Pipeline value by stage',
     note: `${r.pipeline ?? 'No pipeline'} · forecast ${moneyList(r.forecast, f, (a) => a.weighted)} of ${moneyList(r.forecast, f)}`,
     columns: ['Stage', 'Closure', 'Leads', 'Value', 'Weighted'],
-    rows: stages.map((/** @type {any} */ s) => [
+    rows: stages.map((s) => [
       s.name,
       s.closure === null ? '—' : f.percent(s.closure / 100),
       f.count(s.count),
@@ -120,15 +128,15 @@ function pipelineCard(/** @type {any} */ r) {
     empty: 'This business has no pipeline yet.',
     chart: {
       data: {
-        labels: stages.map((/** @type {any} */ s) => s.name),
+        labels: stages.map((s) => s.name),
         datasets: [
           {
             label: `Value (${r.currency})`,
-            data: stages.map((/** @type {any} */ s) => inCurrency(s.values, r.currency)),
+            data: stages.map((s) => inCurrency(s.values, r.currency)),
           },
           {
             label: `Weighted (${r.currency})`,
-            data: stages.map((/** @type {any} */ s) => inCurrency(s.values, r.currency, 'weighted')),
+            data: stages.map((s) => inCurrency(s.values, r.currency, 'weighted')),
           },
         ],
       },
@@ -136,21 +144,22 @@ function pipelineCard(/** @type {any} */ r) {
   });
 }
 
-function outcomeCards(/** @type {any} */ r) {
+function outcomeCards(/** @type {Schemas['OutcomesReport']} */ r) {
   const f = formattersOf(r);
-  const reasonName = (/** @type {any} */ x) => x.label ?? x.reason ?? 'No reason';
+  const reasonName = (/** @type {Schemas['OutcomesReport']['lostByReason'][number]} */ x) =>
+    x.label ?? x.reason ?? 'No reason';
   return [
     reportCard({
       id: 'report-outcomes',
       title: 'Won and lost leads per month',
       columns: ['Month', 'Won', 'Lost'],
-      rows: r.months.map((/** @type {any} */ m) => [f.month(m.month), f.count(m.won), f.count(m.lost)]),
+      rows: r.months.map((m) => [f.month(m.month), f.count(m.won), f.count(m.lost)]),
       chart: {
         data: {
-          labels: r.months.map((/** @type {any} */ m) => f.month(m.month)),
+          labels: r.months.map((m) => f.month(m.month)),
           datasets: [
-            { label: 'Won', data: r.months.map((/** @type {any} */ m) => m.won) },
-            { label: 'Lost', data: r.months.map((/** @type {any} */ m) => m.lost) },
+            { label: 'Won', data: r.months.map((m) => m.won) },
+            { label: 'Lost', data: r.months.map((m) => m.lost) },
           ],
         },
         options: WHOLE_COUNTS,
@@ -160,12 +169,12 @@ function outcomeCards(/** @type {any} */ r) {
       id: 'report-lost-reasons',
       title: 'Lost leads by reason',
       columns: ['Reason', 'Leads'],
-      rows: r.lostByReason.map((/** @type {any} */ x) => [reasonName(x), f.count(x.leads)]),
+      rows: r.lostByReason.map((x) => [reasonName(x), f.count(x.leads)]),
       empty: 'No lead was lost in this period.',
       chart: {
         data: {
           labels: r.lostByReason.map(reasonName),
-          datasets: [{ label: 'Leads', data: r.lostByReason.map((/** @type {any} */ x) => x.leads) }],
+          datasets: [{ label: 'Leads', data: r.lostByReason.map((x) => x.leads) }],
         },
         options: { indexAxis: 'y', scales: { x: { ticks: { precision: 0 } } } },
       },
@@ -173,22 +182,20 @@ function outcomeCards(/** @type {any} */ r) {
   ];
 }
 
-function flowCards(/** @type {any} */ r) {
+function flowCards(/** @type {Schemas['StageFlowReport']} */ r) {
   const f = formattersOf(r);
   const stages = r.stages;
-  const labels = stages.map((/** @type {any} */ s) => s.name);
+  const labels = stages.map((s) => s.name);
   return [
     reportCard({
       id: 'report-conversion',
       title: 'Conversion from each stage to won',
       columns: ['Stage', 'Entered', 'Won since', 'Conversion'],
-      rows: stages.map((/** @type {any} */ s) => [s.name, f.count(s.entered), f.count(s.won), f.percent(s.conversion)]),
+      rows: stages.map((s) => [s.name, f.count(s.entered), f.count(s.won), f.percent(s.conversion)]),
       chart: {
         data: {
           labels,
-          datasets: [
-            { label: 'Conversion (%)', data: stages.map((/** @type {any} */ s) => (s.conversion ?? 0) * 100) },
-          ],
+          datasets: [{ label: 'Conversion (%)', data: stages.map((s) => (s.conversion ?? 0) * 100) }],
         },
       },
     }),
@@ -196,39 +203,35 @@ function flowCards(/** @type {any} */ r) {
       id: 'report-stage-days',
       title: 'Median days in each stage',
       columns: ['Stage', 'Stays ended', 'Median days'],
-      rows: stages.map((/** @type {any} */ s) => [s.name, f.count(s.stays), f.days(s.medianDays)]),
+      rows: stages.map((s) => [s.name, f.count(s.stays), f.days(s.medianDays)]),
       chart: {
         data: {
           labels,
-          datasets: [{ label: 'Median days', data: stages.map((/** @type {any} */ s) => s.medianDays ?? 0) }],
+          datasets: [{ label: 'Median days', data: stages.map((s) => s.medianDays ?? 0) }],
         },
       },
     }),
   ];
 }
 
-function invoicingCard(/** @type {any} */ r) {
+function invoicingCard(/** @type {Schemas['InvoicingReport']} */ r) {
   const f = formattersOf(r);
   return reportCard({
     id: 'report-invoicing',
     title: 'Invoiced and collected per month',
     columns: ['Month', 'Invoiced', 'Collected'],
-    rows: r.months.map((/** @type {any} */ m) => [
-      f.month(m.month),
-      moneyList(m.invoiced, f),
-      moneyList(m.collected, f),
-    ]),
+    rows: r.months.map((m) => [f.month(m.month), moneyList(m.invoiced, f), moneyList(m.collected, f)]),
     chart: {
       data: {
-        labels: r.months.map((/** @type {any} */ m) => f.month(m.month)),
+        labels: r.months.map((m) => f.month(m.month)),
         datasets: [
           {
             label: `Invoiced (${r.currency})`,
-            data: r.months.map((/** @type {any} */ m) => inCurrency(m.invoiced, r.currency)),
+            data: r.months.map((m) => inCurrency(m.invoiced, r.currency)),
           },
           {
             label: `Collected (${r.currency})`,
-            data: r.months.map((/** @type {any} */ m) => inCurrency(m.collected, r.currency)),
+            data: r.months.map((m) => inCurrency(m.collected, r.currency)),
           },
         ],
       },
@@ -236,7 +239,7 @@ function invoicingCard(/** @type {any} */ r) {
   });
 }
 
-function receivablesCard(/** @type {any} */ r) {
+function receivablesCard(/** @type {Schemas['ReceivablesReport']} */ r) {
   const f = formattersOf(r);
   const label = (/** @type {string} */ b) => /** @type {Record<string, string>} */ (BUCKET_LABELS)[b] ?? b;
   const count = (/** @type {any[]} */ amounts) => amounts.reduce((n, a) => n + a.count, 0);
@@ -245,18 +248,14 @@ function receivablesCard(/** @type {any} */ r) {
     title: 'Receivables by days past due',
     note: `As of ${new Intl.DateTimeFormat(r.locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.parse(r.asOf))}`,
     columns: ['Past due', 'Owed', 'Invoices'],
-    rows: r.buckets.map((/** @type {any} */ b) => [
-      label(b.bucket),
-      moneyList(b.amounts, f),
-      f.count(count(b.amounts)),
-    ]),
+    rows: r.buckets.map((b) => [label(b.bucket), moneyList(b.amounts, f), f.count(count(b.amounts))]),
     chart: {
       data: {
-        labels: r.buckets.map((/** @type {any} */ b) => label(b.bucket)),
+        labels: r.buckets.map((b) => label(b.bucket)),
         datasets: [
           {
             label: `Owed (${r.currency})`,
-            data: r.buckets.map((/** @type {any} */ b) => inCurrency(b.amounts, r.currency)),
+            data: r.buckets.map((b) => inCurrency(b.amounts, r.currency)),
           },
         ],
       },

@@ -24,14 +24,10 @@ import { clearFormError, reportFormError } from './field-errors.js';
  * @typedef {import('./dashboard-types.js').ViewContext & { business: Business }} Ctx
  */
 /**
- * The operator API's answers (the document's WebhookEventType, WebhookEndpoint and WebhookAttemptPage).
- * @typedef {{ type: string, emittedBy: string, description: string }} EventType
- * @typedef {{ id: string, url: string, description: string | null, eventTypes: string[], enabled: boolean,
- *   disabledReason: 'failing' | null, previousSecretExpiresAt: string | null, createdAt: string, updatedAt: string }}
- *   Endpoint
- * @typedef {{ at: string, eventId: string, eventType: string, attempt: number, statusCode: number | null,
- *   durationMs: number, error: string | null }} Attempt
- * @typedef {{ page: number, pageSize: number, hasMore: boolean, attempts: Attempt[] }} AttemptPage
+ * @typedef {import('./dashboard-types.js').OperatorSchemas['WebhookEventType']} EventType
+ * @typedef {import('./dashboard-types.js').OperatorSchemas['WebhookEndpoint']} Endpoint
+ * @typedef {import('./dashboard-types.js').OperatorSchemas['WebhookAttemptPage']} AttemptPage
+ * @typedef {AttemptPage['attempts'][number]} Attempt
  */
 /**
  * The delivery log's panel: one log at a time, and only the latest load (another endpoint's log, a
@@ -369,7 +365,7 @@ function endpointRow(endpoint, base, reload, log, message) {
               ))
             )
               return;
-            /** @type {{ id: string, secret: string, previousSecretExpiresAt: string }} */
+            /** @type {import('./dashboard-types.js').OperatorSchemas['WebhookSecretRotated']} */
             const rotated = await api('POST', `${path}/rotate-secret`);
             await showSecret(
               'New signing secret',
