@@ -30,6 +30,7 @@ export const invoicePreviewOperatorApi: ApiSection<InvoiceDashboardContext> = {
       properties: {
         invoiceNumber: { type: 'string', description: 'As sent, else the number a create would get now.' },
         currency: { type: 'string', description: 'ISO 4217.' },
+        igst: { type: 'boolean', description: 'INDIA only: inter-state supply, as the create would decide it.' },
         billedBy: { type: 'object', description: 'The seller after defaults.' },
         billedTo: { type: 'object', description: 'The buyer after defaults (a linked client fills what is omitted).' },
         items: { type: 'array', items: { type: 'object' }, description: "Taxed items, each regime's members." },

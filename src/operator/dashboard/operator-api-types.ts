@@ -1403,6 +1403,8 @@ export interface components {
             currency: string;
             /** @description Sums of the items, charges and the total, as an invoice has them. */
             finalTotal: Record<string, unknown>;
+            /** @description INDIA only: inter-state supply, as the create would decide it. */
+            igst?: boolean;
             /** @description As sent, else the number a create would get now. */
             invoiceNumber: string;
             /** @description Taxed items, each regime's members. */

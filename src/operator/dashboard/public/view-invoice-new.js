@@ -15,9 +15,9 @@ import { invoicesBase, money } from './invoice-format.js';
  */
 /**
  * What POST …/invoices/preview answers: the invoice as it would be stored, of which the page reads the
- * totals. The document gives items and finalTotal only as objects, and does not list igst (sent, as an
- * invoice has it: the schema is open); what the page reads of those is said here until the document says it.
- * @typedef {{ items: { total: Amount }[], igst?: boolean,
+ * totals. The document gives items and finalTotal only as objects; what the page reads of those is said
+ * here until the document says it.
+ * @typedef {{ items: { total: Amount }[],
  *   finalTotal: { amount: Amount, total: Amount, tax?: Amount, igst?: Amount, cgst?: Amount, sgst?: Amount } }}
  *   PreviewMembers
  * @typedef {import('./dashboard-types.js').OperatorSchemas['InvoicePreview']} DocumentedPreview
