@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FieldError } from '../errors/codes.js';
-import { defaultLocaleForCountry } from '../validation/countries.js';
+import { businessLocale } from '../validation/countries.js';
 import { addDays, calendarDateIn, startOfDay } from './invoice.dates.js';
 import { decimalToJson, moneyToJson, type Currency } from './invoice.money.js';
 import { clientParty, partyOf, plain, sentParty, type Party } from './invoice.parties.js';
@@ -123,8 +123,7 @@ export function buildInvoice(
     locale:
       input.locale ??
       (ctx.client?.locale as string | null | undefined) ??
-      defaultLocaleForCountry(business.country) ??
-      'en-US',
+      businessLocale(business.country),
     ...(input.regime === 'SAUDI' &&
       input.billType === 'INVOICE' && { zatcaQr: zatca(billedBy, invoiceDate, amounts.finalTotal, currency) }),
   };
