@@ -120,10 +120,7 @@ export function buildInvoice(
     })),
     terms: input.terms ? plain(input.terms) : (ctx.settings?.defaultTerms ?? []),
     tags: input.tagIds ?? [],
-    locale:
-      input.locale ??
-      (ctx.client?.locale as string | null | undefined) ??
-      businessLocale(business.country),
+    locale: input.locale ?? (ctx.client?.locale as string | null | undefined) ?? businessLocale(business.country),
     ...(input.regime === 'SAUDI' &&
       input.billType === 'INVOICE' && { zatcaQr: zatca(billedBy, invoiceDate, amounts.finalTotal, currency) }),
   };

@@ -42,17 +42,7 @@ export const OPERATOR_SCHEMAS: Record<string, JsonSchema> = {
         description: 'When it was archived; null while live.',
       },
     },
-    [
-      'urlKey',
-      'name',
-      'country',
-      'currency',
-      'customFieldsEnabled',
-      'timeZone',
-      'locale',
-      'isArchived',
-      'archivedAt',
-    ],
+    ['urlKey', 'name', 'country', 'currency', 'customFieldsEnabled', 'timeZone', 'locale', 'isArchived', 'archivedAt'],
   ),
   AppInput: bodyJsonSchema(NEW_APP_RULES, 'A new app.'),
   AppCreated: closedObject(
