@@ -38,9 +38,10 @@
  */
 
 /**
- * A business as the operator API answers it (the document's `Business`).
+ * A business as the operator API answers it (the document's `Business`); `locale` is the one its figures are
+ * drawn in (locale-format.js).
  * @typedef {{ urlKey: string, name: string, country: string, currency: string, customFieldsEnabled: boolean,
- *   timeZone: string, isArchived: boolean, archivedAt: string | null }} Business
+ *   timeZone: string, locale: string, isArchived: boolean, archivedAt: string | null }} Business
  */
 
 /**
