@@ -98,6 +98,8 @@ function currentRoute() {
 
 function renderLogin() {
   state.initialLoad = false;
+  // Signed out, no business is picked: the previous one's locale does not carry over to the sign-in page.
+  useLocale(null);
   const email = h('input', {
     type: 'email',
     name: 'email',
