@@ -81,3 +81,36 @@ export function dateTime(iso) {
 /** A time of day, hours and minutes (when a sign-in lockout ends). @param {Date} date */
 export const clockTime = (date) =>
   new Intl.DateTimeFormat(current, { hour: '2-digit', minute: '2-digit' }).format(date);
+
+/**
+ * A report's figures (the business's locale, as the report answer names it): money per currency exact to
+ * the last digit the server sends (a weighted forecast's 0.025), counts, percentages, days, months.
+ * @param {string} locale
+ */
+export function reportFormatters(locale) {
+  /** @type {Map<string, Intl.NumberFormat>} */
+  const money = new Map();
+  const count = new Intl.NumberFormat(locale);
+  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
+  const days = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
+  const month = new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' });
+  return {
+    /** @param {string} amount @param {string} currency */
+    money(amount, currency) {
+      let format = money.get(currency);
+      if (!format) {
+        format = new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 20 });
+        money.set(currency, format);
+      }
+      return format.format(/** @type {any} */ (amount));
+    },
+    /** @param {number} n */
+    count: (n) => count.format(n),
+    /** @param {number | null} ratio */
+    percent: (ratio) => (ratio === null ? '—' : percent.format(ratio)),
+    /** @param {number | null} n */
+    days: (n) => (n === null ? '—' : days.format(n)),
+    /** @param {string} yyyyMm */
+    month: (yyyyMm) => month.format(Date.UTC(Number(yyyyMm.slice(0, 4)), Number(yyyyMm.slice(5, 7)) - 1, 1)),
+  };
+}
