@@ -41,6 +41,7 @@ const ROOTS = [
  * build (tsconfig.build.json, rootDir src) cannot take a file from client/.
  */
 const ANSWER_ROOTS = [
+  'Business',
   'Client',
   'OperatorClient',
   'Balance',

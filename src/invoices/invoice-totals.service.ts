@@ -1,6 +1,6 @@
 import { AppError } from '../errors/app-error.js';
 import type { Store } from '../storage/store.js';
-import { defaultLocaleForCountry } from '../validation/countries.js';
+import { businessLocale } from '../validation/countries.js';
 import { currencyOf, moneyToText } from './invoice.money.js';
 import { parseFindQuery } from './invoices.find.js';
 import type { InvoicesService } from './invoices.service.js';
@@ -45,7 +45,7 @@ export class InvoiceTotals {
     const rows = await this.store.invoiceLists.totals(urlKey, query);
     if (!rows) throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
     return {
-      locale: defaultLocaleForCountry(context.business.country) ?? 'en-US',
+      locale: businessLocale(context.business.country),
       currencies: rows.map((row) => {
         const currency = currencyOf(row.currency)!;
         return {

@@ -1,5 +1,5 @@
 import type { FieldError } from '../errors/codes.js';
-import { defaultLocaleForCountry } from '../validation/countries.js';
+import { businessLocale } from '../validation/countries.js';
 import { addDays, calendarDateIn, startOfDay } from './invoice.dates.js';
 import { decimalToJson, moneyToJson, type Currency } from './invoice.money.js';
 import { clientParty, partyOf, plain, sentParty, type Party } from './invoice.parties.js';
@@ -120,11 +120,7 @@ export function buildInvoice(
     })),
     terms: input.terms ? plain(input.terms) : (ctx.settings?.defaultTerms ?? []),
     tags: input.tagIds ?? [],
-    locale:
-      input.locale ??
-      (ctx.client?.locale as string | null | undefined) ??
-      defaultLocaleForCountry(business.country) ??
-      'en-US',
+    locale: input.locale ?? (ctx.client?.locale as string | null | undefined) ?? businessLocale(business.country),
     ...(input.regime === 'SAUDI' &&
       input.billType === 'INVOICE' && { zatcaQr: zatca(billedBy, invoiceDate, amounts.finalTotal, currency) }),
   };

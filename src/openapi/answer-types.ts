@@ -69,6 +69,24 @@ export interface components {
             /** @description At most 500 characters. */
             swift: string | null;
         };
+        Business: {
+            /**
+             * Format: date-time
+             * @description When it was archived; null while live.
+             */
+            archivedAt: string | null;
+            country: string;
+            currency: string;
+            customFieldsEnabled: boolean;
+            /** @description Archived: apps get 403 PERMISSION_DENIED on it; data and urlKey are kept. */
+            isArchived: boolean;
+            /** @description BCP 47 tag the business's amounts and dates are written in (en-IN: ₹11,23,000.00, 26 Nov 2026): its country's document locale, en-US for a country with none. Derived from the country; not settable. */
+            locale: string;
+            name: string;
+            /** @description IANA time zone, as the time zone database spells it: the one set, else the country's default. */
+            timeZone: string;
+            urlKey: string;
+        };
         /**
          * Client
          * @description A client as stored: every accepted field (unset scalars null, unset lists empty) and the server-set fields.
@@ -797,6 +815,7 @@ export interface components {
 export type AdditionalId = components['schemas']['AdditionalId'];
 export type Balance = components['schemas']['Balance'];
 export type BankAccount = components['schemas']['BankAccount'];
+export type Business = components['schemas']['Business'];
 export type Client = components['schemas']['Client'];
 export type CustomHeader = components['schemas']['CustomHeader'];
 export type Invoice = components['schemas']['Invoice'];

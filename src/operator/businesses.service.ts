@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors/app-error.js';
 import type { AppRegistry } from '../auth/app-registry.js';
+import type { Business } from '../openapi/answer-types.js';
 import type { Store } from '../storage/store.js';
 import { withDetail } from '../storage/audit-lines.js';
 import type { AuditEntry, BusinessRecord } from '../storage/records.js';
 import { defaultTimeZone } from '../leads/lead-settings.defaults.js';
-import { COUNTRY_CODES, CURRENCY_CODES, defaultCurrencyForCountry } from '../validation/countries.js';
+import { businessLocale, COUNTRY_CODES, CURRENCY_CODES, defaultCurrencyForCountry } from '../validation/countries.js';
 import { entry, type BooleanSpec, type StringSpec } from '../validation/field-spec.js';
 import { readBody } from '../validation/read-body.js';
 import { canonicalTimeZone } from '../validation/time-zones.js';
@@ -200,7 +201,8 @@ export function present(b: BusinessRecord) {
     currency: b.currency,
     customFieldsEnabled: b.customFieldsEnabled,
     timeZone: b.timeZone ?? defaultTimeZone(b.country),
+    locale: businessLocale(b.country),
     isArchived: Boolean(b.archivedAt),
     archivedAt: b.archivedAt ? new Date(b.archivedAt).toISOString() : null,
-  };
+  } satisfies Business;
 }

@@ -26,6 +26,12 @@ export const OPERATOR_SCHEMAS: Record<string, JsonSchema> = {
         type: 'string',
         description: "IANA time zone, as the time zone database spells it: the one set, else the country's default.",
       },
+      locale: {
+        type: 'string',
+        description:
+          "BCP 47 tag the business's amounts and dates are written in (en-IN: ₹11,23,000.00, 26 Nov 2026): its " +
+          "country's document locale, en-US for a country with none. Derived from the country; not settable.",
+      },
       isArchived: {
         type: 'boolean',
         description: 'Archived: apps get 403 PERMISSION_DENIED on it; data and urlKey are kept.',
@@ -36,7 +42,7 @@ export const OPERATOR_SCHEMAS: Record<string, JsonSchema> = {
         description: 'When it was archived; null while live.',
       },
     },
-    ['urlKey', 'name', 'country', 'currency', 'customFieldsEnabled', 'timeZone', 'isArchived', 'archivedAt'],
+    ['urlKey', 'name', 'country', 'currency', 'customFieldsEnabled', 'timeZone', 'locale', 'isArchived', 'archivedAt'],
   ),
   AppInput: bodyJsonSchema(NEW_APP_RULES, 'A new app.'),
   AppCreated: closedObject(

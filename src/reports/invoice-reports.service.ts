@@ -3,11 +3,11 @@ import { AppError } from '../errors/app-error.js';
 import type { LeadContext } from '../leads/lead-context.js';
 import { AGEING_BUCKETS, type MoneyRow } from '../storage/reports-invoices.store.js';
 import type { Store } from '../storage/store.js';
+import { businessLocale } from '../validation/countries.js';
 import { invoiceMoney } from './report.numbers.js';
 import { ageingEdges, periodMonths } from './report.period.js';
 import { parseReportQuery } from './report.query.js';
 import {
-  localeOf,
   periodOf,
   type InvoicingReport,
   type MoneyOfReport,
@@ -61,7 +61,7 @@ export class InvoiceReportsService {
     const context = await this.contexts.get(urlKey);
     if (!context) throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
     const { country, currency } = context.business;
-    return { frame: { locale: localeOf(country), timeZone: context.timeZone, currency }, context };
+    return { frame: { locale: businessLocale(country), timeZone: context.timeZone, currency }, context };
   }
 }
 

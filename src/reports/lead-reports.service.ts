@@ -5,11 +5,12 @@ import { resolvePipeline } from '../leads/lead.resolve.js';
 import type { StoredPipeline } from '../pipelines/pipelines.types.js';
 import type { Store } from '../storage/store.js';
 import type { StageSets } from '../storage/reports-leads.store.js';
+import { businessLocale } from '../validation/countries.js';
 import { addScaled, decimalOfScaled, rounded, weightedBudget } from './report.numbers.js';
 import { periodMonths } from './report.period.js';
 import { parseReportQuery } from './report.query.js';
 import type { OutcomesReport, PipelineReport, ReportFrame, StageFlowReport } from './reports.types.js';
-import { localeOf, periodOf } from './reports.types.js';
+import { periodOf } from './reports.types.js';
 
 const DAY_MS = 86_400_000;
 
@@ -130,7 +131,7 @@ export class LeadReportsService {
     }
     const months = periodMonths(context.timeZone, this.now(), query.months);
     const frame: ReportFrame = {
-      locale: localeOf(context.business.country),
+      locale: businessLocale(context.business.country),
       timeZone: context.timeZone,
       currency: context.business.currency,
     };

@@ -1,6 +1,5 @@
 import type { ReportMonth } from '../storage/reports-leads.store.js';
 import type { AgeingBucket } from '../storage/reports-invoices.store.js';
-import { defaultLocaleForCountry } from '../validation/countries.js';
 
 /** The answers of the reports (reports.openapi.ts describes the same shapes; the routes check them with `satisfies`). */
 
@@ -71,8 +70,6 @@ export interface ReceivablesReport extends ReportFrame {
   asOf: string;
   buckets: { bucket: AgeingBucket; amounts: MoneyOfReport[] }[];
 }
-
-export const localeOf = (country: string): string => defaultLocaleForCountry(country) ?? 'en-US';
 
 export const periodOf = (months: readonly ReportMonth[]): ReportPeriod => ({
   firstMonth: months[0]!.month,

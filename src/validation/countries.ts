@@ -108,6 +108,15 @@ export function defaultLocaleForCountry(country: string): string | null {
   return `${LANGUAGE_BY_COUNTRY.get(country) ?? 'en'}-${country}`;
 }
 
+/**
+ * The locale a business's figures are written in (BCP 47): its country's document locale, en-US for a
+ * country with none. The one rule behind the Business answer's `locale`, the invoice totals and reports, and
+ * an invoice's last-resort default (docs/decisions.md "Figures in the business's locale").
+ */
+export function businessLocale(country: string): string {
+  return defaultLocaleForCountry(country) ?? 'en-US';
+}
+
 const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
 
 /** A locale in xx-XX form: a two-letter language known to ICU and an ISO 3166-1 country. */

@@ -83,9 +83,13 @@ export function watchPageErrors(page: Page): string[] {
   return problems;
 }
 
-/** A page at the size the screenshots are taken at, and the list its breakage is collected in. */
+/**
+ * A page at the size the screenshots are taken at, and the list its breakage is collected in. The browser
+ * speaks en-US, whatever the machine's language: a figure drawn in the browser's locale instead of the
+ * business's (an Indian business's ₹11,23,000.00) then shows as ₹1,123,000.00 and fails its test.
+ */
 export async function openPage(browser: Browser): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+  const page = await browser.newPage({ viewport: { width: 1360, height: 900 }, locale: 'en-US' });
   page.setDefaultTimeout(10_000);
   return { page, problems: watchPageErrors(page) };
 }

@@ -190,7 +190,7 @@ describe.each(stores)('the leads board at scale (%s)', (storeName) => {
     expect(await column('Won').locator('.column-head .count').textContent()).toBe(String(WON));
     const expected = await page.evaluate(
       (amount) =>
-        new Intl.NumberFormat(undefined, { style: 'currency', currency: 'INR', maximumFractionDigits: 2 }).format(
+        new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR', currencyDisplay: 'narrowSymbol' }).format(
           amount as never,
         ),
       won.budgets[0].amount,

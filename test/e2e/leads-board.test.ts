@@ -471,6 +471,49 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     expect(listed.body.data[0].items[0].externalId).toBeUndefined();
   });
 
+  it("draws amounts and dates in the business's locale (en-IN), not the browser's (en-US)", async () => {
+    expect(await page.evaluate(() => navigator.language)).toBe('en-US');
+    const followUp = new Date(Date.now() + 86_400_000 * 5).toISOString().slice(0, 10);
+    const created = await http(server.url, 'POST', `/api/v1/businesses/${urlKey}/leads`, {
+      token: appToken,
+      body: {
+        externalId: 'L-big',
+        pipeline: 'Sales',
+        stage: 'New lead',
+        customer: { name: 'Meera Handlooms' },
+        contact: { name: 'Buyer' },
+        subject: 'Saffron, bulk order',
+        budget: { amount: 1123000 },
+        followUpDate: followUp,
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // Intl en-IN, as the business writes dates: the follow-up day, and today in the reader's clock.
+    const followUpText = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeZone: 'UTC' }).format(
+      new Date(`${followUp}T00:00:00Z`),
+    );
+    const today = await page.evaluate(() =>
+      new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium' }).format(new Date()),
+    );
+    expect(today).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}$/);
+
+    await page.reload();
+    await heading('Leads');
+    const card = page
+      .getByRole('region', { name: 'Leads board' })
+      .getByRole('region', { name: 'New lead', exact: true })
+      .getByRole('article', { name: 'Saffron, bulk order' });
+    expect(await card.locator('.card-budget').textContent()).toBe('₹11,23,000.00');
+    expect(await card.locator('.card-tags').textContent()).toContain(`Follow up ${followUpText}`);
+
+    await card.getByRole('link', { name: 'Saffron, bulk order' }).click();
+    await heading('Saffron, bulk order');
+    const subtitle = await page.locator('main .subtitle').textContent();
+    expect(subtitle).toContain('₹11,23,000.00');
+    expect(subtitle).toContain(`Follow up ${followUpText}`);
+    expect(await page.locator('main p.muted.small-text').first().textContent()).toContain(`created ${today}, `);
+  });
+
   it('ran without script errors or Content-Security-Policy violations', () => {
     expect(problems.filter((p) => !p.includes('Failed to load resource'))).toEqual([]);
   });

@@ -1026,6 +1026,8 @@ export interface components {
             customFieldsEnabled: boolean;
             /** @description Archived: apps get 403 PERMISSION_DENIED on it; data and urlKey are kept. */
             isArchived: boolean;
+            /** @description BCP 47 tag the business's amounts and dates are written in (en-IN: ₹11,23,000.00, 26 Nov 2026): its country's document locale, en-US for a country with none. Derived from the country; not settable. */
+            locale: string;
             name: string;
             /** @description IANA time zone, as the time zone database spells it: the one set, else the country's default. */
             timeZone: string;

@@ -2,6 +2,8 @@
 // The operator API client: one fetch wrapper, the session kept in sessionStorage,
 // errors read from the section 7 envelope, and a 401 sending the operator back to log in.
 
+import { clockTime } from './locale-format.js';
+
 /** @typedef {import('../../../../client/src/api-types.js').FieldError} FieldError */
 /** @typedef {{ token: string, email: string, expiresAt: string }} Session */
 
@@ -96,7 +98,7 @@ function errorFrom(status, json) {
 export function lockoutMessage(seconds) {
   if (!Number.isFinite(seconds) || seconds <= 0) return 'Too many failed attempts. Wait a few minutes, then try again.';
   const minutes = Math.ceil(seconds / 60);
-  const until = new Date(Date.now() + seconds * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  const until = clockTime(new Date(Date.now() + seconds * 1000));
   const span = seconds < 60 ? `${Math.ceil(seconds)} seconds` : minutes === 1 ? '1 minute' : `${minutes} minutes`;
   return `Too many failed attempts. Try again in ${span} (at ${until}).`;
 }

@@ -11,6 +11,7 @@ import {
   setSessionExpiredHandler,
 } from './api.js';
 import { confirmAction, errorBanner, field, h, mount } from './dom.js';
+import { useLocale } from './locale-format.js';
 import { navMenu } from './nav-menu.js';
 import { renderBusinesses } from './view-businesses.js';
 import { renderApps } from './view-apps.js';
@@ -97,6 +98,8 @@ function currentRoute() {
 
 function renderLogin() {
   state.initialLoad = false;
+  // Signed out, no business is picked: the previous one's locale does not carry over to the sign-in page.
+  useLocale(null);
   const email = h('input', {
     type: 'email',
     name: 'email',
@@ -269,6 +272,8 @@ function renderSection(main, route) {
   state.leaveGuard = null;
   const section = sectionFor(route);
   const business = state.businesses.find((b) => b.urlKey === getCurrentBusiness()) ?? null;
+  // Every figure the section draws is in this business's locale, not the browser's.
+  useLocale(business?.locale);
   /** @type {ViewContext} */
   const ctx = {
     business,

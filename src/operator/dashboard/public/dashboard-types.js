@@ -24,7 +24,7 @@
  * @typedef {OperatorSchemas['CustomFieldDefinition']} CustomFieldDefinition a custom field of leads or clients
  * @typedef {OperatorSchemas['OperatorClient']} OperatorClient
  * @typedef {OperatorSchemas['ClientSummary']} ClientSummary one row of the client list
- * @typedef {OperatorSchemas['Business']} Business
+ * @typedef {OperatorSchemas['Business']} Business its `locale` is the one its figures are drawn in (locale-format.js)
  */
 
 /**

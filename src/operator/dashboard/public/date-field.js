@@ -5,20 +5,7 @@
 // page says, while every other date on the page is the business's (26 Nov 2026). docs/decisions.md
 // "Date fields in the business's locale".
 import { h, uid } from './dom.js';
-
-/** A calendar day "2026-11-26" in a locale, medium style as the page's other dates: en-IN 26 Nov 2026. */
-/**
- * @param {string} isoDay
- * @param {string} locale
- */
-export function calendarDay(isoDay, locale) {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDay);
-  if (!match) return '';
-  const [year, month, dayOfMonth] = match.slice(1).map(Number);
-  // A calendar day is no instant: formatted at UTC midnight in UTC, it is the same day in every zone.
-  const instant = Date.UTC(year ?? 0, (month ?? 1) - 1, dayOfMonth ?? 1);
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(instant);
-}
+import { calendarDay } from './locale-format.js';
 
 /**
  * A labelled date field with the day echoed under it. The locale may come later (a promise, or

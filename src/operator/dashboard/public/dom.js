@@ -209,12 +209,5 @@ export function checkedValues(container) {
   );
 }
 
-/**
- * An instant for people, in the browser's zone and language; '—' for none.
- * @param {string | null | undefined} iso
- */
-export function formatDate(iso) {
-  if (!iso) return '—';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
-}
+/** An instant for people: the reader's clock, the business's locale (locale-format.js); '—' for none. */
+export { dateTime as formatDate } from './locale-format.js';

@@ -2,6 +2,7 @@
 // A lead's field change in words (docs/leads.md "Field history"): the lead's timeline and the audit
 // log's `lead.edit` lines both say a change this way.
 import { formatMoney } from './lead-config.js';
+import { calendarDay } from './locale-format.js';
 
 /**
  * A change as FIELD_CHANGE entries and `detail.changes` carry it: values as the lead answers them.
@@ -49,8 +50,7 @@ export function valueText(field, value) {
     const budget = /** @type {{ amount: number, currency: string }} */ (value);
     return formatMoney(budget.amount, budget.currency);
   }
-  if (field === 'followUpDate' && typeof value === 'string')
-    return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(value));
+  if (field === 'followUpDate' && typeof value === 'string') return calendarDay(value);
   if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(', ');
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   const text = typeof value === 'object' ? JSON.stringify(value) : String(value);

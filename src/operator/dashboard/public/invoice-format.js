@@ -1,36 +1,15 @@
 // @ts-check
 // Invoice figures as the business writes them (invoices-interface 4.7's locale rules): amounts and dates
-// through Intl in a locale the server names (an invoice's `locale`, the business's in the totals answer),
-// dates in the business's time zone. Amounts reach Intl as decimal text, which it formats exactly.
+// through locale-format.js in a locale the server names (an invoice's `locale`, the business's in the totals
+// answer), dates in the business's time zone. Amounts reach Intl as decimal text, which it formats exactly.
 import { choices } from './api-document.js';
 import { api, seg } from './api.js';
 import { h } from './dom.js';
+import { day, money } from './locale-format.js';
+
+export { day, money };
 
 /** @typedef {import('./dashboard-types.js').Business} Business */
-
-/** A money value of an answer (JSON number or decimal text) with its currency's symbol: en-IN ₹11,23,000.00. */
-/**
- * @param {number | string | null | undefined} value
- * @param {string} currency
- * @param {string | undefined} locale
- */
-export function money(value, currency, locale) {
-  if (value === null || value === undefined || value === '') return '—';
-  // Decimal text is formatted exactly (Intl.NumberFormat v3); the ES2022 types know numbers only.
-  const exact = /** @type {number} */ (/** @type {unknown} */ (String(value)));
-  return new Intl.NumberFormat(locale, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' }).format(exact);
-}
-
-/** An instant's calendar date in the business's time zone, medium style: en-IN 26 Nov 2026. */
-/**
- * @param {string | null | undefined} iso
- * @param {string | undefined} locale
- * @param {string | undefined} timeZone
- */
-export function day(iso, locale, timeZone) {
-  if (!iso) return '—';
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone }).format(new Date(iso));
-}
 
 /** A status chip: the label, with the colour the status means. */
 /** @type {Record<string, [string, string]>} */

@@ -5,6 +5,7 @@
 import { labels } from './api-document.js';
 import { api, seg } from './api.js';
 import { h } from './dom.js';
+import { calendarDay, money } from './locale-format.js';
 
 /**
  * @typedef {import('./dashboard-types.js').Business} Business
@@ -49,17 +50,12 @@ export function reasonsOf(config, stage) {
 }
 
 /**
+ * In the business's locale (locale-format.js): en-IN ₹11,23,000.00.
  * @param {number | `${number}`} amount a number, or the server's exact decimal string (Intl formats it
  *   without going through a float)
  * @param {string} currency
  */
-export function formatMoney(amount, currency) {
-  try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency, maximumFractionDigits: 2 }).format(amount);
-  } catch {
-    return `${amount.toLocaleString()} ${currency}`;
-  }
-}
+export const formatMoney = (amount, currency) => money(amount, currency);
 
 export const formatBudget = (/** @type {{ amount: number, currency: string } | null | undefined} */ budget) =>
   budget ? formatMoney(budget.amount, budget.currency) : null;
@@ -79,13 +75,8 @@ export function todayIn(timeZone) {
 /** "2026-12-01T00:00:00.000Z" → "2026-12-01"; null stays null. */
 export const dateOnly = (/** @type {string | null | undefined} */ value) => (value ? String(value).slice(0, 10) : null);
 
-/** @param {string} day YYYY-MM-DD */
-export function formatDay(day) {
-  const date = new Date(`${day}T00:00:00Z`);
-  return Number.isNaN(date.getTime())
-    ? day
-    : date.toLocaleDateString(undefined, { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' });
-}
+/** A follow-up day in the business's locale: en-IN 26 Nov 2026. @param {string} day YYYY-MM-DD */
+export const formatDay = (day) => calendarDay(day);
 
 /** The follow-up date as text, with "Overdue" marked in words (not by colour alone). */
 /**

@@ -1,7 +1,7 @@
 // @ts-check
 // The list view's columns: what each shows of a lead, which list sort field orders it (when the
 // API sorts by it), and which show until the operator chooses (kept in this browser).
-import { h } from './dom.js';
+import { formatDate, h } from './dom.js';
 import { STATUS_LABELS, formatBudget, formatDay, memberLabel } from './lead-config.js';
 
 /**
@@ -12,7 +12,7 @@ import { STATUS_LABELS, formatBudget, formatDay, memberLabel } from './lead-conf
  */
 
 const day = (/** @type {string | null | undefined} */ value) => (value ? formatDay(value.slice(0, 10)) : '');
-const instant = (/** @type {string | null | undefined} */ value) => (value ? new Date(value).toLocaleString() : '');
+const instant = (/** @type {string | null | undefined} */ value) => (value ? formatDate(value) : '');
 
 /** @type {Column[]} */
 export const COLUMNS = [

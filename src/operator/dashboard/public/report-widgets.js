@@ -1,9 +1,10 @@
 // @ts-check
 // The reports page's widgets: a chart drawn by Chart.js (served from the project at /assets/vendor/,
 // never a CDN) with its data table under it, so a screen reader reads the same figures the chart draws.
-// Figures are formatted in the business's locale through Intl; amounts stay exact decimal strings
+// Figures are formatted in the business's locale by locale-format.js; amounts stay exact decimal strings
 // (Intl.NumberFormat formats a string without passing it through a float).
 import { h } from './dom.js';
+import { reportFormatters } from './locale-format.js';
 
 /** @type {Promise<any> | null} */
 let chartLibrary = null;
@@ -24,35 +25,8 @@ export function loadChartLibrary() {
   return chartLibrary;
 }
 
-/** Formatters of one business: money per currency, counts, percentages, days, months. */
-export function formattersOf(/** @type {{locale: string}} */ frame) {
-  const { locale } = frame;
-  /** @type {Map<string, Intl.NumberFormat>} */
-  const money = new Map();
-  const count = new Intl.NumberFormat(locale);
-  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
-  const days = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
-  const month = new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' });
-  return {
-    /** @param {string} amount @param {string} currency */
-    money(amount, currency) {
-      let format = money.get(currency);
-      if (!format) {
-        format = new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 20 });
-        money.set(currency, format);
-      }
-      return format.format(/** @type {any} */ (amount));
-    },
-    /** @param {number} n */
-    count: (n) => count.format(n),
-    /** @param {number | null} ratio */
-    percent: (ratio) => (ratio === null ? '—' : percent.format(ratio)),
-    /** @param {number | null} n */
-    days: (n) => (n === null ? '—' : days.format(n)),
-    /** @param {string} yyyyMm */
-    month: (yyyyMm) => month.format(Date.UTC(Number(yyyyMm.slice(0, 4)), Number(yyyyMm.slice(5, 7)) - 1, 1)),
-  };
-}
+/** Formatters of one report's figures, in the locale its answer names (locale-format.js). */
+export const formattersOf = (/** @type {{locale: string}} */ frame) => reportFormatters(frame.locale);
 
 /** Several amounts of different currencies on one line: "₹1,000.50 · $2,500.00"; none: "—". */
 export function moneyList(

@@ -3,6 +3,7 @@
 import { limit } from './api-document.js';
 import { api, seg } from './api.js';
 import { actionButton, confirmAction, errorBanner, field, formatDate, h, mount, toast } from './dom.js';
+import { money } from './locale-format.js';
 
 /**
  * @typedef {import('./dashboard-types.js').Business} Business
@@ -131,8 +132,7 @@ function facts(title, pairs) {
 /** @param {Balance | undefined} balance */
 function balanceCard(balance) {
   const currency = balance?.currency ?? '';
-  const format = (/** @type {unknown} */ n) =>
-    typeof n === 'number' ? n.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : '—';
+  const format = (/** @type {unknown} */ n) => (typeof n === 'number' && currency ? money(n, currency) : '—');
   return h(
     'section',
     { class: 'card tall', 'aria-label': 'Balance' },

@@ -4,6 +4,7 @@
 // them in the business's locale. Months and days are the business's time zone's (docs/decisions.md).
 import { api, latestOnly, seg } from './api.js';
 import { errorBanner, field, h, mount } from './dom.js';
+import { calendarDay } from './locale-format.js';
 import { drawChart, formattersOf, loadChartLibrary, moneyList, reportCard } from './report-widgets.js';
 
 const PERIODS = [3, 6, 12, 24];
@@ -246,7 +247,7 @@ function receivablesCard(/** @type {Schemas['ReceivablesReport']} */ r) {
   return reportCard({
     id: 'report-receivables',
     title: 'Receivables by days past due',
-    note: `As of ${new Intl.DateTimeFormat(r.locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.parse(r.asOf))}`,
+    note: `As of ${calendarDay(r.asOf, r.locale)}`,
     columns: ['Past due', 'Owed', 'Invoices'],
     rows: r.buckets.map((b) => [label(b.bucket), moneyList(b.amounts, f), f.count(count(b.amounts))]),
     chart: {
