@@ -512,6 +512,8 @@ describe.each(stores)('leads in the dashboard (%s)', (storeName) => {
     expect(subtitle).toContain('₹11,23,000.00');
     expect(subtitle).toContain(`Follow up ${followUpText}`);
     expect(await page.locator('main p.muted.small-text').first().textContent()).toContain(`created ${today}, `);
+    // The follow-up field keeps the browser's picker (drawn in en-US) and writes the day under it in en-IN.
+    await expect.poll(() => page.locator('[data-date-echo="followUpDate"]').textContent()).toBe(followUpText);
   });
 
   it('ran without script errors or Content-Security-Policy violations', () => {

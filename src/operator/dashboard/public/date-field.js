@@ -13,12 +13,15 @@ import { calendarDay } from './locale-format.js';
  * @param {string} label
  * @param {HTMLInputElement} input an <input type=date>
  * @param {string | Promise<string | undefined> | undefined} locale
+ * @param {string} [hint] a rule to show under the field, as dom.js field() shows one
  * @returns {{ element: HTMLElement, setLocale: (locale: string | undefined) => void }}
  */
-export function dateField(label, input, locale) {
+export function dateField(label, input, locale, hint) {
   if (!input.id) input.id = uid();
-  const echo = h('p', { class: 'hint date-echo', id: `${input.id}-echo`, dataset: { dateEcho: input.name } });
-  input.setAttribute('aria-describedby', echo.id);
+  const name = input.name || input.dataset.field;
+  const echo = h('p', { class: 'hint date-echo', id: `${input.id}-echo`, dataset: { dateEcho: name } });
+  const hintEl = hint ? h('p', { class: 'hint', id: `${input.id}-hint` }, hint) : null;
+  input.setAttribute('aria-describedby', hintEl ? `${hintEl.id} ${echo.id}` : echo.id);
   /** @type {string | undefined} */
   let current = typeof locale === 'string' ? locale : undefined;
   const show = () => {
@@ -32,5 +35,8 @@ export function dateField(label, input, locale) {
   input.addEventListener('change', show);
   if (locale instanceof Promise) locale.then(setLocale, () => undefined);
   show();
-  return { element: h('div', { class: 'field' }, h('label', { for: input.id }, label), input, echo), setLocale };
+  return {
+    element: h('div', { class: 'field' }, h('label', { for: input.id }, label), input, echo, hintEl),
+    setLocale,
+  };
 }

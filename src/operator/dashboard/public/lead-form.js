@@ -2,8 +2,10 @@
 // The lead page's form: every field of a lead (leads-interface 2.1) as a labelled control whose
 // data-field is the name the PATCH body (and its errors) use, and the diff that becomes the PATCH.
 import { limit } from './api-document.js';
+import { dateField } from './date-field.js';
 import { checkedValues, field, h, mount } from './dom.js';
 import { dateOnly, reasonsOf, STATUS_LABELS } from './lead-config.js';
+import { currentLocale } from './locale-format.js';
 
 /**
  * @typedef {import('./dashboard-types.js').Business} Business
@@ -257,7 +259,7 @@ export function leadForm(lead, config, business) {
       field('Details', c.details),
       field('Budget amount', c.amount),
       field('Budget currency', c.currency),
-      field('Follow-up date', c.followUp, "Not before today in the business's time zone."),
+      dateField('Follow-up date', c.followUp, currentLocale(), "Not before today in the business's time zone.").element,
       field('Lead source', c.source),
       field('Assigned to', c.assignee),
     ),
@@ -275,7 +277,11 @@ export function leadForm(lead, config, business) {
           'section',
           { class: 'card form-grid two-up', 'aria-labelledby': 'lead-cf-title', dataset: { field: 'customFields' } },
           h('h2', { id: 'lead-cf-title' }, 'Custom fields'),
-          custom.map(({ def, control }) => field(def.name, control)),
+          custom.map(({ def, control }) =>
+            def.type === 'DATE' && control instanceof HTMLInputElement
+              ? dateField(def.name, control, currentLocale()).element
+              : field(def.name, control),
+          ),
         )
       : null,
     /** @type {['customer' | 'contact', string, BlockRow[]][]} */ ([
