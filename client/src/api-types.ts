@@ -1139,7 +1139,7 @@ export interface components {
             /** @description The page. */
             data: components["schemas"]["Invoice"][];
             limit: number;
-            /** @description Sync pages only. */
+            /** @description Sync pages only: where the next page starts (pass it as after); null only on a page with no invoices: nothing follows yet, so send the cursor you kept again later. */
             nextCursor?: string | null;
             skip: number;
             total: number | null;
@@ -1392,7 +1392,7 @@ export interface components {
             /** @description Leads, each as GET /leads/{leadId} answers it. */
             items: components["schemas"]["Lead"][];
             limit: number;
-            /** @description Sync mode only: pass as after for the next page; null on the last page (keep the one before to follow later changes). */
+            /** @description Sync mode only: where the next page starts (pass it as after); null only on a page with no leads: nothing follows yet, so send the cursor you kept again later for what changes next. */
             nextCursor?: string | null;
             skip: number;
             /** @description Leads matching in all; null in sync mode. */
@@ -1773,6 +1773,6 @@ export interface LeadSyncQuery {
     details?: string;
     /** @description Sync: leads updated at or after this instant (or date), by updatedAt then leadId ascending, then the changes made since the sync began in the order they were committed; the page carries nextCursor and total null. Nothing committed is ever passed over. */
     updatedAtFrom?: string | Date;
-    /** @description Sync: the nextCursor of a previous page (another business's or a malformed one: INVALID_QUERY_VALUE). A lead edited during a sync comes again later; after a last page, send the last cursor again to get what changed since. Cursors work on any process and after restarts. */
+    /** @description Sync: the nextCursor of a previous page (another business's or a malformed one: INVALID_QUERY_VALUE). A lead edited during a sync comes again later; after an empty page (nextCursor null), send the last cursor again to get what changed since. Cursors work on any process and after restarts. */
     after?: string;
 }

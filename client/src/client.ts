@@ -83,7 +83,8 @@ export interface CrmkitClient {
     cancel(invoiceId: string, options?: { cancelPayment?: boolean }): Promise<InvoiceCanceled>;
     /**
      * A sync in change order (from `updatedAtFrom`, or resuming at `after`): `for await (const page of
-     * crm.invoices.sync({updatedAtFrom}))`, each page `{data, nextCursor}`; ends when no page follows yet.
+     * crm.invoices.sync({updatedAtFrom}))`, each page `{data, nextCursor}`; ends when no invoice follows
+     * yet. Keep the last page's nextCursor and pass it as `after` to resume.
      */
     sync(query: { updatedAtFrom?: string; after?: string; $limit?: string }): AsyncGenerator<InvoicePage>;
   };
@@ -182,8 +183,8 @@ export function createClient(options: CreateClientOptions): CrmkitClient {
             path: `${base}/invoices${queryString(query as Record<string, string>)}`,
           });
           for (;;) {
-            yield page;
             if (!page.nextCursor) return;
+            yield page;
             const next: Record<string, string> = {
               after: page.nextCursor,
               ...(query.$limit !== undefined && { $limit: query.$limit }),

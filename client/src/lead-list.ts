@@ -3,7 +3,7 @@ import type { LeadListQuery, LeadPage, LeadSyncQuery } from './api-types.js';
 // GET /leads's parameters are generated from the server's table of them (src/leads/leads-list.parameters.ts).
 export type { LeadListQuery, LeadSortField, LeadStatus, LeadSyncQuery } from './api-types.js';
 
-/** One page of a sync, and where to resume (null once the last page is read). */
+/** One page of a sync, and where to resume after it (null only on an empty page: nothing follows yet). */
 export type LeadSyncPage = LeadPage & { nextCursor: string | null };
 
 export function leadQueryString(query: LeadListQuery | LeadSyncQuery): string {
@@ -22,7 +22,10 @@ export function leadQueryString(query: LeadListQuery | LeadSyncQuery): string {
   return parts.length > 0 ? `?${parts.join('&')}` : '';
 }
 
-/** Every page of a sync, following nextCursor until the last; stop early and keep the cursor to resume. */
+/**
+ * Every page of a sync that brings leads, following nextCursor until an empty page (not yielded): keep the
+ * nextCursor of the last page you handled and pass it as `after` to resume, now or later.
+ */
 export async function* syncPages(
   read: (query: LeadSyncQuery) => Promise<LeadSyncPage>,
   query: LeadSyncQuery,
@@ -31,8 +34,8 @@ export async function* syncPages(
     query.after === undefined && query.updatedAtFrom === undefined ? { ...query, updatedAtFrom: new Date(0) } : query;
   for (;;) {
     const page = await read(next);
-    yield page;
     if (!page.nextCursor) return;
+    yield page;
     const { updatedAtFrom: _from, ...rest } = next;
     next = { ...rest, after: page.nextCursor };
   }

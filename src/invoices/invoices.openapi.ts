@@ -143,7 +143,11 @@ export const INVOICE_SCHEMAS: Record<string, JsonSchema> = {
       limit: { type: 'integer' },
       skip: { type: 'integer' },
       data: list(ref('Invoice'), 'The page.'),
-      nextCursor: { type: ['string', 'null'], description: 'Sync pages only.' },
+      nextCursor: {
+        type: ['string', 'null'],
+        description:
+          'Sync pages only: where the next page starts (pass it as after); null only on a page with no invoices: nothing follows yet, so send the cursor you kept again later.',
+      },
     },
     ['total', 'limit', 'skip', 'data'],
   ),

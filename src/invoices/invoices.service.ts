@@ -23,7 +23,7 @@ import { inBodyOrder, validateInvoice, type InvoiceInput } from './invoice.valid
 import type { InvoiceSettings } from './invoice-settings.service.js';
 import type { InvoiceMailQueue } from '../documents/invoice-mail.queue.js';
 
-/** A find page (4.3); a sync page also carries nextCursor (null: nothing follows yet) and total null. */
+/** A find page (4.3); a sync page also carries nextCursor (null only on an empty page: nothing follows yet) and total null. */
 export interface FindPage {
   total: number | null;
   limit: number;

@@ -22,7 +22,7 @@ export const LEAD_LIST_SCHEMAS: Record<string, JsonSchema> = {
       nextCursor: {
         type: ['string', 'null'],
         description:
-          'Sync mode only: pass as after for the next page; null on the last page (keep the one before to follow later changes).',
+          'Sync mode only: where the next page starts (pass it as after); null only on a page with no leads: nothing follows yet, so send the cursor you kept again later for what changes next.',
       },
     },
   },

@@ -140,7 +140,7 @@ export const LEAD_LIST_PARAMETERS = [
       'after',
       'cursor',
       "Sync: the nextCursor of a previous page (another business's or a malformed one: INVALID_QUERY_VALUE). A lead edited during " +
-        'a sync comes again later; after a last page, send the last cursor again to get what changed since. Cursors work on any process and after restarts.',
+        'a sync comes again later; after an empty page (nextCursor null), send the last cursor again to get what changed since. Cursors work on any process and after restarts.',
     ),
     mode: 'sync',
   },

@@ -39,9 +39,12 @@ interface SyncColumns {
 }
 
 /**
- * One page of a sync: at most `limit` rows and the cursor after the last one (null when no row follows
- * yet). A catch-up page that runs out of its phase is filled from the next, so that a client which
- * re-sends its last cursor after a final page moves on.
+ * One page of a sync: at most `limit` rows and the cursor after the last one; null only for a page with
+ * no row (nothing visible follows yet: resume later from the cursor that asked). A page with rows always
+ * names its successor, because "fewer rows than asked for" does not mean "caught up" on PostgreSQL: the
+ * horizon may stop a page at exactly `limit` rows, and a null there made the client ask its previous
+ * cursor again and receive those rows twice (docs/decisions.md "Sync pages end on an empty page").
+ * A catch-up page that runs out of its phase is filled from the next.
  */
 export async function syncPage<Row>(
   db: Kysely<any>,
@@ -59,8 +62,8 @@ export async function syncPage<Row>(
     // Keys are never empty: (start, '') excludes nothing at `start`.
     follow = { position: start, key: '' };
   }
-  if (taken.length <= spec.limit) {
-    const rest = spec.limit + 1 - taken.length;
+  if (taken.length < spec.limit) {
+    const rest = spec.limit - taken.length;
     for (const row of (await followStatement<Row>(spec, cursor.from, follow!, rest).execute(db)).rows) {
       const at: SyncCursor = {
         phase: 'follow',
@@ -71,15 +74,14 @@ export async function syncPage<Row>(
       taken.push({ row, at });
     }
   }
-  const page = taken.slice(0, spec.limit);
-  return { rows: page.map(({ row }) => row), next: taken.length > spec.limit ? page[page.length - 1]!.at : null };
+  return { rows: taken.map(({ row }) => row), next: taken.at(-1)?.at ?? null };
 }
 
 /** The statements a page may run (a catch-up page: both), for the plan checks of the tests. */
 export function syncStatements(spec: SyncPageSpec, cursor: SyncCursor): RawBuilder<unknown>[] {
-  if (cursor.phase === 'follow') return [followStatement(spec, cursor.from, cursor, spec.limit + 1)];
+  if (cursor.phase === 'follow') return [followStatement(spec, cursor.from, cursor, spec.limit)];
   const start = cursor.start ?? Number.MAX_SAFE_INTEGER;
-  const follow = followStatement(spec, cursor.from, { position: start, key: '' }, spec.limit + 1);
+  const follow = followStatement(spec, cursor.from, { position: start, key: '' }, spec.limit);
   return [catchUpStatement(spec, cursor, start), follow];
 }
 
@@ -99,12 +101,12 @@ function read<Row>(
     from ${spec.from} where ${sql.join(all, sql` and `)} order by ${order} limit ${limit}`;
 }
 
-/** Catch-up: positions below `start`, by updatedAt then key, one row more than the page. */
+/** Catch-up: positions below `start`, by updatedAt then key. */
 function catchUpStatement<Row>(spec: SyncPageSpec, cursor: SyncCursor & { phase: 'catch-up' }, start: number) {
   const where = [sql`${col(spec, 'sync_pos')} < ${start}`];
   const [updatedAt, keyColumn] = [col(spec, 'updated_at'), col(spec, spec.key)];
   if (cursor.after) where.push(sql`(${updatedAt}, ${keyColumn}) > (${cursor.after.updatedAt}, ${cursor.after.key})`);
-  return read<Row>(spec, cursor.from, where, sql`${updatedAt} asc, ${keyColumn} asc`, spec.limit + 1);
+  return read<Row>(spec, cursor.from, where, sql`${updatedAt} asc, ${keyColumn} asc`, spec.limit);
 }
 
 /** Follow: after (position, key), below the horizon, by position then key. */

@@ -1,7 +1,9 @@
 // @module-tag dates
+import pg from 'pg';
 import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore } from '../helpers/app.js';
 import { buyer, createInvoice, firstError, seedInvoiceTenant, type InvoiceTenant } from '../helpers/invoices.js';
+import { POSTGRES_URL, sessionUrlOf } from '../helpers/stores.js';
 
 describeEachStore('4.3 GET invoices: find', (ctx) => {
   let t: InvoiceTenant;
@@ -118,5 +120,47 @@ describeEachStore('4.3 sync: updatedAtFrom and after, in change order', (ctx) =>
     const other = await seedInvoiceTenant(ctx());
     const foreign = await call(ctx().app, 'GET', `${other.invoices}?after=${cursor}`, { token: other.token });
     expect(firstError(foreign).code).toBe('INVALID_QUERY_VALUE');
+  });
+
+  it('a page cut at exactly $limit carries its cursor; the next brings the rest, and each invoice comes once', async () => {
+    const own = await seedInvoiceTenant(ctx());
+    const page = (query: string) => call(ctx().app, 'GET', `${own.invoices}${query}`, { token: own.token });
+    const made = [await createInvoice(ctx(), own), await createInvoice(ctx(), own)];
+    // PostgreSQL: a transaction holding an id stays open while the third invoice is written, so the
+    // horizon stops a page before it (src/storage/sync-positions.ts). SQLite has no horizon: the third
+    // invoice is written after the first two were read.
+    let held: pg.Client | null = null;
+    if (ctx().store.kind === 'postgres') {
+      held = new pg.Client({ connectionString: sessionUrlOf(POSTGRES_URL) });
+      await held.connect();
+      await held.query('begin');
+      await held.query('select pg_current_xact_id()');
+      made.push(await createInvoice(ctx(), own));
+    }
+    const seen: string[] = [];
+    let query = '?updatedAtFrom=2000-01-01&$limit=2';
+    /** Reads pages until `count` invoices came; a page with rows must name the next, and only an empty one may not. */
+    const readUntil = async (count: number) => {
+      for (const deadline = Date.now() + 20_000; seen.length < count && Date.now() < deadline; ) {
+        const r = await page(query);
+        expect(r.status).toBe(200);
+        seen.push(...r.body.data.map((i: any) => i._id));
+        expect(r.body.nextCursor === null).toBe(r.body.data.length === 0);
+        if (r.body.nextCursor) query = `?after=${r.body.nextCursor}&$limit=2`;
+        else await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    try {
+      await readUntil(2);
+      expect(seen).toEqual(made.slice(0, 2).map((i) => i._id));
+    } finally {
+      await held?.query('commit');
+      await held?.end();
+    }
+    if (ctx().store.kind === 'sqlite') made.push(await createInvoice(ctx(), own));
+    await readUntil(3);
+    const end = await page(query);
+    expect([end.body.data, end.body.nextCursor]).toEqual([[], null]);
+    expect(seen).toEqual(made.map((i) => i._id));
   });
 });

@@ -70,7 +70,10 @@ describeEachStore('GET /leads over leads written through the interface', (ctx) =
   it('an edit moves the lead in its filters and words, and brings it again in a sync', async () => {
     await syncSettled(ctx().store, t.urlKey);
     const first = await list('updatedAtFrom=2000-01-01&$limit=3');
-    expect(first.nextCursor).toBeNull();
+    expect(first.items).toHaveLength(3);
+    // A full last page names its successor, and that one, empty, says the sync is caught up.
+    const caughtUp = await list(`after=${encodeURIComponent(first.nextCursor)}`);
+    expect([caughtUp.items, caughtUp.nextCursor]).toEqual([[], null]);
     const last = first.items[2];
     const cursor = await list('updatedAtFrom=2000-01-01&$limit=2');
     const edited = await call(ctx().app, 'PATCH', `${t.leads}/${made.one.leadId}`, {
@@ -86,6 +89,9 @@ describeEachStore('GET /leads over leads written through the interface', (ctx) =
     expect(next.items.map((lead: any) => lead.leadId)).toEqual(
       [last.leadId, made.one.leadId].filter((id, i, all) => all.indexOf(id) === i),
     );
+    // The caught-up cursor brings the edit alone: nothing the client already had.
+    const since = await list(`after=${encodeURIComponent(first.nextCursor)}`);
+    expect(since.items.map((lead: any) => lead.leadId)).toEqual([made.one.leadId]);
   });
 
   it('a lead removed by an operator leaves every list and search', async () => {

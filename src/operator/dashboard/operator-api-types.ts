@@ -1390,7 +1390,7 @@ export interface components {
             /** @description The page. */
             data: components["schemas"]["Invoice"][];
             limit: number;
-            /** @description Sync pages only. */
+            /** @description Sync pages only: where the next page starts (pass it as after); null only on a page with no invoices: nothing follows yet, so send the cursor you kept again later. */
             nextCursor?: string | null;
             skip: number;
             total: number | null;
@@ -1734,7 +1734,7 @@ export interface components {
             /** @description Leads, each as GET /leads/{leadId} answers it. */
             items: components["schemas"]["Lead"][];
             limit: number;
-            /** @description Sync mode only: pass as after for the next page; null on the last page (keep the one before to follow later changes). */
+            /** @description Sync mode only: where the next page starts (pass it as after); null only on a page with no leads: nothing follows yet, so send the cursor you kept again later for what changes next. */
             nextCursor?: string | null;
             skip: number;
             /** @description Leads matching in all; null in sync mode. */
