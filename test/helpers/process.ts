@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { inject } from 'vitest';
-import { nodeArgsFor } from './server-build.js';
+import { nodeArgsFor } from './spawn-script.js';
 import { withDirectUrl } from './stores.js';
 
 export interface ServerProcess {
@@ -53,7 +52,7 @@ export async function spawnServer(
   options: { timeoutMs?: number; entry?: string } = {},
 ): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, nodeArgsFor(options.entry ?? 'src/main.ts', inject('serverBuild')), {
+  const child = spawn(process.execPath, nodeArgsFor(options.entry ?? 'src/main.ts'), {
     env: { ...process.env, LOG_LEVEL: 'warn', ...withDirectUrl(env), PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -35,13 +35,3 @@ function listTypeScript(dir: string): string[] {
     .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
     .map((entry) => join(entry.parentPath, entry.name));
 }
-
-/**
- * What `node` runs for a script of `src/` (`src/main.ts`, `src/cli.ts`): its file in this run's build when
- * there is one, else the source through tsx (a test's own script, or a run without the build).
- */
-export function nodeArgsFor(script: string, built: string | undefined): string[] {
-  const inSrc = /^src\/(.+)\.ts$/.exec(script);
-  if (built && inSrc) return [join(built, `${inSrc[1]}.js`)];
-  return ['--import', 'tsx', script];
-}

@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkOnce, failed, runWrk, type LoadSpec } from '../../bench/wrk.js';
+import { builtScript } from '../helpers/spawn-script.js';
 
 // The bench's machinery on a tiny setting, so that CI catches a broken bench. No figure is judged here:
 // performance targets live in the bench (docs/performance.md), never in a timed test.
@@ -136,7 +137,7 @@ it("the bench (bench/run.ts) runs one round of four scenarios (one of the leads'
   const env = {
     ...process.env,
     // The servers run from the test run's build of src/ (no `npm run build` needed).
-    BENCH_SERVER_ENTRY: join(inject('serverBuild'), 'main.js'),
+    BENCH_SERVER_ENTRY: builtScript('main'),
     BENCH_STORES: 'sqlite',
     BENCH_SCENARIOS: 'GET pipelines (issued),POST new client,POST new client (1 webhook),PATCH stage move',
     BENCH_ROUNDS: '1',

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
-import { inject } from 'vitest';
 import { freePort } from '../helpers/process.js';
-import { nodeArgsFor } from '../helpers/server-build.js';
+import { nodeArgsFor } from '../helpers/spawn-script.js';
 import { withDirectUrl } from '../helpers/stores.js';
 
 export interface Finished {
@@ -18,7 +17,7 @@ export function runNode(
   timeoutMs = 30_000,
 ): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgsFor(script, inject('serverBuild')), ...args], {
+    const child = spawn(process.execPath, [...nodeArgsFor(script), ...args], {
       env: {
         ...process.env,
         ADMIN_EMAIL: '',
@@ -69,7 +68,7 @@ export interface Running {
 /** Like helpers/process.ts spawnServer, but with stdout and stderr apart and the exit code kept. */
 export async function startProcess(script: string, args: string[], env: Record<string, string>): Promise<Running> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgsFor(script, inject('serverBuild')), ...args], {
+  const child = spawn(process.execPath, [...nodeArgsFor(script), ...args], {
     env: {
       ...process.env,
       ADMIN_EMAIL: '',
