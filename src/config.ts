@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_LEASE_MS } from './http/idempotency-key.js';
 import { RETRY_STEPS } from './webhooks/retry-schedule.js';
 
 /**
@@ -38,6 +39,7 @@ export interface Config {
   /** Where the service is reached from outside; null: `http://HOST:PORT` (publicUrlOf). */
   publicUrl: string | null;
   idempotencyKeyRetentionHours: number;
+  idempotencyKeyLeaseMs: number;
   /** Where invoice mail goes out; null: an invoice's `email` is stored and nothing is sent. */
   smtpUrl: string | null;
   mailFrom: string | null;
@@ -315,6 +317,12 @@ export const VARIABLES = {
     parse: integer(24, 720),
     describe:
       "How long an `Idempotency-Key` and its answer are kept from the key's first use (at least the interface's 24 hours); older keys are pruned and count as new.",
+  },
+  idempotencyKeyLeaseMs: {
+    name: 'IDEMPOTENCY_KEY_LEASE_MS',
+    default: IDEMPOTENCY_LEASE_MS,
+    parse: integer(1_000, IDEMPOTENCY_LEASE_MS),
+    describe: `How long a request may hold an \`Idempotency-Key\` before a retry may take it over: a request that died unanswered is forgotten after this (the interface: within ${IDEMPOTENCY_LEASE_MS / 1000} s, the most allowed). Lower it only where every request is known to finish sooner; the tests do, to see a lease end without waiting a minute.`,
   },
   smtpUrl: {
     name: 'SMTP_URL',

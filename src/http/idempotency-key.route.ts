@@ -9,7 +9,6 @@ import type { Store } from '../storage/store.js';
 import {
   fingerprintOf,
   IDEMPOTENCY_KEY_MAX_LENGTH,
-  IDEMPOTENCY_LEASE_MS,
   IDEMPOTENCY_RETRY_AFTER_SECONDS,
   IDEMPOTENT_REPLAYED_HEADER,
   readIdempotencyKey,
@@ -63,14 +62,16 @@ function callerOf(request: FastifyRequest): string {
 export class IdempotencyKeys {
   private nextPruneAt = 0;
   private readonly retentionMs: number;
+  private readonly leaseMs: number;
 
   constructor(
     private readonly store: Store,
-    config: Pick<Config, 'idempotencyKeyRetentionHours'>,
+    config: Pick<Config, 'idempotencyKeyRetentionHours' | 'idempotencyKeyLeaseMs'>,
     private readonly clock: Clock,
     private readonly log?: FastifyBaseLogger,
   ) {
     this.retentionMs = config.idempotencyKeyRetentionHours * 3_600_000;
+    this.leaseMs = config.idempotencyKeyLeaseMs;
   }
 
   /** The route's handler and onSend hook with the mechanism around them; refuses at start a route it cannot scope. */
@@ -103,7 +104,7 @@ export class IdempotencyKeys {
     const fingerprint = fingerprintOf({ route, params: request.params }, request.body);
     const found = await this.store.idempotencyKeys.claim(claim, fingerprint, {
       now,
-      leaseMs: IDEMPOTENCY_LEASE_MS,
+      leaseMs: this.leaseMs,
       retentionMs: this.retentionMs,
     });
     switch (found.outcome) {

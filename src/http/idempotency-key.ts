@@ -10,7 +10,7 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 /** The longest key, after its quotes are removed (4.2, 7). */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
-/** A request that holds a key and died unanswered is forgotten after this (4.2 rule 5: within 60 s). */
+/** A request that holds a key and died unanswered is forgotten after this (4.2 rule 5: within 60 s): the default and the most IDEMPOTENCY_KEY_LEASE_MS allows. */
 export const IDEMPOTENCY_LEASE_MS = 60_000;
 /** What an IDEMPOTENCY_IN_PROGRESS answer's Retry-After says (4.2 rule 5). */
 export const IDEMPOTENCY_RETRY_AFTER_SECONDS = 1;

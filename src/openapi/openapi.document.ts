@@ -3,7 +3,6 @@ import { errorResponses, errorSchemas } from './error-responses.js';
 import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_MAX_LENGTH,
-  IDEMPOTENCY_LEASE_MS,
   IDEMPOTENT_REPLAYED_HEADER,
 } from '../http/idempotency-key.js';
 import { openApiPath, pathParamNames, type AnswerDoc, type DocSection, type OperationDoc } from './operation.js';
@@ -14,6 +13,8 @@ export interface DocumentFacts {
   audience: string;
   /** IDEMPOTENCY_KEY_RETENTION_HOURS: how long an Idempotency-Key is kept. */
   idempotencyKeyHours: number;
+  /** IDEMPOTENCY_KEY_LEASE_MS: how soon a key whose request died is forgotten. */
+  idempotencyKeyLeaseMs: number;
 }
 
 const SECURITY_SCHEMES = (audience: string): Record<string, JsonSchema> => ({
@@ -92,7 +93,7 @@ function idempotencyKeyParameter(facts: DocumentFacts): JsonSchema {
       `unique per request, kept ${facts.idempotencyKeyHours} hours from first use for the calling app and business. A retry with the same key, route and ` +
       `body (a JSON value: member order, whitespace and number spelling ignored) gets the first success again, with \`${IDEMPOTENT_REPLAYED_HEADER}: true\`, ` +
       'before any validation; the same key with another request is a 409 IDEMPOTENCY_CONFLICT after validation; while the first still runs, 409 ' +
-      `IDEMPOTENCY_IN_PROGRESS with Retry-After. Only successes are kept; a request that died unanswered is forgotten within ${IDEMPOTENCY_LEASE_MS / 1000} s.`,
+      `IDEMPOTENCY_IN_PROGRESS with Retry-After. Only successes are kept; a request that died unanswered is forgotten within ${facts.idempotencyKeyLeaseMs / 1000} s.`,
     schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH + 2 },
   };
 }

@@ -56,6 +56,7 @@ export function openApiDocumentOf(sections: readonly DocSection[], deps: Pick<De
     version: VERSION,
     audience: deps.config.jwtAudience,
     idempotencyKeyHours: deps.config.idempotencyKeyRetentionHours,
+    idempotencyKeyLeaseMs: deps.config.idempotencyKeyLeaseMs,
   });
 }
 

@@ -13,6 +13,8 @@ describe('config: defaults, values and refusals', () => {
       databaseUrl: null,
       jwtAudience: 'crmkit-api',
       corsOrigins: [],
+      // The interface's lease (invoices-interface 4.2: a key whose request died is forgotten within 60 s).
+      idempotencyKeyLeaseMs: 60_000,
     });
   });
 
@@ -57,6 +59,9 @@ describe('config: defaults, values and refusals', () => {
     ['APP_TOKEN_TTL_SECONDS', '86401'],
     ['CORS_ORIGINS', 'example.com'],
     ['CACHE_TTL_MS', '0x10'],
+    // Longer than the interface's 60 s, or so short a live request would lose its key.
+    ['IDEMPOTENCY_KEY_LEASE_MS', '60001'],
+    ['IDEMPOTENCY_KEY_LEASE_MS', '999'],
   ];
   it.each(bad)('%s=%j stops the start with one line naming the variable', (name, value) => {
     let error: unknown;
