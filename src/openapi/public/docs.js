@@ -240,6 +240,23 @@ function schemasView(doc) {
   );
 }
 
+/**
+ * Below 800 px the operations list (some 200 links) folds behind "Operations", so that the page opens on the
+ * introduction instead of six screens of links; picking one folds it again. Wider, it is always open.
+ */
+function foldNavOnNarrowScreens() {
+  const fold = document.getElementById('nav-fold');
+  const wide = matchMedia('(min-width: 801px)');
+  const apply = () => {
+    fold.open = wide.matches;
+  };
+  apply();
+  wide.addEventListener('change', apply);
+  document.getElementById('nav').addEventListener('click', (event) => {
+    if (!wide.matches && event.target.closest('a')) fold.open = false;
+  });
+}
+
 async function main() {
   const root = document.getElementById('main');
   try {
@@ -284,4 +301,5 @@ async function main() {
   }
 }
 
+foldNavOnNarrowScreens();
 main();
