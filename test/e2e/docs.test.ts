@@ -88,6 +88,28 @@ describe('API reference page /docs in headless chromium', () => {
     );
   });
 
+  it('the operations list keeps, as one types in its filter, the entries holding every word (method, path, summary, id)', async () => {
+    const visible = () =>
+      s.page
+        .locator('#nav li')
+        .evaluateAll((lis) => lis.filter((li) => li.checkVisibility()).map((li) => li.querySelector('a')!.hash));
+    const all = await visible();
+    expect(all.length).toBeGreaterThan(100);
+    const filter = s.page.getByLabel('Filter operations');
+    await filter.fill('Create CLIENT');
+    const found = await visible();
+    expect(found).toContain('#createClient');
+    expect(found.length).toBeLessThan(5);
+    expect(await s.page.locator('.nav-count').textContent()).toBe(`${found.length} of ${all.length} operations`);
+    // A tag with no entry left goes too.
+    expect(await s.page.locator('.nav-group').filter({ hasText: 'Pipelines' }).first().isVisible()).toBe(false);
+    await filter.fill('zz-none');
+    expect(await visible()).toEqual([]);
+    await filter.fill('');
+    expect(await visible()).toEqual(all);
+    expect(s.problems).toEqual([]);
+  });
+
   it('3: the reference fits a 390 px screen and opens there on the introduction; an operation picked from the folded list is not under the header', async () => {
     // Viewport shots, and one resize each way: the reference is long and every relayout of it costs.
     await s.page.evaluate(() => window.scrollTo(0, 0));

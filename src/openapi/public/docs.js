@@ -1,6 +1,7 @@
 // The API reference page: renders /openapi.json (operations, parameters, bodies, answers, error codes,
 // examples) with DOM calls only, so it runs under the service's strict CSP with nothing inline.
 import { h, mount } from '/assets/dom.js';
+import { findText, foldNavOnNarrowScreens, navFilter } from './nav.js';
 import { schemaView } from './schema-view.js';
 import { tryIt, tokenField } from './try-it.js';
 
@@ -177,7 +178,7 @@ function navView(doc, byTag) {
           isRefused(op)
             ? h(
                 'li',
-                { class: 'nav-refused' },
+                { class: 'nav-refused', dataset: { find: findText(method, path, op) } },
                 h(
                   'a',
                   { href: `#${op.operationId}`, title: `${method.toUpperCase()} ${path}: not supported (405)` },
@@ -189,7 +190,7 @@ function navView(doc, byTag) {
               )
             : h(
                 'li',
-                {},
+                { dataset: { find: findText(method, path, op) } },
                 h(
                   'a',
                   { href: `#${op.operationId}`, title: `${method.toUpperCase()} ${path}` },
@@ -240,23 +241,6 @@ function schemasView(doc) {
   );
 }
 
-/**
- * Below 800 px the operations list (some 200 links) folds behind "Operations", so that the page opens on the
- * introduction instead of six screens of links; picking one folds it again. Wider, it is always open.
- */
-function foldNavOnNarrowScreens() {
-  const fold = document.getElementById('nav-fold');
-  const wide = matchMedia('(min-width: 801px)');
-  const apply = () => {
-    fold.open = wide.matches;
-  };
-  apply();
-  wide.addEventListener('change', apply);
-  document.getElementById('nav').addEventListener('click', (event) => {
-    if (!wide.matches && event.target.closest('a')) fold.open = false;
-  });
-}
-
 async function main() {
   const root = document.getElementById('main');
   try {
@@ -266,11 +250,8 @@ async function main() {
     document.getElementById('version').textContent = `version ${doc.info.version} · OpenAPI ${doc.openapi}`;
     const byTag = new Map();
     for (const entry of operations(doc)) byTag.set(entry.op.tags[0], [...(byTag.get(entry.op.tags[0]) ?? []), entry]);
-    mount(
-      document.getElementById('nav'),
-      navView(doc, byTag),
-      h('a', { href: '#schemas', class: 'nav-tag' }, 'Schemas'),
-    );
+    const nav = document.getElementById('nav');
+    mount(nav, navFilter(nav), navView(doc, byTag), h('a', { href: '#schemas', class: 'nav-tag' }, 'Schemas'));
     mount(
       root,
       h(
