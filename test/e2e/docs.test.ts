@@ -88,14 +88,55 @@ describe('API reference page /docs in headless chromium', () => {
     );
   });
 
-  it('3: the reference fits a 390 px screen; desktop and phone screenshots', async () => {
+  it('the operations list keeps, as one types in its filter, the entries holding every word (method, path, summary, id)', async () => {
+    const visible = () =>
+      s.page
+        .locator('#nav li')
+        .evaluateAll((lis) => lis.filter((li) => li.checkVisibility()).map((li) => li.querySelector('a')!.hash));
+    const all = await visible();
+    expect(all.length).toBeGreaterThan(100);
+    const filter = s.page.getByLabel('Filter operations');
+    await filter.fill('Create CLIENT');
+    const found = await visible();
+    expect(found).toContain('#createClient');
+    expect(found.length).toBeLessThan(5);
+    expect(await s.page.locator('.nav-count').textContent()).toBe(`${found.length} of ${all.length} operations`);
+    // A tag with no entry left goes too.
+    expect(await s.page.locator('.nav-group').filter({ hasText: 'Pipelines' }).first().isVisible()).toBe(false);
+    await filter.fill('zz-none');
+    expect(await visible()).toEqual([]);
+    await filter.fill('');
+    expect(await visible()).toEqual(all);
+    expect(s.problems).toEqual([]);
+  });
+
+  it('3: the reference fits a 390 px screen and opens there on the introduction; an operation picked from the folded list is not under the header', async () => {
     // Viewport shots, and one resize each way: the reference is long and every relayout of it costs.
     await s.page.evaluate(() => window.scrollTo(0, 0));
     await s.page.screenshot({ path: join(SCREENSHOT_DIR, 'docs-desktop.png') });
+    const fold = s.page.locator('#nav-fold');
+    expect(await fold.evaluate((el: HTMLDetailsElement) => el.open)).toBe(true);
     await s.page.setViewportSize(PHONE);
-    expect(await fitsPhone(s.page)).toEqual([]);
+    // The ~200 operation links fold behind "Operations": the introduction starts on the first screen.
+    expect(await fold.evaluate((el: HTMLDetailsElement) => el.open)).toBe(false);
+    const introTop = await s.page
+      .getByRole('heading', { level: 1, name: 'crmkit API' })
+      .evaluate((h) => h.getBoundingClientRect().top);
+    expect(introTop).toBeLessThan(PHONE.height / 2);
     await s.page.screenshot({ path: join(SCREENSHOT_DIR, 'docs-phone.png') });
+    await fold.locator('summary').click();
+    expect(await fitsPhone(s.page)).toEqual([]);
+    await s.page.locator('#nav a[href="#createClient"]').click();
+    await s.page.waitForFunction(() => location.hash === '#createClient');
+    expect(await fold.evaluate((el: HTMLDetailsElement) => el.open)).toBe(false);
+    const [headingTop, headerBottom] = await s.page.evaluate(() => [
+      document.querySelector('#createClient h3')!.getBoundingClientRect().top,
+      document.querySelector('.top')!.getBoundingClientRect().bottom,
+    ]);
+    expect(headingTop).toBeGreaterThanOrEqual(headerBottom!);
+    expect(headingTop).toBeLessThan(PHONE.height / 2);
     await s.page.setViewportSize(DESKTOP);
+    expect(await fold.evaluate((el: HTMLDetailsElement) => el.open)).toBe(true);
     expect(s.problems).toEqual([]);
   }, 90_000);
 });

@@ -21,7 +21,7 @@ describeEachStore('API reference page /docs', (ctx) => {
       .map((m) => m[1]!)
       .filter((f) => f !== '/docs' && f !== '/openapi.json');
     expect(files).toEqual(expect.arrayContaining(['/docs/docs.js', '/docs/docs.css']));
-    for (const file of [...files, '/docs/schema-view.js', '/docs/try-it.js'])
+    for (const file of [...files, '/docs/schema-view.js', '/docs/try-it.js', '/docs/nav.js'])
       expect((await call(ctx().app, 'GET', file)).status, file).toBe(200);
     const js = await call(ctx().app, 'GET', '/docs/docs.js');
     expect(js.headers['content-type']).toMatch(/^text\/javascript/);

@@ -1,6 +1,7 @@
 // The API reference page: renders /openapi.json (operations, parameters, bodies, answers, error codes,
 // examples) with DOM calls only, so it runs under the service's strict CSP with nothing inline.
 import { h, mount } from '/assets/dom.js';
+import { findText, foldNavOnNarrowScreens, navFilter } from './nav.js';
 import { schemaView } from './schema-view.js';
 import { tryIt, tokenField } from './try-it.js';
 
@@ -177,7 +178,7 @@ function navView(doc, byTag) {
           isRefused(op)
             ? h(
                 'li',
-                { class: 'nav-refused' },
+                { class: 'nav-refused', dataset: { find: findText(method, path, op) } },
                 h(
                   'a',
                   { href: `#${op.operationId}`, title: `${method.toUpperCase()} ${path}: not supported (405)` },
@@ -189,7 +190,7 @@ function navView(doc, byTag) {
               )
             : h(
                 'li',
-                {},
+                { dataset: { find: findText(method, path, op) } },
                 h(
                   'a',
                   { href: `#${op.operationId}`, title: `${method.toUpperCase()} ${path}` },
@@ -249,11 +250,8 @@ async function main() {
     document.getElementById('version').textContent = `version ${doc.info.version} · OpenAPI ${doc.openapi}`;
     const byTag = new Map();
     for (const entry of operations(doc)) byTag.set(entry.op.tags[0], [...(byTag.get(entry.op.tags[0]) ?? []), entry]);
-    mount(
-      document.getElementById('nav'),
-      navView(doc, byTag),
-      h('a', { href: '#schemas', class: 'nav-tag' }, 'Schemas'),
-    );
+    const nav = document.getElementById('nav');
+    mount(nav, navFilter(nav), navView(doc, byTag), h('a', { href: '#schemas', class: 'nav-tag' }, 'Schemas'));
     mount(
       root,
       h(
@@ -284,4 +282,5 @@ async function main() {
   }
 }
 
+foldNavOnNarrowScreens();
 main();
