@@ -141,10 +141,10 @@ export class InvoicesService {
    * numbering, the one saving it would start the series at.
    */
   async nextNumber(urlKey: string, numbering?: InvoiceNumbering): Promise<string> {
-    const record = await this.store.invoices.getSettings(urlKey);
+    const state = await this.store.invoices.seriesState(urlKey);
     let candidate = SERIES.first({
-      lastNumber: record?.lastNumber ?? null,
-      seriesStart: numbering ? formatNumbering(numbering) : (record?.seriesStart ?? null),
+      lastNumber: state?.lastNumber ?? null,
+      seriesStart: numbering ? formatNumbering(numbering) : (state?.seriesStart ?? null),
     });
     while (await this.numberTaken(urlKey, candidate)) candidate = SERIES.following(candidate);
     return candidate;

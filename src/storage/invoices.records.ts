@@ -102,7 +102,6 @@ export type Decision<T> = { change: InvoiceChange; answer: T } | { answer: T };
 
 export interface InvoiceSettingsRecord {
   doc: unknown;
-  lastNumber: string | null;
   seriesStart: string | null;
 }
 

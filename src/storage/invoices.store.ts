@@ -62,10 +62,12 @@ const businessOf = (db: Kysely<Database>, urlKey: string) =>
   db.selectFrom('businesses').select('businesses.id').where('businesses.url_key', '=', urlKey);
 
 /**
- * Invoice writes and single-invoice reads. Every method takes the business first. A create takes the
- * business's invoice_settings row lock first (PostgreSQL: SELECT … FOR UPDATE; SQLite: the one
- * connection holds the transaction), so numbers, the number-idempotency check and the buyer's client
- * are decided one create at a time across processes; payments and cancels lock the invoice's row.
+ * Invoice writes and single-invoice reads. Every method takes the business first. A create with a given
+ * number for a named client locks no business-wide row: the unique (business, number) index decides its
+ * number (and the number-idempotency check). The other creates take the business's invoice_settings row
+ * lock first (PostgreSQL: SELECT … FOR UPDATE; SQLite: the one connection holds the transaction), so
+ * auto numbers and the buyer's client are decided one create at a time across processes; payments and
+ * cancels lock the invoice's row.
  */
 export class InvoicesStore {
   /** PostgreSQL: the invoice reads that arrive together, one statement (as client reads are). */
@@ -140,13 +142,13 @@ export class InvoicesStore {
   /**
    * The invoice, its number, its client (made or matched), its balance and its events: all or nothing.
    *
-   * The number is settled by the last statement (`settle`): it locks the business's invoice_settings
-   * row, inserts the invoice under its number (a number taken inserts nothing), moves the series and
-   * adds to the client's balance. Everything else is written before it, so the lock that orders a
-   * business's creates (4.9) is held for that statement and the commit, not for the whole create.
-   * A create that needs the series' state (an auto number), a buyer's client (one client per buyer)
-   * or the business's key (mail) takes the lock first instead (`createLocked`), as does any create
-   * whose quick settle inserted nothing: the number taken, or no settings row yet.
+   * A create with a given number for a named client (no mail) settles without reading first: the
+   * extras, then one statement (`settle`) that inserts the invoice unless its number is taken and adds
+   * to the client's balance. It holds no business-wide row through its commit, so a business's creates
+   * share WAL flushes as client creates do; the series' position is not stored but read by the next
+   * auto-number create (the most recently created invoice). A create that needs the series' state (an
+   * auto number), a buyer's client (one client per buyer) or the business's key (mail) takes the
+   * series lock first instead (`createLocked`), as does any create whose quick settle inserted nothing.
    *
    * SQLite: the create shares the group commit of the writes that arrive with it (one fsync for a
    * turn's creates, as client creates do). A create that throws fails its batch, which GroupCommit
@@ -179,7 +181,7 @@ export class InvoicesStore {
     if (settled) {
       const events = insert.events(settled);
       if (!hasExtras(insert, events)) {
-        // One statement, its own transaction: the lock is held for it alone.
+        // One statement, its own transaction: it holds no business-wide row (docs/decisions.md).
         if (await this.settle(this.db, urlKey, insert, settled)) return inserted(insert, settled);
       } else {
         const done = await this.db
@@ -189,17 +191,29 @@ export class InvoicesStore {
             if (!(await this.settle(trx, urlKey, insert, settled))) throw SETTLE_AGAIN;
             return true;
           })
-          .catch((error: unknown) => {
-            if (error === SETTLE_AGAIN) return false;
-            throw error;
-          });
+          .catch(settleAgain);
         if (done) return inserted(insert, settled);
       }
     }
-    return this.db.transaction().execute((trx) => this.createLocked(trx, urlKey, insert));
+    // A given number that a create settling without the series lock took meanwhile rolls this back; the
+    // next attempt finds it stored and answers it (4.1).
+    for (let attempt = 1; ; attempt += 1) {
+      const result = await this.db
+        .transaction()
+        .execute((trx) => this.createLocked(trx, urlKey, insert))
+        .catch(settleAgain);
+      if (result) return result;
+      if (attempt === LOCKED_ATTEMPTS) throw new Error('invoice number taken on every locked attempt');
+    }
   }
 
-  /** The create with the business's series locked from its start (the rare cases; see insertInvoice). */
+  /**
+   * The create with the business's series locked from its start: an auto number (autos take turns), a
+   * new buyer (one client per buyer), mail, or a given number whose quick settle inserted nothing. The
+   * invoice is settled before the extras are written, since its number is known only then: an auto
+   * candidate taken by a given-number create still in flight (it holds no lock but the number's index
+   * entry) makes the settle wait for that create's commit and insert nothing, and the next one is tried.
+   */
   private async createLocked(
     trx: Kysely<Database>,
     urlKey: string,
@@ -209,13 +223,30 @@ export class InvoicesStore {
     if (!found) return { outcome: 'no-business' } as const;
     const businessPk = Number(found.id);
     const series = await this.lockSeries(trx, businessPk);
-    const number = await this.assignNumber(trx, businessPk, insert.number, series);
+    let number = await this.assignNumber(trx, businessPk, insert.number, series);
     if ('existing' in number) return { outcome: 'exists', ...number.existing } as const;
-    const settled = await this.linkClient(trx, businessPk, insert.client, insert.invoice.createdAt, number.value);
+    let settled = await this.linkClient(trx, businessPk, insert.client, insert.invoice.createdAt, number.value);
+    while (!(await this.settle(trx, urlKey, insert, settled))) {
+      // A given number settled by a create without the lock since assignNumber read it: answer it (4.1).
+      if ('given' in insert.number) throw SETTLE_AGAIN;
+      number = await this.assignNumber(
+        trx,
+        businessPk,
+        insert.number,
+        series,
+        insert.number.auto.following(settled.invoiceNumber),
+      );
+      if ('existing' in number) throw new Error('an auto number cannot be an existing one');
+      settled = { ...settled, invoiceNumber: number.value };
+    }
+    // A saved numbering is spent by the first auto number after it (it started it, or a create came between).
+    if ('auto' in insert.number && series.saved)
+      await trx
+        .updateTable('invoice_settings')
+        .set({ series_start: null })
+        .where('business_pk', '=', businessPk)
+        .execute();
     await this.writeExtras(trx, insert, settled, businessPk);
-    // Under the lock nothing else can take the number or move the series.
-    if (!(await this.settle(trx, urlKey, insert, settled)))
-      throw new Error('invoice settle inserted nothing under the lock');
     return inserted(insert, settled);
   }
 
@@ -243,9 +274,10 @@ export class InvoicesStore {
   }
 
   /**
-   * Locks the series, inserts the invoice under `settled.invoiceNumber`, moves the series to it and
-   * adds to the client's balance; false, with nothing written, when the number is taken or the
-   * business has no settings row (or does not exist). PostgreSQL: one statement; SQLite: three.
+   * Inserts the invoice under `settled.invoiceNumber` and adds to the client's balance; false, with
+   * nothing written, when the number is taken (PostgreSQL: by a create in flight, once it commits) or
+   * the business does not exist. It locks no business-wide row: the series' position is the business's
+   * most recently created invoice itself (docs/decisions.md). PostgreSQL: one statement; SQLite: two.
    */
   private async settle(
     db: Kysely<Database>,
@@ -281,7 +313,6 @@ export class InvoicesStore {
     );
     if (rows.length === 0) return false;
     const businessPk = Number(rows[0]!.business_pk);
-    await db.executeQuery(CompiledQuery.raw(SQLITE_SETTLE_SERIES, [settled.invoiceNumber, businessPk]));
     if (insert.balanceE4 !== null)
       await db.executeQuery(CompiledQuery.raw(SQLITE_SETTLE_BALANCE, [insert.balanceE4, businessPk, settled.clientId]));
     return true;
@@ -297,11 +328,12 @@ export class InvoicesStore {
     if (this.kind === 'sqlite') await sql`update invoice_settings set updated_at = updated_at where 0`.execute(trx);
   }
 
-  /** The business's settings row, made if missing, and locked for the rest of the transaction. */
-  private async lockSeries(
-    trx: Kysely<Database>,
-    businessPk: number,
-  ): Promise<{ lastNumber: string | null; seriesStart: string | null }> {
+  /**
+   * The business's settings row, made if missing, and locked for the rest of the transaction (auto
+   * numbers take turns), and the series' state as it stands (`seriesStateOf`); `saved`: a numbering
+   * is saved, started or not (the create clears it).
+   */
+  private async lockSeries(trx: Kysely<Database>, businessPk: number): Promise<SeriesState & { saved: boolean }> {
     await trx
       .insertInto('invoice_settings')
       .values({ business_pk: businessPk, doc: null, last_number: null, series_start: null, updated_at: 0 })
@@ -309,19 +341,23 @@ export class InvoicesStore {
       .execute();
     let query = trx
       .selectFrom('invoice_settings')
-      .select(['last_number', 'series_start'])
+      .select(['series_start', 'last_number'])
       .where('business_pk', '=', businessPk);
     if (this.kind === 'postgres') query = query.forUpdate();
     const row = await query.executeTakeFirstOrThrow();
-    return { lastNumber: row.last_number, seriesStart: row.series_start };
+    return { ...seriesStateOf(row, await mostRecentNumber(trx, businessPk)), saved: row.series_start !== null };
   }
 
-  /** A given number that is taken answers the stored invoice; an auto number skips taken candidates. */
+  /**
+   * A given number that is taken answers the stored invoice; an auto number skips taken candidates,
+   * from `from` (default: the series' first candidate).
+   */
   private async assignNumber(
     trx: Kysely<Database>,
     businessPk: number,
     request: NumberRequest,
-    state: { lastNumber: string | null; seriesStart: string | null },
+    state: SeriesState,
+    from?: string,
   ): Promise<{ existing: { invoice: StoredInvoice; createRequest: unknown } } | { value: string }> {
     const taken = (number: string) =>
       trx
@@ -336,7 +372,7 @@ export class InvoicesStore {
         ? { existing: { invoice: storedInvoiceOf(row), createRequest: JSON.parse(row.create_request) as unknown } }
         : { value: request.given };
     }
-    let candidate = request.auto.first(state);
+    let candidate = from ?? request.auto.first(state);
     while (await taken(candidate)) candidate = request.auto.following(candidate);
     return { value: candidate };
   }
@@ -471,21 +507,31 @@ export class InvoicesStore {
   async getSettings(urlKey: string): Promise<InvoiceSettingsRecord | undefined> {
     const sqlText = this.kind === 'postgres' ? POSTGRES_SETTINGS_READ : SQLITE_SETTINGS_READ;
     const { rows } = await this.reads.run((db) =>
-      db.executeQuery<{ doc: string | null; last_number: string | null; series_start: string | null }>(
-        CompiledQuery.raw(sqlText, [urlKey]),
-      ),
+      db.executeQuery<{ doc: string | null; series_start: string | null }>(CompiledQuery.raw(sqlText, [urlKey])),
     );
     const row = rows[0];
-    return (
-      row && {
-        doc: row.doc === null ? null : (JSON.parse(row.doc) as unknown),
-        lastNumber: row.last_number,
-        seriesStart: row.series_start,
-      }
-    );
+    return row && { doc: row.doc === null ? null : (JSON.parse(row.doc) as unknown), seriesStart: row.series_start };
   }
 
-  /** Replaces the settings document; a numbering in it (seriesStart) restarts the series at the next auto number. */
+  /** The series' state as an auto-number create now would read it (the number preview's); undefined: no business. */
+  async seriesState(urlKey: string): Promise<SeriesState | undefined> {
+    const found = await this.db.selectFrom('businesses').select('id').where('url_key', '=', urlKey).executeTakeFirst();
+    if (!found) return undefined;
+    const businessPk = Number(found.id);
+    const settings = await this.db
+      .selectFrom('invoice_settings')
+      .select(['series_start', 'last_number'])
+      .where('business_pk', '=', businessPk)
+      .executeTakeFirst();
+    const row = settings ?? { series_start: null, last_number: null };
+    return seriesStateOf(row, await mostRecentNumber(this.db, businessPk));
+  }
+
+  /**
+   * Replaces the settings document; a numbering in it (seriesStart) restarts the series at the next auto
+   * number unless an invoice is created before it: the row keeps the most recent invoice's number at the
+   * save (`last_number`), read after the row is locked so no auto-number create settles in between.
+   */
   async putSettings(
     urlKey: string,
     doc: unknown,
@@ -497,16 +543,51 @@ export class InvoicesStore {
       await this.holdWriteLock(trx);
       const found = await trx.selectFrom('businesses').select('id').where('url_key', '=', urlKey).executeTakeFirst();
       if (!found) return false;
+      const businessPk = Number(found.id);
       const values = { doc: JSON.stringify(doc), series_start: seriesStart, updated_at: now };
       await trx
         .insertInto('invoice_settings')
-        .values({ business_pk: Number(found.id), last_number: null, ...values })
+        .values({ business_pk: businessPk, last_number: null, ...values })
         .onConflict((oc) => oc.column('business_pk').doUpdateSet(values))
+        .execute();
+      await trx
+        .updateTable('invoice_settings')
+        .set({ last_number: await mostRecentNumber(trx, businessPk) })
+        .where('business_pk', '=', businessPk)
         .execute();
       if (audit) await writeAudit(trx, audit);
       return true;
     });
   }
+}
+
+/**
+ * The series' state from the settings row and the most recent invoice's number: a saved numbering
+ * starts the series only while no invoice was created after it was saved, i.e. while the most recent
+ * invoice is still the one it was saved after (`last_number`, null for none; numbers are unique).
+ */
+function seriesStateOf(
+  row: { series_start: string | null; last_number: string | null },
+  mostRecent: string | null,
+): SeriesState {
+  const pending = row.series_start !== null && row.last_number === mostRecent;
+  return { lastNumber: mostRecent, seriesStart: pending ? row.series_start : null };
+}
+
+/**
+ * The number of the business's most recently created invoice, as the find's default order has it
+ * (createdAt, then _id, descending; the index `invoices_business_created`): what an auto number continues.
+ */
+async function mostRecentNumber(db: Kysely<Database>, businessPk: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('invoices')
+    .select('invoice_number')
+    .where('business_pk', '=', businessPk)
+    .orderBy('created_at', 'desc')
+    .orderBy('invoice_id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.invoice_number ?? null;
 }
 
 /** Adds to one balance member atomically (no read-modify-write), so concurrent changes never lose an amount. */
@@ -522,7 +603,7 @@ async function addToBalance(trx: Kysely<Database>, clientPk: number, member: str
     .execute();
 }
 
-const SETTINGS_READ = `select s.doc, s.last_number, s.series_start from invoice_settings s
+const SETTINGS_READ = `select s.doc, s.series_start from invoice_settings s
   where s.business_pk = (select b.id from businesses b where b.url_key = `;
 const POSTGRES_SETTINGS_READ = `${SETTINGS_READ}$1)`;
 const SQLITE_SETTINGS_READ = `${SETTINGS_READ}?)`;
@@ -549,26 +630,17 @@ const POSTGRES_INVOICE_READS = `select k.ordinal::int4 as ordinal, ${READ_COLUMN
   ) i`;
 
 /**
- * The create's last statement on PostgreSQL (see InvoicesStore.insertInvoice): the series row locked
- * first (FOR UPDATE in \`s\`, which the insert reads from), so a create settling a given number waits for
- * one holding the lock to assign the next, in the same order every create takes (no deadlock); the
- * invoice inserted unless its number is taken; the series and the balance moved only if it was.
+ * A create's settle on PostgreSQL (see InvoicesStore.settle): the invoice inserted unless its number is
+ * taken (a create in flight with the same number makes it wait for that one's commit), and the client's
+ * balance moved only if it was. No business-wide row is written: creates of one business share WAL flushes.
  */
-const POSTGRES_SETTLE = `with s as (
-    select business_pk from invoice_settings
-    where business_pk = (select b.id from businesses b where b.url_key = $1)
-    for update
-  ),
-  inv as (
+const POSTGRES_SETTLE = `with inv as (
     insert into invoices (business_pk, invoice_id, invoice_number, client_id, status, currency, total_minor,
       paid_minor, invoice_date, share_token, content, create_request, created_at, updated_at)
-    select s.business_pk, $2, $3, $4, $5, $6, $7::int8, $8::int8, $9::int8, $10, $11, $12, $13::int8, $14::int8 from s
+    select b.id, $2, $3, $4, $5, $6, $7::int8, $8::int8, $9::int8, $10, $11, $12, $13::int8, $14::int8
+    from businesses b where b.url_key = $1
     on conflict (business_pk, invoice_number) do nothing
     returning business_pk
-  ),
-  series as (
-    update invoice_settings set last_number = $3, series_start = null
-    where business_pk = (select business_pk from inv)
   ),
   balance as (
     insert into client_balances (client_pk, member, amount_e4)
@@ -578,15 +650,13 @@ const POSTGRES_SETTLE = `with s as (
   )
   select count(*)::int4 as inserted from inv`;
 
-/** SQLite's settle, in three statements (its CTEs cannot write); the transaction holds the write lock. */
+/** SQLite's settle, in two statements (its CTEs cannot write); the transaction holds the write lock. */
 const SQLITE_SETTLE_INVOICE = `insert into invoices (business_pk, invoice_id, invoice_number, client_id, status, currency,
     total_minor, paid_minor, invoice_date, share_token, content, create_request, created_at, updated_at)
-  select s.business_pk, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-  from invoice_settings s where s.business_pk = (select b.id from businesses b where b.url_key = ?)
+  select b.id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+  from businesses b where b.url_key = ?
   on conflict (business_pk, invoice_number) do nothing
   returning business_pk`;
-
-const SQLITE_SETTLE_SERIES = 'update invoice_settings set last_number = ?, series_start = null where business_pk = ?';
 
 const SQLITE_SETTLE_BALANCE = `insert into client_balances (client_pk, member, amount_e4)
   select c.id, 'invoice', ? from clients c where c.business_pk = ? and c.client_id = ?
@@ -594,6 +664,18 @@ const SQLITE_SETTLE_BALANCE = `insert into client_balances (client_pk, member, a
 
 /** Thrown inside a create's transaction to roll back what it wrote before a settle that inserted nothing. */
 const SETTLE_AGAIN = Symbol('settle again under the lock');
+
+/** A transaction's error: false for SETTLE_AGAIN (roll back and take the locked way), else thrown on. */
+function settleAgain(error: unknown): false {
+  if (error === SETTLE_AGAIN) return false;
+  throw error;
+}
+
+/** Locked attempts of one create: a given number can be taken by a quick settle between two only once. */
+const LOCKED_ATTEMPTS = 3;
+
+/** The series as an auto number starts from it: the saved numbering still to start it, else the most recent number. */
+type SeriesState = { lastNumber: string | null; seriesStart: string | null };
 
 /**
  * A create settles without reading first only with a given number (an auto number continues the

@@ -274,7 +274,9 @@ export interface InvoicePaymentsTable {
 export interface InvoiceSettingsTable {
   business_pk: number;
   doc: string | null;
+  /** The number of the business's most recently created invoice when the numbering was saved (null: none). */
   last_number: string | null;
+  /** The saved numbering's first number, until the next auto-number create (it starts it unless an invoice came between). */
   series_start: string | null;
   updated_at: number;
 }
