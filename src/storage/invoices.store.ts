@@ -459,6 +459,19 @@ export class InvoicesStore {
     change: InvoiceChange,
   ): Promise<void> {
     const { invoice } = change;
+    // The client's balance before the invoice's own rows: a create moves the balance and then, by its
+    // statement's triggers, the report rollups, so a change that took the rollups first (its update's
+    // triggers) and the balance after could hold what a create of the same client waits for, and one of
+    // the two was aborted as a deadlock (test/process/invoices.concurrency.test.ts, creates and cancels).
+    if (change.balance.length > 0) {
+      const client = await trx
+        .selectFrom('clients')
+        .select('id')
+        .where('business_pk', '=', businessPk)
+        .where('client_id', '=', clientId)
+        .executeTakeFirst();
+      if (client) for (const { member, e4 } of change.balance) await addToBalance(trx, Number(client.id), member, e4);
+    }
     await trx
       .updateTable('invoices')
       .set({ status: invoice.status, paid_minor: Number(invoice.paidMinor), updated_at: invoice.updatedAt })
@@ -485,15 +498,6 @@ export class InvoicesStore {
         .where('invoice_pk', '=', invoicePk)
         .where('payment_id', 'in', change.removePaymentIds)
         .execute();
-    }
-    if (change.balance.length > 0) {
-      const client = await trx
-        .selectFrom('clients')
-        .select('id')
-        .where('business_pk', '=', businessPk)
-        .where('client_id', '=', clientId)
-        .executeTakeFirst();
-      if (client) for (const { member, e4 } of change.balance) await addToBalance(trx, Number(client.id), member, e4);
     }
     await writeOutbox(trx, change.events);
     await keepIdempotentAnswer(trx, change.answer);

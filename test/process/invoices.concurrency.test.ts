@@ -247,5 +247,33 @@ describe.each(STORES.filter((s) => stores.includes(s.store)))(
       for (const i of [0, 1])
         expect(await balanceOn(i, clientId)).toEqual({ invoice: invoices * 1580, invoicePayment: 0 });
     }, 60_000);
+
+    // A create adds to the client's balance (its `invoice` member) and then, by its statement's
+    // triggers, to the report rollups (the invoiced and owed sums, migration 028-report-rollups); a cancel
+    // takes the rollups of its invoice first (its update's triggers) and the same balance member after.
+    // Taken in opposite orders, a create and a cancel for one client, in one month and due the same day,
+    // could each hold what the other waits for: PostgreSQL then aborts one (deadlock detected), a 500.
+    it('creates and cancels for one client at once, all due the same day: every one answered, the balance exact', async () => {
+      const clientId = randomKey('busy');
+      const client = { clientId, name: 'Busy Client', country: 'IN', gstState: '29' };
+      expect((await http(on(0), 'POST', clients, { token, body: client })).status).toBe(201);
+      const due = { billedTo: { clientId }, invoiceDate: '2026-03-01', dueDate: '2026-03-31' };
+      const ROUNDS = 6;
+      const doomed = await all(ROUNDS * (N / 2), async (i) => {
+        const made = await create(i, { ...due, invoiceNumber: `DOOMED-${clientId}-${i}` });
+        expect(made.status, JSON.stringify(made.body)).toBe(201);
+        return made.body._id as string;
+      });
+      for (let round = 0; round < ROUNDS; round += 1) {
+        const results = await all(N, (i) =>
+          i % 2 === 0
+            ? http(on(i), 'POST', `${base}/${doomed[round * (N / 2) + i / 2]}/cancel`, { token })
+            : create(i, { ...due, invoiceNumber: `KEPT-${clientId}-${round}-${i}` }),
+        );
+        for (const [i, r] of results.entries()) expect(r.status, JSON.stringify(r.body)).toBe(i % 2 === 0 ? 200 : 201);
+      }
+      for (const i of [0, 1])
+        expect(await balanceOn(i, clientId)).toEqual({ invoice: ROUNDS * (N / 2) * 1580, invoicePayment: 0 });
+    }, 60_000);
   },
 );
