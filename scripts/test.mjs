@@ -5,11 +5,12 @@
 // on Node 24 LTS, the primary runtime, while the files tagged `smoke` run on the machine's own Node as the
 // second runtime (docs/decisions.md "The test loop"). Tags are declared by the test files
 // (scripts/test-tags.mjs). The passes run on two lines from the start: the main pass on one, and the
-// PgBouncer, Asia/Kolkata and smoke passes one after another on the other, with a PostgreSQL database of
-// their own (a file the two lines both run may then run twice at once). The main pass alone left about
-// half of the two cores idle (its process and browser tests mostly wait on servers), so the second line
-// fills that time instead of adding its own (docs/decisions.md "The test loop, fourth cut"). Ends with each
-// pass's wall time, the run's, and then the one line CI reads, "N passed, N failed", counting every pass.
+// PgBouncer, browser (test/e2e/, taken out of the main pass), Asia/Kolkata and smoke passes one after
+// another on the other, with a PostgreSQL database of their own (a file the two lines both run may then
+// run twice at once). The main pass alone left about half of the two cores idle (its process and browser
+// tests mostly wait on servers), so the second line fills that time instead of adding its own
+// (docs/decisions.md "The test loop, fourth cut" and "seventh cut"). Ends with each pass's wall time, the
+// run's, and then the one line CI reads, "N passed, N failed", counting every pass.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, mkdirSync, existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -199,20 +200,43 @@ try {
   total.failed += 1;
 }
 
+/**
+ * The browser tests run in a pass of their own on the second line, once per store on the primary runtime
+ * as they did inside the main pass; the main pass takes every other folder of test/ (found here, so a new
+ * folder is never left out). docs/decisions.md "The test loop, seventh cut".
+ */
+const BROWSER_FOLDER = 'e2e';
+const mainFolders = readdirSync('test', { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== BROWSER_FOLDER)
+  .map((entry) => `test/${entry.name}/`);
+
 const runStarted = performance.now();
 // Two lines side by side; the second holds its output until each of its passes ends.
 await Promise.all([
   primary &&
     !onlyPooled &&
-    pass('main', filtered ? vitestArgs : ['--project', 'UTC*', ...vitestArgs], primary.env, primary.version),
+    pass(
+      'main',
+      filtered ? vitestArgs : ['--project', 'UTC*', ...mainFolders, ...vitestArgs],
+      primary.env,
+      primary.version,
+    ),
   secondLine(),
 ]);
 
-/** PgBouncer, then Asia/Kolkata, then smoke: beside the main pass, on a database of their own. */
+/** PgBouncer, then the browser tests, then Asia/Kolkata, then smoke: beside the main pass, on a database of their own. */
 async function secondLine() {
   const held = Boolean(primary && !onlyPooled);
   if (primary && (pooled || onlyPooled)) await pooledPass(primary, held);
   if (onlyPooled || filtered) return;
+  if (primary)
+    await pass(
+      'browser',
+      ['--project', 'UTC*', `test/${BROWSER_FOLDER}/`, ...vitestArgs],
+      onSecondLine(primary.env),
+      primary.version,
+      held,
+    );
   if (primary)
     await pass(
       'Asia/Kolkata',
