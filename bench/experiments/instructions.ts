@@ -11,13 +11,22 @@
  *
  *   git stash && npm run build && cp -r dist .bench-before && git stash pop && npm run build
  *   npx tsx bench/experiments/instructions.ts dist .bench-before -- "GET client" "GET pipelines (issued)"
+ *
+ * The invoices' scenarios of `npm run bench` (bench/invoices.ts: "GET invoice", "POST payment"…) run too
+ * when named: the server is then seeded with the bench's invoices as well, and they run after the clients'
+ * and leads' scenarios, as in the bench. BENCH_STORE=postgres runs each server on a fresh public schema of
+ * BENCH_DATABASE_URL's database (as the bench's PostgreSQL half; emptied at each start), where only the
+ * server's instructions are counted, not PostgreSQL's backends'.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../anchors.js';
+import { invoiceScenarios, INVOICE_SCENARIOS, operatorToken, seedInvoices } from '../invoices.js';
 import { seedBench } from '../seed.js';
-import { DEFAULT_SCENARIOS } from '../targets.js';
+import { DATABASE_URL, freshPostgres, settlePostgres } from '../stores.js';
+import { DEFAULT_SCENARIOS, PLANS } from '../targets.js';
 import { scenarios, serverEnv, waitFor } from '../server.js';
 import { failed, runWrk, type LoadSpec } from '../wrk.js';
 import { hookedBusiness, HOOKED_SCENARIO } from '../webhooks.js';
@@ -33,6 +42,8 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 500);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** BENCH_CALLGRIND_OUT=DIR keeps each scenario's counts there, for `callgrind_annotate` (native functions are named; JIT code is not). */
 const OUT = process.env.BENCH_CALLGRIND_OUT;
+const POSTGRES = process.env.BENCH_STORE === 'postgres';
+if (!POSTGRES && (process.env.BENCH_STORE ?? 'sqlite') !== 'sqlite') throw new Error('BENCH_STORE: sqlite or postgres');
 /**
  * Where valgrind and callgrind_control meet. Both name the pipe after $USER and $HOST, and the server's
  * HOST is its listen address: callgrind_control is given the same.
@@ -44,9 +55,13 @@ const control = (args: string[]) =>
     env: { ...process.env, HOST: '127.0.0.1' },
   });
 
-/** `amount` requests (a timeout of 60 s: under callgrind a request is slow, the first ones very slow); answers how many were answered. */
+/**
+ * `amount` requests, on the scenario's own connections where it has them, as in the bench (a timeout of
+ * 60 s: under callgrind a request is slow, the first ones very slow); answers how many were answered.
+ */
 function load(spec: LoadSpec, amount: number, warmup: boolean): number {
-  const figures = runWrk(spec, { seconds: 3600, connections: CONNECTIONS, amount, timeoutSeconds: 60 });
+  const connections = spec.connections ?? CONNECTIONS;
+  const figures = runWrk(spec, { seconds: 3600, connections, amount, timeoutSeconds: 60 });
   if (figures.non2xx > 0 || (failed(figures) && !warmup))
     throw new Error(`errors or answers not 2xx: ${JSON.stringify(figures)}`);
   return figures.requests;
@@ -68,11 +83,32 @@ function instructions(pid: number): { all: number; main: number } {
   };
 }
 
+/**
+ * A target set against another scenario of the same run (bench/targets.ts: GET invoice ≥ 0.8× GET client's
+ * rate), read as instructions: for work bound by one thread's CPU, rate goes as 1 / instructions, so the
+ * share is the other's main-thread count over this one's.
+ */
+function relate(dist: string, mainPerRequest: Map<string, number>): void {
+  for (const [scenario, own] of mainPerRequest) {
+    const relative = PLANS[scenario]?.relative;
+    const other = relative && mainPerRequest.get(relative.scenario);
+    if (!relative || other === undefined) continue;
+    const share = other / own;
+    console.log(
+      `${scenario.padEnd(28)} ${dist.padEnd(16)} against ${relative.scenario}, main thread: ${share.toFixed(3)}× (target ≥ ${relative.share}×: ${share >= relative.share ? 'pass' : 'miss'})`,
+    );
+  }
+}
+
 async function measure(dist: string, port: number): Promise<Map<string, number>> {
   // As in `npm run bench`: events are written, none delivered (the webhook scenario counts the outbox's write).
+  if (POSTGRES && !(await freshPostgres())) throw new Error(`PostgreSQL unreachable at ${DATABASE_URL}`);
   const env = {
     ...serverEnv(port),
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-instructions-')),
+    // As bench/stores.ts starts the bench's server on each store.
+    ...(POSTGRES
+      ? { DATABASE_URL, PG_POOL_SIZE: '20' }
+      : { DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-instructions-')) }),
     WEBHOOKS_DELIVER: 'false',
     WEBHOOKS_ALLOW_PRIVATE: 'true',
   };
@@ -89,6 +125,7 @@ async function measure(dist: string, port: number): Promise<Map<string, number>>
     { env, stdio: ['ignore', 'ignore', 'ignore'] },
   );
   const perRequest = new Map<string, number>();
+  const mainPerRequest = new Map<string, number>();
   try {
     const url = `http://127.0.0.1:${port}`;
     // Under callgrind the server takes about 45 s to start here.
@@ -97,8 +134,15 @@ async function measure(dist: string, port: number): Promise<Map<string, number>>
     // Nothing listens there: with delivery off, nothing is sent.
     if (wanted.includes(HOOKED_SCENARIO))
       seeded.hookedUrlKey = await hookedBusiness(url, seeded, 'http://127.0.0.1:9/');
-    for (const [scenario, spec] of scenarios(seeded, url)) {
-      if (!(wanted.length > 0 ? wanted : DEFAULT_SCENARIOS).includes(scenario)) continue;
+    const named = wanted.length > 0 ? wanted : DEFAULT_SCENARIOS;
+    const invoices = named.some((name) => INVOICE_SCENARIOS.includes(name as never))
+      ? await seedInvoices(url, seeded, await operatorToken(url))
+      : undefined;
+    if (POSTGRES) await settlePostgres();
+    // In the bench's order (bench/run.ts): the clients' and leads' scenarios, then the invoices'.
+    const all = [...scenarios(seeded, url), ...(invoices ? invoiceScenarios(seeded, invoices, url) : [])];
+    for (const [scenario, spec] of all) {
+      if (!named.includes(scenario)) continue;
       load(spec, WARMUP, true);
       control(['-z', String(child.pid)]);
       const answered = load(spec, REQUESTS, false);
@@ -106,10 +150,12 @@ async function measure(dist: string, port: number): Promise<Map<string, number>>
       // callgrind_control passes the name through a shell: letters, digits and dashes only.
       if (OUT) control([`--dump=${scenario.replace(/[^A-Za-z0-9]+/g, '-')}`, String(child.pid)]);
       perRequest.set(scenario, counted.all / answered);
+      mainPerRequest.set(scenario, counted.main / answered);
       console.log(
         `${scenario.padEnd(28)} ${dist.padEnd(16)} ${Math.round(counted.all / answered / 1000)}k instructions per request (main thread ${Math.round(counted.main / answered / 1000)}k)`,
       );
     }
+    relate(dist, mainPerRequest);
   } finally {
     child.kill('SIGKILL');
   }
@@ -117,10 +163,11 @@ async function measure(dist: string, port: number): Promise<Map<string, number>>
 }
 
 console.log(
-  `instructions per request under callgrind: ${WARMUP} requests of warm-up, then ${REQUESTS} counted, ${CONNECTIONS} connections, ${CLIENTS} stored clients`,
+  `instructions per request under callgrind: ${WARMUP} requests of warm-up, then ${REQUESTS} counted, ${CONNECTIONS} connections, ${CLIENTS} stored clients, ${POSTGRES ? `PostgreSQL (${DATABASE_URL})` : 'SQLite'}`,
 );
 const results = [];
-for (const [i, dist] of builds.entries()) results.push(await measure(dist, 39_500 + i));
+// A free port each: another engineer's run of this experiment may be listening beside it.
+for (const dist of builds) results.push(await measure(dist, await freePort()));
 if (results.length > 1) {
   for (const scenario of results[0]!.keys()) {
     const [first, ...others] = results.map((r) => r.get(scenario)!);

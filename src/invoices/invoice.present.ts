@@ -1,5 +1,5 @@
 import type { Invoice, Payment } from '../openapi/answer-types.js';
-import type { StoredInvoice, StoredPayment } from '../storage/invoices.records.js';
+import type { StoredInvoice, StoredInvoiceText, StoredPayment } from '../storage/invoices.records.js';
 import { shareLinkOf } from './invoice.share-token.js';
 import { currencyOf, moneyToJson } from './invoice.money.js';
 
@@ -10,6 +10,9 @@ export interface PresentContext {
 }
 
 export type InvoiceAnswer = Invoice;
+
+/** What the members around the content are made of: the row's columns, parsed or not the content. */
+type InvoiceRowFields = Omit<StoredInvoice, 'content'>;
 
 /** The members presentInvoice writes from the row or as constants; the stored content holds the others. */
 type FromRow =
@@ -33,15 +36,40 @@ export type InvoiceContent = Omit<Invoice, FromRow>;
  * share link) from the row. No internal identifier at any depth.
  */
 export function presentInvoice(stored: StoredInvoice, ctx: PresentContext): InvoiceAnswer {
+  return { ...headOf(stored), ...(stored.content as InvoiceContent), ...tailOf(stored, ctx) } satisfies Invoice;
+}
+
+/**
+ * The same answer as JSON text, composed around the content snapshot's stored text (JSON.stringify of
+ * the snapshot) without parsing it: byte for byte JSON.stringify(presentInvoice(…)), as the members
+ * before and after the content are the same two objects, the content holds none of theirs (InvoiceContent),
+ * and JSON.parse then JSON.stringify gives back the text JSON.stringify wrote. GET invoice answers with it
+ * (docs/performance.md "GET invoice against GET client, counted"); test/unit/invoice.present.test.ts.
+ */
+export function presentInvoiceText(stored: StoredInvoiceText, ctx: PresentContext): string {
+  const head = JSON.stringify(headOf(stored));
+  const content = stored.contentText.slice(1, -1);
+  const tail = JSON.stringify(tailOf(stored, ctx));
+  return `${head.slice(0, -1)},${content === '' ? '' : `${content},`}${tail.slice(1)}`;
+}
+
+/** The members before the content, in the answer's order. */
+const headOf = (stored: InvoiceRowFields): Pick<Invoice, '_id' | 'invoiceNumber'> => ({
+  _id: stored.invoiceId,
+  invoiceNumber: stored.invoiceNumber,
+});
+
+/** The members after the content, in the answer's order: what changes, from the row, and the vendor's constants. */
+function tailOf(
+  stored: InvoiceRowFields,
+  ctx: PresentContext,
+): Pick<Invoice, Exclude<FromRow, '_id' | 'invoiceNumber'>> {
   const currency = currencyOf(stored.currency)!;
   const canceled = stored.status === 'CANCELED';
   const paid = canceled ? 0n : stored.paidMinor;
   const due = canceled ? 0n : stored.totalMinor - stored.paidMinor;
   const base = `/api/v1/businesses/${encodeURIComponent(ctx.urlKey)}/invoices/${stored.invoiceId}`;
   return {
-    _id: stored.invoiceId,
-    invoiceNumber: stored.invoiceNumber,
-    ...(stored.content as InvoiceContent),
     status: stored.status as Invoice['status'],
     client: stored.clientId,
     share: { link: shareLinkOf(ctx.publicUrl, stored.shareToken), pdf: `${ctx.publicUrl}${base}/pdf` },
@@ -53,7 +81,7 @@ export function presentInvoice(stored: StoredInvoice, ctx: PresentContext): Invo
     amountDue: moneyToJson(due, currency),
     createdAt: new Date(stored.createdAt).toISOString(),
     updatedAt: new Date(stored.updatedAt).toISOString(),
-  } satisfies Invoice;
+  };
 }
 
 /** The stored payment members, as the answer shows them (storage keeps JSON). */

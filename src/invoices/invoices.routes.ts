@@ -116,9 +116,12 @@ function publicOperations(base: typeof INVOICES | typeof INVOICES_ALIAS, suffix:
       errors: ['INVALID_QUERY_FIELD', 'INVOICE_NOT_FOUND'],
       handler:
         ({ invoices }) =>
-        async (request) => {
+        async (request, reply) => {
           rejectQuery(request);
-          return invoices.get(request.params.urlKey, request.params.invoiceId);
+          const text = await invoices.getText(request.params.urlKey, request.params.invoiceId);
+          // Already JSON (presentInvoiceText): sent as it is, with the type an object's answer gets.
+          reply.type('application/json; charset=utf-8');
+          return text;
         },
     }),
     operation({

@@ -16,7 +16,7 @@ import { pow10 } from './invoice.money.js';
 import { followingCandidate, formatNumbering, nextInvoiceNumber, type InvoiceNumbering } from './invoice.numbering.js';
 import { matchKeyOf, newClientValue, partyOf, sentParty } from './invoice.parties.js';
 import type { InvoicePreview } from '../openapi/answer-types.js';
-import { presentInvoice, type InvoiceAnswer, type InvoiceContent } from './invoice.present.js';
+import { presentInvoice, presentInvoiceText, type InvoiceAnswer, type InvoiceContent } from './invoice.present.js';
 import { encodeCursor, parseFindQuery } from './invoices.find.js';
 import { isJsonObject } from '../validation/field-reader.js';
 import { inBodyOrder, validateInvoice, type InvoiceInput } from './invoice.validate.js';
@@ -271,5 +271,12 @@ export class InvoicesService {
     const stored = await this.store.invoices.findInvoice(urlKey, invoiceId);
     if (!stored) throw notFound();
     return this.present(urlKey, stored);
+  }
+
+  /** The answer of `get` as its JSON text, composed without parsing the stored content (presentInvoiceText). */
+  async getText(urlKey: string, invoiceId: string): Promise<string> {
+    const stored = await this.store.invoices.findInvoiceText(urlKey, invoiceId);
+    if (!stored) throw notFound();
+    return presentInvoiceText(stored, { publicUrl: this.publicUrl, urlKey });
   }
 }

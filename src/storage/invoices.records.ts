@@ -23,6 +23,11 @@ export interface StoredInvoice {
   updatedAt: number;
 }
 
+/** A stored invoice with its content snapshot as stored: the JSON text JSON.stringify made of it, unparsed. */
+export interface StoredInvoiceText extends Omit<StoredInvoice, 'content'> {
+  contentText: string;
+}
+
 export interface StoredPayment {
   paymentId: string;
   invoiceId: string;

@@ -14,6 +14,7 @@ import type {
   LockedInvoice,
   NumberRequest,
   StoredInvoice,
+  StoredInvoiceText,
   StoredPayment,
 } from './invoices.records.js';
 import { canName } from './keys.js';
@@ -30,6 +31,12 @@ type InvoiceRow = Omit<Selectable<InvoicesTable>, 'create_request'>;
 
 /** A row as the record callers see (the create request, compared only on a create's retry, is left unparsed). */
 export function storedInvoiceOf(row: InvoiceRow): StoredInvoice {
+  const { contentText, ...fields } = storedInvoiceTextOf(row);
+  return { ...fields, content: JSON.parse(contentText) as Record<string, unknown> };
+}
+
+/** A row with its content snapshot left as the stored JSON text (GET invoice's answer is composed around it). */
+function storedInvoiceTextOf(row: InvoiceRow): StoredInvoiceText {
   return {
     invoiceId: row.invoice_id,
     invoiceNumber: row.invoice_number,
@@ -40,7 +47,7 @@ export function storedInvoiceOf(row: InvoiceRow): StoredInvoice {
     paidMinor: BigInt(row.paid_minor),
     invoiceDate: Number(row.invoice_date),
     shareToken: row.share_token,
-    content: JSON.parse(row.content) as Record<string, unknown>,
+    contentText: row.content,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
@@ -71,7 +78,7 @@ const businessOf = (db: Kysely<Database>, urlKey: string) =>
  */
 export class InvoicesStore {
   /** PostgreSQL: the invoice reads that arrive together, one statement (as client reads are). */
-  private readonly batchedReads: Batcher<[string, string], StoredInvoice | undefined> | undefined;
+  private readonly batchedReads: Batcher<[string, string], InvoiceRow | undefined> | undefined;
 
   /**
    * `writes`: SQLite's group commit, which creates share with client and lead writes. `reads`:
@@ -90,28 +97,33 @@ export class InvoicesStore {
    * One invoice, read as a client is: with the reads of the same turn (PostgreSQL: one statement for
    * all of them; SQLite: one read transaction), by a statement compiled once.
    */
-  findInvoice(urlKey: string, invoiceId: string): Promise<StoredInvoice | undefined> {
+  async findInvoice(urlKey: string, invoiceId: string): Promise<StoredInvoice | undefined> {
+    const row = await this.readRow(urlKey, invoiceId);
+    return row && storedInvoiceOf(row);
+  }
+
+  /** The same read, the content snapshot left as its stored JSON text: GET invoice composes its answer around it. */
+  async findInvoiceText(urlKey: string, invoiceId: string): Promise<StoredInvoiceText | undefined> {
+    const row = await this.readRow(urlKey, invoiceId);
+    return row && storedInvoiceTextOf(row);
+  }
+
+  private readRow(urlKey: string, invoiceId: string): Promise<InvoiceRow | undefined> {
     if (!canName(urlKey, invoiceId)) return Promise.resolve(undefined);
     if (this.batchedReads) return this.batchedReads.add([urlKey, invoiceId]);
     return this.reads.run(async (db) => {
       const { rows } = await db.executeQuery<InvoiceRow>(CompiledQuery.raw(SQLITE_INVOICE_READ, [urlKey, invoiceId]));
-      return rows[0] && storedInvoiceOf(rows[0]);
+      return rows[0];
     });
   }
 
-  private async readBatch(keys: [string, string][]): Promise<Outcome<StoredInvoice | undefined>[]> {
+  private async readBatch(keys: [string, string][]): Promise<Outcome<InvoiceRow | undefined>[]> {
     const { rows } = await this.db.executeQuery<InvoiceRow & { ordinal: number }>(
       CompiledQuery.raw(POSTGRES_INVOICE_READS, [keys.map(([urlKey]) => urlKey), keys.map(([, id]) => id)]),
     );
     const byRead: (InvoiceRow | undefined)[] = keys.map(() => undefined);
     for (const row of rows) byRead[row.ordinal - 1] = row;
-    return byRead.map((row) => {
-      try {
-        return { value: row && storedInvoiceOf(row) };
-      } catch (error) {
-        return { error };
-      }
-    });
+    return byRead.map((row) => ({ value: row }));
   }
 
   /** Live payments by createdAt, _id; removed ones too when asked. Undefined: no such invoice. */

@@ -3,6 +3,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { call, describeEachStore } from '../helpers/app.js';
 import { FUZZ_SEED } from '../helpers/fuzz-seed.js';
 import { seedInvoiceTenant, type InvoiceTenant } from '../helpers/invoices.js';
+import { publicUrlOf } from '../../src/config.js';
+import { presentInvoice } from '../../src/invoices/invoice.present.js';
 
 /**
  * Random INDIA invoices through HTTP, their totals checked to the paisa against a reference written here
@@ -80,3 +82,62 @@ describeEachStore('2.3, 2.4, 3.4 random invoices total to the paisa (fast-check,
     );
   }, 120_000);
 });
+
+describeEachStore(
+  '2.1 GET invoice answers JSON.stringify(presentInvoice(stored)) byte for byte (fast-check)',
+  (ctx) => {
+    let t: InvoiceTenant;
+    beforeAll(async () => {
+      t = await seedInvoiceTenant(ctx());
+    });
+
+    // Its answer is composed around the content's stored text (presentInvoiceText); the object answer is
+    // what every other route sends and what GET invoice sent before (test/unit/invoice.present.test.ts).
+    it(`random invoices, paid or canceled, read back (seed ${FUZZ_SEED})`, async () => {
+      const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 });
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.tuple(line, text), { minLength: 1, maxLength: 4 }),
+          fc.boolean(),
+          fc.option(text, { nil: undefined }),
+          fc.constantFrom('none', 'paid', 'canceled'),
+          async (lines, interState, subTitle, after) => {
+            const body = {
+              billedTo: { name: 'Property Buyer', country: 'IN', gstState: interState ? '27' : '29' },
+              items: lines.map(([l, name], i) => ({
+                name: `i${i} ${name}`,
+                rate: Number(decimalText(l.priceE6, 6)),
+                quantity: Number(decimalText(l.qtyE6, 6)),
+                gstRate: Number(decimalText(l.rateE2, 2)),
+              })),
+              ...(subTitle !== undefined && { invoiceSubTitle: subTitle }),
+            };
+            const created = await call(ctx().app, 'POST', t.invoices, { token: t.token, body });
+            expect(created.status, JSON.stringify(created.body)).toBe(201);
+            const path = `${t.invoices}/${created.body._id}`;
+            if (after === 'paid' && created.body.finalTotal.total > 0) {
+              const amount = Math.min(created.body.finalTotal.total, 1);
+              const paid = await call(ctx().app, 'POST', `${path}/payments`, { token: t.token, body: { amount } });
+              expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+            }
+            if (after === 'canceled') {
+              const canceled = await call(ctx().app, 'PATCH', path, { token: t.token, body: { status: 'CANCELED' } });
+              expect(canceled.status, JSON.stringify(canceled.body)).toBe(200);
+            }
+            const answer = await ctx().app.inject({
+              method: 'GET',
+              url: path,
+              headers: { authorization: `Bearer ${t.token}` },
+            });
+            expect(answer.statusCode).toBe(200);
+            expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+            const stored = await ctx().store.invoices.findInvoice(t.urlKey, created.body._id);
+            const context = { publicUrl: publicUrlOf(ctx().config), urlKey: t.urlKey };
+            expect(answer.body).toBe(JSON.stringify(presentInvoice(stored!, context)));
+          },
+        ),
+        { seed: FUZZ_SEED, numRuns: 25 },
+      );
+    }, 120_000);
+  },
+);
