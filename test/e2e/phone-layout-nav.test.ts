@@ -107,6 +107,39 @@ describe.each(stores)('phone navigation at 390 px (%s)', (storeName) => {
     expect(await activeElement(page)).toBe('BUTTON Menu');
   });
 
+  it('a section still loading leaves the menu opened meanwhile open, and focus on its button', async () => {
+    // The section puts focus on its heading once its data came; focus leaving the open menu closes it. A
+    // phone user who opened the menu while the invoices loaded saw it snap shut (caught by the test above
+    // on a loaded CI run). The invoices' first page is held back so the menu opens while they load.
+    // Every read of the invoices section (its first page and its totals) held back 1.5 s.
+    const invoicesRead = (url: URL) => /^\/admin\/v1\/businesses\/[^/]+\/invoices/.test(url.pathname);
+    await page.route(invoicesRead, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
+    try {
+      await page.goto(`${server.url}/#/leads`);
+      await page.locator('.lead-card').first().waitFor();
+      await menu().click();
+      await link('Invoices').click();
+      await heading('Invoices');
+      const loaded = page.getByText('has no invoice yet.');
+      expect(await loaded.isVisible()).toBe(false);
+      await menu().click();
+      expect(await menu().getAttribute('aria-expanded')).toBe('true');
+      await loaded.waitFor();
+      // The section's own focus move happens as its load ends: give it that turn before reading.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+      expect(await menu().getAttribute('aria-expanded')).toBe('true');
+      expect(await link('Invoices').isVisible()).toBe(true);
+      expect(await activeElement(page)).toBe('BUTTON Menu');
+      await page.keyboard.press('Escape');
+      expect(await menu().getAttribute('aria-expanded')).toBe('false');
+    } finally {
+      await page.unroute(invoicesRead);
+    }
+  });
+
   it('by keyboard: Enter opens, Tab reaches the links, Escape closes and focus returns to the button', async () => {
     await menu().focus();
     await page.keyboard.press('Enter');

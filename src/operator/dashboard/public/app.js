@@ -216,7 +216,11 @@ function placeFocus(main) {
     wanted.focus();
     return;
   }
-  if (main.contains(document.activeElement)) return;
+  // Focus is lost only when it went with the old content (to the body). Focus still on an element (in
+  // the section, or the Menu a phone user opened while the section loaded) stays: moving it would close
+  // that menu under the user's finger (nav-menu.js closes on a focus move out of it).
+  const active = document.activeElement;
+  if (active && active !== document.body && active.isConnected) return;
   const heading = main.querySelector('h1');
   if (!heading) return;
   heading.setAttribute('tabindex', '-1');
