@@ -1,11 +1,9 @@
 // @module-tag pooled
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POSTGRES_URL, TEST_ADMIN, availableStores } from '../helpers/stores.js';
-import { http, spawnServer, type ServerProcess } from '../helpers/process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { http } from '../helpers/process.js';
 import { randomKey } from '../helpers/seed.js';
+import { availableStores } from '../helpers/stores.js';
+import { invoicingBusiness, raceStores, twoServers } from './invoice-races.support.js';
 
 const stores = await availableStores();
 const ITEMS = [
@@ -20,55 +18,21 @@ const N = 40;
  * (the business's series lock, the unique number, the buyer's match key, the invoice's row lock, the
  * key's claim), and the client's balance (3.7.3) is read exactly from the process that did not write.
  */
-const STORES = [
-  { store: 'postgres', env: () => ({ DATABASE_URL: POSTGRES_URL }) },
-  { store: 'sqlite', env: () => ({ DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-invoice-races-')) }) },
-] as const;
-
-describe.each(STORES.filter((s) => stores.includes(s.store)))(
+describe.each(raceStores('crmkit-invoice-races-').filter((s) => stores.includes(s.store)))(
   'invoices: races across two processes on $store (4.9)',
   ({ env: storeEnv }) => {
-    let servers: ServerProcess[] = [];
+    const { on, all, operator } = twoServers(storeEnv);
     let base = '';
     let clients = '';
     let token = '';
-    const env = {
-      ...storeEnv(),
-      ADMIN_EMAIL: TEST_ADMIN.email,
-      ADMIN_PASSWORD: TEST_ADMIN.password,
-      AUTH_FAILURE_LIMIT: '1000',
-    };
 
     beforeAll(async () => {
-      // One after the other: the second finds the first's migrations done (SQLite has no migration lock to wait on).
-      servers = [await spawnServer(env)];
-      servers.push(await spawnServer(env));
-      const a = servers[0]!.url;
-      const operator = (await http(a, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body
-        .accessToken;
-      const urlKey = randomKey('inv');
-      const business = { name: urlKey, country: 'IN', urlKey };
-      expect((await http(a, 'POST', '/admin/v1/businesses', { token: operator, body: business })).status).toBe(201);
-      const settings = { billedBy: { gstState: '29' }, numbering: {}, defaultTerms: [] };
-      const admin = `/admin/v1/businesses/${urlKey}`;
-      expect((await http(a, 'PUT', `${admin}/invoice-settings`, { token: operator, body: settings })).status).toBe(200);
-      const app = (await http(a, 'POST', '/admin/v1/apps', { token: operator, body: { name: 'invoice races' } })).body
-        .data;
-      const linked = await http(a, 'PUT', `/admin/v1/apps/${app.appId}/businesses/${urlKey}`, { token: operator });
-      expect(linked.status).toBe(200);
-      const secret = { strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret };
-      token = (await http(a, 'POST', '/authentication', { body: secret })).body.accessToken;
-      base = `/api/v1/businesses/${urlKey}/invoices`;
-      clients = `/api/v1/businesses/${urlKey}/clients`;
+      const made = await invoicingBusiness(on(0), operator(), 'inv');
+      token = made.token;
+      base = `/api/v1/businesses/${made.urlKey}/invoices`;
+      clients = `/api/v1/businesses/${made.urlKey}/clients`;
     }, 90_000);
-    afterAll(async () => {
-      await Promise.all(servers.map((s) => s.stop()));
-      if ('DATA_DIR' in env) rmSync(env.DATA_DIR, { recursive: true, force: true });
-    });
 
-    const on = (i: number) => servers[i % 2]!.url;
-    const all = <T>(count: number, make: (i: number) => Promise<T>) =>
-      Promise.all(Array.from({ length: count }, (_, i) => make(i)));
     const create = (i: number, body: Record<string, unknown>) =>
       http(on(i), 'POST', base, {
         token,

@@ -1,12 +1,10 @@
 // @module-tag pooled
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { followingCandidate } from '../../src/invoices/invoice.numbering.js';
-import { POSTGRES_URL, TEST_ADMIN, availableStores } from '../helpers/stores.js';
-import { http, spawnServer, type ServerProcess } from '../helpers/process.js';
+import { http } from '../helpers/process.js';
 import { randomKey } from '../helpers/seed.js';
+import { availableStores } from '../helpers/stores.js';
+import { invoicingBusiness, raceStores, twoServers } from './invoice-races.support.js';
 
 const stores = await availableStores();
 const ITEMS = [{ name: 'one', rate: 100, quantity: 2, gstRate: 18 }];
@@ -19,55 +17,16 @@ const N = 40;
  * each race now: the unique (business, number) index, which makes an auto create wait for a given-number
  * create in flight and try the next candidate, and the locked retry of a given number taken meanwhile.
  */
-const STORES = [
-  { store: 'postgres', env: () => ({ DATABASE_URL: POSTGRES_URL }) },
-  { store: 'sqlite', env: () => ({ DATA_DIR: mkdtempSync(join(tmpdir(), 'crmkit-number-races-')) }) },
-] as const;
-
-describe.each(STORES.filter((s) => stores.includes(s.store)))(
+describe.each(raceStores('crmkit-number-races-').filter((s) => stores.includes(s.store)))(
   'invoice numbers: races across two processes on $store (3.5, 4.9, 8)',
   ({ env: storeEnv }) => {
-    let servers: ServerProcess[] = [];
-    let operator = '';
-    const env = {
-      ...storeEnv(),
-      ADMIN_EMAIL: TEST_ADMIN.email,
-      ADMIN_PASSWORD: TEST_ADMIN.password,
-      AUTH_FAILURE_LIMIT: '1000',
-    };
-
-    beforeAll(async () => {
-      servers = [await spawnServer(env)];
-      servers.push(await spawnServer(env));
-      const a = servers[0]!.url;
-      operator = (await http(a, 'POST', '/authentication', { body: { strategy: 'local', ...TEST_ADMIN } })).body
-        .accessToken;
-    }, 90_000);
-    afterAll(async () => {
-      await Promise.all(servers.map((s) => s.stop()));
-      if ('DATA_DIR' in env) rmSync(env.DATA_DIR, { recursive: true, force: true });
-    });
-
-    const on = (i: number) => servers[i % 2]!.url;
-    const all = <T>(count: number, make: (i: number) => Promise<T>) =>
-      Promise.all(Array.from({ length: count }, (_, i) => make(i)));
+    const { on, all, operator: operatorToken } = twoServers(storeEnv);
 
     /** A business of its own (its series starting at INV-0001) with one named client, its routes and calls. */
     async function tenant() {
-      const urlKey = randomKey('num');
-      const a = servers[0]!.url;
-      const business = { name: urlKey, country: 'IN', urlKey };
-      expect((await http(a, 'POST', '/admin/v1/businesses', { token: operator, body: business })).status).toBe(201);
-      // An app of its own, linked before either process has read it (no cached link to wait for).
-      const app = (await http(a, 'POST', '/admin/v1/apps', { token: operator, body: { name: urlKey } })).body.data;
-      const linked = await http(a, 'PUT', `/admin/v1/apps/${app.appId}/businesses/${urlKey}`, { token: operator });
-      expect(linked.status).toBe(200);
-      const secret = { strategy: 'app-secret', appId: app.appId, appSecret: app.appSecret };
-      const token = (await http(a, 'POST', '/authentication', { body: secret })).body.accessToken as string;
-      // Billing details (the seller's state) are needed to invoice; saving them saves the default numbering.
-      const settings = { billedBy: { gstState: '29' }, numbering: {}, defaultTerms: [] };
-      const admin = `/admin/v1/businesses/${urlKey}`;
-      expect((await http(a, 'PUT', `${admin}/invoice-settings`, { token: operator, body: settings })).status).toBe(200);
+      const operator = operatorToken();
+      const a = on(0);
+      const { urlKey, token } = await invoicingBusiness(a, operator, 'num');
       const invoices = `/api/v1/businesses/${urlKey}/invoices`;
       const clientId = randomKey('named');
       const client = { clientId, name: 'Named Client', country: 'IN', gstState: '29' };
