@@ -43,7 +43,8 @@ const SECURITY_SCHEMES = (audience: string): Record<string, JsonSchema> => ({
 
 const DESCRIPTION = [
   'The HTTP/JSON interface of crmkit: app-token authentication, the read-only pipeline configuration of a business, idempotent',
-  'client create and get, leads (idempotent create by externalId, edit, get, activity, lists) (the **Public interface**), and the',
+  'client create and get, leads (idempotent create by externalId, edit, get, activity, lists) (the **Public interface**),',
+  'invoices and their payments (create with an optional `Idempotency-Key`, find, sync, get, cancel; the PDF and share page), and the',
   'operator API under `/admin/v1` behind the dashboard.',
   '',
   'Bodies are JSON (`Content-Type: application/json`). Successes answer `{"success": true, "data": ...}`; failures answer the',
