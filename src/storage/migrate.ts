@@ -20,6 +20,7 @@ import { reportAggregatesMigration } from './migrations/026-report-aggregates.js
 import { reportRollupsMigration } from './migrations/028-report-rollups.js';
 import { invoiceNumberOrderMigration } from './migrations/023-invoice-number-order.js';
 import { webhookAttemptsMessageMigration } from './migrations/031-webhook-attempts-message.js';
+import { invoiceStatusCountsMigration } from './migrations/032-invoice-status-counts.js';
 import { repairSyncPositions } from './sync-positions.js';
 
 export class SchemaTooNewError extends Error {}
@@ -47,6 +48,7 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '027-lead-saved-filters': leadSavedFiltersMigration(),
     '028-report-rollups': reportRollupsMigration(kind),
     '031-webhook-attempts-message': webhookAttemptsMessageMigration(),
+    '032-invoice-status-counts': invoiceStatusCountsMigration(kind),
   };
 }
 
@@ -90,7 +92,7 @@ async function renameFormerMigrations(db: Kysely<unknown>, kind: StoreKind): Pro
 }
 
 /** The newest migration this build knows: reported by /healthz. */
-export const SCHEMA_VERSION = '031-webhook-attempts-message';
+export const SCHEMA_VERSION = Object.keys(migrations('sqlite')).at(-1)!;
 
 /**
  * Runs pending migrations under the store's lock (a PostgreSQL session advisory lock, so `db` must hold a

@@ -287,6 +287,20 @@ export interface InvoiceBuyersTable {
   match_key: string;
 }
 
+/**
+ * Sums kept by triggers (migration 028-report-rollups; the `listed` series, migration 032): read by the
+ * reports and by an invoice find's total, never written by the application.
+ */
+export interface InvoiceRollupsTable {
+  business_pk: number;
+  series: 'invoiced' | 'owed' | 'collected' | 'listed';
+  currency: string;
+  bucket: string;
+  slot: number;
+  n: number | string;
+  minor: number | string;
+}
+
 export interface LeadSavedFiltersTable {
   public_id: string;
   business_pk: number;
@@ -319,6 +333,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   invoices: InvoicesTable;
   invoice_payments: InvoicePaymentsTable;
+  invoice_rollups: InvoiceRollupsTable;
   invoice_settings: InvoiceSettingsTable;
   invoice_buyers: InvoiceBuyersTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -73,6 +73,64 @@ describeEachStore('4.3 GET invoices: find', (ctx) => {
   });
 });
 
+/**
+ * A total by nothing or by status is summed from live counts kept by triggers (migration
+ * 032-invoice-status-counts), not counted from the invoices: after every kind of change that moves an
+ * invoice between statuses, each total must equal the invoices the page itself lists, and another
+ * business's invoices must count nowhere.
+ */
+describeEachStore("4.3 find's total follows every change of status", (ctx) => {
+  let t: InvoiceTenant;
+  let other: InvoiceTenant;
+  beforeAll(async () => {
+    [t, other] = [await seedInvoiceTenant(ctx()), await seedInvoiceTenant(ctx())];
+  });
+  const find = (tenant: InvoiceTenant, query: string) =>
+    call(ctx().app, 'GET', `${tenant.invoices}${query}`, { token: tenant.token });
+  const STATUSES = ['UNPAID', 'PARTIALLY_PAID', 'PAID', 'CANCELED'];
+
+  /** Every total by nothing, by one status and by two, against the statuses of the invoices listed. */
+  async function expectTotalsOfListed(tenant: InvoiceTenant) {
+    const all = (await find(tenant, '?$limit=100')).body;
+    const listed = all.data.map((invoice: any) => invoice.status as string);
+    expect(all.total).toBe(listed.length);
+    const queries = [...STATUSES.map((s) => [s]), ['UNPAID', 'CANCELED'], ['PAID', 'PARTIALLY_PAID']];
+    const totals = await Promise.all(
+      queries.map(async (q) => (await find(tenant, `?$limit=0&status=${q}`)).body.total),
+    );
+    expect(totals).toEqual(queries.map((q) => listed.filter((s: string) => q.includes(s)).length));
+  }
+
+  it('creates, payments, a removed payment, a zero total, cancels; another business untouched', async () => {
+    await createInvoice(ctx(), other);
+    const [a, b, c] = [await createInvoice(ctx(), t), await createInvoice(ctx(), t), await createInvoice(ctx(), t)];
+    await createInvoice(ctx(), t, { items: [{ name: 'free', rate: 0, quantity: 1, gstRate: 0 }] });
+    await expectTotalsOfListed(t);
+    const pay = (id: string, amount: number) =>
+      call(ctx().app, 'POST', `${t.invoices}/${id}/payments`, { token: t.token, body: { amount } });
+    const partly = await pay(a._id, 100);
+    expect(partly.status).toBe(201);
+    expect((await pay(b._id, 1580)).status).toBe(201);
+    await expectTotalsOfListed(t);
+    const removed = await call(ctx().app, 'DELETE', `${t.admin}/invoices/${a._id}/payments/${partly.body._id}`, {
+      token: t.operator,
+    });
+    expect(removed.status).toBe(200);
+    await expectTotalsOfListed(t);
+    const cancel = (id: string, query = '') =>
+      call(ctx().app, 'POST', `${t.invoices}/${id}/cancel${query}`, { token: t.token });
+    expect((await cancel(b._id, '?cancelPayment=true')).status).toBe(200);
+    expect((await cancel(c._id)).status).toBe(200);
+    expect((await cancel(c._id)).status).toBe(200);
+    await expectTotalsOfListed(t);
+    expect((await find(t, '?$limit=0')).body.total).toBe(4);
+    expect((await find(t, '?$limit=0&status=CANCELED')).body.total).toBe(2);
+    expect((await find(other, '?$limit=0')).body.total).toBe(1);
+    // A status with another filter counts the invoices it selects.
+    expect((await find(t, `?$limit=0&status=CANCELED&client=${c.client}`)).body.total).toBe(2);
+  });
+});
+
 describeEachStore('4.3 sync: updatedAtFrom and after, in change order', (ctx) => {
   let t: InvoiceTenant;
   beforeAll(async () => {

@@ -17,7 +17,9 @@ import { MOVED } from './026-report-aggregates.js';
  * - `ended`: ended stays by stage, length bucket and month left (the median's histogram).
  * `invoice_rollups` (n = documents, minor = amount): `invoiced` (non-canceled invoices by currency and
  * month of invoice date), `owed` (unpaid and partly paid by currency and UTC day of due date, '' when
- * none) and `collected` (live payments by currency and month of paymentDate).
+ * none) and `collected` (live payments by currency and month of paymentDate). Since migration
+ * 032-invoice-status-counts also `listed` (every invoice by currency and status, the status in `bucket`,
+ * minor 0): the `total` of an invoice find by nothing or by status.
  *
  * Kept by triggers in the write's transaction, as `lead_counts` are (migration 006): on PostgreSQL
  * statement triggers over the transition tables, one upsert per statement with its keys in a fixed order
@@ -60,7 +62,8 @@ export function invoiceContributions(from: string, sign: '+' | '-', kind: StoreK
       from ${from} where i.status <> 'CANCELED'
     union all select i.business_pk, 'owed', i.currency, coalesce(substr(i.due_on, 1, 10), ''), ${slot},
         ${sign}1, ${sign}(i.total_minor - i.paid_minor)
-      from ${from} where i.status in ('UNPAID', 'PARTIALLY_PAID')`;
+      from ${from} where i.status in ('UNPAID', 'PARTIALLY_PAID')
+    union all select i.business_pk, 'listed', i.currency, i.status, ${slot}, ${sign}1, 0 from ${from}`;
 }
 
 /** The rollup rows of payments `p` read from `from` (those copied from their invoice: migration 026). */
@@ -76,7 +79,7 @@ const leadUpsert = (rows: string) => `insert into lead_stay_rollups as c (${LEAD
   group by ${LEAD_KEY} having sum(delta) <> 0 order by ${LEAD_KEY}
   on conflict (${LEAD_KEY}) do update set n = c.n + excluded.n`;
 
-const invoiceUpsert = (rows: string) => `insert into invoice_rollups as c (${INVOICE_KEY}, n, minor)
+export const invoiceUpsert = (rows: string) => `insert into invoice_rollups as c (${INVOICE_KEY}, n, minor)
   select ${INVOICE_KEY}, sum(dn), sum(dminor) from (${rows}) d
   group by ${INVOICE_KEY} having sum(dn) <> 0 or sum(dminor) <> 0 order by ${INVOICE_KEY}
   on conflict (${INVOICE_KEY}) do update set n = c.n + excluded.n, minor = c.minor + excluded.minor`;
@@ -104,7 +107,8 @@ export function reportRollupsMigration(kind: StoreKind) {
               entered_at) where left_at is not null`,
       );
       await fillReportRollups(db, kind);
-      await (kind === 'postgres' ? postgresTriggers(db) : sqliteTriggers(db));
+      await (kind === 'postgres' ? postgresStayMoves(db) : sqliteStayMoves(db));
+      await rollupTriggers(db, kind, ['lead_stays', 'invoices', 'invoice_payments']);
       // The planner's figures for the new column and tables (the reports' edge pieces are sized by them).
       if (kind === 'postgres') await run('analyze lead_stays, lead_stay_rollups, invoice_rollups');
     },
@@ -140,31 +144,8 @@ export async function fillReportRollups(db: Kysely<unknown>, kind: StoreKind, bu
   await run(invoiceUpsert(paymentContributions(`(select * from invoice_payments p${where('p')}) p`, '+', kind)));
 }
 
-async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
+async function postgresStayMoves(db: Kysely<unknown>): Promise<void> {
   const run = (text: string) => sql.raw(text).execute(db);
-  const tables = [
-    { table: 'lead_stays', alias: 's', contributions: stayContributions, upsert: leadUpsert },
-    { table: 'invoices', alias: 'i', contributions: invoiceContributions, upsert: invoiceUpsert },
-    { table: 'invoice_payments', alias: 'p', contributions: paymentContributions, upsert: invoiceUpsert },
-  ];
-  for (const { table, alias, contributions, upsert } of tables) {
-    const side = (rows: string, sign: '+' | '-') => contributions(`${rows} ${alias}`, sign, 'postgres');
-    const events = {
-      insert: { rows: side('new_rows', '+'), referencing: 'new table as new_rows' },
-      update: {
-        rows: `${side('old_rows', '-')} union all ${side('new_rows', '+')}`,
-        referencing: 'old table as old_rows new table as new_rows',
-      },
-      delete: { rows: side('old_rows', '-'), referencing: 'old table as old_rows' },
-    };
-    for (const [event, { rows, referencing }] of Object.entries(events)) {
-      const name = `${table}_rollups_${event}`;
-      await run(`create function ${name}() returns trigger language plpgsql as $$ begin
-        ${upsert(rows)}; return null; end $$`);
-      await run(`create trigger ${name} after ${event} on ${table} referencing ${referencing}
-        for each statement execute function ${name}()`);
-    }
-  }
   // Migration 026's stays trigger, with the stays' updates of a move in one statement (one rollup upsert,
   // not three) and the latest flag taken from the lead's earlier stay in the stage it enters.
   const a = MOVED('new.data', 'postgres');
@@ -186,27 +167,8 @@ const moveStays = (to: string) => `update lead_stays set left_at = coalesce(left
         current_stage_id = ${to}, latest = case when stage_id = ${to} then 0 else latest end
       where lead_pk = new.lead_pk`;
 
-async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
+async function sqliteStayMoves(db: Kysely<unknown>): Promise<void> {
   const run = (text: string) => sql.raw(text).execute(db);
-  const row = (table: string, alias: string, side: 'new' | 'old') => {
-    const columns = ROW_COLUMNS[table]!;
-    return `(select ${columns.map((c) => `${side}.${c} as ${c}`).join(', ')}) ${alias}`;
-  };
-  const tables = [
-    { table: 'lead_stays', alias: 's', contributions: stayContributions, upsert: leadUpsert },
-    { table: 'invoices', alias: 'i', contributions: invoiceContributions, upsert: invoiceUpsert },
-    { table: 'invoice_payments', alias: 'p', contributions: paymentContributions, upsert: invoiceUpsert },
-  ];
-  for (const { table, alias, contributions, upsert } of tables) {
-    const add = (side: 'new' | 'old', sign: '+' | '-') =>
-      upsert(contributions(row(table, alias, side), sign, 'sqlite'));
-    await run(`create trigger ${table}_rollups_insert after insert on ${table} begin ${add('new', '+')}; end`);
-    await run(`create trigger ${table}_rollups_delete after delete on ${table} begin ${add('old', '-')}; end`);
-    // Only when what is summed changes: an invoice's other edits write nothing here.
-    const columns = ROW_COLUMNS[table]!.map((c) => (c === 'due_on' ? 'content' : c)).join(', ');
-    await run(`create trigger ${table}_rollups_update after update of ${columns} on ${table}
-      begin ${add('old', '-')}; ${add('new', '+')}; end`);
-  }
   const a = MOVED('new.data', 'sqlite');
   await run('drop trigger lead_stays_move');
   await run(`create trigger lead_stays_move after insert on lead_activities
@@ -216,6 +178,61 @@ async function sqliteTriggers(db: Kysely<unknown>): Promise<void> {
         select l.business_pk, new.lead_pk, ${a.to}, new.created_at, ${a.to}, ${a.reasons}
         from leads l where l.id = new.lead_pk and l.removed = 0;
     end`);
+}
+
+/** The tables whose rows the rollups sum, and how. */
+const ROLLED_UP = [
+  { table: 'lead_stays', alias: 's', contributions: stayContributions, upsert: leadUpsert },
+  { table: 'invoices', alias: 'i', contributions: invoiceContributions, upsert: invoiceUpsert },
+  { table: 'invoice_payments', alias: 'p', contributions: paymentContributions, upsert: invoiceUpsert },
+] as const;
+
+type RolledUpTable = (typeof ROLLED_UP)[number]['table'];
+
+/**
+ * The rollup triggers of `tables`, made or replaced (a later migration that changes what a table
+ * contributes calls this again for it). PostgreSQL: statement triggers over the transition tables.
+ * SQLite: row triggers, the update one only when what is summed changes.
+ */
+export async function rollupTriggers(
+  db: Kysely<unknown>,
+  kind: StoreKind,
+  tables: readonly RolledUpTable[],
+): Promise<void> {
+  const run = (text: string) => sql.raw(text).execute(db);
+  for (const { table, alias, contributions, upsert } of ROLLED_UP.filter((t) => tables.includes(t.table))) {
+    if (kind === 'postgres') {
+      const side = (rows: string, sign: '+' | '-') => contributions(`${rows} ${alias}`, sign, 'postgres');
+      const events = {
+        insert: { rows: side('new_rows', '+'), referencing: 'new table as new_rows' },
+        update: {
+          rows: `${side('old_rows', '-')} union all ${side('new_rows', '+')}`,
+          referencing: 'old table as old_rows new table as new_rows',
+        },
+        delete: { rows: side('old_rows', '-'), referencing: 'old table as old_rows' },
+      };
+      for (const [event, { rows, referencing }] of Object.entries(events)) {
+        const name = `${table}_rollups_${event}`;
+        await run(`create or replace function ${name}() returns trigger language plpgsql as $$ begin
+          ${upsert(rows)}; return null; end $$`);
+        await run(`create or replace trigger ${name} after ${event} on ${table} referencing ${referencing}
+          for each statement execute function ${name}()`);
+      }
+      continue;
+    }
+    const row = (side: 'new' | 'old') => {
+      const columns = ROW_COLUMNS[table]!;
+      return `(select ${columns.map((c) => `${side}.${c} as ${c}`).join(', ')}) ${alias}`;
+    };
+    const add = (side: 'new' | 'old', sign: '+' | '-') => upsert(contributions(row(side), sign, 'sqlite'));
+    for (const event of ['insert', 'delete', 'update']) await run(`drop trigger if exists ${table}_rollups_${event}`);
+    await run(`create trigger ${table}_rollups_insert after insert on ${table} begin ${add('new', '+')}; end`);
+    await run(`create trigger ${table}_rollups_delete after delete on ${table} begin ${add('old', '-')}; end`);
+    // Only when what is summed changes: an invoice's other edits write nothing here.
+    const columns = ROW_COLUMNS[table]!.map((c) => (c === 'due_on' ? 'content' : c)).join(', ');
+    await run(`create trigger ${table}_rollups_update after update of ${columns} on ${table}
+      begin ${add('old', '-')}; ${add('new', '+')}; end`);
+  }
 }
 
 /** What the contributions read of a row, for SQLite's row triggers (`new.` and `old.` are not tables). */
