@@ -2,6 +2,7 @@ import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { StoreKind } from './db.js';
 import type { InvoiceListQuery, StoredInvoice } from './invoices.records.js';
 import { storedInvoiceOf } from './invoices.store.js';
+import { msEdge, type BucketEdge } from './reports-buckets.js';
 import { syncPage, syncStatements, type SyncCursor, type SyncPageSpec } from './sync-pages.js';
 import type { InvoicesTable } from './schema.js';
 import type { Selectable } from 'kysely';
@@ -79,19 +80,36 @@ export class InvoiceListsStore {
   }
 
   /**
-   * The statement of a find's total. By nothing or by status it sums the live counts of the `listed`
-   * rollup series (migration 032-invoice-status-counts): a few rows per currency, however many invoices
-   * the business holds. Any other filter counts the invoices it selects, through that filter's index.
+   * The statement of a find's total, from the live counts of migration 032-invoice-find-counts where the
+   * filters allow: by nothing or by status, the `listed` rows (a few per currency); by invoiceDate alone,
+   * the `dated` rows of the UTC days between the bounds, corrected at each bound by the invoices of the
+   * at most half a day between it and the nearest day boundary (src/storage/reports-buckets.ts). Any other
+   * filter counts the invoices it selects, through that filter's index.
    */
   private count(businessPk: number, query: InvoiceListQuery) {
-    const { statuses, ...others } = query.filter;
-    if (Object.values(others).every((value) => value === undefined)) {
-      let listed = this.db
-        .selectFrom('invoice_rollups')
-        .where('business_pk', '=', businessPk)
-        .where('series', '=', 'listed');
-      if (statuses) listed = listed.where('bucket', 'in', statuses);
-      return listed.select(sql<string>`cast(coalesce(sum(n), 0) as text)`.as('total'));
+    const { statuses, dateFrom, dateTo, ...others } = query.filter;
+    const dated = dateFrom !== undefined || dateTo !== undefined;
+    if (Object.values(others).every((value) => value === undefined) && !(dated && statuses)) {
+      const rollups = (series: 'listed' | 'dated') =>
+        this.db.selectFrom('invoice_rollups').where('business_pk', '=', businessPk).where('series', '=', series);
+      if (!dated) {
+        const listed = statuses ? rollups('listed').where('bucket', 'in', statuses) : rollups('listed');
+        return listed.select(sql<string>`cast(coalesce(sum(n), 0) as text)`.as('total'));
+      }
+      // [dateFrom, dateTo]: everything before dateTo + 1 ms less everything before dateFrom.
+      const [lower, upper] = [dateFrom, dateTo === undefined ? undefined : dateTo + 1].map((at) =>
+        at === undefined ? undefined : msEdge(at, 'day'),
+      );
+      let days = rollups('dated');
+      if (lower) days = days.where('bucket', '>=', lower.key);
+      if (upper) days = days.where('bucket', '<', upper.key);
+      const piece = (edge: BucketEdge<number> | undefined) =>
+        edge && edge.sign !== 0
+          ? sql`${edge.sign} * (select count(*) from invoices where business_pk = ${businessPk}
+              and invoice_date >= ${edge.lo} and invoice_date < ${edge.hi})`
+          : sql`0`;
+      const sum = days.select(sql`coalesce(sum(n), 0)`.as('n'));
+      return this.db.selectNoFrom(sql<string>`cast((${sum}) + ${piece(upper)} - ${piece(lower)} as text)`.as('total'));
     }
     return this.filtered(this.db.selectFrom('invoices').where('business_pk', '=', businessPk), query).select(
       sql<string>`cast(count(*) as text)`.as('total'),

@@ -20,7 +20,7 @@ import { reportAggregatesMigration } from './migrations/026-report-aggregates.js
 import { reportRollupsMigration } from './migrations/028-report-rollups.js';
 import { invoiceNumberOrderMigration } from './migrations/023-invoice-number-order.js';
 import { webhookAttemptsMessageMigration } from './migrations/031-webhook-attempts-message.js';
-import { invoiceStatusCountsMigration } from './migrations/032-invoice-status-counts.js';
+import { invoiceFindCountsMigration } from './migrations/032-invoice-find-counts.js';
 import { repairSyncPositions } from './sync-positions.js';
 
 export class SchemaTooNewError extends Error {}
@@ -48,7 +48,7 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '027-lead-saved-filters': leadSavedFiltersMigration(),
     '028-report-rollups': reportRollupsMigration(kind),
     '031-webhook-attempts-message': webhookAttemptsMessageMigration(),
-    '032-invoice-status-counts': invoiceStatusCountsMigration(kind),
+    '032-invoice-find-counts': invoiceFindCountsMigration(kind),
   };
 }
 

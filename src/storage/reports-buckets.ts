@@ -98,12 +98,15 @@ export function piecesOf<T extends number | string>(edges: readonly BucketEdge<T
   return edges.flatMap((e, edge) => (e.sign === 0 ? [] : [{ edge, lo: e.lo, hi: e.hi }]));
 }
 
-/** SQL: the UTC month (`YYYY-MM`) of an epoch-ms expression. */
-export function monthOfMsSql(expression: string, kind: StoreKind): string {
+/** SQL: the UTC month (`YYYY-MM`) or day (`YYYY-MM-DD`) of an epoch-ms expression, as bucketKeyOf. */
+export function bucketOfMsSql(expression: string, unit: BucketUnit, kind: StoreKind): string {
   return kind === 'postgres'
-    ? `to_char(to_timestamp((${expression}) / 1000.0) at time zone 'UTC', 'YYYY-MM')`
-    : `strftime('%Y-%m', (${expression}) / 1000, 'unixepoch')`;
+    ? `to_char(to_timestamp((${expression}) / 1000.0) at time zone 'UTC', '${unit === 'month' ? 'YYYY-MM' : 'YYYY-MM-DD'}')`
+    : `strftime('${unit === 'month' ? '%Y-%m' : '%Y-%m-%d'}', (${expression}) / 1000, 'unixepoch')`;
 }
+
+/** SQL: the UTC month (`YYYY-MM`) of an epoch-ms expression. */
+export const monthOfMsSql = (expression: string, kind: StoreKind): string => bucketOfMsSql(expression, 'month', kind);
 
 /**
  * Buckets of a stay's length for the median's histogram: hours up to 2 days, days up to 63, weeks up to

@@ -288,12 +288,12 @@ export interface InvoiceBuyersTable {
 }
 
 /**
- * Sums kept by triggers (migration 028-report-rollups; the `listed` series, migration 032): read by the
+ * Sums kept by triggers (migration 028-report-rollups; `listed` and `dated`, migration 032): read by the
  * reports and by an invoice find's total, never written by the application.
  */
 export interface InvoiceRollupsTable {
   business_pk: number;
-  series: 'invoiced' | 'owed' | 'collected' | 'listed';
+  series: 'invoiced' | 'owed' | 'collected' | 'listed' | 'dated';
   currency: string;
   bucket: string;
   slot: number;

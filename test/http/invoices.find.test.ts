@@ -75,7 +75,7 @@ describeEachStore('4.3 GET invoices: find', (ctx) => {
 
 /**
  * A total by nothing or by status is summed from live counts kept by triggers (migration
- * 032-invoice-status-counts), not counted from the invoices: after every kind of change that moves an
+ * 032-invoice-find-counts), not counted from the invoices: after every kind of change that moves an
  * invoice between statuses, each total must equal the invoices the page itself lists, and another
  * business's invoices must count nowhere.
  */
@@ -128,6 +128,45 @@ describeEachStore("4.3 find's total follows every change of status", (ctx) => {
     expect((await find(other, '?$limit=0')).body.total).toBe(1);
     // A status with another filter counts the invoices it selects.
     expect((await find(t, `?$limit=0&status=CANCELED&client=${c.client}`)).body.total).toBe(2);
+  });
+
+  it('by invoiceDate: bounds at any hour, near day boundaries or not, each side open or closed', async () => {
+    const dated = await seedInvoiceTenant(ctx());
+    // 30 invoices 3 h 10 min apart from 2026-03-01 20:00 UTC: every hour of four UTC days is near one.
+    const start = Date.parse('2026-03-01T20:00:00Z');
+    const instants = Array.from({ length: 30 }, (_, n) => start + n * 190 * 60_000);
+    for (const [n, at] of instants.entries())
+      await createInvoice(ctx(), dated, { invoiceNumber: `D-${n}`, invoiceDate: new Date(at).toISOString() });
+    const iso = (at: number) => new Date(at).toISOString();
+    const bounds = [
+      start - 3_600_000,
+      Date.parse('2026-03-02T00:00:00Z'),
+      Date.parse('2026-03-02T00:00:00Z') - 1,
+      Date.parse('2026-03-02T11:59:00Z'),
+      Date.parse('2026-03-02T12:01:00Z'),
+      instants[7]!,
+      instants[7]! + 1,
+      Date.parse('2026-03-03T23:00:00Z'),
+      instants[29]!,
+      instants[29]! + 86_400_000,
+    ];
+    const ranges = [
+      ...bounds.flatMap((lo) => bounds.filter((hi) => hi >= lo).map((hi) => [lo, hi] as const)),
+      ...bounds.flatMap((at) => [[at, undefined] as const, [undefined, at] as const]),
+    ];
+    for (const [lo, hi] of ranges) {
+      const query = [
+        lo === undefined ? '' : `&invoiceDate[$gte]=${iso(lo)}`,
+        hi === undefined ? '' : `&invoiceDate[$lte]=${iso(hi)}`,
+      ];
+      const page = (await find(dated, `?$limit=100${query.join('')}`)).body;
+      const expected = instants.filter((at) => (lo === undefined || at >= lo) && (hi === undefined || at <= hi));
+      expect([page.total, page.data.length], `${query.join('')}`).toEqual([expected.length, expected.length]);
+    }
+    // Whole dates, read in the business's time zone: the total is what the page lists.
+    const byDate = (await find(dated, '?$limit=100&invoiceDate[$gte]=2026-03-02&invoiceDate[$lte]=2026-03-03')).body;
+    expect(byDate.total).toBe(byDate.data.length);
+    expect(byDate.total).toBeGreaterThan(10);
   });
 });
 

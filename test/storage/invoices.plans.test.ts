@@ -127,13 +127,15 @@ describe.runIf(postgres)('invoice find and sync plans on PostgreSQL (issue 36 it
       const scans = await scansOf(statement);
       const shown = JSON.stringify(scans);
       expect(scans.length, shown).toBeGreaterThan(0);
-      // A total by nothing or by status is the live counts' (migration 032): it reads no invoice.
-      const { statuses: _, ...others } = query.filter;
-      const counted = !query.sync && i === 1 && Object.values(others).every((value) => value === undefined);
-      expect(
-        scans.map((scan) => scan.table),
-        shown,
-      ).toEqual(scans.map(() => (counted ? 'invoice_rollups' : 'invoices')));
+      // A total by nothing, by status or by invoiceDate alone is the live counts' (migration 032): by the
+      // first two it reads no invoice; by a date, only the invoices of half a day at each bound.
+      const { statuses, dateFrom, dateTo, ...others } = query.filter;
+      const dated = dateFrom !== undefined || dateTo !== undefined;
+      const counted =
+        !query.sync && i === 1 && Object.values(others).every((value) => value === undefined) && !(dated && statuses);
+      const tables = new Set(scans.map((scan) => scan.table));
+      if (!counted) expect([...tables], shown).toEqual(['invoices']);
+      else expect([...tables].sort(), shown).toEqual(dated ? ['invoice_rollups', 'invoices'] : ['invoice_rollups']);
       // The rollups of two businesses are a few hundred rows: the planner rightly reads them whole.
       expect(
         scans.filter((scan) => scan.table === 'invoices' && scan.type.includes('Seq Scan')),

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { StoreKind } from '../db.js';
-import { lengthBucketSql, monthOfMsSql } from '../reports-buckets.js';
+import { bucketOfMsSql, lengthBucketSql, monthOfMsSql } from '../reports-buckets.js';
 import { MOVED } from './026-report-aggregates.js';
 
 /**
@@ -18,8 +18,9 @@ import { MOVED } from './026-report-aggregates.js';
  * `invoice_rollups` (n = documents, minor = amount): `invoiced` (non-canceled invoices by currency and
  * month of invoice date), `owed` (unpaid and partly paid by currency and UTC day of due date, '' when
  * none) and `collected` (live payments by currency and month of paymentDate). Since migration
- * 032-invoice-status-counts also `listed` (every invoice by currency and status, the status in `bucket`,
- * minor 0): the `total` of an invoice find by nothing or by status.
+ * 032-invoice-find-counts also `listed` (every invoice by currency and status, the status in `bucket`)
+ * and `dated` (every invoice by currency and UTC day of invoice date), minor 0: the `total` of an invoice
+ * find by nothing, by status or by invoiceDate.
  *
  * Kept by triggers in the write's transaction, as `lead_counts` are (migration 006): on PostgreSQL
  * statement triggers over the transition tables, one upsert per statement with its keys in a fixed order
@@ -63,7 +64,10 @@ export function invoiceContributions(from: string, sign: '+' | '-', kind: StoreK
     union all select i.business_pk, 'owed', i.currency, coalesce(substr(i.due_on, 1, 10), ''), ${slot},
         ${sign}1, ${sign}(i.total_minor - i.paid_minor)
       from ${from} where i.status in ('UNPAID', 'PARTIALLY_PAID')
-    union all select i.business_pk, 'listed', i.currency, i.status, ${slot}, ${sign}1, 0 from ${from}`;
+    union all select i.business_pk, 'listed', i.currency, i.status, ${slot}, ${sign}1, 0 from ${from}
+    union all select i.business_pk, 'dated', i.currency, ${bucketOfMsSql('i.invoice_date', 'day', kind)}, ${slot},
+        ${sign}1, 0
+      from ${from}`;
 }
 
 /** The rollup rows of payments `p` read from `from` (those copied from their invoice: migration 026). */
