@@ -89,31 +89,40 @@ export class InvoiceListsStore {
   private count(businessPk: number, query: InvoiceListQuery) {
     const { statuses, dateFrom, dateTo, ...others } = query.filter;
     const dated = dateFrom !== undefined || dateTo !== undefined;
-    if (Object.values(others).every((value) => value === undefined) && !(dated && statuses)) {
-      const rollups = (series: 'listed' | 'dated') =>
-        this.db.selectFrom('invoice_rollups').where('business_pk', '=', businessPk).where('series', '=', series);
-      if (!dated) {
-        const listed = statuses ? rollups('listed').where('bucket', 'in', statuses) : rollups('listed');
-        return listed.select(sql<string>`cast(coalesce(sum(n), 0) as text)`.as('total'));
-      }
-      // [dateFrom, dateTo]: everything before dateTo + 1 ms less everything before dateFrom.
-      const [lower, upper] = [dateFrom, dateTo === undefined ? undefined : dateTo + 1].map((at) =>
-        at === undefined ? undefined : msEdge(at, 'day'),
-      );
-      let days = rollups('dated');
-      if (lower) days = days.where('bucket', '>=', lower.key);
-      if (upper) days = days.where('bucket', '<', upper.key);
-      const piece = (edge: BucketEdge<number> | undefined) =>
-        edge && edge.sign !== 0
-          ? sql`${edge.sign} * (select count(*) from invoices where business_pk = ${businessPk}
-              and invoice_date >= ${edge.lo} and invoice_date < ${edge.hi})`
-          : sql`0`;
-      const sum = days.select(sql`coalesce(sum(n), 0)`.as('n'));
-      return this.db.selectNoFrom(sql<string>`cast((${sum}) + ${piece(upper)} - ${piece(lower)} as text)`.as('total'));
-    }
+    if (Object.values(others).every((value) => value === undefined) && !(dated && statuses))
+      return dated ? this.datedTotal(businessPk, dateFrom, dateTo) : this.listedTotal(businessPk, statuses);
     return this.filtered(this.db.selectFrom('invoices').where('business_pk', '=', businessPk), query).select(
       sql<string>`cast(count(*) as text)`.as('total'),
     );
+  }
+
+  private rollups(businessPk: number, series: 'listed' | 'dated') {
+    return this.db.selectFrom('invoice_rollups').where('business_pk', '=', businessPk).where('series', '=', series);
+  }
+
+  /** The invoices of these statuses (all without): their `listed` rows. */
+  private listedTotal(businessPk: number, statuses: string[] | undefined) {
+    const rows = this.rollups(businessPk, 'listed');
+    return (statuses ? rows.where('bucket', 'in', statuses) : rows).select(
+      sql<string>`cast(coalesce(sum(n), 0) as text)`.as('total'),
+    );
+  }
+
+  /** The invoices dated in [from, to] (either open): everything before to + 1 ms less everything before from. */
+  private datedTotal(businessPk: number, from: number | undefined, to: number | undefined) {
+    const [lower, upper] = [from, to === undefined ? undefined : to + 1].map((at) =>
+      at === undefined ? undefined : msEdge(at, 'day'),
+    );
+    let days = this.rollups(businessPk, 'dated');
+    if (lower) days = days.where('bucket', '>=', lower.key);
+    if (upper) days = days.where('bucket', '<', upper.key);
+    const sum = days.select(sql`coalesce(sum(n), 0)`.as('n'));
+    const piece = (edge: BucketEdge<number> | undefined) =>
+      edge && edge.sign !== 0
+        ? sql`${edge.sign} * (select count(*) from invoices where business_pk = ${businessPk}
+            and invoice_date >= ${edge.lo} and invoice_date < ${edge.hi})`
+        : sql`0`;
+    return this.db.selectNoFrom(sql<string>`cast((${sum}) + ${piece(upper)} - ${piece(lower)} as text)`.as('total'));
   }
 
   /** `byRange`: the page orders by createdAt through an expression no index holds (see readsDateRange). */
