@@ -53,6 +53,21 @@ export function presentInvoiceText(stored: StoredInvoiceText, ctx: PresentContex
   return `${head.slice(0, -1)},${content === '' ? '' : `${content},`}${tail.slice(1)}`;
 }
 
+/**
+ * A find page (4.3) as JSON text around its invoices' texts (presentInvoiceText): byte for byte
+ * JSON.stringify of the page object, whose members come in this order (total, limit, skip, data, and a
+ * sync page's nextCursor). The app's find answers with it; the operator's list sends the object.
+ */
+export function presentPageText(
+  head: { total: number | null; limit: number; skip: number },
+  invoices: readonly string[],
+  nextCursor?: string | null,
+): string {
+  const shell = JSON.stringify({ total: head.total, limit: head.limit, skip: head.skip });
+  const cursor = nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(nextCursor)}`;
+  return `${shell.slice(0, -1)},"data":[${invoices.join(',')}]${cursor}}`;
+}
+
 /** The members before the content, in the answer's order. */
 const headOf = (stored: InvoiceRowFields): Pick<Invoice, '_id' | 'invoiceNumber'> => ({
   _id: stored.invoiceId,

@@ -100,8 +100,12 @@ function publicOperations(base: typeof INVOICES | typeof INVOICES_ALIAS, suffix:
       errors: FIND_CODES,
       handler:
         ({ invoices }) =>
-        async (request) =>
-          invoices.find(request.params.urlKey, request.query as Record<string, unknown>),
+        async (request, reply) => {
+          const text = await invoices.findText(request.params.urlKey, request.query as Record<string, unknown>);
+          // Already JSON (presentPageText): sent as it is, with the type an object's answer gets.
+          reply.type('application/json; charset=utf-8');
+          return text;
+        },
     }),
     operation({
       method: 'get',

@@ -16,7 +16,13 @@ import { pow10 } from './invoice.money.js';
 import { followingCandidate, formatNumbering, nextInvoiceNumber, type InvoiceNumbering } from './invoice.numbering.js';
 import { matchKeyOf, newClientValue, partyOf, sentParty } from './invoice.parties.js';
 import type { InvoicePreview } from '../openapi/answer-types.js';
-import { presentInvoice, presentInvoiceText, type InvoiceAnswer, type InvoiceContent } from './invoice.present.js';
+import {
+  presentInvoice,
+  presentInvoiceText,
+  presentPageText,
+  type InvoiceAnswer,
+  type InvoiceContent,
+} from './invoice.present.js';
 import { encodeCursor, parseFindQuery } from './invoices.find.js';
 import { isJsonObject } from '../validation/field-reader.js';
 import { inBodyOrder, validateInvoice, type InvoiceInput } from './invoice.validate.js';
@@ -253,8 +259,7 @@ export class InvoicesService {
 
   /** 4.3: `{total, limit, skip, data}`. */
   async find(urlKey: string, rawQuery: Record<string, unknown>): Promise<FindPage> {
-    const context = await this.context(urlKey);
-    const query = parseFindQuery(rawQuery, context.timeZone, urlKey);
+    const query = await this.findQuery(urlKey, rawQuery);
     const found = await this.store.invoiceLists.find(urlKey, query);
     if (!found) throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
     const page: FindPage = {
@@ -265,6 +270,27 @@ export class InvoicesService {
     };
     if (query.sync) page.nextCursor = found.next && encodeCursor(found.next, urlKey);
     return page;
+  }
+
+  /**
+   * The answer of `find` as its JSON text, each invoice composed around its stored content without
+   * parsing it (presentPageText, presentInvoiceText): docs/performance.md "Find's page composed".
+   */
+  async findText(urlKey: string, rawQuery: Record<string, unknown>): Promise<string> {
+    const query = await this.findQuery(urlKey, rawQuery);
+    const found = await this.store.invoiceLists.findTexts(urlKey, query);
+    if (!found) throw new AppError('BUSINESS_NOT_FOUND', 'No business with this urlKey');
+    const context = { publicUrl: this.publicUrl, urlKey };
+    return presentPageText(
+      { total: found.total, limit: query.limit, skip: query.skip },
+      found.page.map((invoice) => presentInvoiceText(invoice, context)),
+      query.sync ? found.next && encodeCursor(found.next, urlKey) : undefined,
+    );
+  }
+
+  private async findQuery(urlKey: string, rawQuery: Record<string, unknown>) {
+    const context = await this.context(urlKey);
+    return parseFindQuery(rawQuery, context.timeZone, urlKey);
   }
 
   async get(urlKey: string, invoiceId: string): Promise<InvoiceAnswer> {

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { StoreKind } from './db.js';
-import type { InvoiceListQuery, StoredInvoice } from './invoices.records.js';
-import { storedInvoiceOf } from './invoices.store.js';
+import type { InvoiceListQuery, StoredInvoice, StoredInvoiceText } from './invoices.records.js';
+import { storedInvoiceOf, storedInvoiceTextOf } from './invoices.store.js';
 import { msEdge, type BucketEdge } from './reports-buckets.js';
 import { syncPage, syncStatements, type SyncCursor, type SyncPageSpec } from './sync-pages.js';
 import type { InvoicesTable } from './schema.js';
@@ -47,16 +47,33 @@ export class InvoiceListsStore {
     urlKey: string,
     query: InvoiceListQuery,
   ): Promise<{ total: number | null; page: StoredInvoice[]; next: SyncCursor | null } | undefined> {
+    const found = await this.read(urlKey, query);
+    return found && { ...found, page: found.page.map(storedInvoiceOf) };
+  }
+
+  /** The same page with each invoice's content left as its stored JSON text (the app's find composes its answer around it). */
+  async findTexts(
+    urlKey: string,
+    query: InvoiceListQuery,
+  ): Promise<{ total: number | null; page: StoredInvoiceText[]; next: SyncCursor | null } | undefined> {
+    const found = await this.read(urlKey, query);
+    return found && { ...found, page: found.page.map(storedInvoiceTextOf) };
+  }
+
+  private async read(
+    urlKey: string,
+    query: InvoiceListQuery,
+  ): Promise<{ total: number | null; page: InvoiceRow[]; next: SyncCursor | null } | undefined> {
     const businessPk = await this.businessPk(urlKey);
     if (businessPk === undefined) return undefined;
     if (query.sync) {
       const { rows, next } = await syncPage<InvoiceRow>(this.db, this.syncSpec(businessPk, query), query.sync.cursor);
-      return { total: null, page: rows.map(storedInvoiceOf), next };
+      return { total: null, page: rows, next };
     }
     const total = Number((await this.count(businessPk, query).executeTakeFirstOrThrow()).total);
     if (query.limit === 0) return { total, page: [], next: null };
     const rows = await this.page(businessPk, query, readsDateRange(query, total)).execute();
-    return { total, page: rows.map(storedInvoiceOf), next: null };
+    return { total, page: rows, next: null };
   }
 
   /** The statements a find runs (the page, then the total; a sync page's), for the plan checks of the tests. */

@@ -36,7 +36,7 @@ export function storedInvoiceOf(row: InvoiceRow): StoredInvoice {
 }
 
 /** A row with its content snapshot left as the stored JSON text (GET invoice's answer is composed around it). */
-function storedInvoiceTextOf(row: InvoiceRow): StoredInvoiceText {
+export function storedInvoiceTextOf(row: InvoiceRow): StoredInvoiceText {
   return {
     invoiceId: row.invoice_id,
     invoiceNumber: row.invoice_number,

@@ -66,6 +66,30 @@ describeEachStore('4.3 GET invoices: find', (ctx) => {
     expect(firstError(await find('?status=PAID&status=UNPAID')).code).toBe('INVALID_QUERY_VALUE');
   });
 
+  it("the app's page, composed around the stored texts, is byte for byte the operator list's page object", async () => {
+    const first = (await find('?updatedAtFrom=2020-01-01&$limit=2')).body;
+    for (const query of [
+      '',
+      '?$limit=0',
+      '?$limit=2&$skip=1',
+      '?status=CANCELED',
+      '?client=nobody',
+      '?$sort[invoiceNumber]=1',
+      '?updatedAtFrom=2020-01-01&$limit=2',
+      `?after=${first.nextCursor}&$limit=2`,
+      `?after=${first.nextCursor}&$limit=50`,
+    ]) {
+      const app = await ctx().app.inject({
+        method: 'GET',
+        url: `${t.invoices}${query}`,
+        headers: { authorization: `Bearer ${t.token}` },
+      });
+      expect(app.headers['content-type']).toBe('application/json; charset=utf-8');
+      const operator = await call(ctx().app, 'GET', `${t.admin}/invoices${query}`, { token: t.operator });
+      expect(app.body, query).toBe(JSON.stringify(operator.body.data));
+    }
+  });
+
   it('the alias and the operator list answer the same page', async () => {
     const page = (await find()).body;
     expect((await call(ctx().app, 'GET', t.alias, { token: t.token })).body).toEqual(page);

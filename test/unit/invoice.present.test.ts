@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { presentInvoice, presentInvoiceText, type PresentContext } from '../../src/invoices/invoice.present.js';
+import {
+  presentInvoice,
+  presentInvoiceText,
+  presentPageText,
+  type PresentContext,
+} from '../../src/invoices/invoice.present.js';
 import type { StoredInvoice } from '../../src/storage/invoices.records.js';
 import { FUZZ_SEED } from '../helpers/fuzz-seed.js';
 import { hostileString } from '../helpers/hostile-arbitraries.js';
@@ -123,5 +128,39 @@ describe('2.1 GET invoice: the answer composed around the stored content is JSON
     expect(composed).toBe(stringified);
     // With no content the answer is the row's members alone, in the order FROM_ROW lists them.
     expect(Object.keys(JSON.parse(composed))).toEqual([...FROM_ROW]);
+  });
+});
+
+describe('4.3 find: the page composed around its invoices is JSON.stringify of the page object byte for byte', () => {
+  it(`random heads, invoices and cursors (fast-check, seed ${FUZZ_SEED})`, () => {
+    const invoice = fc.tuple(storedFields, fc.dictionary(contentKey, contentValue, { maxKeys: 4 }), context);
+    fc.assert(
+      fc.property(
+        fc.record({
+          total: fc.option(fc.nat(), { nil: null }),
+          limit: fc.nat({ max: 100 }),
+          skip: fc.nat(),
+        }),
+        fc.array(invoice, { maxLength: 4 }),
+        fc.option(fc.option(hostileString, { nil: null }), { nil: undefined }),
+        (head, invoices, nextCursor) => {
+          const answers = invoices.map(([{ paidShare, ...row }, content, ctx]) =>
+            bothAnswers({ ...row, paidMinor: (row.totalMinor * paidShare) / 100n }, content, ctx),
+          );
+          const composed = presentPageText(
+            head,
+            answers.map((a) => a.composed),
+            nextCursor,
+          );
+          const page = {
+            ...head,
+            data: answers.map((a) => JSON.parse(a.stringified)),
+            ...(nextCursor !== undefined && { nextCursor }),
+          };
+          expect(composed).toBe(JSON.stringify(page));
+        },
+      ),
+      { seed: FUZZ_SEED, numRuns: 500 },
+    );
   });
 });
