@@ -204,10 +204,10 @@ export const VARIABLES = {
   },
   shutdownGraceMs: {
     name: 'SHUTDOWN_GRACE_MS',
-    default: 20000,
+    default: 35000,
     parse: integer(100, 600000),
     describe:
-      "Time a SIGTERM's close (in-flight requests, the workers, the store) may take; past it the process logs `shutdown did not finish in time` with the stages still running, and exits 1.",
+      "Time a SIGTERM's close (in-flight requests, the workers, the store) may take; past it the process logs `shutdown did not finish in time` with the stages still running, and exits 1. Longer than REQUEST_TIMEOUT_MS, so that a request still arriving can finish; a hard kill (`docker stop -t`, systemd's TimeoutStopSec) should come later still.",
   },
   authFailureLimit: {
     name: 'AUTH_FAILURE_LIMIT',
