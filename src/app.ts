@@ -12,6 +12,7 @@ import { installHttpBasics } from './http/http-basics.js';
 import { installCompression } from './http/compression.js';
 import { requestIds } from './http/request-id.js';
 import { installMetrics } from './ops/metrics.routes.js';
+import { ShutdownStages } from './ops/shutdown-stages.js';
 import { createServices } from './services.js';
 
 /**
@@ -62,6 +63,7 @@ export async function buildApp(deps: Deps, features: readonly AnyFeature[] = FEA
     registerOperations(scope, 'operator', bound, keys);
   });
   registerOperations(app, 'open', bound, keys);
-  for (const { feature, context } of bound) feature.install?.(app, context);
+  const shutdown = deps.shutdown ?? new ShutdownStages(deps.logger || undefined);
+  for (const { feature, context } of bound) feature.install?.(app, context, shutdown);
   return app;
 }

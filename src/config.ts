@@ -20,6 +20,7 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   bodyLimitBytes: number;
   requestTimeoutMs: number;
+  shutdownGraceMs: number;
   authFailureLimit: number;
   authFailureWindowSeconds: number;
   enforceGstinChecksum: boolean;
@@ -200,6 +201,13 @@ export const VARIABLES = {
     parse: integer(1000, 600000),
     describe:
       'Time a client has to send a request: its headers, and then its body; a slower one gets 408 and the connection is closed.',
+  },
+  shutdownGraceMs: {
+    name: 'SHUTDOWN_GRACE_MS',
+    default: 35000,
+    parse: integer(100, 600000),
+    describe:
+      "Time a SIGTERM's close (in-flight requests, the workers, the store) may take; past it the process logs `shutdown did not finish in time` with the stages still running, and exits 1. Longer than REQUEST_TIMEOUT_MS, so that a request still arriving can finish; a hard kill (`docker stop -t`, systemd's TimeoutStopSec) should come later still.",
   },
   authFailureLimit: {
     name: 'AUTH_FAILURE_LIMIT',

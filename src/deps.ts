@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
+import type { ShutdownStages } from './ops/shutdown-stages.js';
 import type { Store } from './storage/store.js';
 
 export interface Clock {
@@ -14,4 +15,6 @@ export interface Deps {
   store: Store;
   clock: Clock;
   logger?: FastifyBaseLogger | false;
+  /** Times the close's stages (the server's own, named in its log); a test app without one gets its own. */
+  shutdown?: ShutdownStages;
 }

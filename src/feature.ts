@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from './deps.js';
+import type { ShutdownStages } from './ops/shutdown-stages.js';
 import type { ApiSection } from './openapi/operation.js';
 import type { Services } from './services.js';
 
@@ -19,8 +20,11 @@ export interface FeatureEnv {
 export interface Feature<Context = unknown> {
   sections: ApiSection<Context>[];
   context(env: FeatureEnv): Context;
-  /** Work beside the routes, on the root (the webhook worker's start and stop). */
-  install?(app: FastifyInstance, context: Context): void;
+  /**
+   * Work beside the routes, on the root (the webhook worker's start and stop). What it closes it runs as a
+   * named stage of `shutdown`, so that a close that hangs says where.
+   */
+  install?(app: FastifyInstance, context: Context, shutdown: ShutdownStages): void;
 }
 
 /** A feature in the app's list, whatever its context. */

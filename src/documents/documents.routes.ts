@@ -101,8 +101,8 @@ export const documentsApi: ApiSection<DocumentsContext> = {
 export const documentsFeature = feature({
   sections: [documentsApi, shareApi, shareLinkOperatorApi],
   context: documentsContext,
-  install: (app, context) => {
-    app.addHook('onClose', () => context.close());
+  install: (app, context, shutdown) => {
+    app.addHook('onClose', () => shutdown.run("documents' PDF workers", () => context.close()));
     installShareNotFound(app);
   },
 });

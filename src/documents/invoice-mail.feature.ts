@@ -22,9 +22,9 @@ function invoiceMailContext({ deps, services }: FeatureEnv): { sender: InvoiceMa
 export const invoiceMailFeature = feature({
   sections: [],
   context: invoiceMailContext,
-  install(app, { sender }) {
+  install(app, { sender }, shutdown) {
     if (!sender) return;
     app.addHook('onReady', async () => sender.start());
-    app.addHook('onClose', async () => sender.stop());
+    app.addHook('onClose', () => shutdown.run('invoice mail sender', () => sender.stop()));
   },
 });

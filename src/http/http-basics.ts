@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { installBodyTimeout } from './body-timeout.js';
+import { installCloseDrained } from './close-drained.js';
 import { coalescedSends } from './coalesced-sends.js';
 import { installCors } from './cors.js';
 import { parseJsonBody } from './json-body.js';
@@ -18,10 +19,14 @@ export const PAGE_SECURITY_POLICY =
  */
 export const DATA_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
-/** Body parsing and its timeout, request ids, security headers, CORS and the write of answers, for every route. */
+/**
+ * Body parsing and its timeout, request ids, security headers, CORS, the write of answers, and the close of
+ * connections as their answers end while the app closes, for every route.
+ */
 export function installHttpBasics(app: FastifyInstance, config: Config): void {
   installCors(app, config);
   installBodyTimeout(app, config.requestTimeoutMs);
+  installCloseDrained(app);
   // Our own JSON parser: an empty body is "no body", and prototype keys are refused (see parseJsonBody).
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {

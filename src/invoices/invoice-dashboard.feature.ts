@@ -34,5 +34,6 @@ const invoiceDashboardContext = (env: FeatureEnv): InvoiceDashboardContext => {
 export const invoiceDashboardFeature = feature({
   sections: [invoicePreviewOperatorApi, invoicePdfOperatorApi],
   context: invoiceDashboardContext,
-  install: (app, context) => app.addHook('onClose', () => context.close()),
+  install: (app, context, shutdown) =>
+    app.addHook('onClose', () => shutdown.run("invoice dashboard's PDF workers", () => context.close())),
 });

@@ -53,8 +53,13 @@ export interface Store {
   poolStats?: () => { total: number; idle: number; waiting: number };
   migrate(): Promise<void>;
   ping(): Promise<void>;
-  close(): Promise<void>;
+  /** `stage` times each part of the close under a name (src/ops/shutdown-stages.ts); by default each just runs. */
+  close(stage?: CloseStage): Promise<void>;
 }
+
+/** Runs one part of a close under a name. */
+export type CloseStage = (name: string, work: () => Promise<void>) => Promise<void>;
+const justRun: CloseStage = (_name, work) => work();
 
 type StoreConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'pgPoolSize'> &
   Partial<Pick<Config, 'databaseDirectUrl' | 'databasePrepared'>>;
@@ -115,9 +120,9 @@ export function openStore(config: StoreConfig): Store {
     async ping() {
       await sql`select 1`.execute(db);
     },
-    async close() {
-      await changes.close();
-      await db.destroy();
+    async close(stage = justRun) {
+      await stage('change feed (LISTEN connection)', () => changes.close());
+      await stage('database pool', () => db.destroy());
     },
   };
 }

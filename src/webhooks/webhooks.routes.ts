@@ -295,9 +295,9 @@ export const webhooksApi: ApiSection<WebhooksContext> = {
 export const webhooksFeature = feature({
   sections: [webhooksApi],
   context: webhooksContext,
-  install(app, { worker, deliver }) {
+  install(app, { worker, deliver }, shutdown) {
     if (!deliver) return;
     app.addHook('onReady', async () => worker.start());
-    app.addHook('onClose', async () => worker.stop());
+    app.addHook('onClose', () => shutdown.run('webhook worker', () => worker.stop()));
   },
 });

@@ -25,6 +25,12 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A stop that takes longer than this prints the server's output so far: a close that hangs then shows
+ * which of its stages is still running (the server logs each stage that runs past 2 s, at warn).
+ */
+const SLOW_STOP_MS = 5000;
+
 /** Servers this worker started that have not exited yet. */
 const running = new Set<ChildProcess>();
 
@@ -84,7 +90,18 @@ export async function spawnServer(
   }
   const end = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    const started = performance.now();
+    let shown = -1; // how much of the output was printed; -1: none, the stop was not slow
+    const said = (what: string) =>
+      console.warn(`[spawnServer] ${url} (pid ${child.pid}) ${what}; its output:\n${output.slice(Math.max(shown, 0))}`);
+    const slow = setTimeout(() => {
+      said(`has not exited ${SLOW_STOP_MS} ms after ${signal}`);
+      shown = output.length;
+    }, SLOW_STOP_MS);
     await exited;
+    clearTimeout(slow);
+    const took = Math.round(performance.now() - started);
+    if (shown >= 0) said(`exited ${took} ms after ${signal} (code ${child.exitCode}), output since`);
   };
   return { url, child, output: () => output, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
 }
