@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { testConfig, type Config } from '../../src/config.js';
+import type { Database } from '../../src/storage/schema.js';
 
 export type StoreName = 'sqlite' | 'postgres';
 
@@ -115,4 +117,27 @@ export async function privatePostgresDatabase(prefix: string): Promise<PrivateDa
   await asAdmin(`create database ${name}`);
   const url = POSTGRES_URL.replace(/\/[^/]*$/, `/${name}`);
   return { url, sessionUrl: sessionUrlOf(url), drop: () => asAdmin(`drop database if exists ${name} with (force)`) };
+}
+
+/**
+ * A business row written straight into the store (an Indian one, no settings): for storage tests that
+ * fill tables in bulk without the API. Returns its row id.
+ */
+export async function insertBareBusiness(db: Kysely<Database>, urlKey: string): Promise<number> {
+  const now = Date.now();
+  const row = await db
+    .insertInto('businesses')
+    .values({
+      url_key: urlKey,
+      name: urlKey,
+      country: 'IN',
+      currency: 'INR',
+      custom_fields_enabled: 0,
+      time_zone: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
 }

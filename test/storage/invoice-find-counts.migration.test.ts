@@ -3,7 +3,13 @@ import { Migrator, sql } from 'kysely';
 import { migrations } from '../../src/storage/migrate.js';
 import { bucketOfMsSql } from '../../src/storage/reports-buckets.js';
 import { openStore, type Store } from '../../src/storage/store.js';
-import { availableStores, configFor, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
+import {
+  availableStores,
+  configFor,
+  insertBareBusiness,
+  privatePostgresDatabase,
+  type PrivateDatabase,
+} from '../helpers/stores.js';
 
 /**
  * Migration 032-invoice-find-counts counts the invoices already there: on a database at
@@ -30,22 +36,9 @@ describe.each(await availableStores())('migration 032-invoice-find-counts on exi
     expect((await migrator.migrateTo('031-webhook-attempts-message')).error).toBeUndefined();
     const now = Date.now();
     for (const [b, urlKey] of ['counts-a', 'counts-b'].entries()) {
-      const business = await db
-        .insertInto('businesses')
-        .values({
-          url_key: urlKey,
-          name: urlKey,
-          country: 'IN',
-          currency: 'INR',
-          custom_fields_enabled: 0,
-          time_zone: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const businessPk = await insertBareBusiness(db, urlKey);
       const rows = Array.from({ length: 150 + 50 * b }, (_, n) => ({
-        business_pk: Number(business.id),
+        business_pk: businessPk,
         invoice_id: `${b}${String(n).padStart(23, '0')}`,
         invoice_number: `${urlKey}-${n}`,
         client_id: `${urlKey}-client`,

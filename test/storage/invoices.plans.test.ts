@@ -4,7 +4,12 @@ import { insertInvoiceVolume, volumeClient, volumeCreatedAt, volumeNumber } from
 import { testConfig } from '../../src/config.js';
 import type { InvoiceListQuery } from '../../src/storage/invoices.records.js';
 import { openStore, type Store } from '../../src/storage/store.js';
-import { availableStores, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
+import {
+  availableStores,
+  insertBareBusiness,
+  privatePostgresDatabase,
+  type PrivateDatabase,
+} from '../helpers/stores.js';
 
 /**
  * Issue 36 item 7: with enough invoices for the planner to care (one business of 200,000 and another of
@@ -94,22 +99,7 @@ describe.runIf(postgres)('invoice find and sync plans on PostgreSQL (issue 36 it
     database = await privatePostgresDatabase('crm_invoiceplans');
     store = openStore(testConfig({ databaseUrl: database.url, pgPoolSize: 2 }));
     await store.migrate();
-    const now = Date.now();
-    for (const urlKey of [BIG, 'invoice-plans-other']) {
-      await store.leads.db
-        .insertInto('businesses')
-        .values({
-          url_key: urlKey,
-          name: urlKey,
-          country: 'IN',
-          currency: 'INR',
-          custom_fields_enabled: 0,
-          time_zone: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-    }
+    for (const urlKey of [BIG, 'invoice-plans-other']) await insertBareBusiness(store.leads.db, urlKey);
     await insertInvoiceVolume(store.leads.db, BIG, { count: BIG_COUNT, prefix: 'pb' });
     await insertInvoiceVolume(store.leads.db, 'invoice-plans-other', { count: 20_000, prefix: 'po' });
     await sql`vacuum analyze invoices`.execute(store.leads.db);
