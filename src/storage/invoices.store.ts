@@ -459,6 +459,11 @@ export class InvoicesStore {
     return this.change(urlKey, invoiceId, false, decide);
   }
 
+  /**
+   * SQLite: in the group commit of the writes that arrive with it (one fsync for a turn's payments, as
+   * creates share theirs); a decision that runs again when its batch is replayed decides on the row as
+   * it is then. PostgreSQL: its own transaction, the row locked by the read.
+   */
   private change<T>(
     urlKey: string,
     invoiceId: string,
@@ -467,6 +472,7 @@ export class InvoicesStore {
   ): Promise<T | undefined> {
     if (!canName(urlKey, invoiceId)) return Promise.resolve(undefined);
     const work = (trx: Kysely<Database>) => this.changeLocked(trx, urlKey, invoiceId, withPayments, decide);
+    if (this.kind === 'sqlite') return this.writes.run(work);
     return this.db.transaction().execute(work);
   }
 
