@@ -70,11 +70,21 @@ balance as (insert into client_balances (client_pk, member, amount_e4)
 select count(*) from inv;
 SQL
 
+# Each run: pgbench's figures, then what its backends were waiting on, sampled every half second (the
+# share of samples per wait event; "running" when none: on the CPU or ready to be).
 run() {
   printf '%-26s ' "$1 ($2)"
-  pgbench "$DB" -n -c 50 -j 2 -T "$SECONDS_EACH" -M prepared -f "$DIR/$1.sql" 2>&1 |
-    grep -E '^(tps|latency average)' | sed 's/ (without.*//' | tr '\n' ' '
-  echo
+  pgbench "$DB" -n -c 50 -j 2 -T "$SECONDS_EACH" -M prepared -f "$DIR/$1.sql" >"$DIR/out" 2>&1 &
+  local bench=$! waits=''
+  while kill -0 "$bench" 2>/dev/null; do
+    waits+=$(q "select coalesce(wait_event_type || ':' || wait_event, 'running') from pg_stat_activity
+      where datname = current_database() and application_name = 'pgbench' and state = 'active'")$'\n'
+    sleep 0.5
+  done
+  wait "$bench" || true
+  grep -E '^(tps|latency average)' "$DIR/out" | sed 's/ (without.*//' | tr '\n' ' '
+  echo "$waits" | grep -v '^$' | sort | uniq -c | sort -rn | head -4 |
+    awk -v total="$(echo "$waits" | grep -vc '^$')" '{ printf "%s %d%%  ", $2, 100 * $1 / total } END { print "" }'
 }
 slots() {
   local name body
