@@ -67,9 +67,11 @@ async function databaseWork(databaseUrl: string | undefined): Promise<{ cpu: Map
   }
 }
 
+/** COMPARE_PORT: the first of the two servers' ports (another engineer's compare may hold the default's). */
+const port = Number(process.env.COMPARE_PORT ?? 39_400);
 const servers = {
-  current: await start('dist', 39_400, process.env.DATABASE_URL_A),
-  [other]: await start(other, 39_401, process.env.DATABASE_URL_B),
+  current: await start('dist', port, process.env.DATABASE_URL_A),
+  [other]: await start(other, port + 1, process.env.DATABASE_URL_B),
 };
 try {
   for (const scenario of wanted.length > 0 ? wanted : ['GET client']) {
@@ -95,7 +97,7 @@ try {
         const databasePerRequest = databaseCpu / result.total;
         const requestsPerCommit = result.total / Math.max(1, databaseAfter.commits - databaseBefore.commits);
         console.log(
-          `${scenario.padEnd(24)} round ${round} ${name.padEnd(16)} ${String(Math.round(result.requestsPerSecond)).padStart(6)} req/s  CPU/req ${perRequest.toFixed(1)} us${server.databaseUrl ? ` + PostgreSQL ${databasePerRequest.toFixed(1)} us, ${requestsPerCommit.toFixed(1)} requests per commit` : ''}${result.errors + result.wrong > 0 ? `  ${result.errors} errors, ${result.wrong} not 2xx` : ''}`,
+          `${scenario.padEnd(24)} round ${round} ${name.padEnd(16)} ${String(Math.round(result.requestsPerSecond)).padStart(6)} req/s  p99 ${figures.p99.toFixed(1)} ms  CPU/req ${perRequest.toFixed(1)} us${server.databaseUrl ? ` + PostgreSQL ${databasePerRequest.toFixed(1)} us, ${requestsPerCommit.toFixed(1)} requests per commit` : ''}${result.errors + result.wrong > 0 ? `  ${result.errors} errors, ${result.wrong} not 2xx` : ''}`,
         );
       }
     }

@@ -1,8 +1,10 @@
-// What POST invoice and GET invoice cost beside POST new client and GET client, in-process (docs/performance.md "Invoices and their PDFs"):
+// What POST invoice, GET invoice and POST payment cost beside POST new client and GET client, in-process
+// (docs/performance.md "Invoices and their PDFs", "POST payment: where its CPU went"):
 // the bench's create (3 items, intra-state, a given number, a named client) and read, 50 at a time as
 // wrk's connections arrive, through `app.inject` on a fresh store, against another build of `src`
-// (extracted into .bench-before/src). Per request: this process's CPU (server and inject, µs) and, on
-// PostgreSQL, the CPU of the database's backends (µs, from /proc). Alternate the builds:
+// (extracted into .bench-before/src); a payment is the bench's (1 rupee, UPI) on one of the invoices made, at
+// random. Per request: this process's CPU (server and inject, µs; user and system apart: SQLite's fsyncs are
+// system time) and, on PostgreSQL, the CPU of the database's backends (µs, from /proc). Alternate the builds:
 //   git archive <before> src | tar -x -C .bench-before
 //   INVOICE_COST_SRC=.bench-before/src npx tsx bench/experiments/invoice-create-cost.ts
 //   INVOICE_COST_PG=postgres://postgres@127.0.0.1:5432/postgres (PostgreSQL, a database of its own made
@@ -105,7 +107,7 @@ async function main(): Promise<void> {
       const databaseCpu = (await backendCpu(watcher)) - databaseBefore;
       const per = (us: number) => (us / COUNT).toFixed(0);
       console.log(
-        `${label}: ${COUNT} in ${Date.now() - start} ms; CPU per request: this process ${per(used.user + used.system)} µs${watcher ? `, database ${per(databaseCpu)} µs` : ''}`,
+        `${label}: ${COUNT} in ${Date.now() - start} ms; CPU per request: this process ${per(used.user + used.system)} µs (user ${per(used.user)}, system ${per(used.system)})${watcher ? `, database ${per(databaseCpu)} µs` : ''}`,
       );
     };
     // The clients' two, the anchors of the invoice targets (issue 36 item 7), the same way.
@@ -120,6 +122,12 @@ async function main(): Promise<void> {
     await timed('GET client', readClient);
     n = 0;
     await timed('GET invoice', read);
+    const pay = async () =>
+      void (await call('POST', `${invoices}/${ids[Math.floor(Math.random() * ids.length)]}/payments`, token, {
+        amount: 1,
+        paymentMethod: 'UPI',
+      }));
+    await timed('POST payment', pay);
     await watcher?.end();
     await app.close();
   } finally {

@@ -103,8 +103,12 @@ function tailOf(
 type StoredPaymentData = Pick<Payment, 'amount' | 'tds' | 'transactionCharge' | 'paymentDate'> &
   Partial<Pick<Payment, 'paymentMethod' | 'notes' | 'refId' | 'appId'>>;
 
-/** A payment. */
-export function presentPayment(payment: StoredPayment, invoice: StoredInvoice, urlKey: string): Payment {
+/** A payment: of its invoice, only the identifiers (no content parsed to answer one). */
+export function presentPayment(
+  payment: StoredPayment,
+  invoice: Pick<StoredInvoice, 'invoiceId' | 'clientId'>,
+  urlKey: string,
+): Payment {
   const d = payment.data as StoredPaymentData;
   return {
     _id: payment.paymentId,

@@ -1,6 +1,12 @@
 import { AppError } from '../errors/app-error.js';
 import type { Invoice, Payment } from '../openapi/answer-types.js';
-import type { Decision, LockedInvoice, StoredInvoice, StoredPayment } from '../storage/invoices.records.js';
+import type {
+  Decision,
+  LockedInvoice,
+  LockedRow,
+  StoredInvoiceText,
+  StoredPayment,
+} from '../storage/invoices.records.js';
 import type { EventPlan } from '../webhooks/events.js';
 import { invoiceEvent } from './invoice.events.js';
 import { currencyOf, moneyToJson, pow10 } from './invoice.money.js';
@@ -23,24 +29,25 @@ export interface SettleContext {
   plan: EventPlan;
   now: number;
   businessCurrency: string;
-  /** The invoice in its answer shape, and a payment in its own. */
-  present(invoice: StoredInvoice): Invoice;
-  presentPayment(payment: StoredPayment, invoice: StoredInvoice): Payment;
+  /** The invoice in its answer shape (for an event: its content parsed only then), and a payment in its own. */
+  present(invoice: StoredInvoiceText): Invoice;
+  presentPayment(payment: StoredPayment, invoice: StoredInvoiceText): Payment;
 }
 
 /** Minor units of the invoice's currency as the balance's ten-thousandths; 0 for another currency (3.7.3). */
-function e4(invoice: StoredInvoice, minor: bigint, businessCurrency: string): number {
+function e4(invoice: StoredInvoiceText, minor: bigint, businessCurrency: string): number {
   if (invoice.currency !== businessCurrency) return 0;
   return Number(minor * pow10(4 - currencyOf(invoice.currency)!.minorUnit));
 }
 
 const refuse = <T>(error: AppError): Decision<Outcome<T>> => ({ answer: { refused: error } });
 
+/** 4.6, on the locked row alone: a payment's decision does not read the invoice's other payments. */
 export function decidePayment(
-  locked: LockedInvoice,
+  locked: LockedRow,
   payment: StoredPayment,
   ctx: SettleContext,
-): Decision<Outcome<{ invoice: StoredInvoice; payment: StoredPayment }>> {
+): Decision<Outcome<{ invoice: StoredInvoiceText; payment: StoredPayment }>> {
   const { invoice } = locked;
   if (invoice.status === 'CANCELED')
     return refuse(new AppError('INVOICE_CANCELED', 'The invoice is canceled: it takes no payment'));
@@ -76,7 +83,7 @@ export function decideCancel(
   locked: LockedInvoice,
   cancelPayment: boolean,
   ctx: SettleContext,
-): Decision<Outcome<StoredInvoice>> {
+): Decision<Outcome<StoredInvoiceText>> {
   const { invoice, livePayments } = locked;
   if (invoice.status === 'CANCELED') return { answer: { ok: invoice } };
   if (livePayments.length > 0 && !cancelPayment) {
@@ -104,7 +111,7 @@ export function decideRemoval(
   locked: LockedInvoice,
   paymentId: string,
   ctx: SettleContext,
-): Decision<Outcome<{ invoice: StoredInvoice; payment: StoredPayment }>> {
+): Decision<Outcome<{ invoice: StoredInvoiceText; payment: StoredPayment }>> {
   const { invoice } = locked;
   const found = locked.livePayments.find((p) => p.paymentId === paymentId);
   if (!found) return refuse(new AppError('PAYMENT_NOT_FOUND', 'No live payment with this id on this invoice'));

@@ -1,5 +1,12 @@
 import { AppError } from '../errors/app-error.js';
-import type { Decision, LockedInvoice, StoredInvoice, StoredPayment } from '../storage/invoices.records.js';
+import type {
+  Decision,
+  LockedInvoice,
+  LockedRow,
+  StoredInvoiceText,
+  StoredPayment,
+} from '../storage/invoices.records.js';
+import { contentParsed } from '../storage/invoices.store.js';
 import type { AuditEntry } from '../storage/records.js';
 import type { Store } from '../storage/store.js';
 import { idempotentAnswer, type IdempotencyClaim, type IdempotentAnswer } from '../storage/idempotency-keys.store.js';
@@ -8,7 +15,7 @@ import type { WebhookEvents } from '../webhooks/events.js';
 import { randomHex } from './invoice.build.js';
 import { parseInvoiceDate } from './invoice.dates.js';
 import { currencyOf, decimalOf, exactMinor, INVOICE_MINOR_UNITS, moneyToJson } from './invoice.money.js';
-import type { InvoiceCanceled } from '../openapi/answer-types.js';
+import type { InvoiceCanceled, Payment } from '../openapi/answer-types.js';
 import { presentPayment } from './invoice.present.js';
 import { PAYMENT_SPEC } from './invoice.schema.js';
 import { decideCancel, decidePayment, decideRemoval, type Outcome, type SettleContext } from './invoice.settle.js';
@@ -16,6 +23,8 @@ import { inBodyOrder } from './invoice.validate.js';
 import { notFound, type InvoicesService } from './invoices.service.js';
 
 const MONEY_MEMBERS = ['amount', 'tds', 'transactionCharge'] as const;
+
+type PaymentDone = { invoice: StoredInvoiceText; payment: StoredPayment };
 
 /** Payments and cancel (invoices-interface 4.5, 4.6, 8): each a decision on the locked invoice. */
 export class PaymentsService {
@@ -26,13 +35,14 @@ export class PaymentsService {
     private readonly events: WebhookEvents,
   ) {}
 
-  private async settleContext(urlKey: string): Promise<SettleContext> {
+  private async settleContext(urlKey: string): Promise<SettleContext & { timeZone: string }> {
     const [context, plan] = await Promise.all([this.invoices.context(urlKey), this.events.plan(urlKey)]);
     return {
       plan,
       now: this.now(),
       businessCurrency: context.business.currency,
-      present: (invoice) => this.invoices.present(urlKey, invoice),
+      timeZone: context.timeZone,
+      present: (invoice) => this.invoices.present(urlKey, contentParsed(invoice)),
       presentPayment: (payment, invoice) => presentPayment(payment, invoice, urlKey),
     };
   }
@@ -42,16 +52,23 @@ export class PaymentsService {
     urlKey: string,
     invoiceId: string,
     decide: (locked: LockedInvoice) => Decision<Outcome<T>>,
-    wrote: boolean,
   ): Promise<T> {
-    const outcome = await this.store.invoices.changeInvoice(urlKey, invoiceId, decide);
+    return this.settled(await this.store.invoices.changeInvoice(urlKey, invoiceId, decide));
+  }
+
+  private settled<T>(outcome: Outcome<T> | undefined): T {
     if (outcome === undefined) throw notFound();
     if ('refused' in outcome) throw outcome.refused;
-    if (wrote) this.events.sent();
+    this.events.sent();
     return outcome.ok;
   }
 
-  /** 4.6: 400 (body) → 404 → 409 INVOICE_CANCELED → 400 PAYMENT_EXCEEDS_DUE. */
+  /**
+   * 4.6: 400 (body) → 404 → 409 INVOICE_CANCELED → 400 PAYMENT_EXCEEDS_DUE. The body is read before the
+   * invoice; the rest is decided on the locked row alone (one read of the invoice, its content not parsed,
+   * its other payments not read), where the amounts' minor unit, which is the invoice's currency's, is
+   * checked first. An accepted payment keeps its Idempotency-Key's answer in its transaction.
+   */
   async record(
     urlKey: string,
     invoiceId: string,
@@ -59,31 +76,23 @@ export class PaymentsService {
     appId: string | null,
     claim: IdempotencyClaim | null = null,
     audit: AuditEntry | null = null,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<Payment> {
     const ctx = await this.settleContext(urlKey);
-    const timeZone = (await this.invoices.context(urlKey)).timeZone;
-    const values = readPayment(body, timeZone);
-    const current = await this.store.invoices.findInvoice(urlKey, invoiceId);
-    if (!current) throw notFound();
-    const payment = paymentOf(values, current, appId, ctx.now);
-    // The payment's answer is known before the transaction: kept in it when the payment is accepted.
-    const answer = idempotentAnswer(claim, 201, presentPayment(payment, current, urlKey));
-    const done = await this.decide(
-      urlKey,
-      invoiceId,
-      (locked) =>
-        keeping(decidePayment(locked, payment, ctx), {
-          answer,
-          audit: audit && { ...audit, detail: { ...(audit.detail as object), paymentId: payment.paymentId } },
-        }),
-      true,
-    );
-    return (answer?.body as Record<string, unknown> | undefined) ?? presentPayment(done.payment, done.invoice, urlKey);
+    const values = readPayment(body, ctx.timeZone);
+    const decide = ({ invoice }: LockedRow): Decision<Outcome<PaymentDone>> => {
+      const made = paymentOf(values, invoice, appId, ctx.now);
+      if ('refused' in made) return { answer: made };
+      const answer = idempotentAnswer(claim, 201, presentPayment(made.payment, invoice, urlKey));
+      const detail = audit && { ...audit, detail: { ...(audit.detail as object), paymentId: made.payment.paymentId } };
+      return keeping(decidePayment({ invoice }, made.payment, ctx), { answer, audit: detail });
+    };
+    const done = this.settled(await this.store.invoices.changeInvoiceRow(urlKey, invoiceId, decide));
+    return presentPayment(done.payment, done.invoice, urlKey);
   }
 
   async list(urlKey: string, invoiceId: string, includeRemoved: boolean): Promise<Record<string, unknown>[]> {
     const [invoice, payments] = await Promise.all([
-      this.store.invoices.findInvoice(urlKey, invoiceId),
+      this.store.invoices.findInvoiceText(urlKey, invoiceId),
       this.store.invoices.listPayments(urlKey, invoiceId, includeRemoved),
     ]);
     if (!invoice || !payments) throw notFound();
@@ -98,11 +107,8 @@ export class PaymentsService {
     audit: AuditEntry | null = null,
   ): Promise<InvoiceCanceled> {
     const ctx = await this.settleContext(urlKey);
-    const invoice = await this.decide(
-      urlKey,
-      invoiceId,
-      (locked) => keeping(decideCancel(locked, cancelPayment, ctx), { audit }),
-      true,
+    const invoice = await this.decide(urlKey, invoiceId, (locked) =>
+      keeping(decideCancel(locked, cancelPayment, ctx), { audit }),
     );
     return { ...ctx.present(invoice), payments: [] } satisfies InvoiceCanceled;
   }
@@ -114,11 +120,8 @@ export class PaymentsService {
     audit: AuditEntry | null = null,
   ): Promise<Record<string, unknown>> {
     const ctx = await this.settleContext(urlKey);
-    const done = await this.decide(
-      urlKey,
-      invoiceId,
-      (locked) => keeping(decideRemoval(locked, paymentId, ctx), { audit }),
-      true,
+    const done = await this.decide(urlKey, invoiceId, (locked) =>
+      keeping(decideRemoval(locked, paymentId, ctx), { audit }),
     );
     return { invoice: ctx.present(done.invoice), payment: presentPayment(done.payment, done.invoice, urlKey) };
   }
@@ -177,8 +180,13 @@ function checkMoneyBeforeLookup(values: PaymentValues, reader: FieldReader): voi
     reader.valueError('amount', 'amount + tds + transactionCharge must be above 0');
 }
 
-/** The payment in the invoice's currency: each amount within its minor unit, the settled sum above 0. */
-function paymentOf(values: PaymentValues, invoice: StoredInvoice, appId: string | null, now: number): StoredPayment {
+/** The payment in the invoice's currency: each amount within its minor unit, the settled sum above 0; else refused. */
+function paymentOf(
+  values: PaymentValues,
+  invoice: StoredInvoiceText,
+  appId: string | null,
+  now: number,
+): { payment: StoredPayment } | { refused: AppError } {
   const currency = currencyOf(invoice.currency)!;
   const errors: { field: string; message: string; code: 'INVALID_FIELD_VALUE' }[] = [];
   const minor = MONEY_MEMBERS.map((key) => {
@@ -198,9 +206,9 @@ function paymentOf(values: PaymentValues, invoice: StoredInvoice, appId: string 
       code: 'INVALID_FIELD_VALUE',
       message: 'amount + tds + transactionCharge must be above 0',
     });
-  if (errors.length > 0) throw AppError.fromFieldErrors(errors);
+  if (errors.length > 0) return { refused: AppError.fromFieldErrors(errors) };
   const [amount, tds, transactionCharge] = minor.map((m) => moneyToJson(m, currency));
-  return {
+  const payment: StoredPayment = {
     paymentId: randomHex(),
     invoiceId: invoice.invoiceId,
     settledMinor: settled,
@@ -217,4 +225,5 @@ function paymentOf(values: PaymentValues, invoice: StoredInvoice, appId: string 
       appId,
     },
   };
+  return { payment };
 }

@@ -97,10 +97,17 @@ export interface InvoiceChange {
   audit?: AuditEntry | null;
 }
 
+/**
+ * What a change is decided against: the locked row, its content snapshot left as the stored text (a
+ * change never alters it; it is parsed only to present the invoice), and its live payments.
+ */
 export interface LockedInvoice {
-  invoice: StoredInvoice;
+  invoice: StoredInvoiceText;
   livePayments: StoredPayment[];
 }
+
+/** The locked row alone, for a decision that does not look at the payments (a payment's). */
+export type LockedRow = Pick<LockedInvoice, 'invoice'>;
 
 /** What a decision answers: a change to apply (and what to answer), or an answer without a change. */
 export type Decision<T> = { change: InvoiceChange; answer: T } | { answer: T };

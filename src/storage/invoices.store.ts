@@ -12,6 +12,7 @@ import type {
   InvoiceInsert,
   InvoiceSettingsRecord,
   LockedInvoice,
+  LockedRow,
   NumberRequest,
   StoredInvoice,
   StoredInvoiceText,
@@ -31,7 +32,11 @@ type InvoiceRow = Omit<Selectable<InvoicesTable>, 'create_request'>;
 
 /** A row as the record callers see (the create request, compared only on a create's retry, is left unparsed). */
 export function storedInvoiceOf(row: InvoiceRow): StoredInvoice {
-  const { contentText, ...fields } = storedInvoiceTextOf(row);
+  return contentParsed(storedInvoiceTextOf(row));
+}
+
+/** The record with its content snapshot parsed from the stored text. */
+export function contentParsed({ contentText, ...fields }: StoredInvoiceText): StoredInvoice {
   return { ...fields, content: JSON.parse(contentText) as Record<string, unknown> };
 }
 
@@ -433,36 +438,73 @@ export class InvoicesStore {
   }
 
   /**
-   * A change to one invoice decided against its locked row and live payments (a payment, a cancel, a
-   * payment's removal): concurrent changes apply one after the other, each seeing the one before.
-   * `decide` is pure (it runs no query); undefined: no such invoice.
+   * A change to one invoice decided against its locked row and live payments (a cancel, a payment's
+   * removal): concurrent changes apply one after the other, each seeing the one before. `decide` is pure
+   * (it runs no query); undefined: no such invoice.
    */
-  async changeInvoice<T>(
+  changeInvoice<T>(
     urlKey: string,
     invoiceId: string,
     decide: (locked: LockedInvoice) => Decision<T>,
   ): Promise<T | undefined> {
-    if (!canName(urlKey, invoiceId)) return undefined;
-    return this.db.transaction().execute(async (trx) => {
-      await this.holdWriteLock(trx);
-      let query = trx
-        .selectFrom('invoices')
-        .selectAll()
-        .where('business_pk', '=', businessOf(trx, urlKey))
-        .where('invoice_id', '=', invoiceId);
-      if (this.kind === 'postgres') query = query.forUpdate();
-      const row = await query.executeTakeFirst();
-      if (!row) return undefined;
-      const invoicePk = Number(row.id);
-      const decision = decide({
-        invoice: storedInvoiceOf(row),
-        livePayments: await this.paymentsOf(trx, invoicePk, invoiceId, false),
-      });
-      if ('change' in decision) await this.apply(trx, invoicePk, row.business_pk, row.client_id, decision.change);
-      return decision.answer;
-    });
+    return this.change(urlKey, invoiceId, true, decide);
   }
 
+  /** The same, decided against the locked row alone (a payment): the invoice's payments are not read. */
+  changeInvoiceRow<T>(
+    urlKey: string,
+    invoiceId: string,
+    decide: (locked: LockedRow) => Decision<T>,
+  ): Promise<T | undefined> {
+    return this.change(urlKey, invoiceId, false, decide);
+  }
+
+  /**
+   * SQLite: in the group commit of the writes that arrive with it (one fsync for a turn's payments, as
+   * creates share theirs); a decision that runs again when its batch is replayed decides on the row as
+   * it is then. PostgreSQL: its own transaction, the row locked by the read.
+   */
+  private change<T>(
+    urlKey: string,
+    invoiceId: string,
+    withPayments: boolean,
+    decide: (locked: LockedInvoice) => Decision<T>,
+  ): Promise<T | undefined> {
+    if (!canName(urlKey, invoiceId)) return Promise.resolve(undefined);
+    const work = (trx: Kysely<Database>) => this.changeLocked(trx, urlKey, invoiceId, withPayments, decide);
+    if (this.kind === 'sqlite') return this.writes.run(work);
+    return this.db.transaction().execute(work);
+  }
+
+  private async changeLocked<T>(
+    trx: Kysely<Database>,
+    urlKey: string,
+    invoiceId: string,
+    withPayments: boolean,
+    decide: (locked: LockedInvoice) => Decision<T>,
+  ): Promise<T | undefined> {
+    await this.holdWriteLock(trx);
+    const lock = this.kind === 'postgres' ? POSTGRES_INVOICE_LOCK : SQLITE_INVOICE_LOCK;
+    const { rows } = await trx.executeQuery<InvoiceRow>(CompiledQuery.raw(lock, [urlKey, invoiceId]));
+    const row = rows[0];
+    if (!row) return undefined;
+    const invoicePk = Number(row.id);
+    const decision = decide({
+      invoice: storedInvoiceTextOf(row),
+      livePayments: withPayments ? await this.paymentsOf(trx, invoicePk, invoiceId, false) : [],
+    });
+    if ('change' in decision) await this.apply(trx, invoicePk, Number(row.business_pk), row.client_id, decision.change);
+    return decision.answer;
+  }
+
+  /**
+   * The balance, the invoice's row and a new payment by statements written once: PostgreSQL one (its
+   * statement triggers fire after it, the invoice's rollups before the payment's, as when they were
+   * two statements), SQLite three. The client's balance is moved before the invoice's own rows: a create
+   * moves the balance and then, by its statement's triggers, the report rollups, so a change that took
+   * the rollups first and the balance after could hold what a create of the same client waits for, and
+   * one of the two was aborted as a deadlock (test/process/invoices.concurrency.test.ts, creates and cancels).
+   */
   private async apply(
     trx: Kysely<Database>,
     invoicePk: number,
@@ -470,38 +512,19 @@ export class InvoicesStore {
     clientId: string,
     change: InvoiceChange,
   ): Promise<void> {
-    const { invoice } = change;
-    // The client's balance before the invoice's own rows: a create moves the balance and then, by its
-    // statement's triggers, the report rollups, so a change that took the rollups first (its update's
-    // triggers) and the balance after could hold what a create of the same client waits for, and one of
-    // the two was aborted as a deadlock (test/process/invoices.concurrency.test.ts, creates and cancels).
-    if (change.balance.length > 0) {
-      const client = await trx
-        .selectFrom('clients')
-        .select('id')
-        .where('business_pk', '=', businessPk)
-        .where('client_id', '=', clientId)
-        .executeTakeFirst();
-      if (client) for (const { member, e4 } of change.balance) await addToBalance(trx, Number(client.id), member, e4);
-    }
-    await trx
-      .updateTable('invoices')
-      .set({ status: invoice.status, paid_minor: Number(invoice.paidMinor), updated_at: invoice.updatedAt })
-      .where('id', '=', invoicePk)
-      .execute();
-    if (change.addPayment) {
-      const p = change.addPayment;
-      await trx
-        .insertInto('invoice_payments')
-        .values({
-          invoice_pk: invoicePk,
-          payment_id: p.paymentId,
-          settled_minor: Number(p.settledMinor),
-          removed: 0,
-          data: JSON.stringify(p.data),
-          created_at: p.createdAt,
-        })
-        .execute();
+    const { invoice, addPayment: p } = change;
+    const invoiceRow = [invoice.status, Number(invoice.paidMinor), invoice.updatedAt];
+    const payment = p ? [p.paymentId, Number(p.settledMinor), JSON.stringify(p.data), p.createdAt] : [null, 0, '', 0];
+    if (this.kind === 'postgres') {
+      const members = [change.balance.map((b) => b.member), change.balance.map((b) => b.e4)];
+      await trx.executeQuery(
+        CompiledQuery.raw(POSTGRES_APPLY, [invoicePk, businessPk, clientId, ...members, ...invoiceRow, ...payment]),
+      );
+    } else {
+      for (const { member, e4 } of change.balance)
+        await trx.executeQuery(CompiledQuery.raw(SQLITE_ADD_TO_BALANCE, [member, e4, businessPk, clientId]));
+      await trx.executeQuery(CompiledQuery.raw(SQLITE_UPDATE_INVOICE, [...invoiceRow, invoicePk]));
+      if (p) await trx.executeQuery(CompiledQuery.raw(SQLITE_ADD_PAYMENT, [invoicePk, ...payment]));
     }
     if (change.removePaymentIds && change.removePaymentIds.length > 0) {
       await trx
@@ -606,19 +629,6 @@ async function mostRecentNumber(db: Kysely<Database>, businessPk: number): Promi
   return row?.invoice_number ?? null;
 }
 
-/** Adds to one balance member atomically (no read-modify-write), so concurrent changes never lose an amount. */
-async function addToBalance(trx: Kysely<Database>, clientPk: number, member: string, e4: number): Promise<void> {
-  await trx
-    .insertInto('client_balances')
-    .values({ client_pk: clientPk, member, amount_e4: e4 })
-    .onConflict((oc) =>
-      oc
-        .columns(['client_pk', 'member'])
-        .doUpdateSet({ amount_e4: sql`${sql.ref('client_balances.amount_e4')} + ${sql.ref('excluded.amount_e4')}` }),
-    )
-    .execute();
-}
-
 const SETTINGS_READ = `select s.doc, s.series_start from invoice_settings s
   where s.business_pk = (select b.id from businesses b where b.url_key = `;
 const POSTGRES_SETTINGS_READ = `${SETTINGS_READ}$1)`;
@@ -644,6 +654,38 @@ const POSTGRES_INVOICE_READS = `select k.ordinal::int4 as ordinal, ${READ_COLUMN
     where i.business_pk = (select b.id from businesses b where b.url_key = k.url_key) and i.invoice_id = k.invoice_id
     limit 1
   ) i`;
+
+/** A change's read of its invoice, locked (PostgreSQL: the row; SQLite: the transaction holds the write lock). */
+const INVOICE_LOCK = `select ${READ_COLUMNS} from invoices i
+  where i.business_pk = (select b.id from businesses b where b.url_key = `;
+const POSTGRES_INVOICE_LOCK = `${INVOICE_LOCK}$1) and i.invoice_id = $2 for update of i`;
+const SQLITE_INVOICE_LOCK = `${INVOICE_LOCK}?) and i.invoice_id = ?`;
+
+/**
+ * A change applied on PostgreSQL (see InvoicesStore.apply): the balance members added atomically (no
+ * read-modify-write, so concurrent changes never lose an amount), the invoice's status and paid amount,
+ * and the payment if there is one ($9 not null).
+ */
+const POSTGRES_APPLY = `with balance as (
+    insert into client_balances (client_pk, member, amount_e4)
+    select c.id, m.member, m.e4 from clients c cross join unnest($4::text[], $5::int8[]) as m(member, e4)
+    where c.business_pk = $2 and c.client_id = $3
+    on conflict (client_pk, member) do update set amount_e4 = client_balances.amount_e4 + excluded.amount_e4
+  ),
+  invoice as (
+    update invoices set status = $6, paid_minor = $7::int8, updated_at = $8::int8 where id = $1 returning id
+  )
+  insert into invoice_payments (invoice_pk, payment_id, settled_minor, removed, data, created_at)
+  select invoice.id, $9, $10::int8, 0, $11, $12::int8 from invoice where $9::text is not null`;
+
+const SQLITE_ADD_TO_BALANCE = `insert into client_balances (client_pk, member, amount_e4)
+  select c.id, ?, ? from clients c where c.business_pk = ? and c.client_id = ?
+  on conflict (client_pk, member) do update set amount_e4 = client_balances.amount_e4 + excluded.amount_e4`;
+
+const SQLITE_UPDATE_INVOICE = 'update invoices set status = ?, paid_minor = ?, updated_at = ? where id = ?';
+
+const SQLITE_ADD_PAYMENT = `insert into invoice_payments (invoice_pk, payment_id, settled_minor, removed, data, created_at)
+  values (?, ?, ?, 0, ?, ?)`;
 
 /**
  * A create's settle on PostgreSQL (see InvoicesStore.settle): the invoice inserted unless its number is

@@ -54,6 +54,22 @@ describeEachStore("4.5, 4.6, 3.7 payments, cancel, status and the client's balan
     expect(list.body.payments.map((p: any) => p.amount)).toEqual([500, 999]);
   });
 
+  it('4.6 payments arriving together on one invoice each see the ones before: never over-settled, the balance exact', async () => {
+    // Sent in one turn: on SQLite they share a group commit, on PostgreSQL they queue on the row lock.
+    const invoice = await createInvoice(ctx(), t, { billedTo: buyer({ name: `Together ${Date.now()}` }) });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => pay(invoice._id, { amount: 100 })));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(15);
+    const refused = answers.filter((a) => a.status !== 201);
+    expect(refused.map((a) => firstError(a))).toEqual(
+      Array.from({ length: 5 }, () => expect.objectContaining({ code: 'PAYMENT_EXCEEDS_DUE', amountDue: 80 })),
+    );
+    const after = (await call(ctx().app, 'GET', `${t.invoices}/${invoice._id}`, { token: t.token })).body;
+    expect(after).toMatchObject({ status: 'PARTIALLY_PAID', amountPaid: 1500, amountDue: 80 });
+    expect(await balanceOf(invoice.client)).toMatchObject({ invoice: 1580, invoicePayment: 1500 });
+    const list = await call(ctx().app, 'GET', `${t.invoices}/${invoice._id}/payments`, { token: t.token });
+    expect(list.body.payments).toHaveLength(15);
+  });
+
   it('4.6 checks: body 400 first, then 404, then 409 INVOICE_CANCELED; money within the minor unit; settled above 0', async () => {
     const invoice = await createInvoice(ctx(), t);
     expect(firstError(await pay('0'.repeat(24), { amount: -1 })).code).toBe('INVALID_FIELD_VALUE');
