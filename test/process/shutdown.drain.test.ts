@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
-import { tempDataDir } from '../helpers/stores.js';
+import { migratedDataDir } from '../helpers/sqlite-template.js';
 
 /**
  * docs/reliability.md "Shutdown": a SIGTERM's close lets the requests in flight finish, closes their
@@ -54,7 +54,7 @@ async function exitWithin(server: ServerProcess, limitMs: number): Promise<numbe
 
 /** A server on its own embedded store with a request in flight: headers read, body not yet sent. */
 async function serverWithRequestInFlight(env: Record<string, string>) {
-  const server = await spawnServer({ DATA_DIR: tempDataDir(), LOG_LEVEL: 'info', ...env });
+  const server = await spawnServer({ DATA_DIR: migratedDataDir(), LOG_LEVEL: 'info', ...env });
   const connection = await openConnection(server.url);
   connection.socket.write(HEAD);
   await until('100 Continue', () => connection.received().startsWith('HTTP/1.1 100 Continue'));
@@ -104,5 +104,5 @@ describe('shutdown: SIGTERM with a request in flight on a keep-alive connection'
     expect(last).toMatchObject({ graceMs, signal: 'SIGTERM' });
     expect(last.waitingOn).toEqual([{ stage: 'HTTP requests and connections', ms: expect.any(Number) }]);
     started.connection.socket.destroy();
-  });
+  }, 60_000);
 });

@@ -30,7 +30,16 @@ import { MOVED } from './026-report-aggregates.js';
  */
 export const REPORT_ROLLUP_SLOTS = 4;
 
-const slotsOf = (kind: StoreKind) => (kind === 'postgres' ? REPORT_ROLLUP_SLOTS : 1);
+/**
+ * The invoices' and payments' rollup rows spread wider (since migration 032-invoice-find-counts): at 4
+ * slots, payments of one business waited on the `owed` and `collected` rows in 84-89% of samples, at 16
+ * in 46-60%, and pgbench's payments and creates went from 102-259 and 251-368 a second to 209-380 and
+ * 430-644 (bench/experiments/payment-hot-rows.sh; docs/performance.md "POST payment: where its CPU went").
+ * Rows written under 4 slots stay valid: readers sum over slots.
+ */
+export const INVOICE_ROLLUP_SLOTS = 16;
+
+const slotsOf = (kind: StoreKind, slots = REPORT_ROLLUP_SLOTS) => (kind === 'postgres' ? slots : 1);
 
 const LEAD_KEY = 'business_pk, series, stage_id, other, bucket, slot';
 const INVOICE_KEY = 'business_pk, series, currency, bucket, slot';
@@ -57,7 +66,7 @@ export function stayContributions(from: string, sign: '+' | '-', kind: StoreKind
 
 /** The rollup rows (key columns, then count and amount deltas) of invoices `i` read from `from`. */
 export function invoiceContributions(from: string, sign: '+' | '-', kind: StoreKind): string {
-  const slot = `i.id % ${slotsOf(kind)}`;
+  const slot = `i.id % ${slotsOf(kind, INVOICE_ROLLUP_SLOTS)}`;
   return `select i.business_pk as business_pk, 'invoiced' as series, i.currency as currency,
         ${monthOfMsSql('i.invoice_date', kind)} as bucket, ${slot} as slot, ${sign}1 as dn, ${sign}i.total_minor as dminor
       from ${from} where i.status <> 'CANCELED'
@@ -73,7 +82,7 @@ export function invoiceContributions(from: string, sign: '+' | '-', kind: StoreK
 /** The rollup rows of payments `p` read from `from` (those copied from their invoice: migration 026). */
 export function paymentContributions(from: string, sign: '+' | '-', kind: StoreKind): string {
   return `select p.business_pk as business_pk, 'collected' as series, p.currency as currency,
-        substr(p.paid_on, 1, 7) as bucket, p.invoice_pk % ${slotsOf(kind)} as slot, ${sign}1 as dn,
+        substr(p.paid_on, 1, 7) as bucket, p.invoice_pk % ${slotsOf(kind, INVOICE_ROLLUP_SLOTS)} as slot, ${sign}1 as dn,
         ${sign}p.settled_minor as dminor
       from ${from} where p.removed = 0 and p.business_pk is not null and p.paid_on is not null`;
 }
