@@ -3,7 +3,13 @@ import { Migrator, sql } from 'kysely';
 import { insertVolume, syntheticConfig } from '../../bench/leads-volume.js';
 import { migrations } from '../../src/storage/migrate.js';
 import { openStore, type Store } from '../../src/storage/store.js';
-import { availableStores, configFor, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
+import {
+  availableStores,
+  configFor,
+  privatePostgresDatabase,
+  type PrivateDatabase,
+  insertBareBusiness,
+} from '../helpers/stores.js';
 
 /**
  * Migration 006-lead-counts counts the leads already there: on a database at 004-webhooks holding leads
@@ -26,22 +32,7 @@ describe.each(await availableStores())('migration 006-lead-counts on existing le
     const db = store.leads.db;
     const migrator = new Migrator({ db: db as never, provider: { getMigrations: async () => migrations(kind) } });
     expect((await migrator.migrateTo('004-webhooks')).error).toBeUndefined();
-    const now = Date.now();
-    for (const urlKey of ['counts-a', 'counts-b']) {
-      await db
-        .insertInto('businesses')
-        .values({
-          url_key: urlKey,
-          name: urlKey,
-          country: 'IN',
-          currency: 'INR',
-          custom_fields_enabled: 0,
-          time_zone: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-    }
+    for (const urlKey of ['counts-a', 'counts-b']) await insertBareBusiness(db, urlKey);
     await insertVolume(db, 'counts-a', syntheticConfig(), { to: 3000, prefix: 'ca' });
     await insertVolume(db, 'counts-b', syntheticConfig(), { to: 1000, prefix: 'cb' });
     await sql`update leads set removed = 1 where id % 17 = 0`.execute(db);

@@ -3,7 +3,12 @@ import { CompiledQuery, sql } from 'kysely';
 import type { LeadListFilter } from '../../src/storage/lead-lists.records.js';
 import { testConfig } from '../../src/config.js';
 import { openStore, type Store } from '../../src/storage/store.js';
-import { availableStores, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
+import {
+  availableStores,
+  privatePostgresDatabase,
+  type PrivateDatabase,
+  insertBareBusiness,
+} from '../helpers/stores.js';
 
 /**
  * Issue 39: a board column's figures with the board's counted filters read the live counts and sums
@@ -31,22 +36,7 @@ describe.runIf(postgres)('lead stage totals plans on PostgreSQL (issue 39)', () 
     database = await privatePostgresDatabase('crm_totalsplans');
     store = openStore(testConfig({ databaseUrl: database.url, pgPoolSize: 2 }));
     await store.migrate();
-    const now = Date.now();
-    for (const urlKey of BUSINESSES) {
-      await store.leads.db
-        .insertInto('businesses')
-        .values({
-          url_key: urlKey,
-          name: urlKey,
-          country: 'IN',
-          currency: 'INR',
-          custom_fields_enabled: 0,
-          time_zone: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-    }
+    for (const urlKey of BUSINESSES) await insertBareBusiness(store.leads.db, urlKey);
     // Key rows as the triggers write them, spread over 3 pipelines of 8 stages, 8 sources, 25 assignees, both follow-up states and 4 slots.
     const key =
       sql.raw(`b.id, 'pl_' || (i % 3), 'st_' || (i % 24 / 3), 'S' || (i % 8), case when i % 25 = 0 then '' else 'm' || (i % 25) end,

@@ -5,7 +5,13 @@ import { migrations } from '../../src/storage/migrate.js';
 import type { Database } from '../../src/storage/schema.js';
 import { openStore, type Store } from '../../src/storage/store.js';
 import { searchWords } from '../../src/validation/search-words.js';
-import { availableStores, configFor, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
+import {
+  availableStores,
+  configFor,
+  privatePostgresDatabase,
+  type PrivateDatabase,
+  insertBareBusiness,
+} from '../helpers/stores.js';
 
 /**
  * Migration 007-lead-words fills the word table from the leads already there, and its triggers keep it
@@ -63,22 +69,7 @@ describe.each(await availableStores())(
       const db = store.leads.db;
       const migrator = new Migrator({ db: db as never, provider: { getMigrations: async () => migrations(kind) } });
       expect((await migrator.migrateTo('006-lead-counts')).error).toBeUndefined();
-      const now = Date.now();
-      for (const urlKey of ['words-a', 'words-b']) {
-        await db
-          .insertInto('businesses')
-          .values({
-            url_key: urlKey,
-            name: urlKey,
-            country: 'IN',
-            currency: 'INR',
-            custom_fields_enabled: 0,
-            time_zone: null,
-            created_at: now,
-            updated_at: now,
-          })
-          .execute();
-      }
+      for (const urlKey of ['words-a', 'words-b']) await insertBareBusiness(db, urlKey);
       await insertVolume(db, 'words-a', config, { to: 1500, prefix: 'wa' });
       await insertVolume(db, 'words-b', config, { to: 500, prefix: 'wb' });
       await store.migrate();

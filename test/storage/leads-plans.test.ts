@@ -4,7 +4,13 @@ import { insertVolume, syntheticConfig } from '../../bench/leads-volume.js';
 import type { LeadListFilter, LeadListQuery } from '../../src/storage/lead-lists.records.js';
 import { testConfig } from '../../src/config.js';
 import { openStore, type Store } from '../../src/storage/store.js';
-import { availableStores, configFor, privatePostgresDatabase, type PrivateDatabase } from '../helpers/stores.js';
+import {
+  availableStores,
+  configFor,
+  privatePostgresDatabase,
+  type PrivateDatabase,
+  insertBareBusiness,
+} from '../helpers/stores.js';
 
 /**
  * Issue 21 item 5: every documented filter and sort has an index. On PostgreSQL, with enough leads for
@@ -88,22 +94,7 @@ describe.runIf(postgres)('lead list plans on PostgreSQL (issue 21 item 5)', () =
     database = await privatePostgresDatabase('crm_leadplans');
     store = openStore(testConfig({ databaseUrl: database.url, pgPoolSize: 2 }));
     await store.migrate();
-    const now = Date.now();
-    for (const urlKey of [BIG, 'plans-other']) {
-      await store.leads.db
-        .insertInto('businesses')
-        .values({
-          url_key: urlKey,
-          name: urlKey,
-          country: 'IN',
-          currency: 'INR',
-          custom_fields_enabled: 0,
-          time_zone: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-    }
+    for (const urlKey of [BIG, 'plans-other']) await insertBareBusiness(store.leads.db, urlKey);
     await insertVolume(store.leads.db, BIG, config, { to: 40_000, prefix: 'pb' });
     await insertVolume(store.leads.db, 'plans-other', config, { to: 20_000, prefix: 'po' });
     await sql`vacuum analyze leads`.execute(store.leads.db);
