@@ -160,18 +160,11 @@ export class InvoiceListsStore {
    * (a canceled invoice is owed nothing), in minor units. Sums come back as digit strings: exact past 2^53.
    */
   async totals(urlKey: string, query: InvoiceListQuery): Promise<InvoiceTotalsRow[] | undefined> {
-    const business = await this.db
-      .selectFrom('businesses')
-      .select('id')
-      .where('url_key', '=', urlKey)
-      .executeTakeFirst();
-    if (!business) return undefined;
+    const businessPk = await this.businessPk(urlKey);
+    if (businessPk === undefined) return undefined;
     const live = (column: 'total_minor' | 'paid_minor') =>
       sql<string>`cast(coalesce(sum(case when status <> 'CANCELED' then ${sql.ref(column)} else 0 end), 0) as text)`;
-    const rows = await this.filtered(
-      this.db.selectFrom('invoices').where('business_pk', '=', Number(business.id)),
-      query,
-    )
+    const rows = await this.filtered(this.db.selectFrom('invoices').where('business_pk', '=', businessPk), query)
       .select((eb) => [
         'currency',
         eb.fn.countAll<number>().as('count'),
