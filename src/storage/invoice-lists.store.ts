@@ -1,13 +1,9 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { StoreKind } from './db.js';
 import type { InvoiceListQuery, StoredInvoice, StoredInvoiceText } from './invoices.records.js';
-import { storedInvoiceOf, storedInvoiceTextOf } from './invoices.store.js';
+import { INVOICE_ANSWER_COLUMNS, storedInvoiceOf, storedInvoiceTextOf, type InvoiceRow } from './invoices.store.js';
 import { msEdge, type BucketEdge } from './reports-buckets.js';
 import { syncPage, syncStatements, type SyncCursor, type SyncPageSpec } from './sync-pages.js';
-import type { InvoicesTable } from './schema.js';
-import type { Selectable } from 'kysely';
-
-type InvoiceRow = Selectable<InvoicesTable>;
 import type { Database } from './schema.js';
 
 type Query = SelectQueryBuilder<Database, 'invoices', object>;
@@ -146,7 +142,7 @@ export class InvoiceListsStore {
   private page(businessPk: number, query: InvoiceListQuery, byRange: boolean) {
     const base = this.filtered(this.db.selectFrom('invoices').where('business_pk', '=', businessPk), query);
     const createdAt = byRange ? sql`created_at + 0` : sql`created_at`;
-    let ordered = base.selectAll();
+    let ordered = base.select(INVOICE_ANSWER_COLUMNS);
     for (const { field, direction } of query.sort)
       ordered = ordered.orderBy(
         field === 'createdAt' ? createdAt : this.column(field),
@@ -197,7 +193,7 @@ export class InvoiceListsStore {
       key: 'invoice_id',
       from: sql`invoices`,
       conditions,
-      select: sql`invoices.*`,
+      select: sql.join(INVOICE_ANSWER_COLUMNS.map((column) => sql.ref(`invoices.${column}`))),
       limit: Math.max(limit, 1),
     };
   }

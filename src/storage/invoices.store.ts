@@ -28,7 +28,28 @@ import type { AuditEntry } from './records.js';
 
 export type * from './invoices.records.js';
 
-type InvoiceRow = Omit<Selectable<InvoicesTable>, 'create_request'>;
+/**
+ * Every column an answer needs: all but the create request (1-2 KB of JSON per invoice, read only to
+ * compare a create's retry). GET, the change reads, and the find and sync pages select these.
+ */
+export const INVOICE_ANSWER_COLUMNS = [
+  'id',
+  'business_pk',
+  'invoice_id',
+  'invoice_number',
+  'client_id',
+  'status',
+  'currency',
+  'total_minor',
+  'paid_minor',
+  'invoice_date',
+  'share_token',
+  'content',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof InvoicesTable)[];
+
+export type InvoiceRow = Pick<Selectable<InvoicesTable>, (typeof INVOICE_ANSWER_COLUMNS)[number]>;
 
 /** A row as the record callers see (the create request, compared only on a create's retry, is left unparsed). */
 export function storedInvoiceOf(row: InvoiceRow): StoredInvoice {
@@ -634,9 +655,7 @@ const SETTINGS_READ = `select s.doc, s.series_start from invoice_settings s
 const POSTGRES_SETTINGS_READ = `${SETTINGS_READ}$1)`;
 const SQLITE_SETTINGS_READ = `${SETTINGS_READ}?)`;
 
-/** Every column an answer needs: all but the create request. */
-const READ_COLUMNS = `i.id, i.business_pk, i.invoice_id, i.invoice_number, i.client_id, i.status, i.currency,
-  i.total_minor, i.paid_minor, i.invoice_date, i.share_token, i.content, i.created_at, i.updated_at`;
+const READ_COLUMNS = INVOICE_ANSWER_COLUMNS.map((column) => `i.${column}`).join(', ');
 
 /** SQLite's read of one invoice: found only through its own business. */
 const SQLITE_INVOICE_READ = `select ${READ_COLUMNS} from invoices i

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { storedInvoiceOf, type StoredInvoice } from './invoices.store.js';
+import { INVOICE_ANSWER_COLUMNS, storedInvoiceOf, type StoredInvoice } from './invoices.store.js';
 import { withAuditLine } from './audit-lines.js';
 import { canName } from './keys.js';
 import type { AuditEntry } from './records.js';
@@ -25,7 +25,7 @@ export class ShareLinksStore {
     const row = await this.db
       .selectFrom('invoices')
       .innerJoin('businesses', 'businesses.id', 'invoices.business_pk')
-      .selectAll('invoices')
+      .select(INVOICE_ANSWER_COLUMNS.map((column) => `invoices.${column}` as const))
       .select('businesses.url_key as business_url_key')
       .where('invoices.share_token', '=', token)
       .executeTakeFirst();
