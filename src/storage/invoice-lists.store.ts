@@ -1,4 +1,4 @@
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { StoreKind } from './db.js';
 import type { InvoiceListQuery, StoredInvoice, StoredInvoiceText } from './invoices.records.js';
 import { INVOICE_ANSWER_COLUMNS, storedInvoiceOf, storedInvoiceTextOf, type InvoiceRow } from './invoices.store.js';
@@ -126,10 +126,17 @@ export class InvoiceListsStore {
     const [lower, upper] = [from, to === undefined ? undefined : to + 1].map((at) =>
       at === undefined ? undefined : msEdge(at, 'day'),
     );
-    let days = this.rollups(businessPk, 'dated');
-    if (lower) days = days.where('bucket', '>=', lower.key);
-    if (upper) days = days.where('bucket', '<', upper.key);
-    const sum = days.select(sql`coalesce(sum(n), 0)`.as('n'));
+    // The rollups' key is (business, series, currency, bucket, slot): a day range is an index range only
+    // within one currency. So the days are summed per currency, named from the few `listed` rows (the same
+    // trigger writes both series), by a subquery the currency is a bound of. A range on the day alone read
+    // every day of the business: 215 index pages and 2-4 ms of PostgreSQL at 1,000,000 invoices over four
+    // years, against 10 pages and 0.2 ms.
+    const bound = (op: '>=' | '<', edge: BucketEdge<number> | undefined) =>
+      edge ? sql`and r.bucket ${sql.raw(op)} ${edge.key}` : sql``;
+    const sum = sql`select coalesce(sum((select sum(r.n) from invoice_rollups r
+        where r.business_pk = ${businessPk} and r.series = 'dated' and r.currency = c.currency
+        ${bound('>=', lower)} ${bound('<', upper)})), 0)
+      from (select distinct currency from invoice_rollups where business_pk = ${businessPk} and series = 'listed') c`;
     const piece = (edge: BucketEdge<number> | undefined) =>
       edge && edge.sign !== 0
         ? sql`${edge.sign} * (select count(*) from invoices where business_pk = ${businessPk}
@@ -138,17 +145,33 @@ export class InvoiceListsStore {
     return this.db.selectNoFrom(sql<string>`cast((${sum}) + ${piece(upper)} - ${piece(lower)} as text)`.as('total'));
   }
 
-  /** `byRange`: the page orders by createdAt through an expression no index holds (see readsDateRange). */
+  /**
+   * `byRange` (see readsDateRange): the page orders by createdAt through an expression no index holds, so
+   * the range is read by the date index; that index holds created_at and the id (migration
+   * 033-invoice-date-page), so the range is sorted on the index alone and only the page's rows are read
+   * whole, by id.
+   */
   private page(businessPk: number, query: InvoiceListQuery, byRange: boolean) {
     const base = this.filtered(this.db.selectFrom('invoices').where('business_pk', '=', businessPk), query);
-    const createdAt = byRange ? sql`created_at + 0` : sql`created_at`;
-    let ordered = base.select(INVOICE_ANSWER_COLUMNS);
+    if (!byRange) return this.inOrder(base.select(INVOICE_ANSWER_COLUMNS), query, sql`created_at`).offset(query.skip);
+    const ids = this.inOrder(base.select('id'), query, sql`created_at + 0`).offset(query.skip);
+    const rows = this.db.selectFrom('invoices').select(INVOICE_ANSWER_COLUMNS).where('id', 'in', ids);
+    return this.inOrder(rows, query, sql`created_at`);
+  }
+
+  /** The find's sort, then newest first and by id, which makes the order total; the first `limit`. */
+  private inOrder<Q extends SelectQueryBuilder<Database, 'invoices', object>>(
+    q: Q,
+    query: InvoiceListQuery,
+    createdAt: RawBuilder<unknown>,
+  ): Q {
+    let ordered = q;
     for (const { field, direction } of query.sort)
       ordered = ordered.orderBy(
         field === 'createdAt' ? createdAt : this.column(field),
         direction === 1 ? 'asc' : 'desc',
-      );
-    return ordered.orderBy(createdAt, 'desc').orderBy('invoice_id', 'desc').limit(query.limit).offset(query.skip);
+      ) as Q;
+    return ordered.orderBy(createdAt, 'desc').orderBy('invoice_id', 'desc').limit(query.limit) as Q;
   }
 
   /**

@@ -21,6 +21,7 @@ import { reportRollupsMigration } from './migrations/028-report-rollups.js';
 import { invoiceNumberOrderMigration } from './migrations/023-invoice-number-order.js';
 import { webhookAttemptsMessageMigration } from './migrations/031-webhook-attempts-message.js';
 import { invoiceFindCountsMigration } from './migrations/032-invoice-find-counts.js';
+import { invoiceDatePageMigration } from './migrations/033-invoice-date-page.js';
 import { repairSyncPositions } from './sync-positions.js';
 
 export class SchemaTooNewError extends Error {}
@@ -49,6 +50,7 @@ export function migrations(kind: StoreKind): Record<string, Migration> {
     '028-report-rollups': reportRollupsMigration(kind),
     '031-webhook-attempts-message': webhookAttemptsMessageMigration(),
     '032-invoice-find-counts': invoiceFindCountsMigration(kind),
+    '033-invoice-date-page': invoiceDatePageMigration(kind),
   };
 }
 

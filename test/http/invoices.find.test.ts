@@ -167,10 +167,20 @@ describeEachStore("4.3 find's total follows every change of status", (ctx) => {
   it('by invoiceDate: bounds at any hour, near day boundaries or not, each side open or closed', async () => {
     const dated = await seedInvoiceTenant(ctx());
     // 30 invoices 3 h 10 min apart from 2026-03-01 20:00 UTC: every hour of four UTC days is near one.
+    // Every third in dollars: the live counts are kept per currency, and a total sums them all.
     const start = Date.parse('2026-03-01T20:00:00Z');
     const instants = Array.from({ length: 30 }, (_, n) => start + n * 190 * 60_000);
+    const dollars = {
+      billedTo: buyer({ name: 'Dollar Buyer' }),
+      currency: 'USD',
+      items: [{ name: 'u', rate: 10, quantity: 1 }],
+    };
     for (const [n, at] of instants.entries())
-      await createInvoice(ctx(), dated, { invoiceNumber: `D-${n}`, invoiceDate: new Date(at).toISOString() });
+      await createInvoice(ctx(), dated, {
+        invoiceNumber: `D-${n}`,
+        invoiceDate: new Date(at).toISOString(),
+        ...(n % 3 === 0 && dollars),
+      });
     const iso = (at: number) => new Date(at).toISOString();
     const bounds = [
       start - 3_600_000,
