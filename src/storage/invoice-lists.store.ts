@@ -8,6 +8,13 @@ import type { Database } from './schema.js';
 
 type Query = SelectQueryBuilder<Database, 'invoices', object>;
 
+/** A business's row id: a number already read, or the lookup by urlKey inside the statement that needs it. */
+type Business = number | RawBuilder<number>;
+
+/** The business's id, looked up inside the statement (at most one row: url_key is unique). */
+const businessOf = (urlKey: string): RawBuilder<number> =>
+  sql<number>`(select b.id from businesses b where b.url_key = ${urlKey})`;
+
 /** One currency's sums over the invoices a filter selects (minor units). */
 export interface InvoiceTotalsRow {
   currency: string;
@@ -60,15 +67,17 @@ export class InvoiceListsStore {
     urlKey: string,
     query: InvoiceListQuery,
   ): Promise<{ total: number | null; page: InvoiceRow[]; next: SyncCursor | null } | undefined> {
-    const businessPk = await this.businessPk(urlKey);
-    if (businessPk === undefined) return undefined;
     if (query.sync) {
+      const businessPk = await this.businessPk(urlKey);
+      if (businessPk === undefined) return undefined;
       const { rows, next } = await syncPage<InvoiceRow>(this.db, this.syncSpec(businessPk, query), query.sync.cursor);
       return { total: null, page: rows, next };
     }
-    const total = Number((await this.count(businessPk, query).executeTakeFirstOrThrow()).total);
+    const counted = await this.counted(urlKey, query).executeTakeFirstOrThrow();
+    if (counted.business_pk === null) return undefined;
+    const total = Number(counted.total);
     if (query.limit === 0) return { total, page: [], next: null };
-    const rows = await this.page(businessPk, query, readsDateRange(query, total)).execute();
+    const rows = await this.page(businessOf(urlKey), query, readsDateRange(query, total)).execute();
     return { total, page: rows, next: null };
   }
 
@@ -78,9 +87,21 @@ export class InvoiceListsStore {
     if (businessPk === undefined) return [];
     if (query.sync)
       return syncStatements(this.syncSpec(businessPk, query), query.sync.cursor).map((s) => s.compile(this.db));
-    const count = this.count(businessPk, query);
-    const total = Number((await count.executeTakeFirstOrThrow()).total);
-    return [this.page(businessPk, query, readsDateRange(query, total)).compile(), count.compile()];
+    const counted = this.counted(urlKey, query);
+    const total = Number((await counted.executeTakeFirstOrThrow()).total);
+    return [this.page(businessOf(urlKey), query, readsDateRange(query, total)).compile(), counted.compile()];
+  }
+
+  /**
+   * The business and the find's total in one statement: each round trip to PostgreSQL was a socket write
+   * and a read on both sides, and a find made three (the business, the total, the page), where GET invoice
+   * makes one (docs/performance.md "A find's round trips"). Null business: no such business.
+   */
+  private counted(urlKey: string, query: InvoiceListQuery) {
+    return this.db.selectNoFrom([
+      sql<number | null>`${businessOf(urlKey)}`.as('business_pk'),
+      sql<string>`(${this.count(businessOf(urlKey), query)})`.as('total'),
+    ]);
   }
 
   private async businessPk(urlKey: string): Promise<number | undefined> {
@@ -99,7 +120,7 @@ export class InvoiceListsStore {
    * at most half a day between it and the nearest day boundary (src/storage/reports-buckets.ts). Any other
    * filter counts the invoices it selects, through that filter's index.
    */
-  private count(businessPk: number, query: InvoiceListQuery) {
+  private count(businessPk: Business, query: InvoiceListQuery) {
     const { statuses, dateFrom, dateTo, ...others } = query.filter;
     const dated = dateFrom !== undefined || dateTo !== undefined;
     if (Object.values(others).every((value) => value === undefined) && !(dated && statuses))
@@ -109,12 +130,12 @@ export class InvoiceListsStore {
     );
   }
 
-  private rollups(businessPk: number, series: 'listed' | 'dated') {
+  private rollups(businessPk: Business, series: 'listed' | 'dated') {
     return this.db.selectFrom('invoice_rollups').where('business_pk', '=', businessPk).where('series', '=', series);
   }
 
   /** The invoices of these statuses (all without): their `listed` rows. */
-  private listedTotal(businessPk: number, statuses: string[] | undefined) {
+  private listedTotal(businessPk: Business, statuses: string[] | undefined) {
     const rows = this.rollups(businessPk, 'listed');
     return (statuses ? rows.where('bucket', 'in', statuses) : rows).select(
       sql<string>`cast(coalesce(sum(n), 0) as text)`.as('total'),
@@ -122,7 +143,7 @@ export class InvoiceListsStore {
   }
 
   /** The invoices dated in [from, to] (either open): everything before to + 1 ms less everything before from. */
-  private datedTotal(businessPk: number, from: number | undefined, to: number | undefined) {
+  private datedTotal(businessPk: Business, from: number | undefined, to: number | undefined) {
     const [lower, upper] = [from, to === undefined ? undefined : to + 1].map((at) =>
       at === undefined ? undefined : msEdge(at, 'day'),
     );
@@ -151,7 +172,7 @@ export class InvoiceListsStore {
    * 033-invoice-date-page), so the range is sorted on the index alone and only the page's rows are read
    * whole, by id.
    */
-  private page(businessPk: number, query: InvoiceListQuery, byRange: boolean) {
+  private page(businessPk: Business, query: InvoiceListQuery, byRange: boolean) {
     const base = this.filtered(this.db.selectFrom('invoices').where('business_pk', '=', businessPk), query);
     if (!byRange) return this.inOrder(base.select(INVOICE_ANSWER_COLUMNS), query, sql`created_at`).offset(query.skip);
     const ids = this.inOrder(base.select('id'), query, sql`created_at + 0`).offset(query.skip);
