@@ -143,6 +143,23 @@ describe.runIf(postgres)('invoice find and sync plans on PostgreSQL (issue 36 it
     }
   });
 
+  it('a first page keeps its plan: PostgreSQL plans the page statement five times, then reuses a generic plan', async () => {
+    // One connection, so that its prepared statements are the session's the check reads.
+    const single = openStore(testConfig({ databaseUrl: database.url, pgPoolSize: 1 }));
+    try {
+      for (let i = 0; i < 8; i++) await single.invoiceLists.find(BIG, base({}));
+      const { rows } = await single.leads.db.executeQuery<{ generic_plans: string; custom_plans: string }>(
+        CompiledQuery.raw(
+          `select generic_plans, custom_plans from pg_prepared_statements where statement like '%order by%'`,
+        ),
+      );
+      // With LIMIT and OFFSET as values, every call was planned again (0 generic, 8 custom).
+      expect(rows.map((row) => [Number(row.generic_plans), Number(row.custom_plans)])).toEqual([[3, 5]]);
+    } finally {
+      await single.close();
+    }
+  });
+
   it('invoiceDate range in createdAt order: the range is sorted on the date index alone, and only the page is read whole', async () => {
     const query = base({ dateFrom: middle, dateTo: middle + 7 * DAY });
     const [page, total] = await store.invoiceLists.compile(BIG, query);
