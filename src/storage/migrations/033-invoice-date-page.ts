@@ -6,7 +6,7 @@ import type { StoreKind } from '../db.js';
  * and sorts it (src/storage/invoice-lists.store.ts, readsDateRange). With created_at and the row id in
  * that index, the sort runs on the index alone and only the page's rows are read whole: at 1,000,000
  * invoices a week's page (6,720 invoices) took PostgreSQL 13-15 ms warm with every row of the range read,
- * 3.3-3.5 ms this way (docs/performance.md "A week's page at 1,000,000 invoices"). PostgreSQL carries
+ * 3.3-3.5 ms this way (docs/performance.md "Three changes measured here"). PostgreSQL carries
  * them as INCLUDE columns; SQLite, which has no INCLUDE, as a last key column (its rowid, the id, is in
  * every index). The key columns, and so every plan that used the index, stay as they were.
  */
