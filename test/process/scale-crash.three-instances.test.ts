@@ -61,7 +61,11 @@ describe.runIf(stores.includes('postgres'))('three instances through PgBouncer: 
       }
     };
     const writers = Array.from({ length: WRITERS }, (_, w) => writer(w));
+    // Killed once writes are acknowledged and more are in flight, with a deadline: a fixed wait can see none
+    // acknowledged on a loaded CI line (the webhooks kill test's 800 ms did, on both stores).
+    const deadline = Date.now() + 30_000;
     await new Promise((r) => setTimeout(r, 1500));
+    while (acknowledged.size < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const before = acknowledged.size;
     await c!.kill();
     alive.splice(alive.indexOf(c!), 1);

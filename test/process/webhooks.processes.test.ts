@@ -107,7 +107,11 @@ describe.each(stores)('webhooks survive kill -9 between commit and delivery [%s]
       }
     };
     const writers = [0, 1, 2, 3].map(writer);
+    // Killed once some creates are acknowledged and more are in flight: a fixed 800 ms saw none acknowledged
+    // on a loaded CI line (both stores in one run), so the wait is for the creates, with a deadline.
+    const deadline = Date.now() + 30_000;
     await new Promise((r) => setTimeout(r, 800));
+    while (acknowledged.length < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     await server.kill();
     stop = true;
     await Promise.all(writers);

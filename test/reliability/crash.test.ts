@@ -61,7 +61,11 @@ async function writeUntilKilled(
     }
   };
   const writers = Array.from({ length: WRITERS }, (_, w) => writer(w));
+  // Killed once creates are acknowledged and more are in flight, with a deadline: a fixed wait can see
+  // none acknowledged on a loaded CI line (the webhooks kill test's 800 ms did).
+  const deadline = Date.now() + 30_000;
   await new Promise((r) => setTimeout(r, 1200));
+  while (acknowledged.size < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   await server.kill(); // SIGKILL mid-load
   stop = true;
   await Promise.all(writers);
