@@ -8,8 +8,8 @@ import type { Database } from './schema.js';
 
 type Query = SelectQueryBuilder<Database, 'invoices', object>;
 
-/** A business's row id: a number already read, or the lookup by urlKey inside the statement that needs it. */
-type Business = number | RawBuilder<number>;
+/** A business's row id, looked up by urlKey inside the statement that needs it (businessOf). */
+type Business = RawBuilder<number>;
 
 /** The business's id, looked up inside the statement (at most one row: url_key is unique). */
 const businessOf = (urlKey: string): RawBuilder<number> =>
